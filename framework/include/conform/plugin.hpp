@@ -1,0 +1,87 @@
+// The plugin API: what a transport plugin declares and the one call that runs
+// a case. A plugin is a MODULE library exporting, through Boost.DLL, a factory
+// and the ABI version it was built against (see CONFORM_PLUGIN below).
+#pragma once
+
+#include <conform/run_context.hpp>
+#include <conform/value.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace conform {
+
+/// Bumped whenever a type in framework/include/conform changes layout or
+/// meaning; the loader refuses a plugin built against another version.
+inline constexpr std::uint32_t kAbiVersion = 1;
+
+/// Whether a plugin's runs advance a virtual clock (repeatable to the
+/// nanosecond) or run on the wall clock with real sockets.
+enum class TimeModel { simulated, real };
+
+/// "simulated" or "real".
+inline const char* to_string(TimeModel m) { return m == TimeModel::simulated ? "simulated" : "real"; }
+
+/// A workload a plugin can play, with the parameters a case's `params` sets.
+struct ScenarioSpec {
+  std::string name;
+  std::string summary;
+  std::vector<ValueSpec> params;
+};
+
+/// Everything a plugin declares; the suite validator checks cases against it.
+struct PluginInfo {
+  std::string name;
+  std::string version;
+  TimeModel time_model = TimeModel::simulated;
+  std::vector<ScenarioSpec> scenarios;
+  /// Knobs of an endpoint; a case sets them per role (`client = {...}`).
+  std::vector<ValueSpec> knobs;
+  /// Roles whose knobs a case may set ("client", "server", ...). A case that
+  /// sets knobs of a well-known role the plugin does not play is unsupported.
+  std::vector<std::string> roles;
+};
+
+/// The end of one run, as the plugin saw it. Pass or fail is never decided
+/// here: checks judge the captures afterwards.
+struct RunOutcome {
+  enum class Status {
+    /// The scenario ran to its end; its captures are complete.
+    completed,
+    /// The plugin cannot run this case here (reason says why: a missing
+    /// program, no capture privilege); reported UNSUPPORTED, not failed.
+    unsupported,
+    /// The plugin could not carry the scenario out (reason says why).
+    error,
+  };
+  Status status = Status::completed;
+  std::string reason;
+};
+
+/// A transport plugin. Implementations must not throw out of these calls.
+class Plugin {
+ public:
+  virtual ~Plugin() = default;
+  virtual const PluginInfo& info() const = 0;
+  /// Runs `ctx.settings()` to the end of its scenario, writing captures and
+  /// key material through `ctx`. Called in a child process of its own.
+  virtual RunOutcome run(RunContext& ctx) = 0;
+};
+
+/// The factory signature a plugin exports under the name `conform_create_plugin`.
+using PluginFactory = std::unique_ptr<Plugin>();
+
+}  // namespace conform
+
+#include <boost/dll/alias.hpp>
+
+/// Exports `Type` (default-constructible, derived from conform::Plugin) as
+/// this library's plugin, with the ABI version it was compiled against.
+#define CONFORM_PLUGIN(Type)                                                     \
+  namespace conform_plugin_export {                                              \
+  std::unique_ptr<::conform::Plugin> create() { return std::make_unique<Type>(); } \
+  extern "C" BOOST_SYMBOL_EXPORT const std::uint32_t conform_abi_version =        \
+      ::conform::kAbiVersion;                                                    \
+  }                                                                              \
+  BOOST_DLL_ALIAS(conform_plugin_export::create, conform_create_plugin)

@@ -1,0 +1,48 @@
+// What the framework hands a plugin for one run of one case: the case's
+// settings, where its artifacts go, and the writers for captures and secrets.
+#pragma once
+
+#include <conform/capture_writer.hpp>
+#include <conform/value.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace conform {
+
+/// The fully resolved settings of one run: defaults filled in, matrix values
+/// and mutant overrides applied, every value of the type its spec declares.
+struct CaseSettings {
+  /// Expanded case id, e.g. `max-streams-uni/fanout[frames=200]`.
+  std::string id;
+  std::string scenario;
+  /// Scenario parameters.
+  ValueMap params;
+  /// Knobs per role ("client", "server", ...): every knob of the plugin, for
+  /// each role the plugin plays.
+  std::map<std::string, ValueMap> knobs;
+  /// The case's `network` table (settings of the simulator or relay).
+  ValueMap network;
+  /// Seed of this run; every random choice of the plugin derives from it.
+  std::uint64_t seed = 0;
+};
+
+/// Services of the framework for one run. Valid until Plugin::run returns.
+class RunContext {
+ public:
+  virtual ~RunContext() = default;
+  virtual const CaseSettings& settings() const = 0;
+  /// The case's artifact folder (absolute path); a plugin may add files.
+  virtual const std::string& artifact_dir() const = 0;
+  /// The capture of one vantage point ("client", "server"), written to
+  /// `<artifact_dir>/<vantage>.pcap`. Repeated calls return the same writer.
+  virtual CaptureWriter& capture(std::string_view vantage) = 0;
+  /// Appends one NSS key log line (`LABEL <client_random hex> <secret hex>`)
+  /// to `<artifact_dir>/keys.log` and flushes it, so secrets survive a crash.
+  virtual void key_log(std::string_view line) = 0;
+  /// A line for `conform run --verbose` and the case's `log.txt`.
+  virtual void log(std::string_view line) = 0;
+};
+
+}  // namespace conform

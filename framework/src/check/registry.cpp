@@ -1,0 +1,36 @@
+// The check catalogue and the list of checks conform ships.
+#include "check/registry.hpp"
+
+#include "check/datagrams_captured.hpp"
+
+#include <stdexcept>
+
+namespace conform {
+
+void CheckRegistry::add(std::unique_ptr<Check> check) {
+  std::string name = check->name();
+  if (!checks_.emplace(name, std::move(check)).second)
+    throw std::logic_error("check registered twice: " + name);
+}
+
+const Check* CheckRegistry::find(const std::string& name) const {
+  auto it = checks_.find(name);
+  return it == checks_.end() ? nullptr : it->second.get();
+}
+
+std::vector<std::string> CheckRegistry::names() const {
+  std::vector<std::string> out;
+  for (const auto& [name, check] : checks_) out.push_back(name);
+  return out;
+}
+
+const CheckRegistry& CheckRegistry::builtin() {
+  static const CheckRegistry registry = [] {
+    CheckRegistry r;
+    r.add(std::make_unique<DatagramsCaptured>());
+    return r;
+  }();
+  return registry;
+}
+
+}  // namespace conform

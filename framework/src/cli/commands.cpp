@@ -1,0 +1,129 @@
+// run, list, plugins.
+#include "cli/commands.hpp"
+
+#include "check/registry.hpp"
+#include "cli/select.hpp"
+#include "common/input_error.hpp"
+#include "net/network_spec.hpp"
+#include "report/file_reporter.hpp"
+#include "run/runner.hpp"
+#include "suite/matrix.hpp"
+#include "suite/value_format.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <thread>
+#include <unistd.h>
+
+namespace conform {
+namespace fs = std::filesystem;
+namespace {
+
+PluginSet load_plugins(const PluginOptions& options) {
+  PluginSet set;
+  if (options.files.empty() || !options.dirs.empty())
+    for (const auto& dir : plugin_search_path(options.dirs)) set.load_dir(dir);
+  for (const auto& file : options.files) set.load_file(file);
+  return set;
+}
+
+Catalogue catalogue_of(const PluginSet& plugins) {
+  Catalogue catalogue{{}, &CheckRegistry::builtin(), &network_spec()};
+  for (const auto& p : plugins.all()) catalogue.plugins.push_back(&p.info());
+  return catalogue;
+}
+
+// The selected cases, or InputError when the selection is empty.
+std::vector<Case> selected_cases(const std::vector<std::unique_ptr<SuiteFile>>& suites,
+                                 const Catalogue& catalogue, const SelectOptions& select) {
+  auto cases = select_cases(expand_cases(suites, catalogue), select.filters, select.sections);
+  if (cases.empty()) {
+    std::string why;
+    for (const auto& f : select.filters) why += " --filter " + f;
+    for (const auto& s : select.sections) why += " --section " + s;
+    throw InputError({select.paths.front()}, "no case matches" + why);
+  }
+  return cases;
+}
+
+void check_writable(const std::string& path, const char* option) {
+  if (path.empty()) return;
+  fs::path parent = fs::absolute(path).parent_path();
+  std::error_code ec;
+  if (!fs::is_directory(parent, ec))
+    throw InputError({path}, std::string(option) + ": folder " + parent.string() + " does not exist");
+  if (fs::is_directory(path, ec)) throw InputError({path}, std::string(option) + ": is a folder");
+}
+
+std::string describe(const ValueSpec& spec) {
+  std::string line = fmt::format("{} ({})", spec.name, to_string(spec.type));
+  line += spec.default_value ? " = " + format_toml(*spec.default_value) : " required";
+  if (!spec.one_of.empty()) line += fmt::format(" one of {}", fmt::join(spec.one_of, "|"));
+  if (!spec.doc.empty()) line += "  " + spec.doc;
+  return line;
+}
+
+}  // namespace
+
+int command_run(const RunCommandOptions& options) {
+  PluginSet plugins = load_plugins(options.plugins);
+  Catalogue catalogue = catalogue_of(plugins);
+  auto suites = load_suites(options.select.paths, catalogue);
+  std::vector<Case> cases = selected_cases(suites, catalogue, options.select);
+  check_writable(options.junit, "--junit");
+  check_writable(options.json, "--json");
+
+  RunOptions run;
+  run.out_dir = options.out_dir;
+  run.jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  run.seed = options.seed;
+  run.timeout_s = options.timeout_s;
+  for (const auto& d : options.plugins.dirs) run.replay_args.insert(run.replay_args.end(), {"--plugin-dir", d});
+  for (const auto& f : options.plugins.files) run.replay_args.insert(run.replay_args.end(), {"--plugin", f});
+
+  ConsoleReporter console(stdout, isatty(STDERR_FILENO) ? stderr : nullptr, options.verbosity);
+  std::vector<std::unique_ptr<Reporter>> files;
+  if (!options.junit.empty()) files.push_back(std::make_unique<JunitReporter>(options.junit));
+  if (!options.json.empty()) files.push_back(std::make_unique<JsonReporter>(options.json));
+  std::vector<Reporter*> reporters{&console};
+  for (auto& f : files) reporters.push_back(f.get());
+
+  RunTotals totals = run_cases(cases, plugins, CheckRegistry::builtin(), run, reporters);
+  return totals.failed ? 1 : 0;
+}
+
+int command_list(const PluginOptions& plugin_options, const SelectOptions& select) {
+  PluginSet plugins = load_plugins(plugin_options);
+  Catalogue catalogue = catalogue_of(plugins);
+  auto suites = load_suites(select.paths, catalogue);
+  for (const auto& c : selected_cases(suites, catalogue, select)) {
+    fmt::print("{}  plugin={} scenario={} rfc={}", c.id(), c.decl->plugin, c.decl->scenario,
+               c.decl->rfc);
+    if (c.decl->seeds > 1) fmt::print(" seeds={}", c.decl->seeds);
+    if (!c.decl->mutants.empty()) fmt::print(" mutants={}", c.decl->mutants.size());
+    if (!c.decl->unsupported.empty()) fmt::print(" unsupported: {}", c.decl->unsupported);
+    fmt::print("\n");
+  }
+  return 0;
+}
+
+int command_plugins(const PluginOptions& plugin_options) {
+  PluginSet plugins = load_plugins(plugin_options);
+  if (plugins.all().empty()) fmt::print("no plugins found\n");
+  for (const auto& p : plugins.all()) {
+    const PluginInfo& info = p.info();
+    fmt::print("{} {}\n  file: {}\n  abi: {}\n  time: {}\n  roles: {}\n", info.name, info.version,
+               p.file(), p.abi_version(), to_string(info.time_model), fmt::join(info.roles, ", "));
+    fmt::print("  scenarios:\n");
+    for (const auto& s : info.scenarios) {
+      fmt::print("    {}  {}\n", s.name, s.summary);
+      for (const auto& param : s.params) fmt::print("      {}\n", describe(param));
+    }
+    fmt::print("  knobs:\n");
+    for (const auto& k : info.knobs) fmt::print("    {}\n", describe(k));
+  }
+  return 0;
+}
+
+}  // namespace conform

@@ -1,0 +1,43 @@
+// The sub-commands of `conform`. Each returns the process exit code:
+// 0 all passed, 1 a case failed (or a mutant survived), 2 bad input.
+// Input errors are thrown as InputError and turned into exit 2 by main.
+#pragma once
+
+#include "report/console.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace conform {
+
+/// Where plugins come from: `--plugin-dir` folders and `--plugin` files.
+struct PluginOptions {
+  std::vector<std::string> dirs;
+  std::vector<std::string> files;
+};
+
+/// Which cases: suite paths, `--filter` globs, `--section` prefixes.
+struct SelectOptions {
+  std::vector<std::string> paths;
+  std::vector<std::string> filters;
+  std::vector<std::string> sections;
+};
+
+struct RunCommandOptions {
+  PluginOptions plugins;
+  SelectOptions select;
+  std::string out_dir = "conform-out";
+  unsigned jobs = 0;
+  std::optional<std::uint64_t> seed;
+  double timeout_s = 60;
+  std::string junit;
+  std::string json;
+  Verbosity verbosity = Verbosity::normal;
+};
+
+int command_run(const RunCommandOptions& options);
+int command_list(const PluginOptions& plugins, const SelectOptions& select);
+int command_plugins(const PluginOptions& plugins);
+
+}  // namespace conform

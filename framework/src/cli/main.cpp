@@ -1,0 +1,93 @@
+// The `conform` executable: sub-commands parsed with CLI11, and the one
+// funnel that turns input errors into `file:line:col: message` and exit 2.
+#include "cli/commands.hpp"
+#include "common/input_error.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+
+constexpr int kExitInputError = 2;
+
+void add_plugin_options(CLI::App& cmd, conform::PluginOptions& options) {
+  cmd.add_option("--plugin-dir", options.dirs,
+                 "folder of plugin files (*.so); repeatable. Default: CONFORM_PLUGIN_PATH "
+                 "(colon-separated), else the build's plugin folder")
+      ->type_name("DIR");
+  cmd.add_option("--plugin", options.files, "one plugin file to load; repeatable")
+      ->type_name("FILE");
+}
+
+void add_select_options(CLI::App& cmd, conform::SelectOptions& options) {
+  cmd.add_option("paths", options.paths, "suite files or folders (searched recursively for *.toml)")
+      ->required()
+      ->type_name("PATH");
+  cmd.add_option("--filter", options.filters, "run only cases whose id matches this glob; repeatable")
+      ->type_name("GLOB");
+  cmd.add_option("--section", options.sections,
+                 "run only cases citing this RFC section or below it, e.g. 9000§4.6; repeatable")
+      ->type_name("SECTION");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"conform: conformance tests for transport protocols, judged from packet captures"};
+  app.set_version_flag("--version", std::string("conform ") + CONFORM_VERSION);
+  app.require_subcommand(1);
+
+  conform::RunCommandOptions run;
+  auto* run_cmd = app.add_subcommand("run", "run the cases of suites and judge them from their captures");
+  add_plugin_options(*run_cmd, run.plugins);
+  add_select_options(*run_cmd, run.select);
+  run_cmd->add_option("--out", run.out_dir, "folder for each case's captures, key log and verdict.json")
+      ->capture_default_str()->type_name("DIR");
+  run_cmd->add_option("-j,--jobs", run.jobs, "cases run in parallel (default: one per CPU)")
+      ->check(CLI::Range(1u, 256u))->type_name("N");
+  run_cmd->add_option("--seed", run.seed, "run every case with exactly this seed (replays a failure)")
+      ->type_name("N");
+  run_cmd->add_option("--timeout", run.timeout_s, "limit per run of a case, seconds")
+      ->capture_default_str()->check(CLI::PositiveNumber)->type_name("SECONDS");
+  run_cmd->add_option("--junit", run.junit, "write a JUnit XML report here")->type_name("FILE");
+  run_cmd->add_option("--json", run.json, "write the JSON report here")->type_name("FILE");
+  auto* quiet = run_cmd->add_flag_callback("-q,--quiet", [&] { run.verbosity = conform::Verbosity::quiet; },
+                                           "print only failures and the closing line");
+  run_cmd->add_flag_callback("-v,--verbose", [&] { run.verbosity = conform::Verbosity::verbose; },
+                             "print every check with its evidence")->excludes(quiet);
+
+  conform::PluginOptions list_plugins;
+  conform::SelectOptions list_select;
+  auto* list_cmd = app.add_subcommand("list", "list the cases after matrix expansion, with plugin and scenario");
+  add_plugin_options(*list_cmd, list_plugins);
+  add_select_options(*list_cmd, list_select);
+
+  conform::PluginOptions plugins;
+  auto* plugins_cmd = app.add_subcommand("plugins", "describe each plugin found: scenarios, knobs, time model");
+  add_plugin_options(*plugins_cmd, plugins);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitInputError;
+  }
+
+  try {
+    if (*run_cmd) return conform::command_run(run);
+    if (*list_cmd) return conform::command_list(list_plugins, list_select);
+    return conform::command_plugins(plugins);
+  } catch (const conform::InputError& e) {
+    std::fflush(stdout);
+    for (const auto& d : e.diagnostics()) std::fprintf(stderr, "%s\n", d.str().c_str());
+    return kExitInputError;
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "conform: internal error: %s\n", e.what());
+    return 3;
+  }
+}

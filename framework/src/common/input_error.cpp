@@ -1,0 +1,64 @@
+// Input errors and their one-line spelling.
+#include "common/input_error.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace conform {
+namespace {
+
+std::string join_lines(const std::vector<Diagnostic>& diagnostics) {
+  std::string out;
+  for (const auto& d : diagnostics) {
+    if (!out.empty()) out += '\n';
+    out += d.str();
+  }
+  return out;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  std::iota(row.begin(), row.end(), 0);
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::string SourcePos::str() const {
+  if (line == 0) return file;
+  return file + ":" + std::to_string(line) + ":" + std::to_string(column);
+}
+
+std::string Diagnostic::str() const { return pos.str() + ": " + message; }
+
+InputError::InputError(std::vector<Diagnostic> diagnostics)
+    : std::runtime_error(join_lines(diagnostics)), diagnostics_(std::move(diagnostics)) {}
+
+InputError::InputError(SourcePos pos, std::string message)
+    : InputError(std::vector<Diagnostic>{{std::move(pos), std::move(message)}}) {}
+
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {
+  const std::string* best = nullptr;
+  std::size_t best_distance = 0;
+  for (const auto& c : candidates) {
+    std::size_t d = edit_distance(word, c);
+    if (!best || d < best_distance) {
+      best = &c;
+      best_distance = d;
+    }
+  }
+  std::size_t allowed = std::max<std::size_t>(1, word.size() / 3);
+  if (!best || best_distance == 0 || best_distance > allowed) return "";
+  return " (did you mean '" + *best + "'?)";
+}
+
+}  // namespace conform

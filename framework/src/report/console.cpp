@@ -1,0 +1,88 @@
+// Console lines.
+#include "report/console.hpp"
+
+#include <fmt/format.h>
+
+namespace conform {
+
+ConsoleReporter::ConsoleReporter(std::FILE* out, std::FILE* tty, Verbosity verbosity)
+    : out_(out), tty_(tty), verbosity_(verbosity) {}
+
+void ConsoleReporter::begin(const RunPlan& plan) {
+  plan_ = plan;
+  if (verbosity_ == Verbosity::quiet) return;
+  fmt::print(out_, "conform {} · {} cases · seed {}{} · artifacts in {}\n", CONFORM_VERSION,
+             plan.cases->size(), plan.seed, plan.seed_pinned ? " (pinned)" : "", plan.out_dir);
+  std::fflush(out_);
+}
+
+void ConsoleReporter::clear_progress() {
+  if (!progress_shown_) return;
+  fmt::print(tty_, "\r\033[K");
+  std::fflush(tty_);
+  progress_shown_ = false;
+}
+
+void ConsoleReporter::progress(std::size_t done, std::size_t total, const std::string& id) {
+  if (!tty_ || verbosity_ == Verbosity::quiet) return;
+  fmt::print(tty_, "\r\033[K[{}/{}] {}", done, total, id.substr(0, 60));
+  std::fflush(tty_);
+  progress_shown_ = true;
+}
+
+void ConsoleReporter::print_details(const CaseResult& result) {
+  for (const auto& run : result.runs) {
+    fmt::print(out_, "    seed {}: {} {}  ({})\n", run.seed, to_string(run.status), run.reason,
+               run.artifact_dir);
+    for (const auto& c : run.checks) {
+      fmt::print(out_, "      {} {}: {}\n", c.result.passed ? "pass" : "FAIL", c.check,
+                 c.result.summary);
+      for (const auto& e : c.result.evidence)
+        fmt::print(out_, "        {} frame {}{}: {}\n", e.capture, e.frame,
+                   e.time_ns >= 0 ? fmt::format(" at {:.6f} s", e.time_ns / 1e9) : "", e.text);
+    }
+  }
+  for (const auto& m : result.mutants)
+    fmt::print(out_, "    mutant {}: {}{}\n", m.label, m.killed ? "killed" : "SURVIVED",
+               m.killed ? fmt::format(" ({} failed)", fmt::join(m.fails, ", "))
+                        : " " + m.run.reason);
+}
+
+void ConsoleReporter::case_done(const CaseResult& result) {
+  auto& section = sections_[result.c->decl->rfc];
+  ++section.second;
+  if (!is_failure(result.status) && result.status != Status::unsupported) ++section.first;
+  if (verbosity_ == Verbosity::quiet && !is_failure(result.status)) return;
+  clear_progress();
+  std::string line = fmt::format("{:<11} {}  {:.2f} s", to_string(result.status), result.c->id(),
+                                 result.duration_s);
+  if (result.runs.size() > 1)
+    line += fmt::format("  {}/{} seeds passed", result.runs_passed, result.runs.size());
+  if (!result.mutants.empty() && result.status == Status::pass)
+    line += fmt::format("  {} mutant{} killed", result.mutants.size(),
+                        result.mutants.size() == 1 ? "" : "s");
+  if (!result.headline.empty()) line += "  " + result.headline;
+  if (is_failure(result.status))
+    line += fmt::format("  (seed {}; replay: {})", result.headline_seed,
+                        replay_command(plan_, result));
+  fmt::print(out_, "{}\n", line);
+  if (verbosity_ == Verbosity::verbose) print_details(result);
+  std::fflush(out_);
+}
+
+void ConsoleReporter::end(const RunTotals& totals) {
+  clear_progress();
+  if (verbosity_ != Verbosity::quiet && !sections_.empty()) {
+    std::string covered;
+    for (const auto& [section, counts] : sections_)
+      covered += fmt::format("{}{} ({}/{})", covered.empty() ? "" : ", ", section, counts.first,
+                             counts.second);
+    fmt::print(out_, "sections covered: {}\n", covered);
+  }
+  fmt::print(out_, "{} passed, {} failed", totals.passed, totals.failed);
+  if (totals.skipped) fmt::print(out_, ", {} skipped", totals.skipped);
+  fmt::print(out_, "\n");
+  std::fflush(out_);
+}
+
+}  // namespace conform

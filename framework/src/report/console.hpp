@@ -1,0 +1,38 @@
+// The console report: one line per case as it ends, in case order; a live
+// progress line on a TTY only; the sections covered; and a closing line
+// `N passed, N failed` (then `, N skipped` when cases were unsupported).
+#pragma once
+
+#include "report/reporter.hpp"
+
+#include <cstdio>
+#include <map>
+
+namespace conform {
+
+enum class Verbosity { quiet, normal, verbose };
+
+class ConsoleReporter final : public Reporter {
+ public:
+  /// Writes results to `out` and the progress line to `tty` when it is a
+  /// terminal (pass nullptr for none).
+  ConsoleReporter(std::FILE* out, std::FILE* tty, Verbosity verbosity);
+  void begin(const RunPlan& plan) override;
+  void progress(std::size_t done, std::size_t total, const std::string& id) override;
+  void case_done(const CaseResult& result) override;
+  void end(const RunTotals& totals) override;
+
+ private:
+  void clear_progress();
+  void print_details(const CaseResult& result);
+
+  std::FILE* out_;
+  std::FILE* tty_;
+  Verbosity verbosity_;
+  RunPlan plan_;
+  bool progress_shown_ = false;
+  /// Per section: cases passed and cases in all.
+  std::map<std::string, std::pair<std::size_t, std::size_t>> sections_;
+};
+
+}  // namespace conform

@@ -1,0 +1,55 @@
+// Reports written to a file when the run ends: JUnit XML (as Jenkins and
+// GitLab read it) and JSON (every case, check, verdict, evidence, timing).
+// Each is written to a temporary file first and renamed into place, so a
+// report is never left half written.
+#pragma once
+
+#include "report/reporter.hpp"
+
+#include <string>
+#include <vector>
+
+namespace conform {
+
+/// Collects the case results for a report written at the end.
+class CollectingReporter : public Reporter {
+ public:
+  explicit CollectingReporter(std::string path) : path_(std::move(path)) {}
+  void begin(const RunPlan& plan) override { plan_ = plan; }
+  void case_done(const CaseResult& result) override { results_.push_back(result); }
+  void end(const RunTotals& totals) override;
+
+ protected:
+  /// The document for `totals`.
+  virtual std::string render(const RunTotals& totals) const = 0;
+  RunPlan plan_;
+  std::vector<CaseResult> results_;
+
+ private:
+  std::string path_;
+};
+
+/// One <testsuite> per suite file, one <testcase> per case; FAIL and XPASS
+/// are <failure>, ERROR and TIMEOUT <error>, UNSUPPORTED <skipped>.
+class JunitReporter final : public CollectingReporter {
+ public:
+  using CollectingReporter::CollectingReporter;
+
+ protected:
+  std::string render(const RunTotals& totals) const override;
+};
+
+/// The JSON report; see docs/reports.md for its shape.
+class JsonReporter final : public CollectingReporter {
+ public:
+  using CollectingReporter::CollectingReporter;
+
+ protected:
+  std::string render(const RunTotals& totals) const override;
+};
+
+/// Writes `text` to `path` through a temporary file in the same folder.
+/// Throws std::runtime_error naming the file when it cannot.
+void write_file_atomically(const std::string& path, const std::string& text);
+
+}  // namespace conform

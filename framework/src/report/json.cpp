@@ -1,0 +1,66 @@
+// The JSON report: every case with its runs, checks, evidence and mutants,
+// grouped views by section, and the totals.
+#include "report/file_reporter.hpp"
+#include "run/record_json.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace conform {
+using nlohmann::json;
+
+namespace {
+
+json case_json(const CaseResult& r, const RunPlan& plan) {
+  json runs = json::array();
+  for (const auto& run : r.runs) runs.push_back(to_json(run));
+  json mutants = json::array();
+  for (const auto& m : r.mutants)
+    mutants.push_back({{"label", m.label}, {"fails", m.fails}, {"killed", m.killed},
+                       {"survived", m.survived}, {"run", to_json(m.run)}});
+  const CaseDecl& d = *r.c->decl;
+  json j = {{"id", r.c->id()},          {"suite", r.c->suite->path},
+            {"section", d.rfc},         {"requirement", d.requirement},
+            {"summary", d.summary},     {"plugin", d.plugin},
+            {"scenario", d.scenario},   {"status", to_string(r.status)},
+            {"headline", r.headline},   {"duration_s", r.duration_s},
+            {"runs_passed", r.runs_passed}, {"runs", runs},
+            {"mutants", mutants},       {"params", to_json(r.c->settings.params)},
+            {"network", to_json(r.c->settings.network)}};
+  json knobs = json::object();
+  for (const auto& [role, values] : r.c->settings.knobs) knobs[role] = to_json(values);
+  j["knobs"] = knobs;
+  if (is_failure(r.status)) {
+    j["replay"] = replay_command(plan, r);
+    j["seed"] = r.headline_seed;
+  }
+  return j;
+}
+
+}  // namespace
+
+std::string JsonReporter::render(const RunTotals& totals) const {
+  json cases = json::array();
+  json sections = json::object();
+  for (const auto& r : results_) {
+    cases.push_back(case_json(r, plan_));
+    json& s = sections[r.c->decl->rfc];
+    if (s.is_null()) s = {{"cases", json::array()}, {"passed", 0}, {"failed", 0}, {"skipped", 0}};
+    s["cases"].push_back(r.c->id());
+    const char* bucket = r.status == Status::unsupported ? "skipped"
+                         : is_failure(r.status)          ? "failed"
+                                                         : "passed";
+    s[bucket] = s[bucket].get<int>() + 1;
+  }
+  json doc = {{"conform_version", CONFORM_VERSION},
+              {"seed", plan_.seed},
+              {"seed_pinned", plan_.seed_pinned},
+              {"out_dir", plan_.out_dir},
+              {"cases", cases},
+              {"sections", sections},
+              {"totals",
+               {{"passed", totals.passed}, {"failed", totals.failed}, {"skipped", totals.skipped},
+                {"duration_s", totals.duration_s}}}};
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace conform

@@ -1,0 +1,99 @@
+// JUnit XML in the shape Jenkins and GitLab read.
+#include "report/file_reporter.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <map>
+
+namespace conform {
+namespace {
+
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        // XML 1.0 forbids most control characters even when escaped.
+        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t' && ch != '\r')
+          out += '?';
+        else
+          out += ch;
+    }
+  }
+  return out;
+}
+
+std::string failure_text(const CaseResult& r) {
+  std::string text;
+  for (const auto& run : r.runs) {
+    text += fmt::format("seed {}: {} {}\n", run.seed, to_string(run.status), run.reason);
+    for (const auto& c : run.checks) {
+      text += fmt::format("  {} {}: {}\n", c.result.passed ? "pass" : "FAIL", c.check, c.result.summary);
+      for (const auto& e : c.result.evidence)
+        text += fmt::format("    {} frame {}: {}\n", e.capture, e.frame, e.text);
+    }
+  }
+  for (const auto& m : r.mutants)
+    text += fmt::format("mutant {}: {}\n", m.label, m.killed ? "killed" : "SURVIVED");
+  return text;
+}
+
+std::string testcase(const CaseResult& r, const std::string& classname) {
+  std::string xml = fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\"",
+                                xml_escape(classname), xml_escape(r.c->id()), r.duration_s);
+  const std::string message = xml_escape(r.headline);
+  switch (r.status) {
+    case Status::pass:
+    case Status::xfail:
+      return xml + "/>\n";
+    case Status::unsupported:
+      return xml + fmt::format(">\n      <skipped message=\"{}\"/>\n    </testcase>\n", message);
+    case Status::fail:
+    case Status::xpass:
+      return xml + fmt::format(">\n      <failure type=\"{}\" message=\"{}\">{}</failure>\n    </testcase>\n",
+                               to_string(r.status), message, xml_escape(failure_text(r)));
+    default:
+      return xml + fmt::format(">\n      <error type=\"{}\" message=\"{}\">{}</error>\n    </testcase>\n",
+                               to_string(r.status), message, xml_escape(failure_text(r)));
+  }
+}
+
+}  // namespace
+
+std::string JunitReporter::render(const RunTotals&) const {
+  // Suites in the order their first case ran.
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const CaseResult*>> by_suite;
+  for (const auto& r : results_) {
+    auto& list = by_suite[r.c->suite->path];
+    if (list.empty()) order.push_back(r.c->suite->path);
+    list.push_back(&r);
+  }
+  std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"conform\">\n";
+  for (const auto& path : order) {
+    const auto& list = by_suite[path];
+    std::size_t failures = 0, errors = 0, skipped = 0;
+    double time = 0;
+    for (const auto* r : list) {
+      failures += r->status == Status::fail || r->status == Status::xpass;
+      errors += r->status == Status::error || r->status == Status::timeout;
+      skipped += r->status == Status::unsupported;
+      time += r->duration_s;
+    }
+    xml += fmt::format(
+        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
+        xml_escape(path), list.size(), failures, errors, skipped, time);
+    const std::string classname = std::filesystem::path(path).stem().string();
+    for (const auto* r : list) xml += testcase(*r, classname);
+    xml += "  </testsuite>\n";
+  }
+  return xml + "</testsuites>\n";
+}
+
+}  // namespace conform

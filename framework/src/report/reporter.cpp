@@ -1,0 +1,23 @@
+// What all reports share: the replay command.
+#include "report/reporter.hpp"
+
+namespace conform {
+
+std::string shell_quote(const std::string& s) {
+  bool plain = !s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                 "0123456789-_./=:,@%+") == std::string::npos;
+  if (plain) return s;
+  std::string out = "'";
+  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+std::string replay_command(const RunPlan& plan, const CaseResult& result) {
+  std::string cmd = "conform run " + shell_quote(result.c->suite->path);
+  for (const auto& a : plan.replay_args) cmd += " " + shell_quote(a);
+  cmd += " --seed " + std::to_string(result.headline_seed);
+  cmd += " --filter " + shell_quote(result.c->id());
+  return cmd;
+}
+
+}  // namespace conform

@@ -1,0 +1,108 @@
+// A case's verdict from its runs and mutants.
+#include "run/aggregate.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace conform {
+namespace {
+
+std::string first_failure(const RunRecord& run) {
+  if (run.status != Status::fail) return run.reason;
+  for (const auto& c : run.checks) {
+    if (c.result.passed) continue;
+    std::string line = c.check + ": " + c.result.summary;
+    for (const auto& e : c.result.evidence) {
+      if (e.capture.empty()) continue;
+      line += " [" + e.capture;
+      if (e.frame) line += fmt::format(" frame {}", e.frame);
+      if (e.time_ns >= 0) line += fmt::format(" at {:.6f} s", e.time_ns / 1e9);
+      line += ": " + e.text + "]";
+      break;
+    }
+    return line;
+  }
+  return "a check failed";
+}
+
+// Lower is worse; the case takes its status from its worst run.
+int rank(Status s) {
+  switch (s) {
+    case Status::error: return 0;
+    case Status::timeout: return 1;
+    case Status::fail: return 2;
+    case Status::pass: return 3;
+    default: return 4;
+  }
+}
+
+}  // namespace
+
+MutantOutcome judge_mutant(const MutantDecl& mutant, RunRecord run) {
+  MutantOutcome m{mutant.label, mutant.fails, std::move(run), {}, false};
+  if (m.run.status != Status::pass && m.run.status != Status::fail) return m;
+  for (const auto& name : mutant.fails)
+    for (const auto& c : m.run.checks)
+      if (c.check == name && c.result.passed) {
+        m.survived.push_back(name);
+        break;
+      }
+  m.killed = m.survived.empty();
+  return m;
+}
+
+CaseResult aggregate(const Case& c, std::vector<RunRecord> runs, std::vector<MutantOutcome> mutants) {
+  CaseResult result;
+  result.c = &c;
+  result.runs = std::move(runs);
+  result.mutants = std::move(mutants);
+  for (const auto& r : result.runs) result.duration_s += r.duration_s;
+  for (const auto& m : result.mutants) result.duration_s += m.run.duration_s;
+  result.runs_passed = std::count_if(result.runs.begin(), result.runs.end(),
+                                     [](const RunRecord& r) { return r.status == Status::pass; });
+
+  bool all_unsupported = !result.runs.empty() &&
+      std::all_of(result.runs.begin(), result.runs.end(),
+                  [](const RunRecord& r) { return r.status == Status::unsupported; });
+  if (all_unsupported) {
+    result.status = Status::unsupported;
+    result.headline = result.runs.front().reason;
+    return result;
+  }
+  const RunRecord* worst = nullptr;
+  for (const auto& r : result.runs)
+    if (!worst || rank(r.status) < rank(worst->status)) worst = &r;
+  result.status = worst ? worst->status : Status::pass;
+  if (result.status == Status::unsupported) result.status = Status::pass;
+  if (worst && worst->status != Status::pass) {
+    result.headline = first_failure(*worst);
+    result.headline_seed = worst->seed;
+  }
+  if (result.status == Status::pass) {
+    for (const auto& m : result.mutants) {
+      if (m.killed) continue;
+      result.status = Status::fail;
+      result.headline_seed = m.run.seed;
+      if (!m.survived.empty())
+        result.headline = fmt::format("mutant survived: check {} passed with {}",
+                                      fmt::join(m.survived, ", "), m.label);
+      else
+        result.headline = fmt::format("mutant {} could not be judged: {} {}", m.label,
+                                      to_string(m.run.status), m.run.reason);
+      break;
+    }
+  }
+  if (c.decl->xfail) {
+    if (result.status == Status::fail) {
+      result.status = Status::xfail;
+      result.headline = *c.decl->xfail + " (" + result.headline + ")";
+    } else if (result.status == Status::pass) {
+      result.status = Status::xpass;
+      result.headline = "passed, but the case says it fails: " + *c.decl->xfail;
+    }
+  }
+  return result;
+}
+
+}  // namespace conform

@@ -1,0 +1,19 @@
+// From the runs of one case (its seeds and its mutants) to its one result.
+#pragma once
+
+#include "run/result.hpp"
+
+namespace conform {
+
+/// Whether the checks a mutant names in `fails` all failed on `run`, and
+/// which of them passed (survived).
+MutantOutcome judge_mutant(const MutantDecl& mutant, RunRecord run);
+
+/// The case's status and headline. Runs that ERROR or TIMEOUT outrank a
+/// FAIL; a FAIL outranks a surviving mutant; with `xfail` a FAIL becomes
+/// XFAIL and a PASS becomes XPASS. A case whose every run is UNSUPPORTED is
+/// UNSUPPORTED.
+CaseResult aggregate(const Case& c, std::vector<RunRecord> runs,
+                     std::vector<MutantOutcome> mutants);
+
+}  // namespace conform

@@ -1,0 +1,41 @@
+// Captures, key log and log of one run.
+#include "run/case_context.hpp"
+
+#include <filesystem>
+#include <stdexcept>
+
+namespace conform {
+namespace fs = std::filesystem;
+
+CaseContext::CaseContext(CaseSettings settings, std::string artifact_dir)
+    : settings_(std::move(settings)), artifact_dir_(std::move(artifact_dir)) {
+  std::error_code ec;
+  fs::create_directories(artifact_dir_, ec);
+  if (ec) throw std::runtime_error(artifact_dir_ + ": cannot create folder: " + ec.message());
+  log_.open(fs::path(artifact_dir_) / "log.txt", std::ios::app);
+}
+
+CaseContext::~CaseContext() = default;
+
+CaptureWriter& CaseContext::capture(std::string_view vantage) {
+  auto it = captures_.find(vantage);
+  if (it != captures_.end()) return *it->second;
+  auto path = fs::path(artifact_dir_) / (std::string(vantage) + ".pcap");
+  auto writer = std::make_unique<PcapWriter>(path.string());
+  return *captures_.emplace(std::string(vantage), std::move(writer)).first->second;
+}
+
+void CaseContext::key_log(std::string_view line) {
+  if (!key_log_.is_open()) key_log_.open(fs::path(artifact_dir_) / "keys.log", std::ios::app);
+  key_log_ << line << '\n';
+  key_log_.flush();
+}
+
+void CaseContext::log(std::string_view line) {
+  log_ << line << '\n';
+  log_.flush();
+}
+
+void CaseContext::close_captures() { captures_.clear(); }
+
+}  // namespace conform

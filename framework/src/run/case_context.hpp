@@ -1,0 +1,38 @@
+// The framework's RunContext for one run: captures as pcap files, the key
+// log and the log file, all inside the run's artifact folder.
+#pragma once
+
+#include "capture/pcap_writer.hpp"
+
+#include <conform/run_context.hpp>
+
+#include <fstream>
+#include <map>
+#include <memory>
+
+namespace conform {
+
+class CaseContext final : public RunContext {
+ public:
+  /// Creates `artifact_dir` if needed. Throws std::runtime_error naming the
+  /// folder when it cannot.
+  CaseContext(CaseSettings settings, std::string artifact_dir);
+  ~CaseContext() override;
+
+  const CaseSettings& settings() const override { return settings_; }
+  const std::string& artifact_dir() const override { return artifact_dir_; }
+  CaptureWriter& capture(std::string_view vantage) override;
+  void key_log(std::string_view line) override;
+  void log(std::string_view line) override;
+  /// Flushes and closes every capture; later capture() calls reopen none.
+  void close_captures();
+
+ private:
+  CaseSettings settings_;
+  std::string artifact_dir_;
+  std::map<std::string, std::unique_ptr<PcapWriter>, std::less<>> captures_;
+  std::ofstream key_log_;
+  std::ofstream log_;
+};
+
+}  // namespace conform

@@ -1,0 +1,55 @@
+// Plugin, then checks, for one run.
+#include "run/execute.hpp"
+
+#include "common/input_error.hpp"
+#include "run/case_context.hpp"
+#include "suite/matrix.hpp"
+
+namespace conform {
+namespace {
+
+RunRecord judge(const RunJob& job, const CaseContext& ctx, const CheckRegistry& checks) {
+  RunRecord record;
+  record.status = Status::pass;
+  for (const auto& expect : job.c->decl->expects) {
+    CheckOutcome outcome{expect.check, expect.params, {}};
+    const Check* check = checks.find(expect.check);
+    try {
+      outcome.result = check->evaluate({ctx.artifact_dir(), ctx.settings(), expect.params});
+    } catch (const std::exception& e) {
+      outcome.result = {false, "the check could not read the run: " + std::string(e.what()), {}};
+    }
+    if (!outcome.result.passed) record.status = Status::fail;
+    record.checks.push_back(std::move(outcome));
+  }
+  return record;
+}
+
+}  // namespace
+
+RunRecord execute_run(const RunJob& job, Plugin& plugin, const CheckRegistry& checks) {
+  CaseSettings settings = job.mutant ? apply_mutant(job.c->settings, *job.mutant) : job.c->settings;
+  settings.seed = job.seed;
+  RunRecord record;
+  try {
+    CaseContext ctx(std::move(settings), job.artifact_dir);
+    RunOutcome outcome = plugin.run(ctx);
+    ctx.close_captures();
+    if (outcome.status == RunOutcome::Status::completed) {
+      record = judge(job, ctx, checks);
+    } else {
+      record.status = outcome.status == RunOutcome::Status::unsupported ? Status::unsupported
+                                                                         : Status::error;
+      record.reason = outcome.reason;
+    }
+  } catch (const std::exception& e) {
+    record.status = Status::error;
+    record.reason = std::string("the run threw: ") + e.what();
+  }
+  record.seed = job.seed;
+  record.mutant = job.mutant ? job.mutant->label : "";
+  record.artifact_dir = job.artifact_dir;
+  return record;
+}
+
+}  // namespace conform

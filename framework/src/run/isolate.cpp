@@ -1,0 +1,176 @@
+// fork, a pipe per child, poll, waitpid, and kill on deadline.
+#include "run/isolate.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <system_error>
+
+namespace conform {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Running {
+  std::size_t index;
+  pid_t pid;
+  int fd;
+  Clock::time_point started;
+  Clock::time_point deadline;
+  std::string output;
+};
+
+// Child process groups alive now, for the SIGINT/SIGTERM handler.
+constexpr std::size_t kMaxTracked = 256;
+std::array<volatile sig_atomic_t, kMaxTracked> g_groups{};
+
+void kill_all_and_die(int sig) {
+  for (auto& g : g_groups)
+    if (g > 0) kill(-static_cast<pid_t>(g), SIGKILL);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void track(pid_t pid, bool on) {
+  for (auto& g : g_groups) {
+    if (on && g == 0) {
+      g = pid;
+      return;
+    }
+    if (!on && g == pid) {
+      g = 0;
+      return;
+    }
+  }
+}
+
+[[noreturn]] void child_main(const ChildTask& task, int write_fd) {
+  setpgid(0, 0);
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
+  int log = open(task.log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (log >= 0) {
+    dup2(log, STDOUT_FILENO);
+    dup2(log, STDERR_FILENO);
+    close(log);
+  }
+  std::string out = task.body();
+  std::size_t sent = 0;
+  while (sent < out.size()) {
+    ssize_t n = write(write_fd, out.data() + sent, out.size() - sent);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) _exit(3);
+    sent += static_cast<std::size_t>(n);
+  }
+  _exit(0);
+}
+
+Running start(const ChildTask& task, std::size_t index) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) throw std::system_error(errno, std::generic_category(), "pipe");
+  std::fflush(nullptr);
+  pid_t pid = fork();
+  if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork");
+  if (pid == 0) {
+    close(fds[0]);
+    child_main(task, fds[1]);
+  }
+  close(fds[1]);
+  setpgid(pid, pid);  // also done by the child; whichever runs first wins the race
+  track(pid, true);
+  fcntl(fds[0], F_SETFL, O_NONBLOCK);
+  auto now = Clock::now();
+  auto limit = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(task.timeout_s));
+  return {index, pid, fds[0], now, now + limit, {}};
+}
+
+void drain(Running& r) {
+  char buf[65536];
+  while (true) {
+    ssize_t n = read(r.fd, buf, sizeof buf);
+    if (n > 0) {
+      r.output.append(buf, static_cast<std::size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    return;
+  }
+}
+
+// Reaps `r` if it has ended (or kills it when past its deadline); returns
+// the result when it is over.
+std::optional<ChildResult> poll_child(Running& r, Clock::time_point now) {
+  int status = 0;
+  pid_t got = waitpid(r.pid, &status, WNOHANG);
+  ChildResult result;
+  if (got == 0) {
+    if (now < r.deadline) return std::nullopt;
+    kill(-r.pid, SIGKILL);
+    waitpid(r.pid, &status, 0);
+    result.end = ChildResult::End::timed_out;
+  } else if (WIFSIGNALED(status)) {
+    result.end = ChildResult::End::signaled;
+    result.code = WTERMSIG(status);
+  } else {
+    result.code = WEXITSTATUS(status);
+  }
+  kill(-r.pid, SIGKILL);  // whatever the child started dies with it
+  track(r.pid, false);
+  drain(r);
+  close(r.fd);
+  result.output = std::move(r.output);
+  result.duration_s = std::chrono::duration<double>(now - r.started).count();
+  return result;
+}
+
+}  // namespace
+
+void run_isolated(const std::vector<ChildTask>& tasks, unsigned jobs,
+                  const std::function<void(std::size_t, ChildResult)>& on_done) {
+  jobs = std::max(1u, std::min<unsigned>(jobs, kMaxTracked));
+  struct sigaction action {}, old_int{}, old_term{};
+  action.sa_handler = kill_all_and_die;
+  sigaction(SIGINT, &action, &old_int);
+  sigaction(SIGTERM, &action, &old_term);
+
+  std::vector<Running> running;
+  std::size_t next = 0;
+  while (next < tasks.size() || !running.empty()) {
+    while (next < tasks.size() && running.size() < jobs) running.push_back(start(tasks[next], next)), ++next;
+    std::vector<pollfd> fds;
+    for (const auto& r : running) fds.push_back({r.fd, POLLIN, 0});
+    poll(fds.data(), fds.size(), 20);
+    auto now = Clock::now();
+    for (auto it = running.begin(); it != running.end();) {
+      drain(*it);
+      if (auto result = poll_child(*it, now)) {
+        std::size_t index = it->index;
+        it = running.erase(it);
+        on_done(index, std::move(*result));
+      } else {
+        ++it;
+      }
+    }
+  }
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+}
+
+std::string describe_signal(int signal) {
+  const char* abbrev = sigabbrev_np(signal);
+  const char* text = strsignal(signal);
+  return "signal " + std::to_string(signal) + " (" + (abbrev ? std::string("SIG") + abbrev : "?") +
+         ": " + (text ? text : "?") + ")";
+}
+
+}  // namespace conform

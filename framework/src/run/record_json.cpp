@@ -1,0 +1,78 @@
+// RunRecord <-> JSON.
+#include "run/record_json.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace conform {
+using nlohmann::json;
+
+json to_json(const Value& v) {
+  return std::visit([](const auto& x) { return json(x); }, v);
+}
+
+json to_json(const ValueMap& values) {
+  json j = json::object();
+  for (const auto& [k, v] : values) j[k] = to_json(v);
+  return j;
+}
+
+json to_json(const Evidence& e) {
+  json j = {{"capture", e.capture}, {"frame", e.frame}, {"text", e.text}};
+  j["time_ns"] = e.time_ns >= 0 ? json(e.time_ns) : json(nullptr);
+  return j;
+}
+
+json to_json(const RunRecord& r) {
+  json checks = json::array();
+  for (const auto& c : r.checks) {
+    json evidence = json::array();
+    for (const auto& e : c.result.evidence) evidence.push_back(to_json(e));
+    checks.push_back({{"check", c.check},
+                      {"params", to_json(c.params)},
+                      {"passed", c.result.passed},
+                      {"summary", c.result.summary},
+                      {"evidence", evidence}});
+  }
+  return {{"seed", r.seed},         {"mutant", r.mutant},
+          {"status", to_string(r.status)}, {"reason", r.reason},
+          {"duration_s", r.duration_s},    {"artifact_dir", r.artifact_dir},
+          {"checks", checks}};
+}
+
+namespace {
+
+Value value_from_json(const json& j) {
+  if (j.is_boolean()) return j.get<bool>();
+  if (j.is_number_integer()) return j.get<std::int64_t>();
+  if (j.is_number()) return j.get<double>();
+  if (j.is_array()) return j.get<std::vector<std::string>>();
+  return j.get<std::string>();
+}
+
+}  // namespace
+
+RunRecord record_from_json(const json& j) {
+  RunRecord r;
+  r.seed = j.at("seed").get<std::uint64_t>();
+  r.mutant = j.at("mutant").get<std::string>();
+  r.status = status_from_string(j.at("status").get<std::string>());
+  r.reason = j.at("reason").get<std::string>();
+  r.duration_s = j.at("duration_s").get<double>();
+  r.artifact_dir = j.at("artifact_dir").get<std::string>();
+  for (const auto& c : j.at("checks")) {
+    CheckOutcome o;
+    o.check = c.at("check").get<std::string>();
+    for (const auto& [k, v] : c.at("params").items()) o.params[k] = value_from_json(v);
+    o.result.passed = c.at("passed").get<bool>();
+    o.result.summary = c.at("summary").get<std::string>();
+    for (const auto& e : c.at("evidence"))
+      o.result.evidence.push_back({e.at("capture").get<std::string>(),
+                                   e.at("frame").get<std::uint64_t>(),
+                                   e.at("time_ns").is_null() ? -1 : e.at("time_ns").get<std::int64_t>(),
+                                   e.at("text").get<std::string>()});
+    r.checks.push_back(std::move(o));
+  }
+  return r;
+}
+
+}  // namespace conform

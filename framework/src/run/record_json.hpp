@@ -1,0 +1,20 @@
+// RunRecord as JSON: what a child run sends its parent, what `verdict.json`
+// holds, and the runs inside the JSON report.
+#pragma once
+
+#include "run/result.hpp"
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace conform {
+
+nlohmann::json to_json(const Value& v);
+nlohmann::json to_json(const ValueMap& values);
+nlohmann::json to_json(const Evidence& e);
+nlohmann::json to_json(const RunRecord& r);
+
+/// The inverse of to_json(RunRecord); throws nlohmann::json::exception on a
+/// document of another shape.
+RunRecord record_from_json(const nlohmann::json& j);
+
+}  // namespace conform

@@ -1,0 +1,180 @@
+// Scheduling the runs of a case list and reporting them in order.
+#include "run/runner.hpp"
+
+#include "run/aggregate.hpp"
+#include "run/execute.hpp"
+#include "run/isolate.hpp"
+#include "run/record_json.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+namespace conform {
+namespace fs = std::filesystem;
+
+std::string case_folder(const std::string& id) {
+  std::string out;
+  for (char ch : id) {
+    bool ok = std::isalnum(static_cast<unsigned char>(ch)) ||
+              std::string_view("._=,+[]/-").find(ch) != std::string_view::npos;
+    out += ok ? ch : '_';
+  }
+  std::string safe;
+  for (const auto& part : fs::path(out)) {
+    std::string p = part.string();
+    if (p.empty() || p == "/" ) continue;
+    if (p == "." || p == "..") p = std::string(p.size(), '_');
+    safe += (safe.empty() ? "" : "/") + p;
+  }
+  return safe.empty() ? "_" : safe;
+}
+
+namespace {
+
+// One child run and where its record goes.
+struct Slot {
+  std::size_t case_index;
+  /// Index into the case's mutants, or -1 for the case itself.
+  int mutant;
+  std::size_t seed_index;
+  RunJob job;
+  double timeout_s;
+};
+
+struct CaseProgress {
+  std::vector<std::optional<RunRecord>> runs;
+  std::vector<std::optional<RunRecord>> mutants;
+  std::size_t pending = 0;
+};
+
+RunRecord record_of(const Slot& slot, const ChildResult& child) {
+  RunRecord record;
+  if (child.end == ChildResult::End::exited && child.code == 0 && !child.output.empty()) {
+    try {
+      record = record_from_json(nlohmann::json::parse(child.output));
+    } catch (const std::exception& e) {
+      record.status = Status::error;
+      record.reason = std::string("unreadable result from the child run: ") + e.what();
+    }
+  } else if (child.end == ChildResult::End::timed_out) {
+    record.status = Status::timeout;
+    record.reason = fmt::format("no end after {:g} s (timeout)", slot.timeout_s);
+  } else if (child.end == ChildResult::End::signaled) {
+    record.status = Status::error;
+    record.reason = "the run crashed: " + describe_signal(child.code);
+  } else {
+    record.status = Status::error;
+    record.reason = fmt::format("the run exited with status {} before reporting", child.code);
+  }
+  record.seed = slot.job.seed;
+  record.mutant = slot.job.mutant ? slot.job.mutant->label : "";
+  record.artifact_dir = slot.job.artifact_dir;
+  record.duration_s = child.duration_s;
+  return record;
+}
+
+void write_verdict(const RunRecord& record) {
+  std::error_code ec;
+  fs::create_directories(record.artifact_dir, ec);
+  std::ofstream(fs::path(record.artifact_dir) / "verdict.json") << to_json(record).dump(2) << '\n';
+}
+
+std::vector<Slot> plan_slots(const std::vector<Case>& cases, const RunOptions& options,
+                             const fs::path& out) {
+  std::vector<Slot> slots;
+  const std::uint64_t base = options.seed.value_or(1);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Case& c = cases[i];
+    if (!c.decl->unsupported.empty()) continue;
+    const std::size_t seeds = options.seed ? 1 : static_cast<std::size_t>(c.decl->seeds);
+    const fs::path dir = out / case_folder(c.id());
+    const double timeout = c.decl->timeout_s.value_or(options.timeout_s);
+    for (std::size_t s = 0; s < seeds; ++s) {
+      fs::path run_dir = seeds > 1 ? dir / fmt::format("seed-{}", base + s) : dir;
+      slots.push_back({i, -1, s, {&c, nullptr, base + s, run_dir.string()}, timeout});
+    }
+    for (std::size_t m = 0; m < c.decl->mutants.size(); ++m) {
+      fs::path run_dir = dir / fmt::format("mutant-{}", m + 1);
+      slots.push_back({i, static_cast<int>(m), 0, {&c, &c.decl->mutants[m], base, run_dir.string()}, timeout});
+    }
+  }
+  return slots;
+}
+
+}  // namespace
+
+RunTotals run_cases(const std::vector<Case>& cases, const PluginSet& plugins,
+                    const CheckRegistry& checks, const RunOptions& options,
+                    const std::vector<Reporter*>& reporters) {
+  const fs::path out = fs::absolute(options.out_dir);
+  RunPlan plan{&cases, options.seed.value_or(1), options.seed.has_value(), out.string(),
+               options.replay_args};
+  for (auto* r : reporters) r->begin(plan);
+
+  std::vector<Slot> slots = plan_slots(cases, options, out);
+  std::vector<CaseProgress> progress(cases.size());
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    progress[i].runs.resize(options.seed ? 1 : cases[i].decl->seeds);
+    progress[i].mutants.resize(cases[i].decl->mutants.size());
+    if (!cases[i].decl->unsupported.empty()) continue;
+    std::error_code ec;
+    fs::remove_all(out / case_folder(cases[i].id()), ec);
+  }
+  std::vector<ChildTask> tasks;
+  for (const auto& slot : slots) {
+    ++progress[slot.case_index].pending;
+    fs::create_directories(slot.job.artifact_dir);
+    Plugin& plugin = plugins.find(slot.job.c->decl->plugin)->plugin();
+    tasks.push_back({[&slot, &plugin, &checks] {
+                       return to_json(execute_run(slot.job, plugin, checks)).dump();
+                     },
+                     slot.timeout_s, (fs::path(slot.job.artifact_dir) / "log.txt").string()});
+  }
+
+  RunTotals totals;
+  std::size_t next_report = 0, done = 0;
+  auto report_ready = [&] {
+    while (next_report < cases.size() && progress[next_report].pending == 0) {
+      const Case& c = cases[next_report];
+      CaseProgress& p = progress[next_report];
+      CaseResult result;
+      if (!c.decl->unsupported.empty()) {
+        result.c = &c;
+        result.status = Status::unsupported;
+        result.headline = c.decl->unsupported;
+      } else {
+        std::vector<RunRecord> runs;
+        for (auto& r : p.runs) runs.push_back(std::move(*r));
+        std::vector<MutantOutcome> mutants;
+        for (std::size_t m = 0; m < p.mutants.size(); ++m)
+          mutants.push_back(judge_mutant(c.decl->mutants[m], std::move(*p.mutants[m])));
+        result = aggregate(c, std::move(runs), std::move(mutants));
+      }
+      if (result.status == Status::unsupported) ++totals.skipped;
+      else if (is_failure(result.status)) ++totals.failed;
+      else ++totals.passed;
+      totals.duration_s += result.duration_s;
+      for (auto* r : reporters) r->case_done(result);
+      ++next_report;
+    }
+  };
+  report_ready();
+  run_isolated(tasks, options.jobs, [&](std::size_t index, ChildResult child) {
+    const Slot& slot = slots[index];
+    RunRecord record = record_of(slot, child);
+    write_verdict(record);
+    CaseProgress& p = progress[slot.case_index];
+    (slot.mutant < 0 ? p.runs[slot.seed_index] : p.mutants[slot.mutant]) = std::move(record);
+    --p.pending;
+    ++done;
+    for (auto* r : reporters) r->progress(done, tasks.size(), slot.job.c->id());
+    report_ready();
+  });
+  for (auto* r : reporters) r->end(totals);
+  return totals;
+}
+
+}  // namespace conform

@@ -1,0 +1,34 @@
+// The runner: every run of every case (seeds, mutants) in isolated children,
+// results aggregated per case and handed to the reporters in case order.
+#pragma once
+
+#include "check/registry.hpp"
+#include "plugin/loader.hpp"
+#include "report/reporter.hpp"
+
+namespace conform {
+
+struct RunOptions {
+  /// Artifacts go to `<out_dir>/<case id>/` (seed-S/ and mutant-K/ below it
+  /// when a case has several runs).
+  std::string out_dir = "conform-out";
+  unsigned jobs = 1;
+  /// Pins every case to this one seed; otherwise seeds 1..N.
+  std::optional<std::uint64_t> seed;
+  /// Per-run limit in seconds when the case sets none.
+  double timeout_s = 60;
+  std::vector<std::string> replay_args;
+};
+
+/// Runs `cases` and returns the totals. Unsupported cases are reported
+/// without running. Throws std::system_error if children cannot be started.
+RunTotals run_cases(const std::vector<Case>& cases, const PluginSet& plugins,
+                    const CheckRegistry& checks, const RunOptions& options,
+                    const std::vector<Reporter*>& reporters);
+
+/// The folder name of a case id: characters outside [A-Za-z0-9._=,+[]/-]
+/// become '_', and '..' components are neutralised, so ids cannot escape
+/// the output folder.
+std::string case_folder(const std::string& id);
+
+}  // namespace conform

@@ -1,0 +1,343 @@
+// One `[[case]]`: fields, knobs per role, network, matrix, expect, mutant.
+#include "suite/case_parser.hpp"
+
+#include "suite/value_format.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace conform::suite_detail {
+namespace {
+
+const std::vector<std::string> kCaseKeys = {
+    "id",     "summary", "rfc",    "requirement", "plugin", "scenario", "params",
+    "network", "matrix", "seeds", "timeout",     "xfail",  "expect",   "mutant"};
+
+// Roles a case may name; one the plugin does not play makes the case
+// unsupported rather than invalid.
+const std::vector<std::string> kWellKnownRoles = {"client", "server", "relay", "publisher",
+                                                  "subscriber"};
+
+const std::vector<std::string> kBcp14Levels = {"MUST", "SHOULD", "MAY", "REQUIRED",
+                                               "RECOMMENDED", "OPTIONAL"};
+
+bool contains(const std::vector<std::string>& list, const std::string& s) {
+  return std::find(list.begin(), list.end(), s) != list.end();
+}
+
+// What parse_case needs while it walks one case table.
+struct CaseWalk {
+  const toml::table& table;
+  const Catalogue& catalogue;
+  Problems& problems;
+  const PluginInfo* plugin = nullptr;
+  const ScenarioSpec* scenario = nullptr;
+};
+
+std::optional<std::string> read_string(CaseWalk& cx, const char* key, bool required) {
+  const toml::node* node = cx.table.get(key);
+  if (!node) {
+    if (required) cx.problems.add(cx.table.source(), std::string("case needs '") + key + "'");
+    return std::nullopt;
+  }
+  if (auto s = node->as_string()) {
+    if (required && s->get().empty())
+      cx.problems.add(node->source(), std::string("'") + key + "' must not be empty");
+    return s->get();
+  }
+  cx.problems.add(node->source(),
+                  std::string("'") + key + "' must be a string, not " + toml_type_name(*node));
+  return std::nullopt;
+}
+
+const toml::table* read_table(CaseWalk& cx, const toml::node& node, const std::string& what) {
+  if (auto t = node.as_table()) return t;
+  cx.problems.add(node.source(), "'" + what + "' must be a table, not " + toml_type_name(node));
+  return nullptr;
+}
+
+void read_citation(CaseWalk& cx, CaseDecl& c) {
+  c.rfc = read_string(cx, "rfc", true).value_or("");
+  if (const toml::node* node = cx.table.get("rfc"); node && !c.rfc.empty()) {
+    auto mark = c.rfc.find("§");
+    bool digits = mark != std::string::npos && mark > 0 &&
+                  std::all_of(c.rfc.begin(), c.rfc.begin() + mark, ::isdigit);
+    if (!digits || mark + 2 >= c.rfc.size())
+      cx.problems.add(node->source(), "'rfc' must read like 9000§4.6 (RFC number, §, section)");
+  }
+  c.requirement = read_string(cx, "requirement", true).value_or("");
+  if (const toml::node* node = cx.table.get("requirement"); node && !c.requirement.empty()) {
+    bool level = std::any_of(kBcp14Levels.begin(), kBcp14Levels.end(), [&](const std::string& l) {
+      return c.requirement.find(l) != std::string::npos;
+    });
+    if (!level)
+      cx.problems.add(node->source(),
+                      "'requirement' must name its level (MUST, SHOULD, MAY; e.g. \"not a MUST\")");
+  }
+}
+
+void resolve_plugin(CaseWalk& cx, CaseDecl& c) {
+  auto name = read_string(cx, "plugin", true);
+  if (!name || name->empty()) return;
+  c.plugin = *name;
+  std::vector<std::string> names;
+  for (const auto* p : cx.catalogue.plugins) {
+    names.push_back(p->name);
+    if (p->name == c.plugin) cx.plugin = p;
+  }
+  if (cx.plugin) return;
+  std::string found = names.empty() ? "none" : "";
+  for (const auto& n : names) found += (found.empty() ? "" : ", ") + n;
+  cx.problems.add(cx.table.get("plugin")->source(), "unknown plugin '" + c.plugin + "'" +
+                                                        did_you_mean(c.plugin, names) +
+                                                        "; plugins found: " + found);
+}
+
+void resolve_scenario(CaseWalk& cx, CaseDecl& c) {
+  auto name = read_string(cx, "scenario", true);
+  if (!name || name->empty() || !cx.plugin) return;
+  c.scenario = *name;
+  std::vector<std::string> names;
+  for (const auto& s : cx.plugin->scenarios) {
+    names.push_back(s.name);
+    if (s.name == c.scenario) cx.scenario = &s;
+  }
+  if (!cx.scenario)
+    cx.problems.add(cx.table.get("scenario")->source(),
+                    "plugin '" + c.plugin + "' has no scenario '" + c.scenario + "'" +
+                        did_you_mean(c.scenario, names));
+}
+
+void read_numbers(CaseWalk& cx, CaseDecl& c) {
+  if (const toml::node* node = cx.table.get("seeds")) {
+    auto n = node->as_integer();
+    if (!n || n->get() < 1)
+      cx.problems.add(node->source(), "'seeds' must be an integer of at least 1");
+    else
+      c.seeds = n->get();
+  }
+  if (const toml::node* node = cx.table.get("timeout")) {
+    std::optional<double> t;
+    if (auto f = node->as_floating_point()) t = f->get();
+    if (auto i = node->as_integer()) t = static_cast<double>(i->get());
+    if (!t || *t <= 0)
+      cx.problems.add(node->source(), "'timeout' must be a positive number of seconds");
+    else
+      c.timeout_s = t;
+  }
+}
+
+// A role table, `params` or `network` in a case or mutant; returns false if
+// `key` is none of these.
+bool read_settings_table(CaseWalk& cx, const std::string& key, const toml::node& node,
+                         std::map<std::string, ValueMap>& knobs, ValueMap& params,
+                         ValueMap& network, std::string* unsupported) {
+  if (key == "params") {
+    if (auto t = read_table(cx, node, key); t && cx.scenario)
+      params = read_values(*t, cx.scenario->params,
+                           "parameter of scenario '" + cx.scenario->name + "':", cx.problems);
+    return true;
+  }
+  if (key == "network") {
+    if (auto t = read_table(cx, node, key))
+      network = read_values(*t, *cx.catalogue.network, "network setting", cx.problems);
+    return true;
+  }
+  bool plays = cx.plugin && contains(cx.plugin->roles, key);
+  if (plays) {
+    if (auto t = read_table(cx, node, key))
+      knobs[key] = read_values(*t, cx.plugin->knobs,
+                               "knob of plugin '" + cx.plugin->name + "':", cx.problems);
+    return true;
+  }
+  if (contains(kWellKnownRoles, key)) {
+    if (cx.plugin && unsupported && unsupported->empty())
+      *unsupported = "plugin '" + cx.plugin->name + "' plays no '" + key + "' role";
+    return true;
+  }
+  return false;
+}
+
+std::vector<std::string> allowed_keys(const CaseWalk& cx, std::vector<std::string> keys) {
+  if (cx.plugin) keys.insert(keys.end(), cx.plugin->roles.begin(), cx.plugin->roles.end());
+  return keys;
+}
+
+// The spec of a matrix key: `frames` (a scenario parameter), `params.frames`,
+// `client.initial_mtu` (a knob of a role), `network.rtt_ms`.
+const ValueSpec* matrix_spec(const CaseWalk& cx, const std::string& key) {
+  auto dot = key.find('.');
+  if (dot == std::string::npos)
+    return cx.scenario ? find_spec(cx.scenario->params, key) : nullptr;
+  std::string head = key.substr(0, dot), name = key.substr(dot + 1);
+  if (head == "params") return cx.scenario ? find_spec(cx.scenario->params, name) : nullptr;
+  if (head == "network") return find_spec(*cx.catalogue.network, name);
+  if (cx.plugin && contains(cx.plugin->roles, head)) return find_spec(cx.plugin->knobs, name);
+  return nullptr;
+}
+
+std::vector<std::string> matrix_candidates(const CaseWalk& cx) {
+  std::vector<std::string> out;
+  if (cx.scenario) out = spec_names(cx.scenario->params);
+  for (const auto& n : spec_names(*cx.catalogue.network)) out.push_back("network." + n);
+  if (cx.plugin)
+    for (const auto& role : cx.plugin->roles)
+      for (const auto& n : spec_names(cx.plugin->knobs)) out.push_back(role + "." + n);
+  return out;
+}
+
+void read_matrix(CaseWalk& cx, CaseDecl& c) {
+  const toml::node* node = cx.table.get("matrix");
+  if (!node) return;
+  const toml::table* table = read_table(cx, *node, "matrix");
+  if (!table || !cx.scenario) return;
+  for (const auto& [key, values] : *table) {
+    const std::string name(key.str());
+    const ValueSpec* spec = matrix_spec(cx, name);
+    if (!spec) {
+      cx.problems.add(key.source(), "matrix over unknown key '" + name + "'" +
+                                        did_you_mean(name, matrix_candidates(cx)));
+      continue;
+    }
+    const toml::array* list = values.as_array();
+    if (!list || list->empty()) {
+      cx.problems.add(values.source(), "matrix '" + name + "' must be a non-empty array");
+      continue;
+    }
+    MatrixAxis axis{name, {}};
+    for (const auto& item : *list)
+      if (auto v = to_value(item, *spec, "matrix value of '" + name + "'", cx.problems))
+        axis.values.push_back(*v);
+    c.matrix.push_back(std::move(axis));
+  }
+}
+
+std::optional<ExpectDecl> read_expect(CaseWalk& cx, const toml::table& table) {
+  ExpectDecl e;
+  e.pos = cx.problems.at(table.source());
+  const toml::node* check_node = table.get("check");
+  auto name = check_node ? check_node->as_string() : nullptr;
+  if (!name) {
+    cx.problems.add(check_node ? check_node->source() : table.source(),
+                    "[[case.expect]] needs 'check', the name of a check (a string)");
+    return std::nullopt;
+  }
+  e.check = name->get();
+  e.pos = cx.problems.at(check_node->source());
+  const Check* check = cx.catalogue.checks->find(e.check);
+  if (!check) {
+    cx.problems.add(check_node->source(), "unknown check '" + e.check + "'" +
+                                              did_you_mean(e.check, cx.catalogue.checks->names()));
+    return std::nullopt;
+  }
+  const auto specs = check->params();
+  toml::table params = table;
+  params.erase("check");
+  e.params = with_defaults(specs, read_values(params, specs,
+                                              "parameter of check '" + e.check + "':", cx.problems));
+  for (const auto& spec : specs)
+    if (!e.params.count(spec.name) && !params.contains(spec.name))
+      cx.problems.add(check_node->source(),
+                      "check '" + e.check + "' needs parameter '" + spec.name + "'");
+  return e;
+}
+
+std::string mutant_label(const MutantDecl& m) {
+  std::string label;
+  auto add = [&](const std::string& prefix, const ValueMap& values) {
+    for (const auto& [k, v] : values)
+      label += (label.empty() ? "" : ", ") + prefix + k + "=" + format_toml(v);
+  };
+  for (const auto& [role, knobs] : m.knobs) add(role + ".", knobs);
+  add("params.", m.params);
+  add("network.", m.network);
+  return label.empty() ? "no overrides" : label;
+}
+
+std::optional<MutantDecl> read_mutant(CaseWalk& cx, const toml::table& table,
+                                      const std::vector<ExpectDecl>& expects) {
+  MutantDecl m;
+  m.pos = cx.problems.at(table.source());
+  for (const auto& [key, node] : table) {
+    const std::string name(key.str());
+    if (name == "fails") continue;
+    if (!read_settings_table(cx, name, node, m.knobs, m.params, m.network, nullptr))
+      cx.problems.add(key.source(), "unknown key '" + name + "' in [[case.mutant]]" +
+                                        did_you_mean(name, allowed_keys(cx, {"fails", "params",
+                                                                             "network"})));
+  }
+  const toml::node* fails = table.get("fails");
+  const toml::array* list = fails ? fails->as_array() : nullptr;
+  if (!list || list->empty()) {
+    cx.problems.add(fails ? fails->source() : table.source(),
+                    "[[case.mutant]] needs 'fails', the checks that must fail on it");
+    return std::nullopt;
+  }
+  std::vector<std::string> expected;
+  for (const auto& e : expects) expected.push_back(e.check);
+  for (const auto& item : *list) {
+    auto s = item.as_string();
+    if (!s) {
+      cx.problems.add(item.source(), "'fails' must list check names (strings)");
+      continue;
+    }
+    if (!contains(expected, s->get()))
+      cx.problems.add(item.source(), "mutant expects '" + s->get() +
+                                         "' to fail, but the case has no such [[case.expect]]" +
+                                         did_you_mean(s->get(), expected));
+    m.fails.push_back(s->get());
+  }
+  m.label = mutant_label(m);
+  return m;
+}
+
+template <typename Read>
+void for_each_table(CaseWalk& cx, const char* key, Read read) {
+  const toml::node* node = cx.table.get(key);
+  if (!node) return;
+  const toml::array* list = node->as_array();
+  if (!list || !list->is_array_of_tables()) {
+    cx.problems.add(node->source(), std::string("'") + key + "' must be written [[case." + key +
+                                        "]] (an array of tables)");
+    return;
+  }
+  for (const auto& item : *list) read(*item.as_table());
+}
+
+}  // namespace
+
+std::optional<CaseDecl> parse_case(const toml::table& table, const Catalogue& catalogue,
+                                   Problems& problems) {
+  CaseWalk cx{table, catalogue, problems};
+  CaseDecl c;
+  c.pos = problems.at(table.source());
+  auto id = read_string(cx, "id", true);
+  if (!id || id->empty()) return std::nullopt;
+  c.id = *id;
+  c.pos = problems.at(table.get("id")->source());
+  c.summary = read_string(cx, "summary", false).value_or("");
+  c.xfail = read_string(cx, "xfail", false);
+  read_citation(cx, c);
+  resolve_plugin(cx, c);
+  resolve_scenario(cx, c);
+  read_numbers(cx, c);
+  for (const auto& [key, node] : table) {
+    const std::string name(key.str());
+    if (contains(kCaseKeys, name) && name != "params" && name != "network") continue;
+    if (!read_settings_table(cx, name, node, c.knobs, c.params, c.network, &c.unsupported))
+      problems.add(key.source(), "unknown key '" + name + "' in [[case]]" +
+                                     did_you_mean(name, allowed_keys(cx, kCaseKeys)));
+  }
+  read_matrix(cx, c);
+  for_each_table(cx, "expect", [&](const toml::table& t) {
+    if (auto e = read_expect(cx, t)) c.expects.push_back(std::move(*e));
+  });
+  for_each_table(cx, "mutant", [&](const toml::table& t) {
+    if (auto m = read_mutant(cx, t, c.expects)) c.mutants.push_back(std::move(*m));
+  });
+  if (c.expects.empty() && !table.contains("expect"))
+    problems.add(c.pos, "case '" + c.id + "' has no [[case.expect]]: nothing would judge it");
+  return c;
+}
+
+}  // namespace conform::suite_detail

@@ -1,0 +1,17 @@
+// Parsing and validating one `[[case]]` table: its fields, knobs, network,
+// matrix, expectations and mutants (ARCHITECTURE.md, "The suite language").
+#pragma once
+
+#include "suite/loader.hpp"
+#include "suite/toml_value.hpp"
+
+#include <optional>
+
+namespace conform::suite_detail {
+
+/// The case in `table`, or nullopt when it is too broken to keep (its
+/// problems are in `problems` either way).
+std::optional<CaseDecl> parse_case(const toml::table& table, const Catalogue& catalogue,
+                                   Problems& problems);
+
+}  // namespace conform::suite_detail

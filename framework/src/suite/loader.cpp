@@ -1,0 +1,116 @@
+// Suite files: discovery, the `[suite]` table, duplicate ids.
+#include "suite/loader.hpp"
+
+#include "suite/case_parser.hpp"
+#include "suite/toml_value.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+namespace conform {
+namespace fs = std::filesystem;
+using suite_detail::Problems;
+
+std::vector<std::string> discover_suite_files(const std::vector<std::string>& paths) {
+  std::vector<std::string> files;
+  for (const auto& path : paths) {
+    std::error_code ec;
+    if (fs::is_regular_file(path, ec)) {
+      files.push_back(path);
+      continue;
+    }
+    if (!fs::is_directory(path, ec)) throw InputError({path}, "no such suite file or folder");
+    std::vector<std::string> found;
+    for (const auto& entry : fs::recursive_directory_iterator(path))
+      if (entry.is_regular_file() && entry.path().extension() == ".toml")
+        found.push_back(entry.path().string());
+    if (found.empty()) throw InputError({path}, "no suite files (*.toml) in this folder");
+    std::sort(found.begin(), found.end());
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  return files;
+}
+
+namespace {
+
+void read_suite_table(const toml::table& root, SuiteFile& suite, Problems& problems) {
+  const toml::node* node = root.get("suite");
+  if (!node) return;
+  const toml::table* table = node->as_table();
+  if (!table) {
+    problems.add(node->source(), "'suite' must be a table");
+    return;
+  }
+  for (const auto& [key, value] : *table) {
+    const std::string name(key.str());
+    std::string* field = name == "title" ? &suite.title : name == "rfc" ? &suite.rfc : nullptr;
+    if (!field) {
+      problems.add(key.source(), "unknown key 'suite." + name + "'" +
+                                     did_you_mean(name, {"title", "rfc"}));
+      continue;
+    }
+    if (auto s = value.as_string())
+      *field = s->get();
+    else
+      problems.add(value.source(), "'suite." + name + "' must be a string, not " +
+                                       suite_detail::toml_type_name(value));
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<SuiteFile> parse_suite_file(const std::string& path, const Catalogue& catalogue,
+                                            std::vector<Diagnostic>& diagnostics) {
+  auto suite = std::make_unique<SuiteFile>();
+  suite->path = path;
+  Problems problems(path);
+  toml::table root;
+  try {
+    root = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    problems.add(e.source(), std::string(e.description()));
+    diagnostics.insert(diagnostics.end(), problems.list().begin(), problems.list().end());
+    return suite;
+  }
+  for (const auto& [key, value] : root) {
+    const std::string name(key.str());
+    if (name != "suite" && name != "case")
+      problems.add(key.source(), "unknown top-level key '" + name + "'" +
+                                     did_you_mean(name, {"suite", "case"}));
+  }
+  read_suite_table(root, *suite, problems);
+  if (const toml::node* cases = root.get("case")) {
+    if (const toml::array* list = cases->as_array(); list && list->is_array_of_tables()) {
+      for (const auto& node : *list)
+        if (auto c = suite_detail::parse_case(*node.as_table(), catalogue, problems))
+          suite->cases.push_back(std::move(*c));
+    } else {
+      problems.add(cases->source(), "'case' must be an array of tables: write [[case]]");
+    }
+  }
+  if (suite->cases.empty() && problems.list().empty())
+    problems.add(SourcePos{path}, "no [[case]] in this suite file");
+  diagnostics.insert(diagnostics.end(), problems.list().begin(), problems.list().end());
+  return suite;
+}
+
+std::vector<std::unique_ptr<SuiteFile>> load_suites(const std::vector<std::string>& paths,
+                                                    const Catalogue& catalogue) {
+  std::vector<std::unique_ptr<SuiteFile>> suites;
+  std::vector<Diagnostic> problems;
+  for (const auto& file : discover_suite_files(paths))
+    suites.push_back(parse_suite_file(file, catalogue, problems));
+  std::map<std::string, SourcePos> first_seen;
+  for (const auto& suite : suites)
+    for (const auto& c : suite->cases) {
+      auto [it, fresh] = first_seen.emplace(c.id, c.pos);
+      if (!fresh)
+        problems.push_back(
+            {c.pos, "duplicate case id '" + c.id + "' (first at " + it->second.str() + ")"});
+    }
+  if (!problems.empty()) throw InputError(std::move(problems));
+  return suites;
+}
+
+}  // namespace conform

@@ -1,0 +1,125 @@
+// Typed values from TOML nodes.
+#include "suite/toml_value.hpp"
+
+#include "suite/value_format.hpp"
+
+#include <algorithm>
+
+namespace conform::suite_detail {
+
+SourcePos Problems::at(const toml::source_region& region) const {
+  return {file_, region.begin.line, region.begin.column};
+}
+
+void Problems::add(const toml::source_region& region, std::string message) {
+  add(at(region), std::move(message));
+}
+
+void Problems::add(SourcePos pos, std::string message) {
+  list_.push_back({std::move(pos), std::move(message)});
+}
+
+std::string toml_type_name(const toml::node& node) {
+  switch (node.type()) {
+    case toml::node_type::boolean: return "boolean";
+    case toml::node_type::integer: return "integer";
+    case toml::node_type::floating_point: return "float";
+    case toml::node_type::string: return "string";
+    case toml::node_type::array: return "array";
+    case toml::node_type::table: return "table";
+    default: return "date/time";
+  }
+}
+
+namespace {
+
+std::optional<Value> convert(const toml::node& node, ValueType type) {
+  switch (type) {
+    case ValueType::boolean:
+      if (auto v = node.as_boolean()) return Value{v->get()};
+      break;
+    case ValueType::integer:
+      if (auto v = node.as_integer()) return Value{v->get()};
+      break;
+    case ValueType::floating:
+      if (auto v = node.as_floating_point()) return Value{v->get()};
+      if (auto v = node.as_integer()) return Value{static_cast<double>(v->get())};
+      break;
+    case ValueType::string:
+      if (auto v = node.as_string()) return Value{v->get()};
+      break;
+    case ValueType::string_list:
+      if (auto arr = node.as_array()) {
+        std::vector<std::string> list;
+        for (const auto& item : *arr) {
+          auto s = item.as_string();
+          if (!s) return std::nullopt;
+          list.push_back(s->get());
+        }
+        return Value{std::move(list)};
+      }
+      break;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Value> to_value(const toml::node& node, const ValueSpec& spec,
+                              const std::string& what, Problems& problems) {
+  auto value = convert(node, spec.type);
+  if (!value) {
+    problems.add(node.source(), what + " must be " + (spec.type == ValueType::integer ? "an " : "a ") +
+                                    to_string(spec.type) + ", not " + toml_type_name(node));
+    return std::nullopt;
+  }
+  if (!spec.one_of.empty()) {
+    const auto& s = std::get<std::string>(*value);
+    if (std::find(spec.one_of.begin(), spec.one_of.end(), s) == spec.one_of.end()) {
+      std::string choices;
+      for (const auto& c : spec.one_of) choices += (choices.empty() ? "" : ", ") + ('"' + c + '"');
+      problems.add(node.source(), what + " is \"" + s + "\", not one of " + choices +
+                                      did_you_mean(s, spec.one_of));
+      return std::nullopt;
+    }
+  }
+  return value;
+}
+
+const ValueSpec* find_spec(const std::vector<ValueSpec>& specs, const std::string& name) {
+  for (const auto& s : specs)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+std::vector<std::string> spec_names(const std::vector<ValueSpec>& specs) {
+  std::vector<std::string> names;
+  for (const auto& s : specs) names.push_back(s.name);
+  return names;
+}
+
+ValueMap read_values(const toml::table& table, const std::vector<ValueSpec>& specs,
+                     const std::string& what, Problems& problems) {
+  ValueMap out;
+  for (const auto& [key, node] : table) {
+    const std::string name(key.str());
+    const ValueSpec* spec = find_spec(specs, name);
+    if (!spec) {
+      problems.add(key.source(), "unknown " + what + " '" + name + "'" +
+                                     did_you_mean(name, spec_names(specs)));
+      continue;
+    }
+    if (auto v = to_value(node, *spec, what + " '" + name + "'", problems)) out[name] = *v;
+  }
+  return out;
+}
+
+ValueMap with_defaults(const std::vector<ValueSpec>& specs, const ValueMap& values) {
+  ValueMap out;
+  for (const auto& s : specs)
+    if (s.default_value) out[s.name] = *s.default_value;
+  for (const auto& [k, v] : values) out[k] = v;
+  return out;
+}
+
+}  // namespace conform::suite_detail

@@ -1,0 +1,35 @@
+// Spelling of suite values in messages, case ids and reports.
+#include "suite/value_format.hpp"
+
+#include <fmt/format.h>
+
+namespace conform {
+namespace {
+
+std::string format(const Value& v, bool quote) {
+  struct Visitor {
+    bool quote;
+    std::string operator()(bool b) const { return b ? "true" : "false"; }
+    std::string operator()(std::int64_t i) const { return std::to_string(i); }
+    std::string operator()(double d) const { return fmt::format("{}", d); }
+    std::string operator()(const std::string& s) const {
+      return quote ? fmt::format("\"{}\"", s) : s;
+    }
+    std::string operator()(const std::vector<std::string>& list) const {
+      std::string out = "[";
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        if (i) out += ", ";
+        out += quote ? fmt::format("\"{}\"", list[i]) : list[i];
+      }
+      return out + "]";
+    }
+  };
+  return std::visit(Visitor{quote}, v);
+}
+
+}  // namespace
+
+std::string format_toml(const Value& v) { return format(v, true); }
+std::string format_bare(const Value& v) { return format(v, false); }
+
+}  // namespace conform

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs every Debian package conform needs to build, run and test, then
+# configures and builds it. Idempotent: a second run installs nothing new and
+# rebuilds only what changed. Run as root on Debian 12 (or with sudo).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+build_dir=${CONFORM_BUILD_DIR:-$here/build}
+
+packages=(
+  # build
+  g++ cmake ninja-build ccache pkg-config
+  # libraries
+  android-libboringssl-dev      # BoringSSL with the QUIC API (headers under /usr/include/android)
+  libboost-dev                  # Boost.DLL (header-only)
+  libboost-filesystem-dev       # Boost.DLL needs it
+  libboost-test-dev             # Boost.Test, linked as a shared library
+  libtomlplusplus-dev           # suites
+  libpcap-dev                   # captures
+  libcli11-dev libfmt-dev nlohmann-json3-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo_cmd apt-get update -q
+  $sudo_cmd apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+cmake -S "$here" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake --build "$build_dir" -j "$(nproc)"

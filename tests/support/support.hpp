@@ -1,0 +1,32 @@
+// Helpers for conform's tests: scratch folders, files, and running the
+// `conform` binary as a user does.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace conform::test {
+
+/// A fresh, empty folder under the build's tests/tmp, named after `name`.
+std::string scratch_dir(const std::string& name);
+
+/// Writes `text` to `path` (creating folders), returns `path`.
+std::string write_file(const std::string& path, const std::string& text);
+
+/// The whole contents of `path`; empty if unreadable.
+std::string read_file(const std::string& path);
+
+/// What a finished command printed and how it ended.
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+/// Runs `conform` with `args` (no shell) in `cwd`, with
+/// CONFORM_PLUGIN_PATH set to the test plugin folder unless `env` says
+/// otherwise (entries "NAME=value").
+CommandResult run_conform(const std::vector<std::string>& args, const std::string& cwd = ".",
+                          const std::vector<std::string>& env = {});
+
+}  // namespace conform::test
