@@ -4,6 +4,30 @@
 #include <fmt/format.h>
 
 namespace conform {
+namespace {
+
+// "9000§4.6" → {9000, 4, 6}; text that is not a number sorts after numbers.
+std::vector<long> section_numbers(const std::string& s) {
+  std::vector<long> out;
+  long n = -1;
+  for (char ch : s) {
+    if (ch >= '0' && ch <= '9') {
+      n = (n < 0 ? 0 : n * 10) + (ch - '0');
+    } else if (n >= 0) {
+      out.push_back(n);
+      n = -1;
+    }
+  }
+  if (n >= 0) out.push_back(n);
+  return out;
+}
+
+}  // namespace
+
+bool SectionOrder::operator()(const std::string& a, const std::string& b) const {
+  auto na = section_numbers(a), nb = section_numbers(b);
+  return na != nb ? na < nb : a < b;
+}
 
 ConsoleReporter::ConsoleReporter(std::FILE* out, std::FILE* tty, Verbosity verbosity)
     : out_(out), tty_(tty), verbosity_(verbosity) {}

@@ -10,6 +10,11 @@
 
 namespace conform {
 
+/// Orders RFC sections by their numbers: 9000§4.6 before 9000§13.2.
+struct SectionOrder {
+  bool operator()(const std::string& a, const std::string& b) const;
+};
+
 enum class Verbosity { quiet, normal, verbose };
 
 class ConsoleReporter final : public Reporter {
@@ -31,8 +36,8 @@ class ConsoleReporter final : public Reporter {
   Verbosity verbosity_;
   RunPlan plan_;
   bool progress_shown_ = false;
-  /// Per section: cases passed and cases in all.
-  std::map<std::string, std::pair<std::size_t, std::size_t>> sections_;
+  /// Per section, in section order: cases passed and cases in all.
+  std::map<std::string, std::pair<std::size_t, std::size_t>, SectionOrder> sections_;
 };
 
 }  // namespace conform

@@ -1,0 +1,175 @@
+// The `conform` command line as a user meets it: help, version, listing,
+// selection, mutants, seeds and replay, unsupported cases, report files.
+#include "support/support.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+using namespace conform::test;
+
+namespace {
+
+const std::string kSuites = std::string(CONFORM_TEST_DATA_DIR) + "/suites";
+const std::string kMutants = kSuites + "/mutants.toml";
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::string last_line(const std::string& text) {
+  auto end = text.size() - (text.ends_with('\n') ? 1 : 0);
+  return text.substr(text.rfind('\n', end - 1) + 1, end - text.rfind('\n', end - 1) - 1);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(cli_test)
+
+BOOST_AUTO_TEST_CASE(version_and_help_on_every_subcommand) {
+  auto v = run_conform({"--version"});
+  BOOST_TEST(v.exit_code == 0);
+  BOOST_TEST(v.out == "conform 0.1.0\n");
+  for (const char* sub : {"run", "list", "plugins"}) {
+    auto h = run_conform({sub, "--help"});
+    BOOST_TEST(h.exit_code == 0, sub);
+    BOOST_TEST(contains(h.out, "--plugin-dir"), sub);
+  }
+  auto run_help = run_conform({"run", "--help"});
+  for (const char* option : {"--out", "--jobs", "--filter", "--section", "--seed", "--junit",
+                             "--json", "--timeout", "--quiet", "--verbose"})
+    BOOST_TEST(contains(run_help.out, option), option);
+}
+
+BOOST_AUTO_TEST_CASE(usage_errors_exit_2) {
+  BOOST_TEST(run_conform({}).exit_code == 2);
+  BOOST_TEST(run_conform({"run"}).exit_code == 2);
+  BOOST_TEST(run_conform({"run", kMutants, "--no-such-option"}).exit_code == 2);
+  BOOST_TEST(run_conform({"run", kMutants, "-j", "0"}).exit_code == 2);
+  BOOST_TEST(run_conform({"run", kMutants, "--timeout", "-1"}).exit_code == 2);
+  auto missing = run_conform({"run", "no/such/suite.toml"});
+  BOOST_TEST(missing.exit_code == 2);
+  BOOST_TEST(missing.err == "no/such/suite.toml: no such suite file or folder\n");
+  auto nothing = run_conform({"run", kMutants, "--filter", "nope*"});
+  BOOST_TEST(nothing.exit_code == 2);
+  BOOST_TEST(nothing.err == kMutants + ": no case matches --filter nope*\n");
+}
+
+BOOST_AUTO_TEST_CASE(plugins_describes_the_fixture) {
+  auto r = run_conform({"plugins"});
+  BOOST_TEST(r.exit_code == 0);
+  BOOST_TEST(contains(r.out, "fixture 1.0\n  file: " + std::string(CONFORM_TEST_PLUGIN_DIR) + "/fixture.so\n"
+                             "  abi: 1\n  time: simulated\n  roles: client, server\n"), r.out);
+  BOOST_TEST(contains(r.out, "    echo (boolean) = true  whether the server answers\n"), r.out);
+  BOOST_TEST(contains(r.out, "      mode (string) = \"plain\" one of plain|fancy  a string parameter\n"));
+}
+
+BOOST_AUTO_TEST_CASE(a_bad_plugin_file_is_one_line_and_exit_2) {
+  const std::string bad = std::string(CONFORM_TEST_BAD_PLUGIN_DIR) + "/wrong_abi.so";
+  auto r = run_conform({"plugins", "--plugin", bad});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err == bad + ": ABI version 999, but this conform needs 1; rebuild the plugin against this conform\n");
+  auto dir = run_conform({"list", kMutants, "--plugin-dir", "/no/such/dir"});
+  BOOST_TEST(dir.exit_code == 2);
+  BOOST_TEST(dir.err == "/no/such/dir: no such plugin folder\n");
+}
+
+BOOST_AUTO_TEST_CASE(list_shows_expanded_cases) {
+  const std::string dir = scratch_dir("cli_list");
+  const std::string suite = write_file(dir + "/m.toml", R"([[case]]
+id = "m/x"
+rfc = "9000§4.6"
+requirement = "MUST"
+plugin = "fixture"
+scenario = "echo"
+matrix = { datagrams = [1, 2], "network.rtt_ms" = [10, 20.5] }
+  [[case.expect]]
+  check = "datagrams_captured"
+  vantage = "client"
+)");
+  auto r = run_conform({"list", suite});
+  BOOST_TEST(r.exit_code == 0);
+  BOOST_TEST(r.out ==
+             "m/x[datagrams=1,network.rtt_ms=10]  plugin=fixture scenario=echo rfc=9000§4.6\n"
+             "m/x[datagrams=1,network.rtt_ms=20.5]  plugin=fixture scenario=echo rfc=9000§4.6\n"
+             "m/x[datagrams=2,network.rtt_ms=10]  plugin=fixture scenario=echo rfc=9000§4.6\n"
+             "m/x[datagrams=2,network.rtt_ms=20.5]  plugin=fixture scenario=echo rfc=9000§4.6\n");
+}
+
+BOOST_AUTO_TEST_CASE(validation_errors_name_file_line_column_and_run_nothing) {
+  const std::string dir = scratch_dir("cli_validation");
+  const std::string suite = write_file(dir + "/bad.toml", R"([[case]]
+id = "bad/knob"
+rfc = "9000§4.6"
+requirement = "MUST"
+plugin = "fixture"
+scenario = "echo"
+server = { ecoh = false }
+  [[case.expect]]
+  check = "datagrams_capture"
+  vantage = "client"
+)");
+  write_file(dir + "/report.json", "kept");
+  auto r = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/report.json"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err == suite + ":7:12: unknown knob of plugin 'fixture': 'ecoh' (did you mean 'echo'?)\n" +
+                          suite + ":9:11: unknown check 'datagrams_capture' (did you mean 'datagrams_captured'?)\n");
+  BOOST_TEST(r.out.empty());
+  BOOST_TEST(read_file(dir + "/report.json") == "kept");
+  BOOST_TEST(!std::filesystem::exists(dir + "/out"));
+}
+
+BOOST_AUTO_TEST_CASE(mutants_seeds_unsupported_and_reports) {
+  const std::string dir = scratch_dir("cli_mutants");
+  auto r = run_conform({"run", kMutants, "--out", dir + "/out", "--json", dir + "/r.json",
+                        "--junit", dir + "/r.xml"});
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(contains(r.out, "PASS        mutant/killed  "), r.out);
+  BOOST_TEST(contains(r.out, "1 mutant killed"));
+  BOOST_TEST(contains(r.out, "FAIL        mutant/survives  "));
+  BOOST_TEST(contains(r.out, "mutant survived: check datagrams_captured passed with server.echo=false"));
+  BOOST_TEST(contains(r.out, "FAIL        seeds/flaky  "));
+  BOOST_TEST(contains(r.out, "2/4 seeds passed  datagrams_captured: client.pcap holds 0 datagrams from server"));
+  BOOST_TEST(contains(r.out, "(seed 1; replay: conform run " + kMutants + " --seed 1 --filter seeds/flaky)"));
+  BOOST_TEST(contains(r.out, "UNSUPPORTED unsupported/runtime  "));
+  BOOST_TEST(contains(r.out, "s  the fixture cannot run this here\n"));
+  BOOST_TEST(contains(r.out, "sections covered: 9000§4.6 (1/2), 9000§13.2 (0/1), 9000§13.2.1 (0/1)\n"));
+  BOOST_TEST(last_line(r.out) == "1 passed, 2 failed, 1 skipped");
+
+  auto report = nlohmann::json::parse(read_file(dir + "/r.json"));
+  BOOST_TEST(report["cases"].size() == 4u);
+  BOOST_TEST(report["cases"][2]["runs"].size() == 4u);
+  BOOST_TEST(report["cases"][2]["runs_passed"] == 2);
+  BOOST_TEST(report["cases"][1]["mutants"][0]["survived"][0] == "datagrams_captured");
+  BOOST_TEST(report["sections"]["9000§4.6"]["passed"] == 1);
+  BOOST_TEST(report["sections"]["9000§4.6"]["failed"] == 1);
+  const std::string xml = read_file(dir + "/r.xml");
+  BOOST_TEST(contains(xml, "<testsuite name=\"" + kMutants + "\" tests=\"4\" failures=\"2\" errors=\"0\" skipped=\"1\""));
+  BOOST_TEST(contains(xml, "<skipped message=\"the fixture cannot run this here\"/>"));
+  BOOST_TEST(std::filesystem::exists(dir + "/out/seeds/flaky/seed-3/verdict.json"));
+  BOOST_TEST(std::filesystem::exists(dir + "/out/mutant/killed/mutant-1/client.pcap"));
+}
+
+BOOST_AUTO_TEST_CASE(the_replay_command_replays_one_seed) {
+  const std::string dir = scratch_dir("cli_replay");
+  auto odd = run_conform({"run", kMutants, "--seed", "1", "--filter", "seeds/flaky", "--out", dir});
+  BOOST_TEST(odd.exit_code == 1);
+  BOOST_TEST(contains(odd.out, "seed 1 (pinned)"));
+  BOOST_TEST(last_line(odd.out) == "0 passed, 1 failed");
+  auto even = run_conform({"run", kMutants, "--seed", "2", "--filter", "seeds/flaky", "--out", dir});
+  BOOST_TEST(even.exit_code == 0);
+  BOOST_TEST(last_line(even.out) == "1 passed, 0 failed");
+}
+
+BOOST_AUTO_TEST_CASE(section_selects_by_prefix_and_quiet_prints_failures_only) {
+  const std::string dir = scratch_dir("cli_section");
+  auto r = run_conform({"run", kMutants, "--section", "9000§13.2", "--quiet", "--out", dir});
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(!contains(r.out, "mutant/"));
+  BOOST_TEST(contains(r.out, "FAIL        seeds/flaky"));
+  BOOST_TEST(!contains(r.out, "UNSUPPORTED"));
+  BOOST_TEST(last_line(r.out) == "0 passed, 1 failed, 1 skipped");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
