@@ -56,6 +56,16 @@ void check_writable(const std::string& path, const char* option) {
   if (fs::is_directory(path, ec)) throw InputError({path}, std::string(option) + ": is a folder");
 }
 
+// The artifact folder must be a folder we can create and write in.
+void prepare_out_dir(const std::string& path) {
+  std::error_code ec;
+  fs::create_directories(path, ec);
+  if (ec || !fs::is_directory(path))
+    throw InputError({path}, "--out: cannot create the artifact folder" +
+                                 (ec ? ": " + ec.message() : std::string(": a file is in the way")));
+  if (access(path.c_str(), W_OK) != 0) throw InputError({path}, "--out: the folder is not writable");
+}
+
 std::string describe(const ValueSpec& spec) {
   std::string line = fmt::format("{} ({})", spec.name, to_string(spec.type));
   line += spec.default_value ? " = " + format_toml(*spec.default_value) : " required";
@@ -73,6 +83,7 @@ int command_run(const RunCommandOptions& options) {
   std::vector<Case> cases = selected_cases(suites, catalogue, options.select);
   check_writable(options.junit, "--junit");
   check_writable(options.json, "--json");
+  prepare_out_dir(options.out_dir);
 
   RunOptions run;
   run.out_dir = options.out_dir;

@@ -65,6 +65,8 @@ void track(pid_t pid, bool on) {
     close(log);
   }
   std::string out = task.body();
+  // _exit skips stdio's exit flush: push what the body printed to the log.
+  std::fflush(nullptr);
   std::size_t sent = 0;
   while (sent < out.size()) {
     ssize_t n = write(write_fd, out.data() + sent, out.size() - sent);

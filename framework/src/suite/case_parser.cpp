@@ -4,6 +4,7 @@
 #include "suite/value_format.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 namespace conform::suite_detail {
@@ -20,6 +21,21 @@ const std::vector<std::string> kWellKnownRoles = {"client", "server", "relay", "
 
 const std::vector<std::string> kBcp14Levels = {"MUST", "SHOULD", "MAY", "REQUIRED",
                                                "RECOMMENDED", "OPTIONAL"};
+
+// Whether `text` holds a BCP 14 keyword as a whole word ("MUSTARD" does not).
+bool names_level(const std::string& text) {
+  std::string word;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    unsigned char ch = i < text.size() ? static_cast<unsigned char>(text[i]) : ' ';
+    if (std::isalpha(ch)) {
+      word += static_cast<char>(ch);
+      continue;
+    }
+    if (std::find(kBcp14Levels.begin(), kBcp14Levels.end(), word) != kBcp14Levels.end()) return true;
+    word.clear();
+  }
+  return false;
+}
 
 bool contains(const std::vector<std::string>& list, const std::string& s) {
   return std::find(list.begin(), list.end(), s) != list.end();
@@ -61,18 +77,17 @@ void read_citation(CaseWalk& cx, CaseDecl& c) {
   if (const toml::node* node = cx.table.get("rfc"); node && !c.rfc.empty()) {
     auto mark = c.rfc.find("§");
     bool digits = mark != std::string::npos && mark > 0 &&
-                  std::all_of(c.rfc.begin(), c.rfc.begin() + mark, ::isdigit);
+                  std::all_of(c.rfc.begin(), c.rfc.begin() + mark,
+                              [](unsigned char ch) { return std::isdigit(ch) != 0; });
     if (!digits || mark + 2 >= c.rfc.size())
       cx.problems.add(node->source(), "'rfc' must read like 9000§4.6 (RFC number, §, section)");
   }
   c.requirement = read_string(cx, "requirement", true).value_or("");
   if (const toml::node* node = cx.table.get("requirement"); node && !c.requirement.empty()) {
-    bool level = std::any_of(kBcp14Levels.begin(), kBcp14Levels.end(), [&](const std::string& l) {
-      return c.requirement.find(l) != std::string::npos;
-    });
-    if (!level)
+    if (!names_level(c.requirement))
       cx.problems.add(node->source(),
-                      "'requirement' must name its level (MUST, SHOULD, MAY; e.g. \"not a MUST\")");
+                      "'requirement' must name its level as a word: MUST, SHOULD or MAY "
+                      "(REQUIRED, RECOMMENDED, OPTIONAL)");
   }
 }
 
@@ -151,7 +166,12 @@ bool read_settings_table(CaseWalk& cx, const std::string& key, const toml::node&
     return true;
   }
   if (contains(kWellKnownRoles, key)) {
-    if (cx.plugin && unsupported && unsupported->empty())
+    // In a case this makes the case unsupported; a mutant of a case the
+    // plugin can run must not name a role it cannot set.
+    if (cx.plugin && !unsupported)
+      cx.problems.add(node.source(), "mutant sets knobs of role '" + key + "', which plugin '" +
+                                         cx.plugin->name + "' does not play");
+    else if (cx.plugin && unsupported->empty())
       *unsupported = "plugin '" + cx.plugin->name + "' plays no '" + key + "' role";
     return true;
   }
@@ -191,12 +211,33 @@ void read_matrix(CaseWalk& cx, CaseDecl& c) {
   if (!node) return;
   const toml::table* table = read_table(cx, *node, "matrix");
   if (!table || !cx.scenario) return;
-  for (const auto& [key, values] : *table) {
+  // toml++ keeps a table's keys sorted by name; the axes go in the order they
+  // are written, so that the last one written turns fastest.
+  std::vector<const toml::key*> keys;
+  for (const auto& [key, values] : *table) keys.push_back(&key);
+  std::stable_sort(keys.begin(), keys.end(), [](const toml::key* a, const toml::key* b) {
+    return a->source().begin < b->source().begin;
+  });
+  std::set<std::string> axes_seen;
+  for (const toml::key* key_ptr : keys) {
+    const toml::key& key = *key_ptr;
+    const toml::node& values = *table->get(key.str());
     const std::string name(key.str());
     const ValueSpec* spec = matrix_spec(cx, name);
+    if (!spec && values.is_table()) {
+      cx.problems.add(key.source(), "matrix key '" + name + "' holds a table: quote dotted keys, "
+                                        "e.g. \"" + name + ".x\" = [1, 2]");
+      continue;
+    }
     if (!spec) {
       cx.problems.add(key.source(), "matrix over unknown key '" + name + "'" +
                                         did_you_mean(name, matrix_candidates(cx)));
+      continue;
+    }
+    // `frames` and `params.frames` are one setting.
+    const std::string setting = name.rfind("params.", 0) == 0 ? name.substr(7) : name;
+    if (!axes_seen.insert(setting).second) {
+      cx.problems.add(key.source(), "matrix sets '" + setting + "' twice");
       continue;
     }
     const toml::array* list = values.as_array();
@@ -231,12 +272,12 @@ std::optional<ExpectDecl> read_expect(CaseWalk& cx, const toml::table& table) {
     return std::nullopt;
   }
   const auto specs = check->params();
-  toml::table params = table;
-  params.erase("check");
-  e.params = with_defaults(specs, read_values(params, specs,
-                                              "parameter of check '" + e.check + "':", cx.problems));
+  // Read from `table` itself, not a copy: toml++ does not copy a node's
+  // source position, and the problems must point into the file.
+  e.params = with_defaults(specs, read_values(table, specs, "parameter of check '" + e.check + "':",
+                                              cx.problems, {"check"}));
   for (const auto& spec : specs)
-    if (!e.params.count(spec.name) && !params.contains(spec.name))
+    if (!e.params.count(spec.name) && !table.contains(spec.name))
       cx.problems.add(check_node->source(),
                       "check '" + e.check + "' needs parameter '" + spec.name + "'");
   return e;

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
+#include <tuple>
 
 namespace conform {
 namespace fs = std::filesystem;
@@ -29,6 +31,12 @@ std::vector<std::string> discover_suite_files(const std::vector<std::string>& pa
     std::sort(found.begin(), found.end());
     files.insert(files.end(), found.begin(), found.end());
   }
+  // A file named twice (itself and through its folder) is loaded once.
+  std::set<fs::path> seen;
+  std::erase_if(files, [&](const std::string& f) {
+    std::error_code ec;
+    return !seen.insert(fs::weakly_canonical(f, ec)).second;
+  });
   return files;
 }
 
@@ -109,6 +117,10 @@ std::vector<std::unique_ptr<SuiteFile>> load_suites(const std::vector<std::strin
         problems.push_back(
             {c.pos, "duplicate case id '" + c.id + "' (first at " + it->second.str() + ")"});
     }
+  // toml++ visits keys by name; users read problems best in file order.
+  std::stable_sort(problems.begin(), problems.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return std::tie(a.pos.file, a.pos.line, a.pos.column) < std::tie(b.pos.file, b.pos.line, b.pos.column);
+  });
   if (!problems.empty()) throw InputError(std::move(problems));
   return suites;
 }

@@ -69,12 +69,13 @@ std::optional<Value> to_value(const toml::node& node, const ValueSpec& spec,
                               const std::string& what, Problems& problems) {
   auto value = convert(node, spec.type);
   if (!value) {
-    problems.add(node.source(), what + " must be " + (spec.type == ValueType::integer ? "an " : "a ") +
-                                    to_string(spec.type) + ", not " + toml_type_name(node));
+    const bool vowel = spec.type == ValueType::integer || spec.type == ValueType::string_list;
+    problems.add(node.source(), what + " must be " + (vowel ? "an " : "a ") + to_string(spec.type) +
+                                    ", not " + toml_type_name(node));
     return std::nullopt;
   }
-  if (!spec.one_of.empty()) {
-    const auto& s = std::get<std::string>(*value);
+  if (const auto* text = std::get_if<std::string>(&*value); text && !spec.one_of.empty()) {
+    const auto& s = *text;
     if (std::find(spec.one_of.begin(), spec.one_of.end(), s) == spec.one_of.end()) {
       std::string choices;
       for (const auto& c : spec.one_of) choices += (choices.empty() ? "" : ", ") + ('"' + c + '"');
@@ -99,10 +100,12 @@ std::vector<std::string> spec_names(const std::vector<ValueSpec>& specs) {
 }
 
 ValueMap read_values(const toml::table& table, const std::vector<ValueSpec>& specs,
-                     const std::string& what, Problems& problems) {
+                     const std::string& what, Problems& problems,
+                     const std::vector<std::string>& skip) {
   ValueMap out;
   for (const auto& [key, node] : table) {
     const std::string name(key.str());
+    if (std::find(skip.begin(), skip.end(), name) != skip.end()) continue;
     const ValueSpec* spec = find_spec(specs, name);
     if (!spec) {
       problems.add(key.source(), "unknown " + what + " '" + name + "'" +

@@ -45,8 +45,10 @@ std::vector<std::string> spec_names(const std::vector<ValueSpec>& specs);
 
 /// Reads a table of values against `specs`: each key must name a spec and
 /// hold its type. `what` is e.g. "knob" or "parameter of scenario 'x'".
+/// Keys in `skip` are the caller's and are left alone.
 ValueMap read_values(const toml::table& table, const std::vector<ValueSpec>& specs,
-                     const std::string& what, Problems& problems);
+                     const std::string& what, Problems& problems,
+                     const std::vector<std::string>& skip = {});
 
 /// `specs`' defaults overlaid with `values`.
 ValueMap with_defaults(const std::vector<ValueSpec>& specs, const ValueMap& values);

@@ -11,7 +11,12 @@ std::string format(const Value& v, bool quote) {
     bool quote;
     std::string operator()(bool b) const { return b ? "true" : "false"; }
     std::string operator()(std::int64_t i) const { return std::to_string(i); }
-    std::string operator()(double d) const { return fmt::format("{}", d); }
+    // TOML spells a whole float with a point (10.0); case ids keep it short.
+    std::string operator()(double d) const {
+      std::string s = fmt::format("{}", d);
+      if (quote && s.find_first_of(".eEn") == std::string::npos) s += ".0";
+      return s;
+    }
     std::string operator()(const std::string& s) const {
       return quote ? fmt::format("\"{}\"", s) : s;
     }

@@ -1,0 +1,98 @@
+// Suite rules beyond single values: matrix keys written as tables or twice,
+// mutants naming roles the plugin does not play, files named twice, and
+// problems reported in file order.
+#include "support/suite_fixture.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+using namespace conform;
+using namespace conform::test;
+
+namespace {
+
+const std::string kCase = R"(
+[[case]]
+id = "r/one"
+rfc = "9000§1"
+requirement = "it MUST work"
+plugin = "quic"
+scenario = "fanout"
+params = { label = "x" }
+)";
+
+const std::string kExpect = "  [[case.expect]]\n  check = \"datagrams_captured\"\n  vantage = \"client\"\n";
+
+std::vector<std::string> lines_of(const InputError& e) {
+  std::vector<std::string> out;
+  for (const auto& d : e.diagnostics()) out.push_back(d.str());
+  return out;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(suite_rules_test)
+
+BOOST_AUTO_TEST_CASE(an_unquoted_dotted_matrix_key_gets_a_hint) {
+  const auto p = parse_text(scratch_dir("rules_dotted"), "m.toml",
+                            kCase + "matrix = { client.initial_mtu = [1200, 1500] }\n" + kExpect);
+  BOOST_TEST(p.lines() == (std::vector<std::string>{at(
+                              p.path, 8, 12,
+                              "matrix key 'client' holds a table: quote dotted keys, e.g. "
+                              "\"client.x\" = [1, 2]")}),
+             boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(a_matrix_setting_may_not_appear_twice) {
+  const auto p = parse_text(scratch_dir("rules_twice"), "m.toml",
+                            kCase + "matrix = { frames = [1, 2], \"params.frames\" = [3] }\n" + kExpect);
+  BOOST_TEST(p.lines() == (std::vector<std::string>{at(p.path, 8, 29, "matrix sets 'frames' twice")}),
+             boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(a_mutant_may_not_set_a_role_the_plugin_does_not_play) {
+  PluginInfo client_only = quic_plugin();
+  client_only.roles = {"client"};
+  Catalogue catalogue{{&client_only}, &CheckRegistry::builtin(), &network_spec()};
+  const auto p = parse_text(scratch_dir("rules_mutant_role"), "m.toml",
+                            kCase + kExpect +
+                                "  [[case.mutant]]\n"
+                                "  server = { emit_max_streams = false }\n"
+                                "  fails = [\"datagrams_captured\"]\n",
+                            catalogue);
+  BOOST_TEST(p.lines() == (std::vector<std::string>{at(
+                              p.path, 12, 12,
+                              "mutant sets knobs of role 'server', which plugin 'quic' does not play")}),
+             boost::test_tools::per_element());
+  // The same role in the case itself makes the case unsupported, not invalid.
+  const auto q = parse_text(scratch_dir("rules_case_role"), "c.toml",
+                            kCase + "server = { emit_max_streams = false }\n" + kExpect, catalogue);
+  BOOST_TEST(q.problems.empty());
+  BOOST_TEST(q.suite->cases.at(0).unsupported == "plugin 'quic' plays no 'server' role");
+}
+
+BOOST_AUTO_TEST_CASE(a_file_named_twice_is_loaded_once) {
+  const auto dir = scratch_dir("rules_twice_named");
+  const auto file = write_file(dir + "/s/a.toml", toml_text(kCase + kExpect));
+  BOOST_TEST(discover_suite_files({file, dir + "/s", dir + "/s/../s/a.toml"}) ==
+                 std::vector<std::string>{file},
+             boost::test_tools::per_element());
+  BOOST_TEST(load_suites({file, dir + "/s"}, test_catalogue()).size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(problems_come_in_file_order) {
+  const auto dir = scratch_dir("rules_order");
+  // toml++ visits keys by name: `zeta` before `alpha` in the file, and the
+  // problem with `zeta` must still come first.
+  const auto file = write_file(dir + "/o.toml", toml_text(kCase + "zeta = 1\nalpha = 2\n" + kExpect));
+  try {
+    load_suites({file}, test_catalogue());
+    BOOST_FAIL("unknown keys were accepted");
+  } catch (const InputError& e) {
+    const auto lines = lines_of(e);
+    BOOST_REQUIRE_EQUAL(lines.size(), 2u);
+    BOOST_TEST(lines[0].rfind(file + ":8:1: unknown key 'zeta'", 0) == 0u, lines[0]);
+    BOOST_TEST(lines[1].rfind(file + ":9:1: unknown key 'alpha'", 0) == 0u, lines[1]);
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
