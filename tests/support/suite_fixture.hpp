@@ -108,6 +108,13 @@ inline std::string describe(const ValueMap& values) {
   return out;
 }
 
+/// The diagnostics of `e` as `file:line:col: message` lines.
+inline std::vector<std::string> lines_of(const InputError& e) {
+  std::vector<std::string> out;
+  for (const auto& d : e.diagnostics()) out.push_back(d.str());
+  return out;
+}
+
 /// `path:line:col: message`.
 inline std::string at(const std::string& path, int line, int column, const std::string& message) {
   return path + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message;

@@ -29,12 +29,6 @@ std::string valid_case(const std::string& id, const std::string& extra = "") {
          "  vantage = \"client\"\n";
 }
 
-std::vector<std::string> lines_of(const InputError& e) {
-  std::vector<std::string> out;
-  for (const auto& d : e.diagnostics()) out.push_back(d.str());
-  return out;
-}
-
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(suite_loader_test)

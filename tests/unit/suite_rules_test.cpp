@@ -22,12 +22,6 @@ params = { label = "x" }
 
 const std::string kExpect = "  [[case.expect]]\n  check = \"datagrams_captured\"\n  vantage = \"client\"\n";
 
-std::vector<std::string> lines_of(const InputError& e) {
-  std::vector<std::string> out;
-  for (const auto& d : e.diagnostics()) out.push_back(d.str());
-  return out;
-}
-
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(suite_rules_test)
