@@ -5,6 +5,8 @@
 
 #include <boost/dll/shared_library.hpp>
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -25,9 +27,20 @@ LoadedPlugin load_plugin(const std::string& file) {
   if (!fs::exists(file, ec)) throw fail("no such plugin file");
   if (!fs::is_regular_file(file, ec)) throw fail("not a regular file");
 
+  const std::string path = fs::absolute(file).string();
+  // Boost.DLL 1.74 reports every load failure as "Bad file descriptor"; the
+  // loader's own words ("invalid ELF header", "undefined symbol: x") come
+  // from dlopen, so ask it first.
+  if (void* probe = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+    dlclose(probe);
+  } else {
+    std::string why = dlerror() ?: "dlopen failed";
+    if (why.rfind(path + ": ", 0) == 0) why.erase(0, path.size() + 2);
+    throw fail("not a loadable library (" + why + ")");
+  }
   auto library = std::make_shared<boost::dll::shared_library>();
   boost::system::error_code load_error;
-  library->load(fs::absolute(file).string(), boost::dll::load_mode::rtld_now, load_error);
+  library->load(path, boost::dll::load_mode::rtld_now, load_error);
   if (load_error) throw fail("not a loadable library (" + load_error.message() + ")");
   if (!library->has("conform_abi_version"))
     throw fail("not a conform plugin: no conform_abi_version symbol");

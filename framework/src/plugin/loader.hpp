@@ -16,7 +16,9 @@ class LoadedPlugin {
   LoadedPlugin(std::string file, std::shared_ptr<void> library, std::unique_ptr<Plugin> plugin,
                std::uint32_t abi_version);
   LoadedPlugin(LoadedPlugin&&) = default;
-  LoadedPlugin& operator=(LoadedPlugin&&) = default;
+  // No assignment: it would release the old library before destroying the
+  // old plugin object whose code lives in it.
+  LoadedPlugin& operator=(LoadedPlugin&&) = delete;
 
   const std::string& file() const { return file_; }
   std::uint32_t abi_version() const { return abi_version_; }
