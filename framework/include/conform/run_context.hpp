@@ -3,6 +3,7 @@
 #pragma once
 
 #include <conform/capture_writer.hpp>
+#include <conform/network.hpp>
 #include <conform/value.hpp>
 
 #include <cstdint>
@@ -43,6 +44,11 @@ class RunContext {
   virtual void key_log(std::string_view line) = 0;
   /// A line for `conform run --verbose` and the case's `log.txt`.
   virtual void log(std::string_view line) = 0;
+  /// The simulated network of this run, built on first call from
+  /// `settings().network` and `settings().seed`, writing its captures through
+  /// capture(). Repeated calls return the same network. For plugins whose
+  /// TimeModel is `simulated`.
+  virtual SimulatedNetwork& network() = 0;
 };
 
 }  // namespace conform

@@ -36,6 +36,19 @@ void CaseContext::log(std::string_view line) {
   log_.flush();
 }
 
-void CaseContext::close_captures() { captures_.clear(); }
+SimulatedNetwork& CaseContext::network() {
+  if (!network_)
+    network_ = std::make_unique<Simulator>(settings_.network, settings_.seed,
+                                           [this](std::string_view v) { return &capture(v); });
+  return *network_;
+}
+
+void CaseContext::close_captures() {
+  if (network_) {
+    log(network_->summary());
+    network_.reset();
+  }
+  captures_.clear();
+}
 
 }  // namespace conform

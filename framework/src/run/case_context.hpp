@@ -3,6 +3,7 @@
 #pragma once
 
 #include "capture/pcap_writer.hpp"
+#include "net/simulator.hpp"
 
 #include <conform/run_context.hpp>
 
@@ -24,13 +25,17 @@ class CaseContext final : public RunContext {
   CaptureWriter& capture(std::string_view vantage) override;
   void key_log(std::string_view line) override;
   void log(std::string_view line) override;
-  /// Flushes and closes every capture; later capture() calls reopen none.
+  SimulatedNetwork& network() override;
+  /// Logs the network's summary if the run used one, then flushes and closes
+  /// every capture; later capture() calls reopen none.
   void close_captures();
 
  private:
   CaseSettings settings_;
   std::string artifact_dir_;
   std::map<std::string, std::unique_ptr<PcapWriter>, std::less<>> captures_;
+  /// Declared after captures_ so it goes first: its taps point into them.
+  std::unique_ptr<Simulator> network_;
   std::ofstream key_log_;
   std::ofstream log_;
 };
