@@ -2,6 +2,7 @@
 #include "net/simulator.hpp"
 
 #include <algorithm>
+#include <sstream>
 
 namespace conform {
 namespace {
@@ -16,6 +17,13 @@ constexpr std::int64_t kMaxTimeoutsPerInstant = 10'000;
 
 std::string vantage_of(std::size_t client) {
   return client == 0 ? "client" : "client-" + std::to_string(client + 1);
+}
+
+// "100", "2.5": milliseconds as a person writes them in a suite.
+std::string format_ms(Duration d) {
+  std::ostringstream out;
+  out << d.ms();
+  return out.str();
 }
 
 std::string node_name(int node) { return node == 0 ? "server" : vantage_of(node - 1); }
@@ -196,7 +204,7 @@ SimulationEnd Simulator::run_until(Instant deadline) {
       now_ = std::max(now_, stop);
       if (stop == budget_end)
         return {R::budget_exhausted, now_,
-                "no end within the virtual-time budget of " + std::to_string(config_.budget.ms()) + " ms"};
+                "no end within the virtual-time budget of " + format_ms(config_.budget) + " ms"};
       return {R::deadline, now_, ""};
     }
     if (next > now_) {
