@@ -1,0 +1,152 @@
+// The loopback relay in real time: datagrams through it with a drop list,
+// checked at the sockets and in both captures (what each side sent and what
+// reached it, with the path's one-way delay between the two).
+#include "capture/pcap_reader.hpp"
+#include "capture/pcap_writer.hpp"
+#include "net/udp_relay.hpp"
+#include "support/support.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <map>
+
+using namespace conform;
+using namespace conform::test;
+
+namespace {
+
+constexpr std::int64_t kMs = 1'000'000;
+
+struct Socket {
+  int fd = socket(AF_INET, SOCK_DGRAM, 0);
+  std::uint16_t port = 0;
+  Socket() {
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    socklen_t len = sizeof a;
+    getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+    port = ntohs(a.sin_port);
+  }
+  ~Socket() { close(fd); }
+  void send_to(std::uint16_t to_port, std::vector<std::uint8_t> payload) const {
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(to_port);
+    sendto(fd, payload.data(), payload.size(), 0, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  }
+  /// Datagrams (payload, source port) until `count` arrived or 2 s passed.
+  std::vector<std::pair<std::vector<std::uint8_t>, std::uint16_t>> receive(std::size_t count) const {
+    std::vector<std::pair<std::vector<std::uint8_t>, std::uint16_t>> out;
+    pollfd p{fd, POLLIN, 0};
+    while (out.size() < count && poll(&p, 1, 2000) > 0) {
+      std::vector<std::uint8_t> buf(2048);
+      sockaddr_in src{};
+      socklen_t len = sizeof src;
+      auto n = recvfrom(fd, buf.data(), buf.size(), 0, reinterpret_cast<sockaddr*>(&src), &len);
+      buf.resize(static_cast<std::size_t>(std::max<ssize_t>(n, 0)));
+      out.emplace_back(std::move(buf), ntohs(src.sin_port));
+    }
+    return out;
+  }
+};
+
+struct FileCaptures {
+  std::string dir;
+  std::map<std::string, std::unique_ptr<PcapWriter>> writers;
+  CaptureWriter* operator()(std::string_view v) {
+    auto& w = writers[std::string(v)];
+    if (!w) w = std::make_unique<PcapWriter>(dir + "/" + std::string(v) + ".pcap");
+    return w.get();
+  }
+};
+
+std::vector<int> tags_from(const std::vector<CapturedDatagram>& ds, std::uint32_t address) {
+  std::vector<int> out;
+  for (const auto& d : ds)
+    if (d.from.address == address) out.push_back(d.payload[0]);
+  return out;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(udp_relay_test)
+
+BOOST_AUTO_TEST_CASE(drop_list_and_delay_in_real_time_with_both_captures) {
+  const std::string dir = scratch_dir("udp_relay");
+  Socket server, client;
+  FileCaptures files{dir, {}};
+  NetConfig config;
+  std::string error;
+  config.one_way_delay = Duration::milliseconds(10);
+  config.drop = {*parse_selector("client:2", error), *parse_selector("server:1", error)};
+  {
+    UdpRelay relay(config, 1, server.port, std::ref(files));
+    BOOST_REQUIRE_MESSAGE(relay.error().empty(), relay.error());
+    relay.start();
+    for (int k = 1; k <= 5; ++k) client.send_to(relay.port(), std::vector<std::uint8_t>(100, static_cast<std::uint8_t>(k)));
+
+    auto at_server = server.receive(4);
+    BOOST_REQUIRE(at_server.size() == 4u);
+    std::vector<int> tags;
+    for (auto& [payload, from] : at_server) {
+      tags.push_back(payload[0]);
+      BOOST_TEST(from != client.port);  // the relay's socket for this client
+      server.send_to(from, payload);    // echo
+    }
+    BOOST_TEST(tags == (std::vector<int>{1, 3, 4, 5}));
+    auto at_client = client.receive(3);
+    tags.clear();
+    for (auto& [payload, from] : at_client) {
+      tags.push_back(payload[0]);
+      BOOST_TEST(from == relay.port());
+    }
+    BOOST_TEST(tags == (std::vector<int>{3, 4, 5}));  // the server's first answer was dropped
+    BOOST_TEST(client.receive(1).empty());
+    relay.stop();
+    BOOST_TEST(relay.stats().sent == 9);
+    BOOST_TEST(relay.stats().lost == 2);
+    BOOST_TEST(relay.stats().arrived == 7);
+  }
+  files.writers.clear();
+
+  const auto cap_client = read_udp_datagrams(dir + "/client.pcap");
+  const auto cap_server = read_udp_datagrams(dir + "/server.pcap");
+  BOOST_TEST(tags_from(cap_client, kClientAddress) == (std::vector<int>{1, 2, 3, 4, 5}));
+  BOOST_TEST(tags_from(cap_client, kServerAddress) == (std::vector<int>{3, 4, 5}));
+  BOOST_TEST(tags_from(cap_server, kClientAddress) == (std::vector<int>{1, 3, 4, 5}));
+  BOOST_TEST(tags_from(cap_server, kServerAddress) == (std::vector<int>{1, 3, 4, 5}));
+  // Canonical addresses: the client by its real port, the server as 127.0.0.2.
+  BOOST_TEST(cap_client.front().from.port == client.port);
+  BOOST_TEST(cap_client.front().to.address == kServerAddress);
+  BOOST_TEST(cap_client.front().to.port == server.port);
+  // Each datagram reached the server at least one way's delay after the
+  // client sent it (and not absurdly later on an idle loopback).
+  std::map<int, std::int64_t> sent_at;
+  for (const auto& d : cap_client)
+    if (d.from.address == kClientAddress) sent_at[d.payload[0]] = d.time_ns;
+  for (const auto& d : cap_server) {
+    if (d.from.address != kClientAddress) continue;
+    const std::int64_t took = d.time_ns - sent_at[d.payload[0]];
+    BOOST_TEST(took >= 10 * kMs);
+    BOOST_TEST(took < 500 * kMs);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_busy_port_is_an_error_value) {
+  Socket taken;
+  UdpRelay relay(NetConfig{}, 1, 9, nullptr, taken.port);
+  BOOST_TEST(relay.error().find("bind 127.0.0.1:" + std::to_string(taken.port)) == 0u, relay.error());
+  relay.start();  // does nothing
+  relay.stop();
+}
+
+BOOST_AUTO_TEST_SUITE_END()
