@@ -1,8 +1,9 @@
 // `conform run` on a plugin that plays its scenario over the simulated
 // network: impairments from the suite's `network` table shape both captures
 // (exact frames and virtual timestamps), the same seed gives the same bytes,
-// the virtual-time budget ends a stuck run as TIMEOUT, and a bad table is an
-// input error before anything runs.
+// the virtual-time budget ends a stuck run as TIMEOUT, the loopback relay
+// applies the same table to real sockets, and a bad table is an input error
+// before anything runs.
 #include "capture/pcap_reader.hpp"
 #include "support/support.hpp"
 
@@ -85,6 +86,20 @@ BOOST_AUTO_TEST_CASE(the_virtual_time_budget_turns_a_stuck_run_into_timeout) {
   BOOST_TEST(r.out.find("no end within the virtual-time budget of 100 ms") != std::string::npos, r.out);
   auto report = nlohmann::json::parse(read_file(dir + "/report.json"));
   BOOST_TEST(report["cases"][0]["status"] == "TIMEOUT");
+}
+
+BOOST_AUTO_TEST_CASE(the_loopback_relay_applies_the_table_to_real_sockets) {
+  const std::string dir = scratch_dir("relayed");
+  auto r = run_conform({"run", suite("simulated.toml"), "--filter", "relay/*", "--out", dir + "/out"});
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  BOOST_TEST(r.out.find("PASS        relay/echo-with-drops") != std::string::npos, r.out);
+  const std::string run_dir = dir + "/out/relay/echo-with-drops";
+  std::vector<int> sent, answered;
+  for (const auto& f : frames(run_dir + "/client.pcap")) (f.from_client ? sent : answered).push_back(f.tag);
+  BOOST_TEST(sent == (std::vector<int>{1, 2, 3, 4, 5}));
+  BOOST_TEST(answered == (std::vector<int>{3, 4, 5}));
+  const std::string log = read_file(run_dir + "/log.txt");
+  BOOST_TEST(log.find("relay: sent 9, arrived 7, lost 2") != std::string::npos, log);
 }
 
 BOOST_AUTO_TEST_CASE(a_bad_network_table_is_an_input_error_at_its_key) {

@@ -77,11 +77,36 @@ struct UdpRelay::Held {
 UdpRelay::UdpRelay(NetConfig config, std::uint64_t seed, std::uint16_t server_port,
                    CaptureSource captures, std::uint16_t listen_port)
     : config_(std::move(config)), seed_(seed), server_port_(server_port), captures_(std::move(captures)) {
+  open(listen_port);
+}
+
+namespace {
+
+NetConfig checked(const ValueMap& network, std::string& error) {
+  NetConfig c;
+  for (const auto& p : read_net_config(network, c))
+    error += (error.empty() ? "" : "; ") + ("network." + p.key + " " + p.message);
+  return c;
+}
+
+}  // namespace
+
+UdpRelay::UdpRelay(const ValueMap& network, std::uint64_t seed, std::uint16_t server_port,
+                   CaptureSource captures)
+    : seed_(seed), server_port_(server_port), captures_(std::move(captures)) {
+  config_ = checked(network, error_);
+  if (error_.empty()) open(0);
+}
+
+void UdpRelay::open(std::uint16_t listen_port) {
   listen_fd_ = bind_loopback(listen_port, error_);
   if (listen_fd_ < 0) return;
-  port_ = bound_port(listen_fd_);
   wake_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-  if (wake_fd_ < 0) error_ = std::string("eventfd: ") + std::strerror(errno);
+  if (wake_fd_ < 0) {
+    error_ = std::string("eventfd: ") + std::strerror(errno);
+    return;
+  }
+  port_ = bound_port(listen_fd_);
 }
 
 UdpRelay::~UdpRelay() {

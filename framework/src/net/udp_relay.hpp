@@ -12,6 +12,8 @@
 #include "net/net_config.hpp"
 #include "net/simulator.hpp"
 
+#include <conform/relay.hpp>
+
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -21,7 +23,7 @@
 
 namespace conform {
 
-class UdpRelay {
+class UdpRelay final : public LoopbackRelay {
  public:
   /// A relay to the server listening on 127.0.0.1:`server_port`, shaped by
   /// `config` with randomness from `seed`. Binds its client-facing socket on
@@ -29,19 +31,22 @@ class UdpRelay {
   /// start(). On failure error() says why and start() does nothing.
   UdpRelay(NetConfig config, std::uint64_t seed, std::uint16_t server_port, CaptureSource captures,
            std::uint16_t listen_port = 0);
-  ~UdpRelay();
+  /// As above, with a case's `network` table; an invalid one is an error().
+  UdpRelay(const ValueMap& network, std::uint64_t seed, std::uint16_t server_port,
+           CaptureSource captures);
+  ~UdpRelay() override;
   UdpRelay(const UdpRelay&) = delete;
   UdpRelay& operator=(const UdpRelay&) = delete;
 
   /// Empty if the relay is ready; otherwise what failed ("bind 127.0.0.1:...: ...").
-  const std::string& error() const { return error_; }
+  const std::string& error() const override { return error_; }
   /// The port clients send to, on 127.0.0.1.
-  std::uint16_t port() const { return port_; }
+  std::uint16_t port() const override { return port_; }
   /// Starts forwarding on a thread of its own. Time 0 of the captures is now.
   void start();
   /// Stops forwarding (datagrams still held by the links are dropped) and
   /// joins the thread; the captures are no longer written after it returns.
-  void stop();
+  void stop() override;
   /// Datagram counts; read them after stop().
   const NetStats& stats() const { return stats_; }
 
@@ -49,6 +54,7 @@ class UdpRelay {
   struct Session;
   struct Held;
 
+  void open(std::uint16_t listen_port);
   void loop();
   Instant clock() const;
   void read_clients(Instant now);
