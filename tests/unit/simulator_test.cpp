@@ -109,6 +109,26 @@ BOOST_AUTO_TEST_CASE(clients_each_have_their_own_path_and_capture) {
   BOOST_TEST(caps["server"].records.size() == 6u);    // 3 received, 3 echoed
 }
 
+BOOST_AUTO_TEST_CASE(server_selectors_count_per_client_path) {
+  // "server:1" is the server's first datagram to each client: both are lost.
+  Simulator sim(ValueMap{{"rtt_ms", 20.0}, {"drop", Strings{"server:1"}}}, 1, nullptr);
+  ScriptedEndpoint server, c1, c2;
+  server.echo = true;
+  c1.peer = c2.peer = *sim.attach_server(server);
+  sim.attach_client(c1);
+  sim.attach_client(c2);
+  c1.send_at(0, datagram(10, 1));
+  c2.send_at(kMs, datagram(10, 2));
+  c1.send_at(2 * kMs, datagram(10, 3));
+  c2.send_at(3 * kMs, datagram(10, 4));
+  sim.run();
+  BOOST_TEST(server.arrival_tags() == (std::vector<int>{1, 2, 3, 4}));
+  BOOST_TEST(c1.arrival_tags() == (std::vector<int>{3}));
+  BOOST_TEST(c1.arrival_times() == (Times{22 * kMs}));
+  BOOST_TEST(c2.arrival_tags() == (std::vector<int>{4}));
+  BOOST_TEST(c2.arrival_times() == (Times{23 * kMs}));
+}
+
 BOOST_AUTO_TEST_CASE(datagrams_to_unknown_addresses_are_lost) {
   Pair p(ValueMap{});
   p.client.peer = {kClientAddress, 40000};  // itself: clients reach only the server

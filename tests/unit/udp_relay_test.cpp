@@ -141,6 +141,27 @@ BOOST_AUTO_TEST_CASE(drop_list_and_delay_in_real_time_with_both_captures) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(reorder_holds_a_datagram_back_in_real_time) {
+  // Sent back to back, the first is held 50 ms: far more than the
+  // scheduling noise of a loaded machine, so the order is certain.
+  Socket server, client;
+  UdpRelay relay(ValueMap{{"rtt_ms", 0.0}, {"reorder", std::vector<std::string>{"client:1"}},
+                          {"reorder_delay_ms", 50.0}},
+                 1, server.port, nullptr);
+  BOOST_REQUIRE_MESSAGE(relay.error().empty(), relay.error());
+  relay.start();
+  for (int k = 1; k <= 3; ++k) client.send_to(relay.port(), std::vector<std::uint8_t>(20, static_cast<std::uint8_t>(k)));
+  std::vector<int> tags;
+  for (auto& [payload, from] : server.receive(3)) tags.push_back(payload[0]);
+  BOOST_TEST(tags == (std::vector<int>{2, 3, 1}));
+}
+
+BOOST_AUTO_TEST_CASE(an_invalid_table_is_an_error_value) {
+  UdpRelay relay(ValueMap{{"loss_rate", 3.0}}, 1, 9, nullptr);
+  BOOST_TEST(relay.error() == "network.loss_rate must be between 0 and 1, not 3");
+  BOOST_TEST(relay.port() == 0);
+}
+
 BOOST_AUTO_TEST_CASE(a_busy_port_is_an_error_value) {
   Socket taken;
   UdpRelay relay(NetConfig{}, 1, 9, nullptr, taken.port);
