@@ -175,6 +175,23 @@ BOOST_AUTO_TEST_CASE(a_timer_that_never_moves_on_is_reported_stalled) {
   BOOST_TEST(end.detail.find("server keeps its timer") != std::string::npos, end.detail);
 }
 
+BOOST_AUTO_TEST_CASE(endless_sending_at_one_instant_is_reported_stalled) {
+  // Two echoers over a zero-delay path answer each other forever at time 0.
+  // No taps and no trace: a million records would only cost memory here.
+  Simulator sim(ValueMap{{"rtt_ms", 0.0}}, 1, nullptr);
+  ScriptedEndpoint server, client;
+  client.echo = server.echo = true;
+  client.peer = *sim.attach_server(server);
+  sim.attach_client(client);
+  client.send_at(0, datagram(10));
+  const SimulationEnd end = sim.run();
+  BOOST_TEST(end.reason == Reason::stalled);
+  BOOST_TEST(end.at.ns() == 0);
+  BOOST_TEST(end.detail.find("keeps sending at 0 ns") != std::string::npos, end.detail);
+  // Stalled stays stalled.
+  BOOST_TEST(sim.run().reason == Reason::stalled);
+}
+
 BOOST_AUTO_TEST_CASE(a_bad_table_or_no_server_is_misconfigured) {
   Simulator bad(ValueMap{{"loss_rate", 2.0}, {"drop", Strings{"client:0"}}}, 1, nullptr);
   ScriptedEndpoint e;

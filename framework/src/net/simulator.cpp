@@ -14,6 +14,10 @@ constexpr std::size_t kMaxClients = 1000;
 // consecutive handle_timeout calls at one instant would spin forever without
 // moving virtual time on, which the budget alone cannot stop.
 constexpr std::int64_t kMaxTimeoutsPerInstant = 10'000;
+// Likewise for datagrams: an endpoint that always has one more to send at
+// the same instant, or two that answer each other over a zero-delay path.
+// No real exchange puts a million datagrams on one nanosecond.
+constexpr std::int64_t kMaxDatagramsPerInstant = 1'000'000;
 
 std::string vantage_of(std::size_t client) {
   return client == 0 ? "client" : "client-" + std::to_string(client + 1);
@@ -120,7 +124,15 @@ int Simulator::route(UdpEndpoint to) const {
 void Simulator::pump(int node) {
   Node& n = *nodes_[node];
   n.fresh = false;
-  while (auto t = n.endpoint->poll_transmit(now_)) send(node, std::move(*t));
+  while (auto t = n.endpoint->poll_transmit(now_)) {
+    send(node, std::move(*t));
+    if (++datagrams_now_ > kMaxDatagramsPerInstant) {
+      if (stall_.empty())
+        stall_ = node_name(node) + " keeps sending at " + std::to_string(now_.ns()) +
+                 " ns without time moving on";
+      return;
+    }
+  }
 }
 
 void Simulator::send(int from, Transmit t) {
@@ -190,8 +202,10 @@ SimulationEnd Simulator::run_until(Instant deadline) {
   if (!nodes_[0]) return {R::misconfigured, now_, "no server attached"};
   const Instant budget_end = Instant() + config_.budget;
   const Instant stop = std::min(deadline, budget_end);
+  if (!stall_.empty()) return {R::stalled, now_, stall_};
   for (std::size_t i = 0; i < nodes_.size(); ++i)
     if (nodes_[i]->fresh) pump(static_cast<int>(i));
+  if (!stall_.empty()) return {R::stalled, now_, stall_};
 
   std::int64_t timeouts_now = 0;
   for (;;) {
@@ -210,6 +224,7 @@ SimulationEnd Simulator::run_until(Instant deadline) {
     if (next > now_) {
       now_ = next;
       timeouts_now = 0;
+      datagrams_now_ = 0;
     }
     // At equal times arrivals go first: a datagram that arrives when a timer
     // fires is seen by the endpoint before it acts on the timer.
@@ -218,6 +233,7 @@ SimulationEnd Simulator::run_until(Instant deadline) {
       InFlight d = std::move(heap_.back());
       heap_.pop_back();
       deliver(std::move(d));
+      if (!stall_.empty()) return {R::stalled, now_, stall_};
       continue;
     }
     if (++timeouts_now > kMaxTimeoutsPerInstant)
@@ -226,6 +242,7 @@ SimulationEnd Simulator::run_until(Instant deadline) {
     emit({NetEvent::Kind::timeout, now_, timer_node});
     nodes_[timer_node]->endpoint->handle_timeout(now_);
     pump(timer_node);
+    if (!stall_.empty()) return {R::stalled, now_, stall_};
   }
 }
 
