@@ -44,20 +44,6 @@ BOOST_AUTO_TEST_CASE(units_are_converted) {
   BOOST_TEST(c.drop[2].nth == 2);
 }
 
-BOOST_AUTO_TEST_CASE(selectors_match_their_sender_and_count) {
-  std::string error;
-  auto any_client = *parse_selector("client:2", error);
-  auto second = *parse_selector("client-2:2", error);
-  DatagramPosition pos{"client", "client-2", 2, 0, {}};
-  BOOST_TEST(selects(any_client, pos));
-  BOOST_TEST(selects(second, pos));
-  pos.name = "client-1";
-  BOOST_TEST(selects(any_client, pos));
-  BOOST_TEST(!selects(second, pos));
-  pos.group = pos.name = "server";
-  BOOST_TEST(!selects(any_client, pos));
-}
-
 BOOST_AUTO_TEST_CASE(every_problem_names_its_key) {
   NetConfig c;
   auto problems = read_net_config(
