@@ -77,6 +77,41 @@ BOOST_AUTO_TEST_CASE(impairments_shape_both_captures_and_the_seed_replays_them) 
     BOOST_TEST((read_file(run_dir + f) == read_file(dir + "/b/sim/impaired-echo" + f)), f);
 }
 
+BOOST_AUTO_TEST_CASE(several_clients_each_get_a_path_and_a_capture) {
+  const std::string dir = scratch_dir("simulated_fan_in");
+  auto r = run_conform({"run", suite("simulated.toml"), "--filter", "sim/fan-in", "--out", dir});
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  const std::string run_dir = dir + "/sim/fan-in";
+  // Each client sends 2 (tags 1, 2) at 0 and 1 ms; client-2's first is dropped
+  // on its own path only. One way is 5 ms.
+  auto answers = [&](const char* vantage) {
+    std::vector<std::int64_t> times;
+    for (const auto& f : frames(run_dir + "/" + vantage + ".pcap"))
+      if (!f.from_client) times.push_back(f.time_ns);
+    return times;
+  };
+  BOOST_TEST(answers("client") == (std::vector<std::int64_t>{10 * kMs, 11 * kMs}));
+  BOOST_TEST(answers("client-2") == (std::vector<std::int64_t>{11 * kMs}));
+  BOOST_TEST(answers("client-3") == (std::vector<std::int64_t>{10 * kMs, 11 * kMs}));
+  // The server tells its clients apart by port: 40000, 40001, 40002.
+  std::vector<int> ports;
+  for (const auto& d : read_udp_datagrams(run_dir + "/server.pcap"))
+    if (d.from.address == kClientAddress) ports.push_back(d.from.port);
+  BOOST_TEST(ports == (std::vector<int>{40000, 40002, 40000, 40001, 40002}));
+}
+
+BOOST_AUTO_TEST_CASE(a_network_mutant_kills_the_check_it_breaks) {
+  // The mutant drops the server's 2nd answer (there is no Handshake to
+  // drop: that selector matches nothing), so the count check fails on it.
+  const std::string dir = scratch_dir("simulated_mutant");
+  auto r = run_conform({"run", suite("simulated.toml"), "--filter", "sim/mutant-drops", "--out", dir,
+                        "--json", dir + "/report.json"});
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  BOOST_TEST(r.out.find("PASS        sim/mutant-drops") != std::string::npos, r.out);
+  auto report = nlohmann::json::parse(read_file(dir + "/report.json"));
+  BOOST_TEST(report["cases"][0]["mutants"][0]["killed"] == true, report.dump(2));
+}
+
 BOOST_AUTO_TEST_CASE(the_virtual_time_budget_turns_a_stuck_run_into_timeout) {
   const std::string dir = scratch_dir("simulated_stuck");
   auto r = run_conform({"run", suite("simulated.toml"), "--filter", "sim/stuck", "--out", dir + "/out",
