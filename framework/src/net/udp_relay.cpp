@@ -99,6 +99,7 @@ UdpRelay::UdpRelay(const ValueMap& network, std::uint64_t seed, std::uint16_t se
 }
 
 void UdpRelay::open(std::uint16_t listen_port) {
+  buffer_.resize(kMaxDatagram);
   listen_fd_ = bind_loopback(listen_port, error_);
   if (listen_fd_ < 0) return;
   wake_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -168,7 +169,7 @@ void UdpRelay::schedule(LinkOutcome out, int to_fd, std::uint16_t to_port, Captu
 }
 
 void UdpRelay::read_clients(Instant now) {
-  std::vector<std::uint8_t> buf(kMaxDatagram);
+  std::vector<std::uint8_t>& buf = buffer_;
   for (;;) {
     sockaddr_in src{};
     socklen_t len = sizeof src;
@@ -191,7 +192,7 @@ void UdpRelay::read_clients(Instant now) {
 }
 
 void UdpRelay::read_server(Session& s, Instant now) {
-  std::vector<std::uint8_t> buf(kMaxDatagram);
+  std::vector<std::uint8_t>& buf = buffer_;
   for (;;) {
     sockaddr_in src{};
     socklen_t len = sizeof src;
@@ -211,10 +212,14 @@ void UdpRelay::release(Instant until) {
     std::pop_heap(held_.begin(), held_.end());
     Held h = std::move(held_.back());
     held_.pop_back();
-    if (h.fd < 0) continue;
     sockaddr_in to = loopback(h.to_port);
-    if (sendto(h.fd, h.payload.data(), h.payload.size(), 0, reinterpret_cast<sockaddr*>(&to), sizeof to) < 0)
-      continue;  // the receiver's buffer is full: lost, as on a real host
+    // No socket for this client, or the receiver's buffer is full: lost, as
+    // on a real host.
+    if (h.fd < 0 ||
+        sendto(h.fd, h.payload.data(), h.payload.size(), 0, reinterpret_cast<sockaddr*>(&to), sizeof to) < 0) {
+      ++stats_.lost;
+      continue;
+    }
     ++stats_.arrived;
     // Stamped when it really left the relay, which may be a little after
     // the link's arrival time: the capture shows what the receiver saw.

@@ -44,8 +44,9 @@ class UdpRelay final : public LoopbackRelay {
   std::uint16_t port() const override { return port_; }
   /// Starts forwarding on a thread of its own. Time 0 of the captures is now.
   void start();
-  /// Stops forwarding (datagrams still held by the links are dropped) and
-  /// joins the thread; the captures are no longer written after it returns.
+  /// Stops forwarding for good (datagrams still held by the links are
+  /// dropped) and joins the thread; the captures are no longer written
+  /// after it returns.
   void stop() override;
   /// Datagram counts; read them after stop().
   const NetStats& stats() const { return stats_; }
@@ -75,6 +76,8 @@ class UdpRelay final : public LoopbackRelay {
   std::string error_;
   std::vector<std::unique_ptr<Session>> sessions_;
   std::vector<Held> held_;
+  /// Where recvfrom puts each datagram: one of the largest UDP size.
+  std::vector<std::uint8_t> buffer_;
   std::uint64_t next_seq_ = 0;
   std::int64_t start_ns_ = 0;
   NetStats stats_;
