@@ -109,6 +109,28 @@ BOOST_AUTO_TEST_CASE(clients_each_have_their_own_path_and_capture) {
   BOOST_TEST(caps["server"].records.size() == 6u);    // 3 received, 3 echoed
 }
 
+BOOST_AUTO_TEST_CASE(many_clients_and_endpoints_poked_between_runs) {
+  Simulator sim(ValueMap{{"rtt_ms", 2.0}}, 1, nullptr);
+  ScriptedEndpoint server;
+  server.echo = true;
+  const UdpEndpoint s = *sim.attach_server(server);
+  std::vector<std::unique_ptr<ScriptedEndpoint>> clients;
+  for (int i = 0; i < 200; ++i) {
+    clients.push_back(std::make_unique<ScriptedEndpoint>());
+    clients.back()->peer = s;
+    clients.back()->send_at(i * 1000, datagram(50, static_cast<std::uint8_t>(i)));
+    BOOST_REQUIRE(sim.attach_client(*clients.back()).has_value());
+  }
+  BOOST_TEST(sim.run().reason == Reason::quiescent);
+  BOOST_TEST(server.received.size() == 200u);
+  for (int i = 0; i < 200; ++i) BOOST_TEST(clients[i]->arrival_times() == (Times{2 * kMs + i * 1000}));
+  // A client given more to send after a run sends it when the next run starts.
+  clients[7]->send_at(0, datagram(50, 99));
+  BOOST_TEST(sim.run().reason == Reason::quiescent);
+  BOOST_TEST(clients[7]->received.size() == 2u);
+  BOOST_TEST(clients[7]->received[1].at.ns() == 2 * kMs + 199'000 + 2 * kMs);
+}
+
 BOOST_AUTO_TEST_CASE(server_selectors_count_per_client_path) {
   // "server:1" is the server's first datagram to each client: both are lost.
   Simulator sim(ValueMap{{"rtt_ms", 20.0}, {"drop", Strings{"server:1"}}}, 1, nullptr);

@@ -21,10 +21,10 @@ struct Transmit {
 };
 
 /// The calls the network makes, all with `now` equal to the network's clock,
-/// which never goes back: after each handle_* call, and when the first run
-/// after the endpoint was attached starts, the network calls
-/// poll_transmit(now) until it returns nothing, then reads next_timeout().
-/// Implementations must not throw out of these calls.
+/// which never goes back: after each handle_* call, and for every endpoint
+/// when a run starts, the network calls poll_transmit(now) until it returns
+/// nothing, then reads next_timeout(), which it trusts until it calls the
+/// endpoint again. Implementations must not throw out of these calls.
 class Endpoint {
  public:
   virtual ~Endpoint() = default;

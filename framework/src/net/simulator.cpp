@@ -41,8 +41,6 @@ struct Simulator::Node {
   CaptureWriter* tap = nullptr;
   /// A client's links: to the server (up) and from it (down).
   std::unique_ptr<Link> up, down;
-  /// Not yet polled: attached since the last run started.
-  bool fresh = true;
 };
 
 struct Simulator::InFlight {
@@ -75,11 +73,13 @@ Simulator::Simulator(const ValueMap& network, std::uint64_t seed, CaptureSource 
   for (const auto& p : read_net_config(network, config_))
     config_error_ += (config_error_.empty() ? "" : "; ") + ("network." + p.key + " " + p.message);
   nodes_.emplace_back();
+  timers_.push_back(Instant::never());
 }
 
 Simulator::Simulator(NetConfig config, std::uint64_t seed, CaptureSource captures)
     : config_(std::move(config)), seed_(seed), captures_(std::move(captures)) {
   nodes_.emplace_back();
+  timers_.push_back(Instant::never());
 }
 
 Simulator::~Simulator() = default;
@@ -107,6 +107,7 @@ std::optional<UdpEndpoint> Simulator::attach_client(Endpoint& client) {
   node->down = std::make_unique<Link>(config_, "server", "server", seed_, 2 * i + 1);
   if (captures_) node->tap = captures_(node->vantage);
   nodes_.push_back(std::move(node));
+  timers_.push_back(Instant::never());  // until the next run polls it
   return nodes_.back()->address;
 }
 
@@ -123,16 +124,19 @@ int Simulator::route(UdpEndpoint to) const {
 
 void Simulator::pump(int node) {
   Node& n = *nodes_[node];
-  n.fresh = false;
   while (auto t = n.endpoint->poll_transmit(now_)) {
     send(node, std::move(*t));
     if (++datagrams_now_ > kMaxDatagramsPerInstant) {
       if (stall_.empty())
         stall_ = node_name(node) + " keeps sending at " + std::to_string(now_.ns()) +
                  " ns without time moving on";
-      return;
+      break;
     }
   }
+  // An endpoint's timer changes only when it is called, which is always
+  // followed by this pump: reading it here keeps the loop from asking every
+  // endpoint at every event.
+  timers_[static_cast<std::size_t>(node)] = n.endpoint->next_timeout();
 }
 
 void Simulator::send(int from, Transmit t) {
@@ -183,11 +187,9 @@ void Simulator::deliver(InFlight d) {
 
 Instant Simulator::next_timer(int& node) const {
   Instant earliest = Instant::never();
-  for (std::size_t i = 0; i < nodes_.size(); ++i) {
-    if (!nodes_[i]) continue;
-    const Instant t = nodes_[i]->endpoint->next_timeout();
-    if (t < earliest) {
-      earliest = t;
+  for (std::size_t i = 0; i < timers_.size(); ++i) {
+    if (timers_[i] < earliest) {
+      earliest = timers_[i];
       node = static_cast<int>(i);
     }
   }
@@ -203,8 +205,9 @@ SimulationEnd Simulator::run_until(Instant deadline) {
   const Instant budget_end = Instant() + config_.budget;
   const Instant stop = std::min(deadline, budget_end);
   if (!stall_.empty()) return {R::stalled, now_, stall_};
-  for (std::size_t i = 0; i < nodes_.size(); ++i)
-    if (nodes_[i]->fresh) pump(static_cast<int>(i));
+  // Every endpoint is polled when a run starts: new ones get their first
+  // chance to send, and the plugin may have poked any of them between runs.
+  for (std::size_t i = 0; i < nodes_.size(); ++i) pump(static_cast<int>(i));
   if (!stall_.empty()) return {R::stalled, now_, stall_};
 
   std::int64_t timeouts_now = 0;

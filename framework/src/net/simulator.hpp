@@ -86,6 +86,8 @@ class Simulator final : public SimulatedNetwork {
   CaptureSource captures_;
   /// nodes_[0] is the server (absent until attached), nodes_[i + 1] client i.
   std::vector<std::unique_ptr<Node>> nodes_;
+  /// Each node's next_timeout() as last read (never for an absent server).
+  std::vector<Instant> timers_;
   /// Arrivals in flight as a min-heap on (time, sequence number), so equal
   /// times keep the order in which they were scheduled.
   std::vector<InFlight> heap_;
