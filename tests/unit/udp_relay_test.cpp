@@ -158,6 +158,36 @@ BOOST_AUTO_TEST_CASE(reorder_holds_a_datagram_back_in_real_time) {
   BOOST_TEST(tags == (std::vector<int>{2, 3, 1}));
 }
 
+BOOST_AUTO_TEST_CASE(each_client_gets_a_socket_a_path_and_a_capture) {
+  const std::string dir = scratch_dir("udp_relay_clients");
+  Socket server, first, second;
+  FileCaptures files{dir, {}};
+  {
+    UdpRelay relay(ValueMap{{"rtt_ms", 2.0}, {"drop", std::vector<std::string>{"client-2:1"}}}, 1,
+                   server.port, std::ref(files));
+    BOOST_REQUIRE_MESSAGE(relay.error().empty(), relay.error());
+    relay.start();
+    first.send_to(relay.port(), std::vector<std::uint8_t>(10, 1));
+    BOOST_REQUIRE(server.receive(1).size() == 1u);  // so the first is client 1
+    second.send_to(relay.port(), std::vector<std::uint8_t>(10, 2));
+    second.send_to(relay.port(), std::vector<std::uint8_t>(10, 3));
+    auto got = server.receive(1);
+    BOOST_REQUIRE(got.size() == 1u);
+    BOOST_TEST(got[0].first[0] == 3);  // client-2's first was dropped on its path only
+    server.send_to(got[0].second, got[0].first);
+    auto back = second.receive(1);
+    BOOST_REQUIRE(back.size() == 1u);
+    BOOST_TEST(back[0].first[0] == 3);
+    relay.stop();
+  }
+  files.writers.clear();
+  BOOST_TEST(tags_from(read_udp_datagrams(dir + "/client.pcap"), kClientAddress) == (std::vector<int>{1}));
+  const auto second_view = read_udp_datagrams(dir + "/client-2.pcap");
+  BOOST_TEST(tags_from(second_view, kClientAddress) == (std::vector<int>{2, 3}));
+  BOOST_TEST(tags_from(second_view, kServerAddress) == (std::vector<int>{3}));
+  BOOST_TEST(second_view.front().from.port == second.port);
+}
+
 BOOST_AUTO_TEST_CASE(an_invalid_table_is_an_error_value) {
   UdpRelay relay(ValueMap{{"loss_rate", 3.0}}, 1, 9, nullptr);
   BOOST_TEST(relay.error() == "network.loss_rate must be between 0 and 1, not 3");
