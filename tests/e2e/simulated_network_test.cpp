@@ -77,6 +77,24 @@ BOOST_AUTO_TEST_CASE(impairments_shape_both_captures_and_the_seed_replays_them) 
     BOOST_TEST((read_file(run_dir + f) == read_file(dir + "/b/sim/impaired-echo" + f)), f);
 }
 
+BOOST_AUTO_TEST_CASE(random_impairments_replay_by_seed_across_processes) {
+  const std::string dir = scratch_dir("simulated_random");
+  // Two runs with seed 3 (out a, b), one with seed 4 (out c), each in a
+  // process of its own.
+  for (auto [seed, out] : {std::pair{"3", "/a"}, std::pair{"3", "/b"}, std::pair{"4", "/c"}}) {
+    auto r = run_conform({"run", suite("simulated.toml"), "--filter", "sim/random", "--seed", seed,
+                          "--out", dir + out});
+    BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  }
+  for (const char* f : {"/sim/random/client.pcap", "/sim/random/server.pcap"}) {
+    const std::string a = read_file(dir + "/a" + f), b = read_file(dir + "/b" + f),
+                      other = read_file(dir + "/c" + f);
+    BOOST_TEST(a.size() > 100'000u, f);
+    BOOST_TEST((a == b), f);
+    BOOST_TEST((a != other), f);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(several_clients_each_get_a_path_and_a_capture) {
   const std::string dir = scratch_dir("simulated_fan_in");
   auto r = run_conform({"run", suite("simulated.toml"), "--filter", "sim/fan-in", "--out", dir});
