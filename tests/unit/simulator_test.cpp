@@ -195,6 +195,7 @@ BOOST_AUTO_TEST_CASE(a_timer_that_never_moves_on_is_reported_stalled) {
   const SimulationEnd end = sim.run();
   BOOST_TEST(end.reason == Reason::stalled);
   BOOST_TEST(end.detail.find("server keeps its timer") != std::string::npos, end.detail);
+  BOOST_TEST(sim.run().detail == end.detail);
 }
 
 BOOST_AUTO_TEST_CASE(endless_sending_at_one_instant_is_reported_stalled) {

@@ -239,9 +239,11 @@ SimulationEnd Simulator::run_until(Instant deadline) {
       if (!stall_.empty()) return {R::stalled, now_, stall_};
       continue;
     }
-    if (++timeouts_now > kMaxTimeoutsPerInstant)
-      return {R::stalled, now_, node_name(timer_node) + " keeps its timer at " +
-                                    std::to_string(now_.ns()) + " ns without moving on"};
+    if (++timeouts_now > kMaxTimeoutsPerInstant) {
+      stall_ = node_name(timer_node) + " keeps its timer at " + std::to_string(now_.ns()) +
+               " ns without moving on";
+      return {R::stalled, now_, stall_};
+    }
     emit({NetEvent::Kind::timeout, now_, timer_node});
     nodes_[timer_node]->endpoint->handle_timeout(now_);
     pump(timer_node);

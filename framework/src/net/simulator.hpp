@@ -93,7 +93,8 @@ class Simulator final : public SimulatedNetwork {
   std::vector<InFlight> heap_;
   std::uint64_t next_seq_ = 0;
   Instant now_;
-  /// Datagrams sent at now_ so far, and why the run is stalled if it is.
+  /// Datagrams sent at now_ so far, and why the run is stalled if it is
+  /// (for good: a stalled network ends every later run at once).
   std::int64_t datagrams_now_ = 0;
   std::string stall_;
   NetStats stats_;
