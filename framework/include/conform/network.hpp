@@ -23,8 +23,11 @@ struct SimulationEnd {
     /// The case's virtual-time budget (`network.budget_ms`) ran out: a stuck
     /// run. Report it as RunOutcome::Status::timeout.
     budget_exhausted,
-    /// An endpoint asked for the same instant over and over without moving
-    /// time on (a timer it never disarms); `detail` names it.
+    /// Virtual time cannot move on: an endpoint's timer stays due at the
+    /// same instant (10,000 expiries), or a million datagrams are sent at
+    /// one instant (an endpoint that always has another, two echoing over a
+    /// zero-delay path). `detail` names the endpoint; later runs end at once.
+    /// Report it as RunOutcome::Status::error.
     stalled,
     /// The network cannot run: no server attached, or an invalid `network`
     /// table; `detail` says what.
