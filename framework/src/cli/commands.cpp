@@ -134,6 +134,9 @@ int command_plugins(const PluginOptions& plugin_options) {
     fmt::print("  knobs:\n");
     for (const auto& k : info.knobs) fmt::print("    {}\n", describe(k));
   }
+  // Not a plugin's: the simulator and the relay read these for every case.
+  fmt::print("network (a case's `network` table, for every plugin):\n");
+  for (const auto& k : network_spec()) fmt::print("  {}\n", describe(k));
   return 0;
 }
 

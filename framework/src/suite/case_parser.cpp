@@ -1,6 +1,7 @@
 // One `[[case]]`: fields, knobs per role, network, matrix, expect, mutant.
 #include "suite/case_parser.hpp"
 
+#include "net/net_config.hpp"
 #include "suite/value_format.hpp"
 
 #include <algorithm>
@@ -154,8 +155,15 @@ bool read_settings_table(CaseWalk& cx, const std::string& key, const toml::node&
     return true;
   }
   if (key == "network") {
-    if (auto t = read_table(cx, node, key))
+    if (auto t = read_table(cx, node, key)) {
       network = read_values(*t, *cx.catalogue.network, "network setting", cx.problems);
+      // Types are right; now ranges and selectors, each at its key.
+      NetConfig unused;
+      for (const auto& p : read_net_config(network, unused)) {
+        const toml::node* at = t->get(p.key);
+        cx.problems.add(at ? at->source() : t->source(), "network." + p.key + " " + p.message);
+      }
+    }
     return true;
   }
   bool plays = cx.plugin && contains(cx.plugin->roles, key);
