@@ -167,7 +167,7 @@ BOOST_AUTO_TEST_CASE(conform_plugins_lists_the_network_keys_with_units) {
   auto r = run_conform({"plugins"});
   BOOST_TEST(r.exit_code == 0, r.err);
   BOOST_TEST(r.out.find("network (a case's `network` table, for every plugin):") != std::string::npos, r.out);
-  BOOST_TEST(r.out.find("  budget_ms (float) = 60000  virtual time") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("  budget_ms (float) = 60000.0  virtual time") != std::string::npos, r.out);
   BOOST_TEST(r.out.find("  drop (array of strings) = []") != std::string::npos, r.out);
 }
 
