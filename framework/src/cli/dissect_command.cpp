@@ -1,0 +1,35 @@
+// `conform dissect`: a capture and its key logs in, the timeline out.
+#include "capture/pcap_reader.hpp"
+#include "cli/commands.hpp"
+#include "dissect/dissector.hpp"
+#include "dissect/timeline_format.hpp"
+
+#include <cstdio>
+#include <iostream>
+
+namespace conform {
+
+int command_dissect(const DissectCommandOptions& options) {
+  // Read every input before printing anything, so an unreadable file ends
+  // the command with its one line and nothing else.
+  dissect::KeyLog keys;
+  for (const auto& path : options.keylogs) dissect::merge_key_log(keys, dissect::read_key_log(path));
+  const auto datagrams = read_udp_datagrams(options.capture);
+
+  // A garbage key log would print one problem per line of it: show a few.
+  constexpr std::size_t kShownProblems = 5;
+  for (std::size_t i = 0; i < keys.problems.size() && i < kShownProblems; ++i)
+    std::fprintf(stderr, "%s\n", keys.problems[i].str().c_str());
+  if (keys.problems.size() > kShownProblems)
+    std::fprintf(stderr, "(%zu more key log lines could not be used)\n", keys.problems.size() - kShownProblems);
+
+  const auto timeline = dissect::dissect(datagrams, keys);
+  if (options.json)
+    dissect::print_timeline_json(std::cout, timeline);
+  else
+    dissect::print_timeline(std::cout, timeline);
+  std::cout.flush();
+  return 0;
+}
+
+}  // namespace conform

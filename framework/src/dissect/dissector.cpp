@@ -1,0 +1,353 @@
+// The dissector's per-connection state machine: routing datagrams, choosing
+// keys per packet, and learning from decrypted frames what the next packets
+// need (ClientHello random, cipher suite, connection IDs).
+#include "dissect/dissector.hpp"
+
+#include "dissect/connection_table.hpp"
+#include "dissect/frame_parser.hpp"
+#include "dissect/key_schedule.hpp"
+#include "dissect/level_keys.hpp"
+#include "dissect/packet_unprotect.hpp"
+#include "dissect/retry_integrity.hpp"
+#include "dissect/tls_hello.hpp"
+
+#include <fmt/format.h>
+
+namespace conform::dissect {
+namespace {
+
+// What the dissector tracks of one endpoint: the keys of the packets it
+// sends, their largest packet numbers, and the start of its Initial CRYPTO
+// stream.
+struct EndpointState {
+  LevelKeys initial, zero_rtt, handshake, application;
+  std::array<std::optional<std::uint64_t>, 3> largest;  // by PacketSpace
+  CryptoPrefix initial_crypto;
+};
+
+struct ConnectionState {
+  std::array<EndpointState, 2> ep;  // by Side
+  ConnectionId initial_keys_dcid;   // what the Initial keys were derived from
+  std::optional<ConnectionId> retry_scid;
+  bool tls_installed = false;
+};
+
+std::size_t index(Side s) { return static_cast<std::size_t>(s); }
+std::size_t index(PacketSpace s) { return static_cast<std::size_t>(s); }
+
+PacketType type_from_first_byte(std::uint8_t first) {
+  if (!(first & 0x80)) return PacketType::one_rtt;
+  static constexpr PacketType kLong[] = {PacketType::initial, PacketType::zero_rtt,
+                                         PacketType::handshake, PacketType::retry};
+  return kLong[(first >> 4) & 0x03];
+}
+
+std::string secret_name(Side sender, PacketType type) {
+  const char* who = sender == Side::client ? "CLIENT" : "SERVER";
+  switch (type) {
+    case PacketType::zero_rtt: return "CLIENT_EARLY_TRAFFIC_SECRET";
+    case PacketType::handshake: return fmt::format("{}_HANDSHAKE_TRAFFIC_SECRET", who);
+    default: return fmt::format("{}_TRAFFIC_SECRET_0", who);
+  }
+}
+
+}  // namespace
+
+struct Dissector::State {
+  const KeyLog& keys;
+  Timeline timeline;
+  std::vector<ConnectionState> states;
+  ConnectionTable table;
+  Bytes scratch;
+
+  explicit State(const KeyLog& k) : keys(k) {}
+
+  std::optional<Route> route(const CapturedDatagram& d);
+  std::optional<Route> start_connection(const CapturedDatagram& d);
+  Packet decode(const Route& r, std::span<const std::uint8_t> bytes);
+  LevelKeys* level(std::size_t conn, Side sender, const Packet& p, std::string& why);
+  void install_tls_secrets(std::size_t conn);
+  void decrypt(std::size_t conn, Side sender, LevelKeys& keys, const ParsedHeader& h,
+               std::span<const std::uint8_t> bytes, Packet& p);
+  void learn(std::size_t conn, Side sender, const Packet& p, std::span<const std::uint8_t> plaintext);
+  void learn_suite(std::size_t conn, CipherSuite suite);
+};
+
+Dissector::Dissector(const KeyLog& keys) : s_(std::make_unique<State>(keys)) {}
+Dissector::~Dissector() = default;
+
+Timeline Dissector::finish() { return std::move(s_->timeline); }
+
+void Dissector::add(const CapturedDatagram& d) {
+  auto unattributed = [&](std::string reason) {
+    s_->timeline.unattributed.push_back({d.frame, d.time_ns, d.from, d.to, d.payload.size(), std::move(reason)});
+  };
+  if (d.payload.empty()) return unattributed("empty UDP payload");
+  auto route = s_->route(d);
+  if (!route) {
+    if (!(d.payload[0] & 0x40) && (d.payload[0] & 0x80) == 0)
+      return unattributed("not QUIC: fixed bit clear and no known connection (RFC 9000 §17.3.1)");
+    return unattributed("no known connection: unknown connection ID and addresses, and not a client's first Initial");
+  }
+  Datagram out;
+  out.frame = d.frame;
+  out.time_ns = d.time_ns;
+  out.direction = route->sender == Side::client ? Direction::client_to_server : Direction::server_to_client;
+  out.size = d.payload.size();
+  out.from = d.from;
+  out.to = d.to;
+  const std::span<const std::uint8_t> payload(d.payload);
+  std::size_t offset = 0;
+  // Coalesced packets (RFC 9000 §12.2): long headers carry a Length; a short
+  // header, Version Negotiation, Retry, or a header that does not parse
+  // takes the rest of the datagram.
+  while (offset < payload.size()) {
+    Packet p = s_->decode(*route, payload.subspan(offset));
+    p.offset = offset;
+    offset += p.length;
+    out.packets.push_back(std::move(p));
+  }
+  s_->timeline.connections[route->connection].datagrams.push_back(std::move(out));
+}
+
+std::optional<Route> Dissector::State::route(const CapturedDatagram& d) {
+  const std::span<const std::uint8_t> payload(d.payload);
+  if (payload[0] & 0x80) {
+    if (payload.size() >= 6 && payload[5] <= kMaxConnectionIdLength && payload.size() >= 6u + payload[5]) {
+      const ConnectionId dcid(payload.begin() + 6, payload.begin() + 6 + payload[5]);
+      if (!dcid.empty())
+        if (auto r = table.by_dcid(dcid)) return r;
+      if (auto r = start_connection(d)) return r;
+    }
+  } else if (auto r = table.by_short_header(payload)) {
+    return r;
+  }
+  return table.by_addresses(d.from, d.to);
+}
+
+// A client's first Initial: an Initial whose DCID is unknown and which
+// decrypts with the client Initial keys derived from that very DCID.
+std::optional<Route> Dissector::State::start_connection(const CapturedDatagram& d) {
+  std::string why;
+  auto h = parse_header(d.payload, 0, why);
+  if (!h || h->type != PacketType::initial) return std::nullopt;
+  const InitialSecrets secrets = initial_secrets(h->dcid);
+  auto client = PacketKeys::from_secret(CipherSuite::aes_128_gcm_sha256, secrets.client);
+  const auto bytes = std::span(d.payload).first(h->end);
+  auto unmasked = remove_header_protection(client, bytes, *h, std::nullopt, scratch);
+  if (!open_payload(client, bytes, unmasked, scratch)) return std::nullopt;
+
+  const std::size_t conn = timeline.connections.size();
+  Connection c;
+  c.index = conn;
+  c.client = d.from;
+  c.server = d.to;
+  c.original_dcid = h->dcid;
+  timeline.connections.push_back(std::move(c));
+  ConnectionState st;
+  st.initial_keys_dcid = h->dcid;
+  st.ep[index(Side::client)].initial.set_keys(client);
+  st.ep[index(Side::server)].initial.set_keys(
+      PacketKeys::from_secret(CipherSuite::aes_128_gcm_sha256, secrets.server));
+  states.push_back(std::move(st));
+  // The original DCID addresses the server until it picks its own (0-RTT
+  // and Initial retransmissions use it); the SCID addresses the client.
+  table.add_cid(conn, Side::server, h->dcid);
+  table.add_cid(conn, Side::client, h->scid);
+  table.add_addresses(conn, d.from, d.to);
+  return Route{conn, Side::client};
+}
+
+Packet Dissector::State::decode(const Route& r, std::span<const std::uint8_t> bytes) {
+  Packet p;
+  const Side receiver = other(r.sender);
+  std::string why;
+  auto h = parse_header(bytes, short_dcid_length(table.cids(r.connection, receiver), bytes), why);
+  if (!h) {
+    p.type = type_from_first_byte(bytes[0]);
+    p.space = space_of(p.type);
+    p.length = bytes.size();
+    p.undecryptable = Undecryptable::malformed_header;
+    p.detail = why;
+    return p;
+  }
+  p.type = h->type;
+  p.space = space_of(h->type);
+  p.length = h->end;
+  p.version = h->version;
+  p.dcid = h->dcid;
+  p.scid = h->scid;
+  p.token.assign(h->token.begin(), h->token.end());
+  const auto packet = bytes.first(h->end);
+  switch (h->type) {
+    case PacketType::version_negotiation:
+      p.supported_versions = supported_versions(packet.subspan(h->pn_offset));
+      return p;
+    case PacketType::unknown_version:
+      p.undecryptable = Undecryptable::unknown_version;
+      p.detail = fmt::format("version 0x{:08x}", h->version);
+      return p;
+    case PacketType::retry: {
+      const auto& conn = timeline.connections[r.connection];
+      p.retry_integrity_ok = retry_integrity_ok(conn.original_dcid, packet);
+      if (*p.retry_integrity_ok) {
+        states[r.connection].retry_scid = h->scid;
+        table.add_cid(r.connection, Side::server, h->scid);
+      }
+      return p;
+    }
+    default: break;
+  }
+  LevelKeys* keys = level(r.connection, r.sender, p, why);
+  if (!keys || keys->empty()) {
+    p.undecryptable = Undecryptable::no_keys;
+    p.detail = why;
+    return p;
+  }
+  decrypt(r.connection, r.sender, *keys, *h, packet, p);
+  if (p.decrypted() && h->long_header) table.add_cid(r.connection, r.sender, h->scid);
+  return p;
+}
+
+LevelKeys* Dissector::State::level(std::size_t conn, Side sender, const Packet& p, std::string& why) {
+  ConnectionState& st = states[conn];
+  EndpointState& ep = st.ep[index(sender)];
+  if (p.type == PacketType::initial) {
+    // After a Retry the client derives new Initial keys from the DCID it
+    // now uses, the Retry's SCID (RFC 9001 §5.2); the server follows.
+    if (sender == Side::client && st.retry_scid && p.dcid == *st.retry_scid &&
+        st.initial_keys_dcid != p.dcid) {
+      const InitialSecrets secrets = initial_secrets(p.dcid);
+      st.ep[index(Side::client)].initial.set_keys(
+          PacketKeys::from_secret(CipherSuite::aes_128_gcm_sha256, secrets.client));
+      st.ep[index(Side::server)].initial.set_keys(
+          PacketKeys::from_secret(CipherSuite::aes_128_gcm_sha256, secrets.server));
+      st.initial_keys_dcid = p.dcid;
+      st.ep[index(Side::client)].largest[index(PacketSpace::initial)].reset();
+      st.ep[index(Side::server)].largest[index(PacketSpace::initial)].reset();
+    }
+    return &ep.initial;
+  }
+  install_tls_secrets(conn);
+  LevelKeys* keys = p.type == PacketType::handshake ? &ep.handshake
+                    : p.type == PacketType::zero_rtt ? &ep.zero_rtt
+                                                     : &ep.application;
+  if (keys->empty()) {
+    const Connection& c = timeline.connections[conn];
+    if (!c.client_random)
+      why = "no ClientHello seen, so no key log line can be matched to this connection";
+    else if (!c.secrets_found)
+      why = fmt::format("key log has no secrets for client random {}", to_hex(*c.client_random));
+    else
+      why = fmt::format("key log has no {} for client random {}", secret_name(sender, p.type),
+                        to_hex(*c.client_random));
+  }
+  return keys;
+}
+
+void Dissector::State::install_tls_secrets(std::size_t conn) {
+  ConnectionState& st = states[conn];
+  Connection& c = timeline.connections[conn];
+  if (st.tls_installed || !c.client_random) return;
+  st.tls_installed = true;
+  auto it = keys.connections.find(*c.client_random);
+  if (it == keys.connections.end()) return;
+  c.secrets_found = true;
+  const TlsSecrets& s = it->second;
+  auto set = [&](LevelKeys& level, const Bytes& secret) {
+    if (!secret.empty()) level.set_secret(secret, c.cipher_suite);
+  };
+  set(st.ep[index(Side::client)].zero_rtt, s.client_early);
+  set(st.ep[index(Side::client)].handshake, s.client_handshake);
+  set(st.ep[index(Side::server)].handshake, s.server_handshake);
+  set(st.ep[index(Side::client)].application, s.client_application);
+  set(st.ep[index(Side::server)].application, s.server_application);
+}
+
+void Dissector::State::decrypt(std::size_t conn, Side sender, LevelKeys& keys, const ParsedHeader& h,
+                               std::span<const std::uint8_t> bytes, Packet& p) {
+  auto& largest = states[conn].ep[index(sender)].largest[index(p.space)];
+  for (const PacketKeys& candidate : keys.candidates()) {
+    const UnmaskedHeader um = remove_header_protection(candidate, bytes, h, largest, scratch);
+    // Key generations to try (RFC 9001 §6.3, §6.5): the current one when
+    // the Key Phase bit matches it; else the next (a key update) and then
+    // the previous (a packet reordered across the update).
+    std::vector<unsigned> generations{0};
+    unsigned phase = 0;
+    if (p.type == PacketType::one_rtt) {
+      phase = (um.first_byte >> 2) & 1;
+      const unsigned current = keys.confirmed() ? keys.current() : 0;
+      if (phase == current % 2) {
+        generations = {current};
+      } else {
+        generations = {current + 1};
+        if (current > 0) generations.push_back(current - 1);
+      }
+    }
+    for (unsigned g : generations) {
+      const PacketKeys aead = keys.confirmed() ? keys.generation(g)
+                              : g == 0         ? candidate
+                                               : candidate.next_generation();
+      auto plaintext = open_payload(aead, bytes, um, scratch);
+      if (!plaintext) continue;
+      // 0-RTT keys come from a resumed session whose suite may differ from
+      // this handshake's, so only the other levels teach the suite.
+      if (!keys.confirmed() && p.type != PacketType::zero_rtt) learn_suite(conn, candidate.suite());
+      keys.confirm(candidate.suite());
+      if (g > keys.current()) keys.set_current(g);
+      p.packet_number = um.packet_number;
+      p.packet_number_length = um.packet_number_length;
+      if (p.type == PacketType::one_rtt) {
+        p.key_phase = phase;
+        p.key_generation = g;
+        p.reserved_bits = (um.first_byte >> 3) & 0x03;
+      } else {
+        p.reserved_bits = (um.first_byte >> 2) & 0x03;
+      }
+      p.payload_length = plaintext->size();
+      if (!largest || um.packet_number > *largest) largest = um.packet_number;
+      p.frames = parse_frames(*plaintext);
+      learn(conn, sender, p, *plaintext);
+      return;
+    }
+  }
+  p.undecryptable = Undecryptable::authentication_failed;
+  p.detail = p.type == PacketType::one_rtt
+                 ? "AEAD tag did not verify with the current, next or previous 1-RTT keys"
+                 : fmt::format("AEAD tag did not verify with the {} keys", to_string(p.type));
+}
+
+// What decrypted frames teach about the packets still to come.
+void Dissector::State::learn(std::size_t conn, Side sender, const Packet& p,
+                             std::span<const std::uint8_t> plaintext) {
+  Connection& c = timeline.connections[conn];
+  EndpointState& ep = states[conn].ep[index(sender)];
+  for (const Frame& f : p.frames) {
+    if (const auto* crypto = std::get_if<CryptoFrame>(&f); crypto && p.type == PacketType::initial) {
+      ep.initial_crypto.add(crypto->offset,
+                            plaintext.subspan(crypto->data_at, static_cast<std::size_t>(crypto->length)));
+      if (sender == Side::client && !c.client_random)
+        c.client_random = client_hello_random(ep.initial_crypto.contiguous());
+      if (sender == Side::server && !c.cipher_suite)
+        if (auto code = server_hello_cipher_suite(ep.initial_crypto.contiguous()))
+          if (auto suite = cipher_suite_from_code(*code)) learn_suite(conn, *suite);
+    } else if (const auto* ncid = std::get_if<NewConnectionIdFrame>(&f)) {
+      table.add_cid(conn, sender, ncid->connection_id);
+    }
+  }
+}
+
+void Dissector::State::learn_suite(std::size_t conn, CipherSuite suite) {
+  timeline.connections[conn].cipher_suite = suite;
+  for (EndpointState& ep : states[conn].ep)
+    for (LevelKeys* level : {&ep.zero_rtt, &ep.handshake, &ep.application})
+      if (!level->empty()) level->confirm(suite);
+}
+
+Timeline dissect(std::span<const CapturedDatagram> datagrams, const KeyLog& keys) {
+  Dissector d(keys);
+  for (const auto& datagram : datagrams) d.add(datagram);
+  return d.finish();
+}
+
+}  // namespace conform::dissect

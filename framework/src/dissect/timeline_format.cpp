@@ -1,0 +1,158 @@
+// Text and JSON renderings of a timeline.
+#include "dissect/timeline_format.hpp"
+
+#include "dissect/frame_format.hpp"
+
+#include <fmt/format.h>
+
+#include <limits>
+
+namespace conform::dissect {
+
+std::string endpoint_text(UdpEndpoint e) {
+  return fmt::format("{}.{}.{}.{}:{}", e.address >> 24, (e.address >> 16) & 0xff,
+                     (e.address >> 8) & 0xff, e.address & 0xff, e.port);
+}
+
+namespace {
+
+std::int64_t first_time(const Timeline& t) {
+  std::int64_t first = std::numeric_limits<std::int64_t>::max();
+  for (const auto& c : t.connections)
+    if (!c.datagrams.empty()) first = std::min(first, c.datagrams.front().time_ns);
+  for (const auto& u : t.unattributed) first = std::min(first, u.time_ns);
+  return first == std::numeric_limits<std::int64_t>::max() ? 0 : first;
+}
+
+std::string seconds(std::int64_t ns) {
+  const char* sign = ns < 0 ? "-" : "";
+  const std::uint64_t a = ns < 0 ? static_cast<std::uint64_t>(-ns) : static_cast<std::uint64_t>(ns);
+  return fmt::format("{}{}.{:09}", sign, a / 1'000'000'000, a % 1'000'000'000);
+}
+
+std::string describe_packet(const Packet& p) {
+  std::string s(to_string(p.type));
+  if (p.packet_number) s += fmt::format(" pn={}", *p.packet_number);
+  if (p.key_phase) s += fmt::format(" kp={}", *p.key_phase);
+  if (p.key_generation) s += fmt::format(" gen={}", p.key_generation);
+  if (p.reserved_bits) s += fmt::format(" reserved_bits={}", p.reserved_bits);
+  s += fmt::format(" {}B", p.length);
+  if (p.type == PacketType::retry) {
+    s += fmt::format(" scid={} token_len={} integrity={}", to_hex(p.scid), p.token.size(),
+                     p.retry_integrity_ok.value_or(false) ? "ok" : "BAD");
+    return s;
+  }
+  if (p.type == PacketType::version_negotiation) {
+    s += " versions=";
+    for (std::size_t i = 0; i < p.supported_versions.size(); ++i)
+      s += fmt::format("{}0x{:08x}", i ? "," : "", p.supported_versions[i]);
+    return s;
+  }
+  if (p.undecryptable) return s + fmt::format(" UNDECRYPTABLE {}: {}", to_string(*p.undecryptable), p.detail);
+  s += ":";
+  for (std::size_t i = 0; i < p.frames.size(); ++i) s += (i ? ", " : " ") + describe_frame(p.frames[i]);
+  return s;
+}
+
+}  // namespace
+
+void print_timeline(std::ostream& out, const Timeline& t) {
+  const std::int64_t t0 = first_time(t);
+  for (const auto& c : t.connections) {
+    out << fmt::format("connection {}: client {} server {} odcid={}", c.index, endpoint_text(c.client),
+                       endpoint_text(c.server), to_hex(c.original_dcid));
+    if (c.cipher_suite) out << ' ' << to_string(*c.cipher_suite);
+    if (c.client_random) out << (c.secrets_found ? " keys=found" : " keys=missing");
+    out << '\n';
+    for (const auto& d : c.datagrams) {
+      out << fmt::format("  #{} {} {} {}B", d.frame, seconds(d.time_ns - t0),
+                         d.direction == Direction::client_to_server ? "C>S" : "S>C", d.size);
+      for (const auto& p : d.packets) out << " | " << describe_packet(p);
+      out << '\n';
+    }
+  }
+  if (!t.unattributed.empty()) out << "not in any connection:\n";
+  for (const auto& u : t.unattributed)
+    out << fmt::format("  #{} {} {} > {} {}B: {}\n", u.frame, seconds(u.time_ns - t0), endpoint_text(u.from),
+                       endpoint_text(u.to), u.size, u.reason);
+}
+
+namespace {
+
+nlohmann::json packet_json(const Packet& p) {
+  nlohmann::json j;
+  j["type"] = to_string(p.type);
+  j["space"] = to_string(p.space);
+  j["offset"] = p.offset;
+  j["length"] = p.length;
+  if (p.type != PacketType::one_rtt) {
+    j["version"] = p.version;
+    j["scid"] = to_hex(p.scid);
+  }
+  j["dcid"] = to_hex(p.dcid);
+  if (!p.token.empty()) j["token"] = to_hex(p.token);
+  if (p.packet_number) {
+    j["packet_number"] = *p.packet_number;
+    j["packet_number_length"] = p.packet_number_length;
+    j["reserved_bits"] = p.reserved_bits;
+    j["payload_length"] = p.payload_length;
+  }
+  if (p.key_phase) {
+    j["key_phase"] = *p.key_phase;
+    j["key_generation"] = p.key_generation;
+  }
+  if (p.retry_integrity_ok) j["retry_integrity_ok"] = *p.retry_integrity_ok;
+  if (p.type == PacketType::version_negotiation) j["supported_versions"] = p.supported_versions;
+  if (p.undecryptable) {
+    j["undecryptable"] = to_string(*p.undecryptable);
+    j["detail"] = p.detail;
+  }
+  auto frames = nlohmann::json::array();
+  for (const auto& f : p.frames) frames.push_back(frame_to_json(f));
+  j["frames"] = std::move(frames);
+  return j;
+}
+
+nlohmann::json endpoint_json(UdpEndpoint e) { return endpoint_text(e); }
+
+}  // namespace
+
+void print_timeline_json(std::ostream& out, const Timeline& t) {
+  nlohmann::json root;
+  auto connections = nlohmann::json::array();
+  for (const auto& c : t.connections) {
+    nlohmann::json jc;
+    jc["index"] = c.index;
+    jc["client"] = endpoint_json(c.client);
+    jc["server"] = endpoint_json(c.server);
+    jc["original_dcid"] = to_hex(c.original_dcid);
+    jc["cipher_suite"] = c.cipher_suite ? nlohmann::json(to_string(*c.cipher_suite)) : nlohmann::json();
+    jc["client_random"] = c.client_random ? nlohmann::json(to_hex(*c.client_random)) : nlohmann::json();
+    jc["secrets_found"] = c.secrets_found;
+    auto datagrams = nlohmann::json::array();
+    for (const auto& d : c.datagrams) {
+      nlohmann::json jd;
+      jd["frame"] = d.frame;
+      jd["time_ns"] = d.time_ns;
+      jd["direction"] = to_string(d.direction);
+      jd["size"] = d.size;
+      jd["from"] = endpoint_json(d.from);
+      jd["to"] = endpoint_json(d.to);
+      auto packets = nlohmann::json::array();
+      for (const auto& p : d.packets) packets.push_back(packet_json(p));
+      jd["packets"] = std::move(packets);
+      datagrams.push_back(std::move(jd));
+    }
+    jc["datagrams"] = std::move(datagrams);
+    connections.push_back(std::move(jc));
+  }
+  root["connections"] = std::move(connections);
+  auto unattributed = nlohmann::json::array();
+  for (const auto& u : t.unattributed)
+    unattributed.push_back({{"frame", u.frame}, {"time_ns", u.time_ns}, {"from", endpoint_json(u.from)},
+                            {"to", endpoint_json(u.to)}, {"size", u.size}, {"reason", u.reason}});
+  root["unattributed"] = std::move(unattributed);
+  out << root.dump(1) << '\n';
+}
+
+}  // namespace conform::dissect

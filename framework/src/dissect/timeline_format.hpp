@@ -1,0 +1,25 @@
+// The timeline as `conform dissect` prints it: one line a datagram for a
+// person, or one JSON document for tools.
+#pragma once
+
+#include "dissect/timeline.hpp"
+
+#include <ostream>
+
+namespace conform::dissect {
+
+/// Per connection a heading line, then one line a datagram:
+///   `#3 0.000512 S>C 1200 B | Initial pn=1: ACK 0 delay=0, CRYPTO off=0 len=90 | Handshake pn=0: ...`
+/// Times are seconds from the first datagram of the capture. Datagrams
+/// that belong to no connection follow, with the reason.
+void print_timeline(std::ostream& out, const Timeline& timeline);
+
+/// The timeline as JSON: {"connections": [{..., "datagrams": [{"frame", "time_ns",
+/// "direction", "size", "packets": [{..., "frames": [...]}]}]}], "unattributed": [...]}.
+/// Times are nanoseconds as captured.
+void print_timeline_json(std::ostream& out, const Timeline& timeline);
+
+/// "127.0.0.1:4433".
+std::string endpoint_text(UdpEndpoint e);
+
+}  // namespace conform::dissect

@@ -1,0 +1,89 @@
+// `conform dissect` as a user runs it: a capture of the RFC 9001 Initials
+// printed as text and JSON, bad key log lines reported by file:line, and an
+// unreadable file named in one line with exit 2.
+#include "capture/pcap_writer.hpp"
+#include "dissect/bytes.hpp"
+#include "support/support.hpp"
+#include "unit/rfc9001_vectors.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+using namespace conform::test;
+
+namespace {
+
+constexpr conform::UdpEndpoint kClient{conform::kClientAddress, 50000};
+constexpr conform::UdpEndpoint kServer{conform::kServerAddress, 4433};
+
+std::string rfc_capture(const std::string& dir) {
+  const std::string path = dir + "/initials.pcap";
+  conform::PcapWriter w(path);
+  w.write_udp(1'000'000, kClient, kServer, *conform::dissect::from_hex(rfc9001::kClientProtectedPacket));
+  w.write_udp(1'500'000, kServer, kClient, *conform::dissect::from_hex(rfc9001::kServerProtectedPacket));
+  w.write_udp(1'600'000, kServer, kClient, {});
+  w.flush();
+  return path;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(dissect_test)
+
+BOOST_AUTO_TEST_CASE(text_shows_one_datagram_a_line) {
+  const std::string dir = scratch_dir("dissect-text");
+  auto r = run_conform({"dissect", rfc_capture(dir)});
+  BOOST_TEST(r.exit_code == 0, r.err);
+  BOOST_TEST(r.err.empty(), r.err);
+  BOOST_TEST(r.out.find("connection 0: client 127.0.0.1:50000 server 127.0.0.2:4433 odcid=8394c8f03e515708 "
+                        "TLS_AES_128_GCM_SHA256") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("  #1 0.000000000 C>S 1200B | Initial pn=2 1200B: CRYPTO off=0 len=241, PADDING×917\n") !=
+             std::string::npos, r.out);
+  BOOST_TEST(r.out.find("  #2 0.000500000 S>C 135B | Initial pn=1 135B: ACK 0 delay=0, CRYPTO off=0 len=90\n") !=
+             std::string::npos, r.out);
+  BOOST_TEST(r.out.find("#3 0.000600000 127.0.0.2:4433 > 127.0.0.1:50000 0B: empty UDP payload") !=
+             std::string::npos, r.out);
+}
+
+BOOST_AUTO_TEST_CASE(json_is_for_tools) {
+  const std::string dir = scratch_dir("dissect-json");
+  auto r = run_conform({"dissect", rfc_capture(dir), "--json"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  auto j = nlohmann::json::parse(r.out);
+  const auto& d0 = j["connections"][0]["datagrams"][0];
+  BOOST_TEST(d0["frame"] == 1);
+  BOOST_TEST(d0["time_ns"] == 1'000'000);
+  BOOST_TEST(d0["direction"] == "client_to_server");
+  BOOST_TEST(d0["size"] == 1200);
+  BOOST_TEST(d0["packets"][0]["type"] == "Initial");
+  BOOST_TEST(d0["packets"][0]["packet_number"] == 2);
+  BOOST_TEST(d0["packets"][0]["frames"][0]["type"] == "CRYPTO");
+  BOOST_TEST(d0["packets"][0]["frames"][0]["length"] == 241);
+  BOOST_TEST(j["unattributed"][0]["frame"] == 3);
+}
+
+BOOST_AUTO_TEST_CASE(bad_key_log_lines_are_named_and_the_capture_still_shows) {
+  const std::string dir = scratch_dir("dissect-keylog");
+  const std::string keys = write_file(dir + "/keys.log", "# ok\nGARBAGE line\n");
+  auto r = run_conform({"dissect", rfc_capture(dir), "--keylog", keys});
+  BOOST_TEST(r.exit_code == 0);
+  BOOST_TEST(r.err == keys + ":2:1: unknown key log label 'GARBAGE'\n");
+  BOOST_TEST(r.out.find("Initial pn=2") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(unreadable_files_are_one_line_and_exit_2) {
+  const std::string dir = scratch_dir("dissect-bad");
+  const std::string text = write_file(dir + "/not-a-capture.pcap", "hello\n");
+  auto r = run_conform({"dissect", text});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.out.empty());
+  BOOST_TEST(r.err.rfind(text + ": cannot read capture: ", 0) == 0u, r.err);
+  BOOST_TEST(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+
+  r = run_conform({"dissect", rfc_capture(dir), "--keylog", dir + "/missing.log"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err == dir + "/missing.log: cannot read key log\n");
+  BOOST_TEST(r.out.empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
