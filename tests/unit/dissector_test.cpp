@@ -15,8 +15,8 @@ namespace v = conform::test::rfc9001;
 
 namespace {
 
-constexpr UdpEndpoint kClient{0x7f000001, 50000};
-constexpr UdpEndpoint kServer{0x7f000002, 4433};
+const NetEndpoint kClient{0x7f000001, 50000};
+const NetEndpoint kServer{0x7f000002, 4433};
 // The ClientHello random inside the RFC 9001 A.2 client Initial.
 constexpr const char* kRfcClientRandom = "ebf8fa56f12939b9584a3896472ec40bb863cfd3e86804fe3a47f06a2b69484c";
 constexpr const char* kServerCid = "f067a5502a4262b5";

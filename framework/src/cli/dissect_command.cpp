@@ -14,7 +14,7 @@ int command_dissect(const DissectCommandOptions& options) {
   // the command with its one line and nothing else.
   dissect::KeyLog keys;
   for (const auto& path : options.keylogs) dissect::merge_key_log(keys, dissect::read_key_log(path));
-  const auto datagrams = read_udp_datagrams(options.capture);
+  const CaptureContents capture = read_capture(options.capture);
 
   // A garbage key log would print one problem per line of it: show a few.
   constexpr std::size_t kShownProblems = 5;
@@ -23,11 +23,16 @@ int command_dissect(const DissectCommandOptions& options) {
   if (keys.problems.size() > kShownProblems)
     std::fprintf(stderr, "(%zu more key log lines could not be used)\n", keys.problems.size() - kShownProblems);
 
-  const auto timeline = dissect::dissect(datagrams, keys);
+  // A capture cut short still shows what came before the damage.
+  if (capture.summary.damage)
+    std::fprintf(stderr, "%s: %s (the datagrams before it are shown)\n", options.capture.c_str(),
+                 capture.summary.damage->c_str());
+
+  const auto timeline = dissect::dissect(capture.datagrams, keys);
   if (options.json)
-    dissect::print_timeline_json(std::cout, timeline);
+    dissect::print_timeline_json(std::cout, timeline, &capture.summary);
   else
-    dissect::print_timeline(std::cout, timeline);
+    dissect::print_timeline(std::cout, timeline, &capture.summary);
   std::cout.flush();
   return 0;
 }

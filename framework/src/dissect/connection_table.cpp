@@ -13,8 +13,8 @@ void ConnectionTable::add_cid(std::size_t connection, Side owner, const Connecti
   if (std::find(list.begin(), list.end(), cid) == list.end()) list.push_back(cid);
 }
 
-void ConnectionTable::add_addresses(std::size_t connection, UdpEndpoint client, UdpEndpoint server) {
-  client_server_[{key_of(client), key_of(server)}] = connection;
+void ConnectionTable::add_addresses(std::size_t connection, NetEndpoint client, NetEndpoint server) {
+  client_server_[{client, server}] = connection;
 }
 
 std::optional<Route> ConnectionTable::by_dcid(const ConnectionId& dcid) const {
@@ -32,10 +32,10 @@ std::optional<Route> ConnectionTable::by_short_header(std::span<const std::uint8
   return std::nullopt;
 }
 
-std::optional<Route> ConnectionTable::by_addresses(UdpEndpoint from, UdpEndpoint to) const {
-  if (auto it = client_server_.find({key_of(from), key_of(to)}); it != client_server_.end())
+std::optional<Route> ConnectionTable::by_addresses(NetEndpoint from, NetEndpoint to) const {
+  if (auto it = client_server_.find({from, to}); it != client_server_.end())
     return Route{it->second, Side::client};
-  if (auto it = client_server_.find({key_of(to), key_of(from)}); it != client_server_.end())
+  if (auto it = client_server_.find({to, from}); it != client_server_.end())
     return Route{it->second, Side::server};
   return std::nullopt;
 }

@@ -6,7 +6,7 @@
 
 #include "dissect/bytes.hpp"
 
-#include <conform/capture_writer.hpp>
+#include "capture/pcap_reader.hpp"
 
 #include <functional>
 #include <map>
@@ -31,21 +31,20 @@ class ConnectionTable {
   /// when empty: an empty ID names no one).
   void add_cid(std::size_t connection, Side owner, const ConnectionId& cid);
   /// Records the addresses of a connection's client and server.
-  void add_addresses(std::size_t connection, UdpEndpoint client, UdpEndpoint server);
+  void add_addresses(std::size_t connection, NetEndpoint client, NetEndpoint server);
 
   /// The connection of a long header packet addressed to `dcid`.
   std::optional<Route> by_dcid(const ConnectionId& dcid) const;
   /// The connection of a short header packet: the longest known connection
   /// ID that prefixes the bytes after the first byte.
   std::optional<Route> by_short_header(std::span<const std::uint8_t> datagram) const;
-  std::optional<Route> by_addresses(UdpEndpoint from, UdpEndpoint to) const;
+  std::optional<Route> by_addresses(NetEndpoint from, NetEndpoint to) const;
 
   /// The connection IDs `owner` of `connection` is addressed by, oldest first.
   const std::vector<ConnectionId>& cids(std::size_t connection, Side owner) const;
 
  private:
-  using Key = std::pair<std::uint64_t, std::uint64_t>;
-  static std::uint64_t key_of(UdpEndpoint e) { return std::uint64_t{e.address} << 16 | e.port; }
+  using Key = std::pair<NetEndpoint, NetEndpoint>;  // (client, server)
 
   std::map<ConnectionId, std::pair<std::size_t, Side>> owners_;
   std::set<std::size_t, std::greater<>> lengths_;

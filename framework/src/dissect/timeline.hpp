@@ -12,7 +12,7 @@
 #include "dissect/header.hpp"
 #include "dissect/key_log.hpp"
 
-#include <conform/capture_writer.hpp>
+#include "capture/pcap_reader.hpp"
 
 #include <optional>
 #include <string>
@@ -67,15 +67,15 @@ struct Datagram {
   std::int64_t time_ns = 0;
   Direction direction = Direction::client_to_server;
   std::size_t size = 0;  // UDP payload bytes
-  UdpEndpoint from{};
-  UdpEndpoint to{};
+  NetEndpoint from{};
+  NetEndpoint to{};
   std::vector<Packet> packets;
 };
 
 struct Connection {
   std::size_t index = 0;  // order of first appearance, from 0
-  UdpEndpoint client{};   // addresses of the client's first Initial
-  UdpEndpoint server{};
+  NetEndpoint client{};   // addresses of the client's first Initial
+  NetEndpoint server{};
   ConnectionId original_dcid;  // of the client's first Initial
   std::optional<ClientRandom> client_random;  // from the ClientHello
   std::optional<CipherSuite> cipher_suite;    // from the ServerHello
@@ -87,8 +87,8 @@ struct Connection {
 struct UnattributedDatagram {
   std::uint64_t frame = 0;
   std::int64_t time_ns = 0;
-  UdpEndpoint from{};
-  UdpEndpoint to{};
+  NetEndpoint from{};
+  NetEndpoint to{};
   std::size_t size = 0;
   std::string reason;
 };

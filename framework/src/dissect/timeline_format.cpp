@@ -9,10 +9,7 @@
 
 namespace conform::dissect {
 
-std::string endpoint_text(UdpEndpoint e) {
-  return fmt::format("{}.{}.{}.{}:{}", e.address >> 24, (e.address >> 16) & 0xff,
-                     (e.address >> 8) & 0xff, e.address & 0xff, e.port);
-}
+std::string endpoint_text(NetEndpoint e) { return e.str(); }
 
 namespace {
 
@@ -56,8 +53,18 @@ std::string describe_packet(const Packet& p) {
 
 }  // namespace
 
-void print_timeline(std::ostream& out, const Timeline& t) {
+void print_timeline(std::ostream& out, const Timeline& t, const CaptureSummary* capture) {
   const std::int64_t t0 = first_time(t);
+  if (capture) {
+    out << fmt::format("capture: link type {}, {} records, {} UDP datagrams", capture->link_type,
+                       capture->records,
+                       capture->records - capture->not_udp - capture->fragments);
+    if (capture->not_udp) out << fmt::format(", {} not UDP", capture->not_udp);
+    if (capture->fragments) out << fmt::format(", {} IP fragments (not reassembled)", capture->fragments);
+    if (capture->truncated) out << fmt::format(", {} cut by the snap length", capture->truncated);
+    if (capture->damage) out << ", damaged at " << *capture->damage;
+    out << '\n';
+  }
   for (const auto& c : t.connections) {
     out << fmt::format("connection {}: client {} server {} odcid={}", c.index, endpoint_text(c.client),
                        endpoint_text(c.server), to_hex(c.original_dcid));
@@ -113,12 +120,18 @@ nlohmann::json packet_json(const Packet& p) {
   return j;
 }
 
-nlohmann::json endpoint_json(UdpEndpoint e) { return endpoint_text(e); }
+nlohmann::json endpoint_json(NetEndpoint e) { return endpoint_text(e); }
 
 }  // namespace
 
-void print_timeline_json(std::ostream& out, const Timeline& t) {
+void print_timeline_json(std::ostream& out, const Timeline& t, const CaptureSummary* capture) {
   nlohmann::json root;
+  if (capture) {
+    root["capture"] = {{"link_type", capture->link_type}, {"records", capture->records},
+                       {"not_udp", capture->not_udp}, {"fragments", capture->fragments},
+                       {"truncated", capture->truncated}};
+    if (capture->damage) root["capture"]["damage"] = *capture->damage;
+  }
   auto connections = nlohmann::json::array();
   for (const auto& c : t.connections) {
     nlohmann::json jc;
