@@ -236,7 +236,7 @@ BOOST_AUTO_TEST_CASE(strays_are_kept_apart_with_a_reason) {
   BOOST_TEST(t.connections.empty());
   BOOST_TEST_REQUIRE(t.unattributed.size() == 3u);
   BOOST_TEST(t.unattributed[0].reason == "empty UDP payload");
-  BOOST_TEST(t.unattributed[1].reason.find("not QUIC") != std::string::npos);
+  BOOST_TEST(t.unattributed[1].reason.find("Fixed Bit is clear") != std::string::npos);
   BOOST_TEST(t.unattributed[2].frame == 3u);
 }
 

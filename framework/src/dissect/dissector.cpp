@@ -63,6 +63,10 @@ struct Dissector::State {
   explicit State(const KeyLog& k) : keys(k) {}
 
   std::optional<Route> route(const CapturedDatagram& d);
+  std::size_t decode_datagram(const Route& r, std::span<const std::uint8_t> payload, std::vector<Packet>& out,
+                              bool may_split);
+  std::size_t find_gso_segment(const Route& r, std::span<const std::uint8_t> payload, std::size_t offset,
+                               const ConnectionId& dcid);
   std::optional<Route> start_connection(const CapturedDatagram& d);
   Packet decode(const Route& r, std::span<const std::uint8_t> bytes);
   LevelKeys* level(std::size_t conn, Side sender, const Packet& p, std::string& why);
@@ -86,28 +90,84 @@ void Dissector::add(const CapturedDatagram& d) {
   auto route = s_->route(d);
   if (!route) {
     if (!(d.payload[0] & 0x40) && (d.payload[0] & 0x80) == 0)
-      return unattributed("not QUIC: fixed bit clear and no known connection (RFC 9000 §17.3.1)");
+      return unattributed("no known connection, and the Fixed Bit is clear (not QUIC, or greased per RFC 9287)");
     return unattributed("no known connection: unknown connection ID and addresses, and not a client's first Initial");
   }
-  Datagram out;
-  out.frame = d.frame;
-  out.time_ns = d.time_ns;
-  out.direction = route->sender == Side::client ? Direction::client_to_server : Direction::server_to_client;
-  out.size = d.payload.size();
-  out.from = d.from;
-  out.to = d.to;
+  auto& datagrams = s_->timeline.connections[route->connection].datagrams;
+  auto push = [&](std::span<const std::uint8_t> bytes, std::vector<Packet> packets) {
+    Datagram out;
+    out.frame = d.frame;
+    out.time_ns = d.time_ns;
+    out.direction = route->sender == Side::client ? Direction::client_to_server : Direction::server_to_client;
+    out.size = bytes.size();
+    out.from = d.from;
+    out.to = d.to;
+    out.packets = std::move(packets);
+    datagrams.push_back(std::move(out));
+  };
   const std::span<const std::uint8_t> payload(d.payload);
+  std::vector<Packet> packets;
+  const std::size_t segment = s_->decode_datagram(*route, payload, packets, true);
+  if (!segment) return push(payload, std::move(packets));
+  const unsigned count = static_cast<unsigned>((payload.size() + segment - 1) / segment);
+  for (unsigned i = 0; i < count; ++i) {
+    const auto bytes = payload.subspan(i * segment, std::min(segment, payload.size() - i * segment));
+    if (i > 0) {
+      packets.clear();
+      s_->decode_datagram(*route, bytes, packets, false);
+    }
+    push(bytes, std::move(packets));
+    datagrams.back().gso = GsoSegment{i, count, segment};
+  }
+}
+
+std::size_t Dissector::State::decode_datagram(const Route& r, std::span<const std::uint8_t> payload,
+                                              std::vector<Packet>& out, bool may_split) {
   std::size_t offset = 0;
   // Coalesced packets (RFC 9000 §12.2): long headers carry a Length; a short
   // header, Version Negotiation, Retry, or a header that does not parse
   // takes the rest of the datagram.
   while (offset < payload.size()) {
-    Packet p = s_->decode(*route, payload.subspan(offset));
+    Packet p = decode(r, payload.subspan(offset));
     p.offset = offset;
+    if (may_split && p.type == PacketType::one_rtt && p.undecryptable == Undecryptable::authentication_failed)
+      if (std::size_t segment = find_gso_segment(r, payload, offset, p.dcid)) {
+        p = decode(r, payload.subspan(offset, segment - offset));
+        p.offset = offset;
+        out.push_back(std::move(p));
+        return segment;
+      }
     offset += p.length;
-    out.packets.push_back(std::move(p));
+    out.push_back(std::move(p));
   }
-  s_->timeline.connections[route->connection].datagrams.push_back(std::move(out));
+  return 0;
+}
+
+// The GSO segment size of `payload`, whose short header packet at `offset`
+// failed to open as one packet running to the end: the first position S
+// past it such that every multiple of S starts a short header with the same
+// DCID, and the packet from `offset` to S opens. 0 when there is none.
+std::size_t Dissector::State::find_gso_segment(const Route& r, std::span<const std::uint8_t> payload,
+                                               std::size_t offset, const ConnectionId& dcid) {
+  auto starts_packet = [&](std::size_t at) {
+    // Header Form 0; the Fixed Bit may be greased (RFC 9287), so not checked.
+    return at + 1 + dcid.size() <= payload.size() && (payload[at] & 0x80) == 0 &&
+           std::equal(dcid.begin(), dcid.end(), payload.begin() + at + 1);
+  };
+  constexpr std::size_t kMinShortPacket = 1 + 4 + kHeaderSampleLength;
+  int attempts = 0;
+  for (std::size_t s = offset + dcid.size() + kMinShortPacket; s < payload.size() && attempts < 8; ++s) {
+    if (!starts_packet(s)) continue;
+    bool aligned = true;
+    for (std::size_t k = 2 * s; k < payload.size() && aligned; k += s) aligned = starts_packet(k);
+    if (!aligned) continue;
+    ++attempts;
+    // decode() changes state only when the packet opens, and then exactly
+    // as decoding that packet again will: a failed trial leaves no trace.
+    Packet first = decode(r, payload.subspan(offset, s - offset));
+    if (first.decrypted()) return s;
+  }
+  return 0;
 }
 
 std::optional<Route> Dissector::State::route(const CapturedDatagram& d) {

@@ -62,11 +62,22 @@ struct Packet {
   bool decrypted() const { return !undecryptable && packet_number.has_value(); }
 };
 
+/// Where a datagram came from when the capture held several in one record:
+/// a sender using UDP segmentation offload (GSO) hands the kernel one
+/// buffer of equal-sized segments, and a capture on loopback records that
+/// buffer before it is split. The dissector splits it back and says so.
+struct GsoSegment {
+  unsigned index = 0;             // from 0
+  unsigned count = 0;             // segments in the captured record
+  std::size_t segment_size = 0;   // bytes of every segment but maybe the last
+};
+
 struct Datagram {
   std::uint64_t frame = 0;  // capture frame number, from 1 (Wireshark's)
   std::int64_t time_ns = 0;
   Direction direction = Direction::client_to_server;
-  std::size_t size = 0;  // UDP payload bytes
+  std::size_t size = 0;  // UDP payload bytes (of this segment when split)
+  std::optional<GsoSegment> gso;
   NetEndpoint from{};
   NetEndpoint to{};
   std::vector<Packet> packets;

@@ -74,6 +74,7 @@ void print_timeline(std::ostream& out, const Timeline& t, const CaptureSummary* 
     for (const auto& d : c.datagrams) {
       out << fmt::format("  #{} {} {} {}B", d.frame, seconds(d.time_ns - t0),
                          d.direction == Direction::client_to_server ? "C>S" : "S>C", d.size);
+      if (d.gso) out << fmt::format(" GSO {}/{} of {}B", d.gso->index + 1, d.gso->count, d.gso->segment_size);
       for (const auto& p : d.packets) out << " | " << describe_packet(p);
       out << '\n';
     }
@@ -149,6 +150,8 @@ void print_timeline_json(std::ostream& out, const Timeline& t, const CaptureSumm
       jd["time_ns"] = d.time_ns;
       jd["direction"] = to_string(d.direction);
       jd["size"] = d.size;
+      if (d.gso)
+        jd["gso"] = {{"index", d.gso->index}, {"count", d.gso->count}, {"segment_size", d.gso->segment_size}};
       jd["from"] = endpoint_json(d.from);
       jd["to"] = endpoint_json(d.to);
       auto packets = nlohmann::json::array();
