@@ -188,4 +188,39 @@ BOOST_AUTO_TEST_CASE(gso_batches_are_split_into_datagrams) {
   BOOST_TEST(undecryptable == 0u);
 }
 
+// Two captures played as one (each shifted to start together, merged by
+// time) must give the same two timelines as each alone: connections are
+// told apart by connection IDs and ports, and each finds its own secrets.
+BOOST_AUTO_TEST_CASE(several_connections_in_one_capture) {
+  KeyLog keys;
+  std::vector<CapturedDatagram> merged;
+  std::vector<Timeline> alone;
+  for (const char* name : {"handshake", "retry", "stream-limit"}) {
+    const KeyLog k = read_key_log(kDir + name + ".keys");
+    merge_key_log(keys, k);
+    auto datagrams = read_capture(kDir + std::string(name) + ".pcap").datagrams;
+    alone.push_back(dissect::dissect(datagrams, k));
+    const std::int64_t t0 = datagrams.front().time_ns;
+    for (auto& d : datagrams) d.time_ns -= t0;
+    merged.insert(merged.end(), datagrams.begin(), datagrams.end());
+  }
+  std::stable_sort(merged.begin(), merged.end(),
+                   [](const auto& a, const auto& b) { return a.time_ns < b.time_ns; });
+  const Timeline t = dissect::dissect(merged, keys);
+  BOOST_TEST(t.unattributed.empty());
+  BOOST_REQUIRE_EQUAL(t.connections.size(), alone.size());
+  for (const Connection& c : t.connections) {
+    const auto it = std::find_if(alone.begin(), alone.end(), [&](const Timeline& a) {
+      return a.connections.at(0).original_dcid == c.original_dcid;
+    });
+    BOOST_REQUIRE(it != alone.end());
+    const Connection& want = it->connections[0];
+    BOOST_REQUIRE_EQUAL(c.datagrams.size(), want.datagrams.size());
+    for (std::size_t i = 0; i < c.datagrams.size(); ++i) {
+      BOOST_TEST(row_of(c.datagrams[i]).frame_type == row_of(want.datagrams[i]).frame_type);
+      BOOST_TEST(row_of(c.datagrams[i]).packet_number == row_of(want.datagrams[i]).packet_number);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
