@@ -1,0 +1,28 @@
+// Fuzzes the capture reader (libpcap plus conform's link-layer, IP and UDP
+// unwrapping) and the dissector behind it with arbitrary capture files.
+#include "capture/pcap_reader.hpp"
+#include "common/input_error.hpp"
+#include "dissect/dissector.hpp"
+
+#include <cstdio>
+#include <string>
+#include <unistd.h>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace conform;
+  static const std::string path = "/tmp/conform-fuzz-pcap-" + std::to_string(getpid());
+  if (FILE* f = std::fopen(path.c_str(), "wb")) {
+    std::fwrite(data, 1, size, f);
+    std::fclose(f);
+  } else {
+    return 0;
+  }
+  try {
+    const auto capture = read_capture(path);
+    const dissect::KeyLog keys;
+    dissect::dissect(capture.datagrams, keys);
+  } catch (const InputError&) {
+    // An unreadable capture is an expected outcome.
+  }
+  return 0;
+}
