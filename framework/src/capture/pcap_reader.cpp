@@ -157,7 +157,8 @@ std::string NetEndpoint::str() const {
   return "[" + std::string(text) + "]:" + std::to_string(port);
 }
 
-CaptureContents read_capture(const std::string& path) {
+CaptureSummary for_each_datagram(const std::string& path,
+                                 const std::function<void(const CapturedDatagram&)>& on_datagram) {
   char err[PCAP_ERRBUF_SIZE] = {};
   std::unique_ptr<pcap_t, decltype(&pcap_close)> pcap(
       pcap_open_offline_with_tstamp_precision(path.c_str(), PCAP_TSTAMP_PRECISION_NANO, err), &pcap_close);
@@ -166,27 +167,35 @@ CaptureContents read_capture(const std::string& path) {
   const char* link_name = pcap_datalink_val_to_name(link_type);
   if (!supported(link_type))
     throw InputError({path}, std::string("unsupported link type ") + (link_name ? link_name : std::to_string(link_type)));
-  CaptureContents out;
-  out.summary.link_type = link_name ? link_name : std::to_string(link_type);
+  CaptureSummary summary;
+  summary.link_type = link_name ? link_name : std::to_string(link_type);
   pcap_pkthdr* header = nullptr;
   const u_char* data = nullptr;
   int rc = 0;
+  CapturedDatagram d;  // reused: its payload buffer keeps its capacity
   while ((rc = pcap_next_ex(pcap.get(), &header, &data)) == 1) {
-    const std::uint64_t frame = ++out.summary.records;
-    CapturedDatagram d;
+    const std::uint64_t frame = ++summary.records;
+    d.from = d.to = NetEndpoint{};
+    d.truncated = false;
     switch (parse_udp(ip_packet(link_type, {data, header->caplen}), d)) {
-      case Unwrapped::not_udp: ++out.summary.not_udp; continue;
-      case Unwrapped::fragment: ++out.summary.fragments; continue;
+      case Unwrapped::not_udp: ++summary.not_udp; continue;
+      case Unwrapped::fragment: ++summary.fragments; continue;
       case Unwrapped::udp: break;
     }
-    if (d.truncated) ++out.summary.truncated;
+    if (d.truncated) ++summary.truncated;
     d.frame = frame;
     // With nanosecond precision libpcap gives nanoseconds in tv_usec.
     d.time_ns = std::int64_t{header->ts.tv_sec} * 1'000'000'000 + header->ts.tv_usec;
-    out.datagrams.push_back(std::move(d));
+    on_datagram(d);
   }
   if (rc == PCAP_ERROR)
-    out.summary.damage = "frame " + std::to_string(out.summary.records + 1) + ": " + pcap_geterr(pcap.get());
+    summary.damage = "frame " + std::to_string(summary.records + 1) + ": " + pcap_geterr(pcap.get());
+  return summary;
+}
+
+CaptureContents read_capture(const std::string& path) {
+  CaptureContents out;
+  out.summary = for_each_datagram(path, [&](const CapturedDatagram& d) { out.datagrams.push_back(d); });
   return out;
 }
 

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <compare>
+#include <functional>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -62,6 +63,13 @@ struct CaptureContents {
   std::vector<CapturedDatagram> datagrams;
   CaptureSummary summary;
 };
+
+/// Calls `on_datagram` with each UDP datagram of `path`, in file order,
+/// without keeping them: memory stays flat whatever the capture's size (the
+/// datagram passed is reused for the next one). Returns the summary; throws
+/// as read_capture does.
+CaptureSummary for_each_datagram(const std::string& path,
+                                 const std::function<void(const CapturedDatagram&)>& on_datagram);
 
 /// The UDP datagrams of `path`, in file order, with a summary of the rest.
 /// Throws InputError naming the file when it cannot be opened as a capture

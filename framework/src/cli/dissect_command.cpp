@@ -14,7 +14,11 @@ int command_dissect(const DissectCommandOptions& options) {
   // the command with its one line and nothing else.
   dissect::KeyLog keys;
   for (const auto& path : options.keylogs) dissect::merge_key_log(keys, dissect::read_key_log(path));
-  const CaptureContents capture = read_capture(options.capture);
+  // Datagrams stream into the dissector: memory holds the timeline, not
+  // the capture.
+  dissect::Dissector dissector(keys);
+  const CaptureSummary summary =
+      for_each_datagram(options.capture, [&](const CapturedDatagram& d) { dissector.add(d); });
 
   // A garbage key log would print one problem per line of it: show a few.
   constexpr std::size_t kShownProblems = 5;
@@ -24,15 +28,15 @@ int command_dissect(const DissectCommandOptions& options) {
     std::fprintf(stderr, "(%zu more key log lines could not be used)\n", keys.problems.size() - kShownProblems);
 
   // A capture cut short still shows what came before the damage.
-  if (capture.summary.damage)
+  if (summary.damage)
     std::fprintf(stderr, "%s: %s (the datagrams before it are shown)\n", options.capture.c_str(),
-                 capture.summary.damage->c_str());
+                 summary.damage->c_str());
 
-  const auto timeline = dissect::dissect(capture.datagrams, keys);
+  const auto timeline = dissector.finish();
   if (options.json)
-    dissect::print_timeline_json(std::cout, timeline, &capture.summary);
+    dissect::print_timeline_json(std::cout, timeline, &summary);
   else
-    dissect::print_timeline(std::cout, timeline, &capture.summary);
+    dissect::print_timeline(std::cout, timeline, &summary);
   std::cout.flush();
   return 0;
 }

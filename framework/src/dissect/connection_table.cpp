@@ -26,7 +26,7 @@ std::optional<Route> ConnectionTable::by_dcid(const ConnectionId& dcid) const {
 std::optional<Route> ConnectionTable::by_short_header(std::span<const std::uint8_t> datagram) const {
   for (std::size_t length : lengths_) {
     if (datagram.size() < 1 + length) continue;
-    auto it = owners_.find(ConnectionId(datagram.begin() + 1, datagram.begin() + 1 + length));
+    auto it = owners_.find(datagram.subspan(1, length));
     if (it != owners_.end()) return Route{it->second.first, other(it->second.second)};
   }
   return std::nullopt;

@@ -8,7 +8,9 @@
 
 #include "capture/pcap_reader.hpp"
 
+#include <algorithm>
 #include <functional>
+#include <span>
 #include <map>
 #include <optional>
 #include <set>
@@ -46,7 +48,15 @@ class ConnectionTable {
  private:
   using Key = std::pair<NetEndpoint, NetEndpoint>;  // (client, server)
 
-  std::map<ConnectionId, std::pair<std::size_t, Side>> owners_;
+  // Ordered lexicographically and searchable by a view, so a lookup per
+  // datagram allocates nothing.
+  struct ByteOrder {
+    using is_transparent = void;
+    bool operator()(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) const {
+      return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
+    }
+  };
+  std::map<ConnectionId, std::pair<std::size_t, Side>, ByteOrder> owners_;
   std::set<std::size_t, std::greater<>> lengths_;
   std::map<Key, std::size_t> client_server_;
   std::map<std::pair<std::size_t, Side>, std::vector<ConnectionId>> cids_;

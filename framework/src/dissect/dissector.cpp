@@ -73,6 +73,8 @@ struct Dissector::State {
   void install_tls_secrets(std::size_t conn);
   void decrypt(std::size_t conn, Side sender, LevelKeys& keys, const ParsedHeader& h,
                std::span<const std::uint8_t> bytes, Packet& p);
+  bool try_open(std::size_t conn, Side sender, LevelKeys& keys, const PacketKeys& candidate,
+                const ParsedHeader& h, std::span<const std::uint8_t> bytes, Packet& p);
   void learn(std::size_t conn, Side sender, const Packet& p, std::span<const std::uint8_t> plaintext);
   void learn_suite(std::size_t conn, CipherSuite suite);
 };
@@ -326,55 +328,76 @@ void Dissector::State::install_tls_secrets(std::size_t conn) {
 
 void Dissector::State::decrypt(std::size_t conn, Side sender, LevelKeys& keys, const ParsedHeader& h,
                                std::span<const std::uint8_t> bytes, Packet& p) {
-  auto& largest = states[conn].ep[index(sender)].largest[index(p.space)];
-  for (const PacketKeys& candidate : keys.candidates()) {
-    const UnmaskedHeader um = remove_header_protection(candidate, bytes, h, largest, scratch);
-    // Key generations to try (RFC 9001 §6.3, §6.5): the current one when
-    // the Key Phase bit matches it; else the next (a key update) and then
-    // the previous (a packet reordered across the update).
-    std::vector<unsigned> generations{0};
-    unsigned phase = 0;
-    if (p.type == PacketType::one_rtt) {
-      phase = (um.first_byte >> 2) & 1;
-      const unsigned current = keys.confirmed() ? keys.current() : 0;
-      if (phase == current % 2) {
-        generations = {current};
-      } else {
-        generations = {current + 1};
-        if (current > 0) generations.push_back(current - 1);
-      }
-    }
-    for (unsigned g : generations) {
-      const PacketKeys aead = keys.confirmed() ? keys.generation(g)
-                              : g == 0         ? candidate
-                                               : candidate.next_generation();
-      auto plaintext = open_payload(aead, bytes, um, scratch);
-      if (!plaintext) continue;
-      // 0-RTT keys come from a resumed session whose suite may differ from
-      // this handshake's, so only the other levels teach the suite.
-      if (!keys.confirmed() && p.type != PacketType::zero_rtt) learn_suite(conn, candidate.suite());
-      keys.confirm(candidate.suite());
-      if (g > keys.current()) keys.set_current(g);
-      p.packet_number = um.packet_number;
-      p.packet_number_length = um.packet_number_length;
-      if (p.type == PacketType::one_rtt) {
-        p.key_phase = phase;
-        p.key_generation = g;
-        p.reserved_bits = (um.first_byte >> 3) & 0x03;
-      } else {
-        p.reserved_bits = (um.first_byte >> 2) & 0x03;
-      }
-      p.payload_length = plaintext->size();
-      if (!largest || um.packet_number > *largest) largest = um.packet_number;
-      p.frames = parse_frames(*plaintext);
-      learn(conn, sender, p, *plaintext);
-      return;
-    }
+  if (keys.confirmed()) {
+    // A copy: generation() may grow the vector the reference points into.
+    const PacketKeys generation0 = keys.generation(0);
+    if (try_open(conn, sender, keys, generation0, h, bytes, p)) return;
+  } else {
+    // The suite is not known yet: each candidate in turn (rare, so copied).
+    const std::vector<PacketKeys> candidates(keys.candidates().begin(), keys.candidates().end());
+    for (const PacketKeys& candidate : candidates)
+      if (try_open(conn, sender, keys, candidate, h, bytes, p)) return;
   }
   p.undecryptable = Undecryptable::authentication_failed;
   p.detail = p.type == PacketType::one_rtt
                  ? "AEAD tag did not verify with the current, next or previous 1-RTT keys"
                  : fmt::format("AEAD tag did not verify with the {} keys", to_string(p.type));
+}
+
+bool Dissector::State::try_open(std::size_t conn, Side sender, LevelKeys& keys, const PacketKeys& candidate,
+                                const ParsedHeader& h, std::span<const std::uint8_t> bytes, Packet& p) {
+  auto& largest = states[conn].ep[index(sender)].largest[index(p.space)];
+  const UnmaskedHeader um = remove_header_protection(candidate, bytes, h, largest, scratch);
+  // Key generations to try (RFC 9001 §6.3, §6.5): the current one when the
+  // Key Phase bit matches it; else the next (a key update) and then the
+  // previous (a packet reordered across the update). Header protection keys
+  // never change (§6), so one unmasking serves all.
+  std::array<unsigned, 2> generations{0, 0};
+  std::size_t tries = 1;
+  unsigned phase = 0;
+  if (p.type == PacketType::one_rtt) {
+    phase = (um.first_byte >> 2) & 1;
+    const unsigned current = keys.confirmed() ? keys.current() : 0;
+    if (phase == current % 2) {
+      generations[0] = current;
+    } else {
+      generations[0] = current + 1;
+      if (current > 0) generations[tries++] = current - 1;
+    }
+  }
+  for (std::size_t i = 0; i < tries; ++i) {
+    const unsigned g = generations[i];
+    PacketKeys next;
+    const PacketKeys* aead = &candidate;
+    if (keys.confirmed())
+      aead = &keys.generation(g);
+    else if (g > 0)
+      aead = &(next = candidate.next_generation());
+    auto plaintext = open_payload(*aead, bytes, um, scratch);
+    if (!plaintext) continue;
+    if (!keys.confirmed()) {
+      // 0-RTT keys come from a resumed session whose suite may differ from
+      // this handshake's, so only the other levels teach the suite.
+      if (p.type != PacketType::zero_rtt) learn_suite(conn, candidate.suite());
+      keys.confirm(candidate.suite());
+    }
+    if (g > keys.current()) keys.set_current(g);
+    p.packet_number = um.packet_number;
+    p.packet_number_length = um.packet_number_length;
+    if (p.type == PacketType::one_rtt) {
+      p.key_phase = phase;
+      p.key_generation = g;
+      p.reserved_bits = (um.first_byte >> 3) & 0x03;
+    } else {
+      p.reserved_bits = (um.first_byte >> 2) & 0x03;
+    }
+    p.payload_length = plaintext->size();
+    if (!largest || um.packet_number > *largest) largest = um.packet_number;
+    p.frames = parse_frames(*plaintext);
+    learn(conn, sender, p, *plaintext);
+    return true;
+  }
+  return false;
 }
 
 // What decrypted frames teach about the packets still to come.

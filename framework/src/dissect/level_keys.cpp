@@ -23,8 +23,8 @@ void LevelKeys::set_keys(PacketKeys keys) {
   current_ = 0;
 }
 
-std::vector<PacketKeys> LevelKeys::candidates() const {
-  if (!generations_.empty()) return {generations_.front()};
+std::span<const PacketKeys> LevelKeys::candidates() const {
+  if (!generations_.empty()) return std::span(generations_).first(1);
   return candidates_;
 }
 

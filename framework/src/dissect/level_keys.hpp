@@ -9,6 +9,7 @@
 #include "dissect/packet_protection.hpp"
 
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace conform::dissect {
@@ -24,7 +25,8 @@ class LevelKeys {
   bool confirmed() const { return !generations_.empty(); }
 
   /// Generation-0 keys to try: one once confirmed, else the candidates.
-  std::vector<PacketKeys> candidates() const;
+  /// Valid until the next call of a non-const member.
+  std::span<const PacketKeys> candidates() const;
   /// Keeps the candidate whose suite decrypted a packet.
   void confirm(CipherSuite suite);
 

@@ -19,6 +19,9 @@ inline constexpr std::size_t kHeaderSampleLength = 16;
 
 class PacketKeys {
  public:
+  /// Empty keys: only assignable. Use from_secret().
+  PacketKeys() = default;
+
   /// Derives "quic key", "quic iv" and "quic hp" from `secret` with the
   /// suite's hash (RFC 9001 §5.1). `secret` must have the hash's length.
   static PacketKeys from_secret(CipherSuite suite, std::span<const std::uint8_t> secret);
