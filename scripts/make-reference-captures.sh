@@ -90,3 +90,9 @@ capture loss "--max-gso-dgrams=1 --tx-loss=0.15 --rx-loss=0.05" "--tx-loss=0.15 
 capture key-update "--max-gso-dgrams=1" "--key-update=1ms" medium
 capture large "--max-gso-dgrams=1" "" big
 capture gso "" "" medium
+
+# The handshake again as pcapng with its key log inside (Decryption Secrets
+# Block), as Wireshark users share captures.
+if [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" handshake "* ]]; then
+  editcap --inject-secrets "tls,$out/handshake.keys" "$out/handshake.pcap" "$out/handshake-dsb.pcapng"
+fi

@@ -86,4 +86,31 @@ BOOST_AUTO_TEST_CASE(unreadable_files_are_one_line_and_exit_2) {
   BOOST_TEST(r.out.empty());
 }
 
+// A pcapng with a Decryption Secrets Block (editcap --inject-secrets)
+// decrypts with no --keylog.
+BOOST_AUTO_TEST_CASE(pcapng_secrets_need_no_key_log) {
+  const std::string capture = std::string(CONFORM_SOURCE_DIR) + "/captures/ngtcp2/handshake-dsb.pcapng";
+  auto r = run_conform({"dissect", capture});
+  BOOST_TEST(r.exit_code == 0, r.err);
+  BOOST_TEST(r.err.empty(), r.err);
+  BOOST_TEST(r.out.find("keys=found") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("UNDECRYPTABLE") == std::string::npos, r.out);
+  BOOST_TEST(r.out.find("HANDSHAKE_DONE") != std::string::npos, r.out);
+}
+
+// A capture cut in the middle of a record: the datagrams before the cut are
+// shown, the damage is named, and the exit code stays 0.
+BOOST_AUTO_TEST_CASE(a_cut_capture_shows_what_came_before) {
+  const std::string dir = scratch_dir("dissect-cut");
+  std::string bytes = read_file(std::string(CONFORM_SOURCE_DIR) + "/captures/ngtcp2/handshake.pcap");
+  bytes.resize(bytes.size() - 10);
+  const std::string capture = write_file(dir + "/cut.pcap", bytes);
+  const std::string keys = std::string(CONFORM_SOURCE_DIR) + "/captures/ngtcp2/handshake.keys";
+  auto r = run_conform({"dissect", capture, "--keylog", keys});
+  BOOST_TEST(r.exit_code == 0);
+  BOOST_TEST(r.err.rfind(capture + ": frame 9: ", 0) == 0u, r.err);
+  BOOST_TEST(r.out.find("#8 ") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("#9 ") == std::string::npos, r.out);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,8 @@
 // Fuzzes the capture reader (libpcap plus conform's link-layer, IP and UDP
-// unwrapping) and the dissector behind it with arbitrary capture files.
+// unwrapping, pcapng Decryption Secrets Blocks) and the dissector behind it
+// with arbitrary capture files.
 #include "capture/pcap_reader.hpp"
+#include "capture/pcapng_secrets.hpp"
 #include "common/input_error.hpp"
 #include "dissect/dissector.hpp"
 
@@ -18,8 +20,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   try {
+    dissect::KeyLog keys;
+    for (const auto& block : read_pcapng_secrets(path))
+      dissect::merge_key_log(keys, dissect::parse_key_log(block.key_log, path));
     const auto capture = read_capture(path);
-    const dissect::KeyLog keys;
     dissect::dissect(capture.datagrams, keys);
   } catch (const InputError&) {
     // An unreadable capture is an expected outcome.

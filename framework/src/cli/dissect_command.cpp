@@ -1,5 +1,6 @@
 // `conform dissect`: a capture and its key logs in, the timeline out.
 #include "capture/pcap_reader.hpp"
+#include "capture/pcapng_secrets.hpp"
 #include "cli/commands.hpp"
 #include "dissect/dissector.hpp"
 #include "dissect/timeline_format.hpp"
@@ -13,6 +14,11 @@ int command_dissect(const DissectCommandOptions& options) {
   // Read every input before printing anything, so an unreadable file ends
   // the command with its one line and nothing else.
   dissect::KeyLog keys;
+  // Secrets embedded in a pcapng come first; --keylog files add to them.
+  for (const auto& block : read_pcapng_secrets(options.capture))
+    dissect::merge_key_log(keys, dissect::parse_key_log(block.key_log,
+                                                        options.capture + " (Decryption Secrets Block at byte " +
+                                                            std::to_string(block.offset) + ")"));
   for (const auto& path : options.keylogs) dissect::merge_key_log(keys, dissect::read_key_log(path));
   // Datagrams stream into the dissector: memory holds the timeline, not
   // the capture.
