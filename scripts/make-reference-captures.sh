@@ -44,9 +44,9 @@ capture() {
   if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]]; then return; fi
   local urls=()
   for p in "$@"; do urls+=("https://127.0.0.1:$port/$p"); done
-  rm -f "$work"/*.keys
+  rm -f "$work"/*.keys "$work"/client.log
   # `ip netns exec` execs its command, so $! is the program's own pid.
-  ip netns exec "$ns" tcpdump -q -i lo -B 262144 -U -w "$out/$name.pcap" udp port $port 2>/dev/null &
+  ip netns exec "$ns" tcpdump -q -i lo -B 262144 -U --immediate-mode -w "$out/$name.pcap" udp port $port 2>/dev/null &
   local tcpdump_pid=$!
   sleep 0.5
   # shellcheck disable=SC2086
@@ -55,12 +55,14 @@ capture() {
   local server_pid=$!
   sleep 0.3
   # shellcheck disable=SC2086
-  SSLKEYLOGFILE=$work/client.keys ip netns exec "$ns" timeout 60 gtlsclient -q --exit-on-all-streams-close \
-    --download "$work/dl" $client_args 127.0.0.1 $port "${urls[@]}" >/dev/null 2>&1 || true
+  SSLKEYLOGFILE=$work/client.keys ip netns exec "$ns" timeout 60 gtlsclient --exit-on-all-streams-close \
+    --download "$work/dl" $client_args 127.0.0.1 $port "${urls[@]}" >"$work/client.log" 2>&1 || echo "$name: gtlsclient exit $?: $(tail -1 "$work/client.log")"
   sleep 0.3
   kill "$server_pid" 2>/dev/null || true
   wait "$server_pid" 2>/dev/null || true
-  sleep 0.2
+  # --immediate-mode above and this pause: the ring buffer otherwise holds
+  # the last packets back, and SIGINT would lose them.
+  sleep 0.5
   kill -INT "$tcpdump_pid"
   wait "$tcpdump_pid" 2>/dev/null || true
   # Both ends log the same secrets; one copy of each line is enough.

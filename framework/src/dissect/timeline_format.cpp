@@ -2,6 +2,7 @@
 #include "dissect/timeline_format.hpp"
 
 #include "dissect/frame_format.hpp"
+#include "dissect/stream_view.hpp"
 
 #include <fmt/format.h>
 
@@ -51,6 +52,30 @@ std::string describe_packet(const Packet& p) {
   return s;
 }
 
+std::string describe_flow(const StreamFlow& f) {
+  if (!f.first_frame) return "-";
+  std::string s = fmt::format("{}B", f.unique_bytes);
+  if (f.sent_bytes != f.unique_bytes) s += fmt::format(" (sent {}B)", f.sent_bytes);
+  if (f.fin_size) s += fmt::format(" fin={}", *f.fin_size);
+  if (f.reset) s += fmt::format(" RESET error={} final_size={}", f.reset->error_code, f.reset->final_size);
+  if (f.stop_sending_error) s += fmt::format(" STOP_SENDING error={}", *f.stop_sending_error);
+  if (f.max_stream_data) s += fmt::format(" max_stream_data={}", *f.max_stream_data);
+  if (f.blocked_at) s += fmt::format(" blocked_at={}", *f.blocked_at);
+  return s;
+}
+
+nlohmann::json flow_json(const StreamFlow& f) {
+  nlohmann::json j = {{"unique_bytes", f.unique_bytes}, {"sent_bytes", f.sent_bytes},
+                      {"stream_frames", f.stream_frames}, {"highest_offset", f.highest_offset},
+                      {"first_frame", f.first_frame}, {"last_frame", f.last_frame}};
+  if (f.fin_size) j["fin_size"] = *f.fin_size;
+  if (f.reset) j["reset"] = {{"error_code", f.reset->error_code}, {"final_size", f.reset->final_size}};
+  if (f.stop_sending_error) j["stop_sending_error"] = *f.stop_sending_error;
+  if (f.max_stream_data) j["max_stream_data"] = *f.max_stream_data;
+  if (f.blocked_at) j["blocked_at"] = *f.blocked_at;
+  return j;
+}
+
 }  // namespace
 
 void print_timeline(std::ostream& out, const Timeline& t, const CaptureSummary* capture) {
@@ -78,6 +103,13 @@ void print_timeline(std::ostream& out, const Timeline& t, const CaptureSummary* 
       for (const auto& p : d.packets) out << " | " << describe_packet(p);
       out << '\n';
     }
+    const auto streams = stream_views(c);
+    if (!streams.empty()) out << "  streams:\n";
+    for (const auto& v : streams)
+      out << fmt::format("    {} {} {} (first #{}): C>S {} | S>C {}\n", v.id, v.client_initiated() ? "client" : "server",
+                         v.bidirectional() ? "bidi" : "uni", v.first_frame,
+                         describe_flow(v.flow(Direction::client_to_server)),
+                         describe_flow(v.flow(Direction::server_to_client)));
   }
   if (!t.unattributed.empty()) out << "not in any connection:\n";
   for (const auto& u : t.unattributed)
@@ -160,6 +192,15 @@ void print_timeline_json(std::ostream& out, const Timeline& t, const CaptureSumm
       datagrams.push_back(std::move(jd));
     }
     jc["datagrams"] = std::move(datagrams);
+    auto streams = nlohmann::json::array();
+    for (const auto& v : stream_views(c))
+      streams.push_back({{"id", v.id},
+                         {"initiator", v.client_initiated() ? "client" : "server"},
+                         {"bidirectional", v.bidirectional()},
+                         {"first_frame", v.first_frame},
+                         {"client_to_server", flow_json(v.flow(Direction::client_to_server))},
+                         {"server_to_client", flow_json(v.flow(Direction::server_to_client))}});
+    jc["streams"] = std::move(streams);
     connections.push_back(std::move(jc));
   }
   root["connections"] = std::move(connections);
