@@ -92,6 +92,7 @@ capture loss "--max-gso-dgrams=1 --tx-loss=0.15 --rx-loss=0.05" "--tx-loss=0.15 
 capture key-update "--max-gso-dgrams=1" "--key-update=1ms" medium
 capture large "--max-gso-dgrams=1" "" big
 capture gso "" "" medium
+capture migration "--max-gso-dgrams=1" "--change-local-addr=5ms" medium
 
 # The handshake again as pcapng with its key log inside (Decryption Secrets
 # Block), as Wireshark users share captures.

@@ -11,6 +11,7 @@
 
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 using namespace conform;
@@ -160,6 +161,20 @@ BOOST_AUTO_TEST_CASE(key_update) {
 }
 
 BOOST_AUTO_TEST_CASE(large) { compare_with_tshark("large"); }
+
+// gtlsclient --change-local-addr: the client moves to a new port mid-transfer;
+// the packets on the new path stay in the same connection (found by their
+// connection IDs), with PATH_CHALLENGE and PATH_RESPONSE.
+BOOST_AUTO_TEST_CASE(migration) {
+  const Timeline t = compare_with_tshark("migration");
+  BOOST_REQUIRE_EQUAL(t.connections.size(), 1u);
+  std::set<std::uint16_t> client_ports;
+  for (const auto& d : t.connections[0].datagrams)
+    client_ports.insert(d.direction == Direction::client_to_server ? d.from.port : d.to.port);
+  BOOST_TEST(client_ports.size() >= 2u);
+  BOOST_TEST(count_frames<PathChallengeFrame>(t) > 0u);
+  BOOST_TEST(count_frames<PathResponseFrame>(t) > 0u);
+}
 
 // gtlsserver's default UDP GSO on loopback: records of up to ~40 KB that
 // tshark cannot decrypt (it takes each as one packet); the dissector splits
