@@ -205,6 +205,26 @@ BOOST_AUTO_TEST_CASE(without_secrets_packets_stay_with_the_reason) {
   BOOST_TEST(p.detail.find("key log has no secrets for client random") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(stateless_reset_is_recognised_by_its_token) {
+  Capture cap = full_connection();
+  // The server issues a connection ID with a reset token, then resets.
+  const Bytes ncid = hex("1801000401020304 00112233445566778899aabbccddeeff");
+  cap.add(false, test::short_packet(keys_of(0x44), {}, 1, 0, ncid));
+  Bytes reset = hex("4bf1f2f3f4f5f6f7f8f9fafbfcfdfeff10111213");
+  const Bytes token = hex("00112233445566778899aabbccddeeff");
+  reset.insert(reset.end(), token.begin(), token.end());
+  cap.add(false, reset);
+  const Timeline t = dissect::dissect(cap.datagrams, key_log_for(kRfcClientRandom));
+  const auto& dgs = t.connections.at(0).datagrams;
+  BOOST_REQUIRE_EQUAL(dgs.size(), cap.datagrams.size());
+  BOOST_TEST(dgs[dgs.size() - 2].packets.at(0).decrypted());
+  const Packet& p = dgs.back().packets.at(0);
+  BOOST_TEST((p.undecryptable == Undecryptable::stateless_reset));
+  BOOST_TEST(p.detail.find("sequence 1") != std::string::npos, p.detail);
+  // The tampered packet of full_connection() is no reset: no token matches.
+  BOOST_TEST((dgs[6].packets.at(0).undecryptable == Undecryptable::authentication_failed));
+}
+
 BOOST_AUTO_TEST_CASE(retry_is_verified_and_initial_keys_follow_the_new_dcid) {
   Capture cap;
   cap.add(true, hex(v::kClientProtectedPacket));

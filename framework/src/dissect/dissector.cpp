@@ -13,6 +13,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 namespace conform::dissect {
 namespace {
 
@@ -21,6 +23,9 @@ namespace {
 // stream.
 struct EndpointState {
   LevelKeys initial, zero_rtt, handshake, application;
+  // Stateless Reset Tokens this endpoint issued (NEW_CONNECTION_ID), with
+  // the sequence number of their connection ID.
+  std::map<std::array<std::uint8_t, 16>, std::uint64_t> reset_tokens;
   std::array<std::optional<std::uint64_t>, 3> largest;  // by PacketSpace
   CryptoPrefix initial_crypto;
 };
@@ -268,6 +273,18 @@ Packet Dissector::State::decode(const Route& r, std::span<const std::uint8_t> by
   }
   decrypt(r.connection, r.sender, *keys, *h, packet, p);
   if (p.decrypted() && h->long_header) table.add_cid(r.connection, r.sender, h->scid);
+  if (p.undecryptable == Undecryptable::authentication_failed && !h->long_header) {
+    // A Stateless Reset looks like a short header packet and ends with a
+    // token its sender issued (RFC 9000 §10.3).
+    std::array<std::uint8_t, 16> tail{};
+    std::copy(packet.end() - 16, packet.end(), tail.begin());
+    const auto& tokens = states[r.connection].ep[index(r.sender)].reset_tokens;
+    if (auto it = tokens.find(tail); it != tokens.end()) {
+      p.undecryptable = Undecryptable::stateless_reset;
+      p.detail = fmt::format("ends with the Stateless Reset Token of connection ID sequence {} (RFC 9000 §10.3)",
+                             it->second);
+    }
+  }
   return p;
 }
 
@@ -416,6 +433,7 @@ void Dissector::State::learn(std::size_t conn, Side sender, const Packet& p,
           if (auto suite = cipher_suite_from_code(*code)) learn_suite(conn, *suite);
     } else if (const auto* ncid = std::get_if<NewConnectionIdFrame>(&f)) {
       table.add_cid(conn, sender, ncid->connection_id);
+      ep.reset_tokens[ncid->reset_token] = ncid->sequence;
     }
   }
 }

@@ -13,6 +13,7 @@ std::string_view to_string(Undecryptable reason) {
     case Undecryptable::unknown_version: return "unknown_version";
     case Undecryptable::no_keys: return "no_keys";
     case Undecryptable::authentication_failed: return "authentication_failed";
+    case Undecryptable::stateless_reset: return "stateless_reset";
   }
   return "?";
 }

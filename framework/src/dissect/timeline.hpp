@@ -30,6 +30,9 @@ enum class Undecryptable : std::uint8_t {
   unknown_version,        // a long header of a version other than 1
   no_keys,                // no secret for this level: no key log line, or no ClientHello seen
   authentication_failed,  // the AEAD tag did not verify with any key that applies
+  /// Not a packet but a Stateless Reset (RFC 9000 §10.3): its last 16 bytes
+  /// are a Stateless Reset Token the sender issued in NEW_CONNECTION_ID.
+  stateless_reset,
 };
 std::string_view to_string(Undecryptable reason);
 
