@@ -118,4 +118,22 @@ BOOST_AUTO_TEST_CASE(a_cut_capture_shows_what_came_before) {
   BOOST_TEST(r.out.find("#" + last + " ") == std::string::npos, r.out);
 }
 
+BOOST_AUTO_TEST_CASE(no_quic_and_a_foreign_key_log_are_said_plainly) {
+  const std::string dir = scratch_dir("dissect-plain");
+  const std::string empty = dir + "/dns.pcap";
+  {
+    conform::PcapWriter w(empty);
+    w.write_udp(1, kClient, {conform::kServerAddress, 53}, std::vector<std::uint8_t>{0x12, 0x34, 0x01, 0x00});
+  }
+  auto r = run_conform({"dissect", empty});
+  BOOST_TEST(r.exit_code == 0);
+  BOOST_TEST(r.err == empty + ": no QUIC connection found (1 UDP datagrams, none a QUIC v1 client Initial)\n");
+
+  const std::string ngtcp2 = std::string(CONFORM_SOURCE_DIR) + "/captures/ngtcp2/";
+  r = run_conform({"dissect", ngtcp2 + "handshake.pcap", "--keylog", ngtcp2 + "retry.keys"});
+  BOOST_TEST(r.exit_code == 0);
+  BOOST_TEST(r.err.find("the key log has no secrets for connection 0") != std::string::npos, r.err);
+  BOOST_TEST(r.out.find("UNDECRYPTABLE no_keys") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -39,6 +39,15 @@ int command_dissect(const DissectCommandOptions& options) {
                  summary.damage->c_str());
 
   const auto timeline = dissector.finish();
+  // What a person would otherwise have to find in the output.
+  if (timeline.connections.empty())
+    std::fprintf(stderr, "%s: no QUIC connection found (%llu UDP datagrams, none a QUIC v1 client Initial)\n",
+                 options.capture.c_str(), static_cast<unsigned long long>(timeline.unattributed.size()));
+  for (const auto& c : timeline.connections)
+    if (c.client_random && !c.secrets_found && !keys.connections.empty())
+      std::fprintf(stderr, "%s: the key log has no secrets for connection %zu (client random %s): "
+                           "only its Initial packets are decrypted\n",
+                   options.capture.c_str(), c.index, dissect::to_hex(*c.client_random).c_str());
   if (options.json)
     dissect::print_timeline_json(std::cout, timeline, &summary);
   else
