@@ -5,8 +5,10 @@
 #include "capture/pcapng_secrets.hpp"
 #include "common/input_error.hpp"
 #include "dissect/dissector.hpp"
+#include "dissect/timeline_format.hpp"
 
 #include <cstdio>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 
@@ -24,7 +26,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const auto& block : read_pcapng_secrets(path))
       dissect::merge_key_log(keys, dissect::parse_key_log(block.key_log, path));
     const auto capture = read_capture(path);
-    dissect::dissect(capture.datagrams, keys);
+    const auto timeline = dissect::dissect(capture.datagrams, keys);
+    std::ostringstream text;
+    dissect::print_timeline(text, timeline, &capture.summary);
   } catch (const InputError&) {
     // An unreadable capture is an expected outcome.
   }

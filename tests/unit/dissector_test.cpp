@@ -101,6 +101,9 @@ BOOST_AUTO_TEST_CASE(rfc_initials_decode_to_their_frames) {
   BOOST_TEST_REQUIRE(c.cipher_suite.has_value());
   BOOST_TEST(static_cast<int>(*c.cipher_suite) == 0x1301);
   BOOST_TEST_REQUIRE(c.datagrams.size() == 2u);
+  BOOST_TEST_REQUIRE(c.client_parameters.has_value());
+  BOOST_TEST(*c.client_parameters->initial_max_streams_bidi == 16u);
+  BOOST_TEST(!c.server_parameters.has_value());  // in EncryptedExtensions, not shown in A.3
 
   const Datagram& d0 = c.datagrams[0];
   BOOST_TEST(d0.frame == 1u);

@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <pcap/pcap.h>
 
+#include <cstdint>
 #include <memory>
 #include <span>
 
@@ -184,8 +185,14 @@ CaptureSummary for_each_datagram(const std::string& path,
     }
     if (d.truncated) ++summary.truncated;
     d.frame = frame;
-    // With nanosecond precision libpcap gives nanoseconds in tv_usec.
-    d.time_ns = std::int64_t{header->ts.tv_sec} * 1'000'000'000 + header->ts.tv_usec;
+    // With nanosecond precision libpcap gives nanoseconds in tv_usec. A
+    // pcapng timestamp can exceed what int64 nanoseconds hold (the fuzzer
+    // found one): saturate rather than overflow.
+    std::int64_t ns = 0;
+    if (__builtin_mul_overflow(std::int64_t{header->ts.tv_sec}, std::int64_t{1'000'000'000}, &ns) ||
+        __builtin_add_overflow(ns, std::int64_t{header->ts.tv_usec}, &ns))
+      ns = header->ts.tv_sec < 0 ? INT64_MIN : INT64_MAX;
+    d.time_ns = ns;
     on_datagram(d);
   }
   if (rc == PCAP_ERROR)

@@ -10,6 +10,8 @@
 #include "dissect/packet_unprotect.hpp"
 #include "dissect/retry_integrity.hpp"
 #include "dissect/tls_hello.hpp"
+#include "dissect/transport_parameters.hpp"
+#include "dissect/crypto_stream.hpp"
 
 #include <fmt/format.h>
 
@@ -27,7 +29,9 @@ struct EndpointState {
   // the sequence number of their connection ID.
   std::map<std::array<std::uint8_t, 16>, std::uint64_t> reset_tokens;
   std::array<std::optional<std::uint64_t>, 3> largest;  // by PacketSpace
-  CryptoPrefix initial_crypto;
+  CryptoStream initial_crypto;
+  CryptoStream handshake_crypto;
+  bool parameters_read = false;
 };
 
 struct ConnectionState {
@@ -82,6 +86,7 @@ struct Dissector::State {
                 const ParsedHeader& h, std::span<const std::uint8_t> bytes, Packet& p);
   void learn(std::size_t conn, Side sender, const Packet& p, std::span<const std::uint8_t> plaintext);
   void learn_suite(std::size_t conn, CipherSuite suite);
+  void read_transport_parameters(std::size_t conn, Side sender);
 };
 
 Dissector::Dissector(const KeyLog& keys) : s_(std::make_unique<State>(keys)) {}
@@ -422,20 +427,55 @@ void Dissector::State::learn(std::size_t conn, Side sender, const Packet& p,
                              std::span<const std::uint8_t> plaintext) {
   Connection& c = timeline.connections[conn];
   EndpointState& ep = states[conn].ep[index(sender)];
+  bool crypto_added = false;
   for (const Frame& f : p.frames) {
-    if (const auto* crypto = std::get_if<CryptoFrame>(&f); crypto && p.type == PacketType::initial) {
-      ep.initial_crypto.add(crypto->offset,
-                            plaintext.subspan(crypto->data_at, static_cast<std::size_t>(crypto->length)));
-      if (sender == Side::client && !c.client_random)
-        c.client_random = client_hello_random(ep.initial_crypto.contiguous());
-      if (sender == Side::server && !c.cipher_suite)
-        if (auto code = server_hello_cipher_suite(ep.initial_crypto.contiguous()))
-          if (auto suite = cipher_suite_from_code(*code)) learn_suite(conn, *suite);
+    if (const auto* crypto = std::get_if<CryptoFrame>(&f)) {
+      CryptoStream* stream = p.type == PacketType::initial     ? &ep.initial_crypto
+                             : p.type == PacketType::handshake ? &ep.handshake_crypto
+                                                               : nullptr;
+      if (!stream) continue;  // 1-RTT CRYPTO: session tickets, not needed
+      stream->add(crypto->offset, plaintext.subspan(crypto->data_at, static_cast<std::size_t>(crypto->length)));
+      crypto_added = true;
     } else if (const auto* ncid = std::get_if<NewConnectionIdFrame>(&f)) {
       table.add_cid(conn, sender, ncid->connection_id);
       ep.reset_tokens[ncid->reset_token] = ncid->sequence;
     }
   }
+  if (!crypto_added) return;
+  if (sender == Side::client && !c.client_random)
+    c.client_random = client_hello_random(ep.initial_crypto.contiguous());
+  if (sender == Side::server && !c.cipher_suite)
+    if (auto code = server_hello_cipher_suite(ep.initial_crypto.contiguous()))
+      if (auto suite = cipher_suite_from_code(*code)) learn_suite(conn, *suite);
+  read_transport_parameters(conn, sender);
+}
+
+// The client's transport parameters are in its ClientHello (Initial), the
+// server's in EncryptedExtensions (Handshake) (RFC 9001 §8.2).
+void Dissector::State::read_transport_parameters(std::size_t conn, Side sender) {
+  EndpointState& ep = states[conn].ep[index(sender)];
+  if (ep.parameters_read) return;
+  const bool client = sender == Side::client;
+  auto message = client ? handshake_message(ep.initial_crypto.contiguous(), 1)
+                        : handshake_message(ep.handshake_crypto.contiguous(), 8);
+  if (!message) return;
+  ep.parameters_read = true;
+  Connection& c = timeline.connections[conn];
+  auto value = transport_parameters_extension(client ? 1 : 8, *message);
+  if (!value) {
+    c.notes.push_back(fmt::format("the {} sent no quic_transport_parameters extension (RFC 9001 §8.2)",
+                                  client ? "client" : "server"));
+    return;
+  }
+  std::string why;
+  auto parameters = parse_transport_parameters(*value, why);
+  if (!parameters) {
+    c.notes.push_back(fmt::format("{} transport parameters: {}", client ? "client" : "server", why));
+    return;
+  }
+  // The server's token lets a Stateless Reset on the first path be known.
+  if (!client && parameters->stateless_reset_token) ep.reset_tokens[*parameters->stateless_reset_token] = 0;
+  (client ? c.client_parameters : c.server_parameters) = std::move(*parameters);
 }
 
 void Dissector::State::learn_suite(std::size_t conn, CipherSuite suite) {

@@ -11,6 +11,7 @@
 #include "dissect/frames.hpp"
 #include "dissect/header.hpp"
 #include "dissect/key_log.hpp"
+#include "dissect/transport_parameters.hpp"
 
 #include "capture/pcap_reader.hpp"
 
@@ -94,6 +95,12 @@ struct Connection {
   std::optional<ClientRandom> client_random;  // from the ClientHello
   std::optional<CipherSuite> cipher_suite;    // from the ServerHello
   bool secrets_found = false;  // the key log holds this client random
+  /// From the ClientHello and the EncryptedExtensions (RFC 9000 §18).
+  std::optional<TransportParameters> client_parameters;
+  std::optional<TransportParameters> server_parameters;
+  /// What the dissector noticed about the connection as a whole, e.g.
+  /// transport parameters that could not be decoded.
+  std::vector<std::string> notes;
   std::vector<Datagram> datagrams;
 };
 

@@ -22,10 +22,11 @@ std::int64_t first_time(const Timeline& t) {
   return first == std::numeric_limits<std::int64_t>::max() ? 0 : first;
 }
 
-std::string seconds(std::int64_t ns) {
-  const char* sign = ns < 0 ? "-" : "";
-  const std::uint64_t a = ns < 0 ? static_cast<std::uint64_t>(-ns) : static_cast<std::uint64_t>(ns);
-  return fmt::format("{}{}.{:09}", sign, a / 1'000'000'000, a % 1'000'000'000);
+// Seconds from `t0` to `t` (t >= t0), computed in unsigned arithmetic so
+// extreme capture timestamps cannot overflow.
+std::string seconds(std::int64_t t, std::int64_t t0) {
+  const std::uint64_t a = static_cast<std::uint64_t>(t) - static_cast<std::uint64_t>(t0);
+  return fmt::format("{}.{:09}", a / 1'000'000'000, a % 1'000'000'000);
 }
 
 std::string describe_packet(const Packet& p) {
@@ -50,6 +51,51 @@ std::string describe_packet(const Packet& p) {
   s += ":";
   for (std::size_t i = 0; i < p.frames.size(); ++i) s += (i ? ", " : " ") + describe_frame(p.frames[i]);
   return s;
+}
+
+// Every parameter sent, as name and value, in RFC 9000 §18.2 order.
+std::vector<std::pair<std::string, nlohmann::json>> parameter_fields(const TransportParameters& t) {
+  std::vector<std::pair<std::string, nlohmann::json>> out;
+  auto add = [&](const char* name, const auto& v) {
+    if (v) out.emplace_back(name, *v);
+  };
+  auto add_bytes = [&](const char* name, const auto& v) {
+    if (v) out.emplace_back(name, to_hex(*v));
+  };
+  add_bytes("original_destination_connection_id", t.original_destination_connection_id);
+  add("max_idle_timeout", t.max_idle_timeout);
+  add_bytes("stateless_reset_token", t.stateless_reset_token);
+  add("max_udp_payload_size", t.max_udp_payload_size);
+  add("initial_max_data", t.initial_max_data);
+  add("initial_max_stream_data_bidi_local", t.initial_max_stream_data_bidi_local);
+  add("initial_max_stream_data_bidi_remote", t.initial_max_stream_data_bidi_remote);
+  add("initial_max_stream_data_uni", t.initial_max_stream_data_uni);
+  add("initial_max_streams_bidi", t.initial_max_streams_bidi);
+  add("initial_max_streams_uni", t.initial_max_streams_uni);
+  add("ack_delay_exponent", t.ack_delay_exponent);
+  add("max_ack_delay", t.max_ack_delay);
+  if (t.disable_active_migration) out.emplace_back("disable_active_migration", true);
+  add_bytes("preferred_address", t.preferred_address);
+  add("active_connection_id_limit", t.active_connection_id_limit);
+  add_bytes("initial_source_connection_id", t.initial_source_connection_id);
+  add_bytes("retry_source_connection_id", t.retry_source_connection_id);
+  add("max_datagram_frame_size", t.max_datagram_frame_size);
+  for (const auto& [id, value] : t.others) out.emplace_back(fmt::format("0x{:x}", id), to_hex(value));
+  return out;
+}
+
+std::string describe_parameters(const TransportParameters& t) {
+  std::string s;
+  for (const auto& [name, value] : parameter_fields(t))
+    s += " " + name + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
+  return s;
+}
+
+nlohmann::json parameters_json(const std::optional<TransportParameters>& t) {
+  if (!t) return nullptr;
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, value] : parameter_fields(*t)) j[name] = value;
+  return j;
 }
 
 std::string describe_flow(const StreamFlow& f) {
@@ -96,8 +142,11 @@ void print_timeline(std::ostream& out, const Timeline& t, const CaptureSummary* 
     if (c.cipher_suite) out << ' ' << to_string(*c.cipher_suite);
     if (c.client_random) out << (c.secrets_found ? " keys=found" : " keys=missing");
     out << '\n';
+    if (c.client_parameters) out << "  client parameters:" << describe_parameters(*c.client_parameters) << '\n';
+    if (c.server_parameters) out << "  server parameters:" << describe_parameters(*c.server_parameters) << '\n';
+    for (const auto& note : c.notes) out << "  note: " << note << '\n';
     for (const auto& d : c.datagrams) {
-      out << fmt::format("  #{} {} {} {}B", d.frame, seconds(d.time_ns - t0),
+      out << fmt::format("  #{} {} {} {}B", d.frame, seconds(d.time_ns, t0),
                          d.direction == Direction::client_to_server ? "C>S" : "S>C", d.size);
       if (d.gso) out << fmt::format(" GSO {}/{} of {}B", d.gso->index + 1, d.gso->count, d.gso->segment_size);
       for (const auto& p : d.packets) out << " | " << describe_packet(p);
@@ -113,7 +162,7 @@ void print_timeline(std::ostream& out, const Timeline& t, const CaptureSummary* 
   }
   if (!t.unattributed.empty()) out << "not in any connection:\n";
   for (const auto& u : t.unattributed)
-    out << fmt::format("  #{} {} {} > {} {}B: {}\n", u.frame, seconds(u.time_ns - t0), endpoint_text(u.from),
+    out << fmt::format("  #{} {} {} > {} {}B: {}\n", u.frame, seconds(u.time_ns, t0), endpoint_text(u.from),
                        endpoint_text(u.to), u.size, u.reason);
 }
 
@@ -175,6 +224,9 @@ void print_timeline_json(std::ostream& out, const Timeline& t, const CaptureSumm
     jc["cipher_suite"] = c.cipher_suite ? nlohmann::json(to_string(*c.cipher_suite)) : nlohmann::json();
     jc["client_random"] = c.client_random ? nlohmann::json(to_hex(*c.client_random)) : nlohmann::json();
     jc["secrets_found"] = c.secrets_found;
+    jc["client_parameters"] = parameters_json(c.client_parameters);
+    jc["server_parameters"] = parameters_json(c.server_parameters);
+    jc["notes"] = c.notes;
     auto datagrams = nlohmann::json::array();
     for (const auto& d : c.datagrams) {
       nlohmann::json jd;

@@ -5,18 +5,6 @@
 
 namespace conform::dissect {
 
-void CryptoPrefix::add(std::uint64_t offset, std::span<const std::uint8_t> data) {
-  for (std::size_t i = 0; i < data.size() && offset + i < kCapacity; ++i) {
-    bytes_[offset + i] = data[i];
-    have_.set(offset + i);
-  }
-  while (contiguous_ < kCapacity && have_.test(contiguous_)) ++contiguous_;
-}
-
-std::span<const std::uint8_t> CryptoPrefix::contiguous() const {
-  return std::span(bytes_).first(contiguous_);
-}
-
 namespace {
 // Handshake header: msg_type (1), length (3); then legacy_version (2) and
 // random (32) for both hellos.
