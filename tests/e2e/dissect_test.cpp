@@ -118,6 +118,16 @@ BOOST_AUTO_TEST_CASE(a_cut_capture_shows_what_came_before) {
   BOOST_TEST(r.out.find("#" + last + " ") == std::string::npos, r.out);
 }
 
+BOOST_AUTO_TEST_CASE(gso_splitting_is_announced) {
+  const std::string ngtcp2 = std::string(CONFORM_SOURCE_DIR) + "/captures/ngtcp2/";
+  auto r = run_conform({"dissect", ngtcp2 + "gso.pcap", "--keylog", ngtcp2 + "gso.keys"});
+  BOOST_TEST(r.exit_code == 0);
+  const std::string first = r.out.substr(0, r.out.find('\n'));
+  BOOST_TEST(first.find(" GSO batches split into ") != std::string::npos, first);
+  BOOST_TEST(r.out.find(" GSO 1/") != std::string::npos);
+  BOOST_TEST(r.out.find("UNDECRYPTABLE") == std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(no_quic_and_a_foreign_key_log_are_said_plainly) {
   const std::string dir = scratch_dir("dissect-plain");
   const std::string empty = dir + "/dns.pcap";

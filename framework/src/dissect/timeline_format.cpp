@@ -134,6 +134,15 @@ void print_timeline(std::ostream& out, const Timeline& t, const CaptureSummary* 
     if (capture->fragments) out << fmt::format(", {} IP fragments (not reassembled)", capture->fragments);
     if (capture->truncated) out << fmt::format(", {} cut by the snap length", capture->truncated);
     if (capture->damage) out << ", damaged at " << *capture->damage;
+    // GSO batches split back into datagrams (see Datagram::gso).
+    std::size_t batches = 0, segments = 0;
+    for (const auto& c : t.connections)
+      for (const auto& d : c.datagrams)
+        if (d.gso) {
+          ++segments;
+          batches += d.gso->index == 0;
+        }
+    if (batches) out << fmt::format("; {} GSO batches split into {} datagrams", batches, segments);
     out << '\n';
   }
   for (const auto& c : t.connections) {
