@@ -18,6 +18,11 @@ packages=(
   libtomlplusplus-dev           # suites
   libpcap-dev                   # captures
   libcli11-dev libfmt-dev nlohmann-json3-dev
+  # fuzz tests (tests/fuzz): clang with libFuzzer and the sanitizer runtimes
+  clang libclang-rt-14-dev
+  # reference captures: scripts/make-reference-captures.sh (tests read the committed files)
+  ngtcp2-client ngtcp2-server   # gtlsclient, gtlsserver
+  tshark tcpdump openssl
 )
 
 missing=()

@@ -1,77 +1,215 @@
-// The UDP datagrams of a capture, read through libpcap.
+// The UDP datagrams of a capture, read through libpcap; link layers and IP
+// headers are unwrapped here (RFC 791, RFC 8200, RFC 768).
 #include "capture/pcap_reader.hpp"
 
 #include "common/input_error.hpp"
 
+#include <arpa/inet.h>
 #include <pcap/pcap.h>
 
+#include <cstdint>
 #include <memory>
-#include <optional>
+#include <span>
 
 namespace conform {
 namespace {
 
 std::uint16_t get16(const std::uint8_t* p) { return static_cast<std::uint16_t>(p[0] << 8 | p[1]); }
-std::uint32_t get32(const std::uint8_t* p) {
-  return std::uint32_t{get16(p)} << 16 | get16(p + 2);
-}
+std::uint32_t get32(const std::uint8_t* p) { return std::uint32_t{get16(p)} << 16 | get16(p + 2); }
 
-// The IPv4 packet inside a link-layer frame, or nullopt for other payloads.
-std::optional<std::span<const std::uint8_t>> ip_packet(int link_type,
-                                                        std::span<const std::uint8_t> frame) {
-  if (link_type == DLT_RAW) return frame;
-  if (link_type == DLT_EN10MB) {
-    if (frame.size() < 14 || get16(frame.data() + 12) != 0x0800) return std::nullopt;
-    return frame.subspan(14);
+constexpr std::uint16_t kEtherIpv4 = 0x0800;
+constexpr std::uint16_t kEtherIpv6 = 0x86dd;
+constexpr std::uint8_t kIpProtoUdp = 17;
+
+#ifndef DLT_LINUX_SLL2
+#define DLT_LINUX_SLL2 276
+#endif
+#ifndef DLT_IPV4
+#define DLT_IPV4 228
+#endif
+#ifndef DLT_IPV6
+#define DLT_IPV6 229
+#endif
+
+bool supported(int link_type) {
+  switch (link_type) {
+    case DLT_EN10MB: case DLT_RAW: case DLT_IPV4: case DLT_IPV6: case DLT_LINUX_SLL:
+    case DLT_LINUX_SLL2: case DLT_NULL: case DLT_LOOP:
+      return true;
+    default:
+      return false;
   }
-  return std::nullopt;
 }
 
-std::optional<CapturedDatagram> parse_udp(std::span<const std::uint8_t> ip) {
-  if (ip.size() < 20 || (ip[0] >> 4) != 4 || ip[9] != 17) return std::nullopt;
-  std::size_t header_len = (ip[0] & 0x0f) * 4u;
-  std::size_t total = std::min<std::size_t>(get16(ip.data() + 2), ip.size());
-  if (header_len < 20 || total < header_len + 8) return std::nullopt;
-  const std::uint8_t* udp = ip.data() + header_len;
-  std::size_t udp_len = std::min<std::size_t>(get16(udp + 4), total - header_len);
-  if (udp_len < 8) return std::nullopt;
-  CapturedDatagram d;
-  d.from = {get32(ip.data() + 12), get16(udp)};
-  d.to = {get32(ip.data() + 16), get16(udp + 2)};
-  d.payload.assign(udp + 8, udp + udp_len);
-  return d;
+// The IP packet inside a link-layer frame, or an empty span for anything
+// else (ARP, LLDP, ...).
+std::span<const std::uint8_t> ip_packet(int link_type, std::span<const std::uint8_t> f) {
+  auto by_ethertype = [](std::uint16_t type, std::span<const std::uint8_t> rest) {
+    return type == kEtherIpv4 || type == kEtherIpv6 ? rest : std::span<const std::uint8_t>{};
+  };
+  switch (link_type) {
+    case DLT_RAW: case DLT_IPV4: case DLT_IPV6:
+      return f;
+    case DLT_EN10MB: {
+      std::size_t at = 12;
+      // 802.1Q and 802.1ad tags sit before the real EtherType.
+      while (f.size() >= at + 2 && (get16(f.data() + at) == 0x8100 || get16(f.data() + at) == 0x88a8)) at += 4;
+      if (f.size() < at + 2) return {};
+      return by_ethertype(get16(f.data() + at), f.subspan(at + 2));
+    }
+    case DLT_LINUX_SLL:  // 16 bytes; protocol type last (big-endian)
+      if (f.size() < 16) return {};
+      return by_ethertype(get16(f.data() + 14), f.subspan(16));
+    case DLT_LINUX_SLL2:  // 20 bytes; protocol type first
+      if (f.size() < 20) return {};
+      return by_ethertype(get16(f.data()), f.subspan(20));
+    case DLT_NULL:
+    case DLT_LOOP: {
+      // A 4-byte address family: network order for LOOP, the capturing
+      // host's order for NULL (so either). AF_INET is 2 everywhere; AF_INET6
+      // is 10 (Linux), 24 (NetBSD, OpenBSD), 28 (FreeBSD) or 30 (macOS).
+      if (f.size() < 4) return {};
+      std::uint32_t family = get32(f.data());
+      if (link_type == DLT_NULL && (family & 0xffff) == 0) family = __builtin_bswap32(family);
+      if (family == 2 || family == 10 || family == 24 || family == 28 || family == 30) return f.subspan(4);
+      return {};
+    }
+    default:
+      return {};
+  }
+}
+
+enum class Unwrapped { udp, not_udp, fragment };
+
+Unwrapped udp_in_ipv4(std::span<const std::uint8_t> ip, CapturedDatagram& d, std::span<const std::uint8_t>& udp) {
+  if (ip.size() < 20) return Unwrapped::not_udp;
+  const std::size_t header_len = (ip[0] & 0x0f) * 4u;
+  if (header_len < 20 || ip.size() < header_len || ip[9] != kIpProtoUdp) return Unwrapped::not_udp;
+  // More Fragments set or a non-zero offset: a piece of a datagram.
+  if (get16(ip.data() + 6) & 0x3fff) return Unwrapped::fragment;
+  const std::size_t total = std::max<std::size_t>(get16(ip.data() + 2), header_len);
+  d.from.address = get32(ip.data() + 12);
+  d.to.address = get32(ip.data() + 16);
+  udp = ip.subspan(header_len, std::min(total, ip.size()) - header_len);
+  d.truncated = total > ip.size();
+  return Unwrapped::udp;
+}
+
+Unwrapped udp_in_ipv6(std::span<const std::uint8_t> ip, CapturedDatagram& d, std::span<const std::uint8_t>& udp) {
+  if (ip.size() < 40) return Unwrapped::not_udp;
+  const std::size_t total = 40 + get16(ip.data() + 4);
+  std::uint8_t next = ip[6];
+  std::size_t at = 40;
+  // Extension headers (RFC 8200 §4): hop-by-hop, routing, destination
+  // options carry their length; a fragment header means a fragment.
+  while (next == 0 || next == 43 || next == 60 || next == 44) {
+    if (ip.size() < at + 8) return Unwrapped::not_udp;
+    if (next == 44) {
+      if (get16(ip.data() + at + 2) & 0xfff9) return Unwrapped::fragment;  // offset or M set
+      next = ip[at];
+      at += 8;
+    } else {
+      next = ip[at];
+      at += (ip[at + 1] + 1u) * 8;
+    }
+  }
+  if (next != kIpProtoUdp || ip.size() < at) return Unwrapped::not_udp;
+  d.from.ipv6 = d.to.ipv6 = true;
+  std::copy(ip.begin() + 8, ip.begin() + 24, d.from.address6.begin());
+  std::copy(ip.begin() + 24, ip.begin() + 40, d.to.address6.begin());
+  udp = ip.subspan(at, std::min(total, ip.size()) - std::min(at, std::min(total, ip.size())));
+  d.truncated = total > ip.size();
+  return Unwrapped::udp;
+}
+
+Unwrapped parse_udp(std::span<const std::uint8_t> ip, CapturedDatagram& d) {
+  if (ip.empty()) return Unwrapped::not_udp;
+  std::span<const std::uint8_t> udp;
+  const int version = ip[0] >> 4;
+  Unwrapped u = version == 4 ? udp_in_ipv4(ip, d, udp)
+                : version == 6 ? udp_in_ipv6(ip, d, udp)
+                               : Unwrapped::not_udp;
+  if (u != Unwrapped::udp) return u;
+  if (udp.size() < 8) {
+    if (!d.truncated) return Unwrapped::not_udp;
+    d.payload.clear();
+    return Unwrapped::udp;
+  }
+  d.from.port = get16(udp.data());
+  d.to.port = get16(udp.data() + 2);
+  const std::size_t udp_len = get16(udp.data() + 4);
+  // UDP Length 0 is how jumbograms and some GSO captures say "the rest".
+  const std::size_t end = udp_len < 8 ? udp.size() : std::min(udp_len, udp.size());
+  if (udp_len > udp.size()) d.truncated = true;
+  d.payload.assign(udp.begin() + 8, udp.begin() + end);
+  return Unwrapped::udp;
 }
 
 }  // namespace
 
-std::vector<CapturedDatagram> read_udp_datagrams(const std::string& path) {
+std::string NetEndpoint::str() const {
+  char text[INET6_ADDRSTRLEN] = {};
+  if (!ipv6) {
+    const std::uint32_t n = htonl(address);
+    inet_ntop(AF_INET, &n, text, sizeof text);
+    return std::string(text) + ":" + std::to_string(port);
+  }
+  inet_ntop(AF_INET6, address6.data(), text, sizeof text);
+  return "[" + std::string(text) + "]:" + std::to_string(port);
+}
+
+CaptureSummary for_each_datagram(const std::string& path,
+                                 const std::function<void(const CapturedDatagram&)>& on_datagram) {
   char err[PCAP_ERRBUF_SIZE] = {};
   std::unique_ptr<pcap_t, decltype(&pcap_close)> pcap(
-      pcap_open_offline_with_tstamp_precision(path.c_str(), PCAP_TSTAMP_PRECISION_NANO, err),
-      &pcap_close);
+      pcap_open_offline_with_tstamp_precision(path.c_str(), PCAP_TSTAMP_PRECISION_NANO, err), &pcap_close);
   if (!pcap) throw InputError({path}, std::string("cannot read capture: ") + err);
   const int link_type = pcap_datalink(pcap.get());
-  if (link_type != DLT_RAW && link_type != DLT_EN10MB)
-    throw InputError({path}, std::string("unsupported link type ") +
-                                 (pcap_datalink_val_to_name(link_type) ?: "?"));
-  std::vector<CapturedDatagram> out;
+  const char* link_name = pcap_datalink_val_to_name(link_type);
+  if (!supported(link_type))
+    throw InputError({path}, std::string("unsupported link type ") + (link_name ? link_name : std::to_string(link_type)));
+  CaptureSummary summary;
+  summary.link_type = link_name ? link_name : std::to_string(link_type);
   pcap_pkthdr* header = nullptr;
   const u_char* data = nullptr;
-  std::uint64_t frame = 0;
   int rc = 0;
+  CapturedDatagram d;  // reused: its payload buffer keeps its capacity
   while ((rc = pcap_next_ex(pcap.get(), &header, &data)) == 1) {
-    ++frame;
-    auto ip = ip_packet(link_type, {data, header->caplen});
-    if (!ip) continue;
-    auto datagram = parse_udp(*ip);
-    if (!datagram) continue;
-    datagram->frame = frame;
-    datagram->time_ns = std::int64_t{header->ts.tv_sec} * 1'000'000'000 + header->ts.tv_usec;
-    out.push_back(std::move(*datagram));
+    const std::uint64_t frame = ++summary.records;
+    d.from = d.to = NetEndpoint{};
+    d.truncated = false;
+    switch (parse_udp(ip_packet(link_type, {data, header->caplen}), d)) {
+      case Unwrapped::not_udp: ++summary.not_udp; continue;
+      case Unwrapped::fragment: ++summary.fragments; continue;
+      case Unwrapped::udp: break;
+    }
+    if (d.truncated) ++summary.truncated;
+    d.frame = frame;
+    // With nanosecond precision libpcap gives nanoseconds in tv_usec. A
+    // pcapng timestamp can exceed what int64 nanoseconds hold (the fuzzer
+    // found one): saturate rather than overflow.
+    std::int64_t ns = 0;
+    if (__builtin_mul_overflow(std::int64_t{header->ts.tv_sec}, std::int64_t{1'000'000'000}, &ns) ||
+        __builtin_add_overflow(ns, std::int64_t{header->ts.tv_usec}, &ns))
+      ns = header->ts.tv_sec < 0 ? INT64_MIN : INT64_MAX;
+    d.time_ns = ns;
+    on_datagram(d);
   }
   if (rc == PCAP_ERROR)
-    throw InputError({path}, "frame " + std::to_string(frame + 1) + ": " + pcap_geterr(pcap.get()));
+    summary.damage = "frame " + std::to_string(summary.records + 1) + ": " + pcap_geterr(pcap.get());
+  return summary;
+}
+
+CaptureContents read_capture(const std::string& path) {
+  CaptureContents out;
+  out.summary = for_each_datagram(path, [&](const CapturedDatagram& d) { out.datagrams.push_back(d); });
   return out;
+}
+
+std::vector<CapturedDatagram> read_udp_datagrams(const std::string& path) {
+  CaptureContents c = read_capture(path);
+  if (c.summary.damage) throw InputError({path}, *c.summary.damage);
+  return std::move(c.datagrams);
 }
 
 }  // namespace conform

@@ -1,14 +1,36 @@
 // Reading the UDP datagrams of a capture (pcap or pcapng, through libpcap),
-// with their Wireshark frame numbers and timestamps.
+// with their Wireshark frame numbers and timestamps, over the link types a
+// QUIC capture comes in: Ethernet (with VLAN tags), raw IP, Linux cooked
+// (SLL and SLL2, `tcpdump -i any`), BSD loopback (NULL and LOOP); IPv4 and
+// IPv6.
 #pragma once
 
 #include <conform/capture_writer.hpp>
 
+#include <array>
+#include <compare>
+#include <functional>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace conform {
+
+/// An IPv4 or IPv6 address and a UDP port. For IPv4 `address` holds the
+/// address in host byte order, as UdpEndpoint does, so code written for
+/// conform's own IPv4 captures reads it unchanged; for IPv6 `address` is 0
+/// and `address6` holds the 16 bytes in network order.
+struct NetEndpoint {
+  std::uint32_t address = 0;
+  std::uint16_t port = 0;
+  bool ipv6 = false;
+  std::array<std::uint8_t, 16> address6{};
+
+  /// "127.0.0.1:4433" or "[::1]:4433" (RFC 5952 text).
+  std::string str() const;
+  friend auto operator<=>(const NetEndpoint&, const NetEndpoint&) = default;
+};
 
 /// One UDP datagram as captured.
 struct CapturedDatagram {
@@ -17,15 +39,47 @@ struct CapturedDatagram {
   /// Capture timestamp, nanoseconds since the Unix epoch (or, for conform's
   /// own captures, since the case began).
   std::int64_t time_ns = 0;
-  UdpEndpoint from{};
-  UdpEndpoint to{};
+  NetEndpoint from{};
+  NetEndpoint to{};
   std::vector<std::uint8_t> payload;
+  /// The capture kept fewer bytes than the datagram had (snap length):
+  /// `payload` is its beginning only.
+  bool truncated = false;
 };
 
-/// The UDP-over-IPv4 datagrams of `path`, in file order; records that are
-/// not UDP over IPv4 are skipped (their frame numbers still count). Link
-/// types: raw IP and Ethernet. Throws InputError naming the file (and the
-/// frame for a truncated record) when the file cannot be read.
+/// What a capture held besides UDP datagrams, so nothing is skipped silently.
+struct CaptureSummary {
+  std::string link_type;           // libpcap's name, e.g. "EN10MB"
+  std::uint64_t records = 0;       // every record in the file
+  std::uint64_t not_udp = 0;       // IP but not UDP (TCP, ICMP, ...) or not IP at all
+  std::uint64_t fragments = 0;     // IP fragments: not reassembled
+  std::uint64_t truncated = 0;     // UDP datagrams cut by the snap length
+  /// Set when the file ends in the middle of a record or is damaged after
+  /// some records: the datagrams before it are still returned.
+  std::optional<std::string> damage;
+};
+
+struct CaptureContents {
+  std::vector<CapturedDatagram> datagrams;
+  CaptureSummary summary;
+};
+
+/// Calls `on_datagram` with each UDP datagram of `path`, in file order,
+/// without keeping them: memory stays flat whatever the capture's size (the
+/// datagram passed is reused for the next one). Returns the summary; throws
+/// as read_capture does.
+CaptureSummary for_each_datagram(const std::string& path,
+                                 const std::function<void(const CapturedDatagram&)>& on_datagram);
+
+/// The UDP datagrams of `path`, in file order, with a summary of the rest.
+/// Throws InputError naming the file when it cannot be opened as a capture
+/// or its link type is not one listed above; damage after the header is
+/// reported in the summary instead.
+CaptureContents read_capture(const std::string& path);
+
+/// The UDP datagrams of `path`, in file order; records that are not UDP
+/// are skipped (their frame numbers still count). Throws InputError naming
+/// the file (and the frame for a damaged record) when it cannot be read.
 std::vector<CapturedDatagram> read_udp_datagrams(const std::string& path);
 
 }  // namespace conform

@@ -36,7 +36,19 @@ struct RunCommandOptions {
   Verbosity verbosity = Verbosity::normal;
 };
 
+/// `conform dissect CAPTURE [--keylog FILE] [--json]`.
+struct DissectCommandOptions {
+  std::string capture;
+  std::vector<std::string> keylogs;
+  bool json = false;
+};
+
 int command_run(const RunCommandOptions& options);
+/// Prints the decrypted timeline of a capture. Returns 0 whenever the files
+/// could be read, whatever could be decrypted; an unreadable capture or key
+/// log throws InputError (exit 2). Unusable key log lines are reported on
+/// stderr as `file:line: message` and do not stop the dissection.
+int command_dissect(const DissectCommandOptions& options);
 int command_list(const PluginOptions& plugins, const SelectOptions& select);
 int command_plugins(const PluginOptions& plugins);
 

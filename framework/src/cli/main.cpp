@@ -87,6 +87,16 @@ int main(int argc, char** argv) {
   auto* plugins_cmd = app.add_subcommand("plugins", "describe each plugin found: scenarios, knobs, time model");
   add_plugin_options(*plugins_cmd, plugins);
 
+  conform::DissectCommandOptions dissect;
+  auto* dissect_cmd = app.add_subcommand(
+      "dissect", "print the decrypted QUIC timeline of a capture: one datagram a line, with its packets and frames");
+  dissect_cmd->add_option("capture", dissect.capture, "pcap or pcapng file")->required()->type_name("CAPTURE");
+  dissect_cmd->add_option("--keylog", dissect.keylogs,
+                          "NSS key log (SSLKEYLOGFILE) with the TLS secrets; repeatable. Without one, "
+                          "only Initial packets decrypt")
+      ->type_name("FILE");
+  dissect_cmd->add_flag("--json", dissect.json, "print the timeline as JSON for tools");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -99,6 +109,7 @@ int main(int argc, char** argv) {
   try {
     if (*run_cmd) return conform::command_run(run);
     if (*list_cmd) return conform::command_list(list_plugins, list_select);
+    if (*dissect_cmd) return conform::command_dissect(dissect);
     return conform::command_plugins(plugins);
   } catch (const conform::InputError& e) {
     std::fflush(stdout);

@@ -1,0 +1,69 @@
+// Decryption Secrets Blocks of pcapng (draft-ietf-opsawg-pcapng §4.7).
+#include "capture/pcapng_secrets.hpp"
+
+#include "common/input_error.hpp"
+
+#include <fstream>
+
+namespace conform {
+namespace {
+
+constexpr std::uint32_t kSectionHeader = 0x0A0D0D0A;
+constexpr std::uint32_t kByteOrderMagic = 0x1A2B3C4D;
+constexpr std::uint32_t kDecryptionSecrets = 0x0000000A;
+constexpr std::uint32_t kTlsKeyLog = 0x544c534b;  // "TLSK"
+// A key log of a few thousand connections fits; a larger length is damage.
+constexpr std::uint32_t kMaxSecretsBytes = 64u << 20;
+
+std::uint32_t swap32(std::uint32_t v) { return __builtin_bswap32(v); }
+
+}  // namespace
+
+std::vector<SecretsBlock> read_pcapng_secrets(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError({path}, "cannot read capture");
+  std::vector<SecretsBlock> out;
+  bool swapped = false;
+  std::uint64_t offset = 0;
+  auto read32 = [&](std::uint32_t& v) {
+    if (!in.read(reinterpret_cast<char*>(&v), 4)) return false;
+    if (swapped) v = swap32(v);
+    return true;
+  };
+  for (;;) {
+    std::uint32_t type = 0, length = 0;
+    if (!read32(type)) break;
+    if (type == kSectionHeader || type == swap32(kSectionHeader)) {
+      // Each section states its own byte order after its length.
+      std::uint32_t raw_length = 0, magic = 0;
+      if (!in.read(reinterpret_cast<char*>(&raw_length), 4) || !in.read(reinterpret_cast<char*>(&magic), 4))
+        break;
+      if (magic == kByteOrderMagic) swapped = false;
+      else if (magic == swap32(kByteOrderMagic)) swapped = true;
+      else break;
+      length = swapped ? swap32(raw_length) : raw_length;
+      if (length < 28 || length % 4) break;
+      in.seekg(static_cast<std::streamoff>(length - 12), std::ios::cur);
+    } else if (offset == 0) {
+      return out;  // not pcapng
+    } else {
+      if (!read32(length) || length < 12 || length % 4) break;
+      if (type == kDecryptionSecrets) {
+        std::uint32_t secrets_type = 0, secrets_length = 0;
+        if (!read32(secrets_type) || !read32(secrets_length)) break;
+        if (secrets_length > kMaxSecretsBytes || 20u + secrets_length > length) break;
+        std::string data(secrets_length, '\0');
+        if (!in.read(data.data(), secrets_length)) break;
+        if (secrets_type == kTlsKeyLog) out.push_back({offset, std::move(data)});
+        in.seekg(static_cast<std::streamoff>(length - 16 - secrets_length), std::ios::cur);
+      } else {
+        in.seekg(static_cast<std::streamoff>(length - 8), std::ios::cur);
+      }
+    }
+    if (!in) break;
+    offset += length;
+  }
+  return out;
+}
+
+}  // namespace conform

@@ -1,0 +1,59 @@
+// `conform dissect`: a capture and its key logs in, the timeline out.
+#include "capture/pcap_reader.hpp"
+#include "capture/pcapng_secrets.hpp"
+#include "cli/commands.hpp"
+#include "dissect/dissector.hpp"
+#include "dissect/timeline_format.hpp"
+
+#include <cstdio>
+#include <iostream>
+
+namespace conform {
+
+int command_dissect(const DissectCommandOptions& options) {
+  // Read every input before printing anything, so an unreadable file ends
+  // the command with its one line and nothing else.
+  dissect::KeyLog keys;
+  // Secrets embedded in a pcapng come first; --keylog files add to them.
+  for (const auto& block : read_pcapng_secrets(options.capture))
+    dissect::merge_key_log(keys, dissect::parse_key_log(block.key_log,
+                                                        options.capture + " (Decryption Secrets Block at byte " +
+                                                            std::to_string(block.offset) + ")"));
+  for (const auto& path : options.keylogs) dissect::merge_key_log(keys, dissect::read_key_log(path));
+  // Datagrams stream into the dissector: memory holds the timeline, not
+  // the capture.
+  dissect::Dissector dissector(keys);
+  const CaptureSummary summary =
+      for_each_datagram(options.capture, [&](const CapturedDatagram& d) { dissector.add(d); });
+
+  // A garbage key log would print one problem per line of it: show a few.
+  constexpr std::size_t kShownProblems = 5;
+  for (std::size_t i = 0; i < keys.problems.size() && i < kShownProblems; ++i)
+    std::fprintf(stderr, "%s\n", keys.problems[i].str().c_str());
+  if (keys.problems.size() > kShownProblems)
+    std::fprintf(stderr, "(%zu more key log lines could not be used)\n", keys.problems.size() - kShownProblems);
+
+  // A capture cut short still shows what came before the damage.
+  if (summary.damage)
+    std::fprintf(stderr, "%s: %s (the datagrams before it are shown)\n", options.capture.c_str(),
+                 summary.damage->c_str());
+
+  const auto timeline = dissector.finish();
+  // What a person would otherwise have to find in the output.
+  if (timeline.connections.empty())
+    std::fprintf(stderr, "%s: no QUIC connection found (%llu UDP datagrams, none a QUIC v1 client Initial)\n",
+                 options.capture.c_str(), static_cast<unsigned long long>(timeline.unattributed.size()));
+  for (const auto& c : timeline.connections)
+    if (c.client_random && !c.secrets_found && !keys.connections.empty())
+      std::fprintf(stderr, "%s: the key log has no secrets for connection %zu (client random %s): "
+                           "only its Initial packets are decrypted\n",
+                   options.capture.c_str(), c.index, dissect::to_hex(*c.client_random).c_str());
+  if (options.json)
+    dissect::print_timeline_json(std::cout, timeline, &summary);
+  else
+    dissect::print_timeline(std::cout, timeline, &summary);
+  std::cout.flush();
+  return 0;
+}
+
+}  // namespace conform

@@ -1,0 +1,494 @@
+// The dissector's per-connection state machine: routing datagrams, choosing
+// keys per packet, and learning from decrypted frames what the next packets
+// need (ClientHello random, cipher suite, connection IDs).
+#include "dissect/dissector.hpp"
+
+#include "dissect/connection_table.hpp"
+#include "dissect/frame_parser.hpp"
+#include "dissect/key_schedule.hpp"
+#include "dissect/level_keys.hpp"
+#include "dissect/packet_unprotect.hpp"
+#include "dissect/retry_integrity.hpp"
+#include "dissect/tls_hello.hpp"
+#include "dissect/transport_parameters.hpp"
+#include "dissect/crypto_stream.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+
+namespace conform::dissect {
+namespace {
+
+// What the dissector tracks of one endpoint: the keys of the packets it
+// sends, their largest packet numbers, and the start of its Initial CRYPTO
+// stream.
+struct EndpointState {
+  LevelKeys initial, zero_rtt, handshake, application;
+  // Stateless Reset Tokens this endpoint issued (NEW_CONNECTION_ID), with
+  // the sequence number of their connection ID.
+  std::map<std::array<std::uint8_t, 16>, std::uint64_t> reset_tokens;
+  std::array<std::optional<std::uint64_t>, 3> largest;  // by PacketSpace
+  CryptoStream initial_crypto;
+  CryptoStream handshake_crypto;
+  bool parameters_read = false;
+};
+
+struct ConnectionState {
+  std::array<EndpointState, 2> ep;  // by Side
+  ConnectionId initial_keys_dcid;   // what the Initial keys were derived from
+  std::optional<ConnectionId> retry_scid;
+  bool tls_installed = false;
+};
+
+std::size_t index(Side s) { return static_cast<std::size_t>(s); }
+std::size_t index(PacketSpace s) { return static_cast<std::size_t>(s); }
+
+PacketType type_from_first_byte(std::uint8_t first) {
+  if (!(first & 0x80)) return PacketType::one_rtt;
+  static constexpr PacketType kLong[] = {PacketType::initial, PacketType::zero_rtt,
+                                         PacketType::handshake, PacketType::retry};
+  return kLong[(first >> 4) & 0x03];
+}
+
+std::string secret_name(Side sender, PacketType type) {
+  const char* who = sender == Side::client ? "CLIENT" : "SERVER";
+  switch (type) {
+    case PacketType::zero_rtt: return "CLIENT_EARLY_TRAFFIC_SECRET";
+    case PacketType::handshake: return fmt::format("{}_HANDSHAKE_TRAFFIC_SECRET", who);
+    default: return fmt::format("{}_TRAFFIC_SECRET_0", who);
+  }
+}
+
+}  // namespace
+
+struct Dissector::State {
+  const KeyLog& keys;
+  Timeline timeline;
+  std::vector<ConnectionState> states;
+  ConnectionTable table;
+  Bytes scratch;
+
+  explicit State(const KeyLog& k) : keys(k) {}
+
+  std::optional<Route> route(const CapturedDatagram& d);
+  std::size_t decode_datagram(const Route& r, std::span<const std::uint8_t> payload, std::vector<Packet>& out,
+                              bool may_split);
+  std::size_t find_gso_segment(const Route& r, std::span<const std::uint8_t> payload, std::size_t offset,
+                               const ConnectionId& dcid);
+  std::optional<Route> start_connection(const CapturedDatagram& d);
+  Packet decode(const Route& r, std::span<const std::uint8_t> bytes);
+  LevelKeys* level(std::size_t conn, Side sender, const Packet& p, std::string& why);
+  void install_tls_secrets(std::size_t conn);
+  void decrypt(std::size_t conn, Side sender, LevelKeys& keys, const ParsedHeader& h,
+               std::span<const std::uint8_t> bytes, Packet& p);
+  bool try_open(std::size_t conn, Side sender, LevelKeys& keys, const PacketKeys& candidate,
+                const ParsedHeader& h, std::span<const std::uint8_t> bytes, Packet& p);
+  void learn(std::size_t conn, Side sender, const Packet& p, std::span<const std::uint8_t> plaintext);
+  void learn_suite(std::size_t conn, CipherSuite suite);
+  void read_transport_parameters(std::size_t conn, Side sender);
+};
+
+Dissector::Dissector(const KeyLog& keys) : s_(std::make_unique<State>(keys)) {}
+Dissector::~Dissector() = default;
+
+Timeline Dissector::finish() { return std::move(s_->timeline); }
+
+void Dissector::add(const CapturedDatagram& d) {
+  auto unattributed = [&](std::string reason) {
+    s_->timeline.unattributed.push_back({d.frame, d.time_ns, d.from, d.to, d.payload.size(), std::move(reason)});
+  };
+  if (d.payload.empty()) return unattributed("empty UDP payload");
+  auto route = s_->route(d);
+  if (!route) {
+    if (!(d.payload[0] & 0x40) && (d.payload[0] & 0x80) == 0)
+      return unattributed("no known connection, and the Fixed Bit is clear (not QUIC, or greased per RFC 9287)");
+    return unattributed("no known connection: unknown connection ID and addresses, and not a client's first Initial");
+  }
+  auto& datagrams = s_->timeline.connections[route->connection].datagrams;
+  auto push = [&](std::span<const std::uint8_t> bytes, std::vector<Packet> packets) {
+    Datagram out;
+    out.frame = d.frame;
+    out.time_ns = d.time_ns;
+    out.direction = route->sender == Side::client ? Direction::client_to_server : Direction::server_to_client;
+    out.size = bytes.size();
+    out.from = d.from;
+    out.to = d.to;
+    out.packets = std::move(packets);
+    datagrams.push_back(std::move(out));
+  };
+  const std::span<const std::uint8_t> payload(d.payload);
+  std::vector<Packet> packets;
+  const std::size_t segment = s_->decode_datagram(*route, payload, packets, true);
+  if (!segment) return push(payload, std::move(packets));
+  const unsigned count = static_cast<unsigned>((payload.size() + segment - 1) / segment);
+  for (unsigned i = 0; i < count; ++i) {
+    const auto bytes = payload.subspan(i * segment, std::min(segment, payload.size() - i * segment));
+    if (i > 0) {
+      packets.clear();
+      s_->decode_datagram(*route, bytes, packets, false);
+    }
+    push(bytes, std::move(packets));
+    datagrams.back().gso = GsoSegment{i, count, segment};
+  }
+}
+
+std::size_t Dissector::State::decode_datagram(const Route& r, std::span<const std::uint8_t> payload,
+                                              std::vector<Packet>& out, bool may_split) {
+  std::size_t offset = 0;
+  // Coalesced packets (RFC 9000 §12.2): long headers carry a Length; a short
+  // header, Version Negotiation, Retry, or a header that does not parse
+  // takes the rest of the datagram.
+  while (offset < payload.size()) {
+    Packet p = decode(r, payload.subspan(offset));
+    p.offset = offset;
+    if (may_split && p.type == PacketType::one_rtt && p.undecryptable == Undecryptable::authentication_failed)
+      if (std::size_t segment = find_gso_segment(r, payload, offset, p.dcid)) {
+        p = decode(r, payload.subspan(offset, segment - offset));
+        p.offset = offset;
+        out.push_back(std::move(p));
+        return segment;
+      }
+    offset += p.length;
+    out.push_back(std::move(p));
+  }
+  return 0;
+}
+
+// The GSO segment size of `payload`, whose short header packet at `offset`
+// failed to open as one packet running to the end: the first position S
+// past it such that every multiple of S starts a short header with the same
+// DCID, and the packet from `offset` to S opens. 0 when there is none.
+std::size_t Dissector::State::find_gso_segment(const Route& r, std::span<const std::uint8_t> payload,
+                                               std::size_t offset, const ConnectionId& dcid) {
+  auto starts_packet = [&](std::size_t at) {
+    // Header Form 0; the Fixed Bit may be greased (RFC 9287), so not checked.
+    return at + 1 + dcid.size() <= payload.size() && (payload[at] & 0x80) == 0 &&
+           std::equal(dcid.begin(), dcid.end(), payload.begin() + at + 1);
+  };
+  constexpr std::size_t kMinShortPacket = 1 + 4 + kHeaderSampleLength;
+  int attempts = 0;
+  for (std::size_t s = offset + dcid.size() + kMinShortPacket; s < payload.size() && attempts < 8; ++s) {
+    if (!starts_packet(s)) continue;
+    bool aligned = true;
+    for (std::size_t k = 2 * s; k < payload.size() && aligned; k += s) aligned = starts_packet(k);
+    if (!aligned) continue;
+    ++attempts;
+    // decode() changes state only when the packet opens, and then exactly
+    // as decoding that packet again will: a failed trial leaves no trace.
+    Packet first = decode(r, payload.subspan(offset, s - offset));
+    if (first.decrypted()) return s;
+  }
+  return 0;
+}
+
+std::optional<Route> Dissector::State::route(const CapturedDatagram& d) {
+  const std::span<const std::uint8_t> payload(d.payload);
+  if (payload[0] & 0x80) {
+    if (payload.size() >= 6 && payload[5] <= kMaxConnectionIdLength && payload.size() >= 6u + payload[5]) {
+      const ConnectionId dcid(payload.begin() + 6, payload.begin() + 6 + payload[5]);
+      if (!dcid.empty())
+        if (auto r = table.by_dcid(dcid)) return r;
+      if (auto r = start_connection(d)) return r;
+    }
+  } else if (auto r = table.by_short_header(payload)) {
+    return r;
+  }
+  return table.by_addresses(d.from, d.to);
+}
+
+// A client's first Initial: an Initial whose DCID is unknown and which
+// decrypts with the client Initial keys derived from that very DCID.
+std::optional<Route> Dissector::State::start_connection(const CapturedDatagram& d) {
+  std::string why;
+  auto h = parse_header(d.payload, 0, why);
+  if (!h || h->type != PacketType::initial) return std::nullopt;
+  const InitialSecrets secrets = initial_secrets(h->dcid);
+  auto client = PacketKeys::from_secret(CipherSuite::aes_128_gcm_sha256, secrets.client);
+  const auto bytes = std::span(d.payload).first(h->end);
+  auto unmasked = remove_header_protection(client, bytes, *h, std::nullopt, scratch);
+  if (!open_payload(client, bytes, unmasked, scratch)) return std::nullopt;
+
+  const std::size_t conn = timeline.connections.size();
+  Connection c;
+  c.index = conn;
+  c.client = d.from;
+  c.server = d.to;
+  c.original_dcid = h->dcid;
+  timeline.connections.push_back(std::move(c));
+  ConnectionState st;
+  st.initial_keys_dcid = h->dcid;
+  st.ep[index(Side::client)].initial.set_keys(client);
+  st.ep[index(Side::server)].initial.set_keys(
+      PacketKeys::from_secret(CipherSuite::aes_128_gcm_sha256, secrets.server));
+  states.push_back(std::move(st));
+  // The original DCID addresses the server until it picks its own (0-RTT
+  // and Initial retransmissions use it); the SCID addresses the client.
+  table.add_cid(conn, Side::server, h->dcid);
+  table.add_cid(conn, Side::client, h->scid);
+  table.add_addresses(conn, d.from, d.to);
+  return Route{conn, Side::client};
+}
+
+Packet Dissector::State::decode(const Route& r, std::span<const std::uint8_t> bytes) {
+  Packet p;
+  const Side receiver = other(r.sender);
+  std::string why;
+  auto h = parse_header(bytes, short_dcid_length(table.cids(r.connection, receiver), bytes), why);
+  if (!h) {
+    p.type = type_from_first_byte(bytes[0]);
+    p.space = space_of(p.type);
+    p.length = bytes.size();
+    p.undecryptable = Undecryptable::malformed_header;
+    p.detail = why;
+    return p;
+  }
+  p.type = h->type;
+  p.space = space_of(h->type);
+  p.length = h->end;
+  p.version = h->version;
+  p.dcid = h->dcid;
+  p.scid = h->scid;
+  p.token.assign(h->token.begin(), h->token.end());
+  const auto packet = bytes.first(h->end);
+  switch (h->type) {
+    case PacketType::version_negotiation:
+      p.supported_versions = supported_versions(packet.subspan(h->pn_offset));
+      return p;
+    case PacketType::unknown_version:
+      p.undecryptable = Undecryptable::unknown_version;
+      p.detail = fmt::format("version 0x{:08x}", h->version);
+      return p;
+    case PacketType::retry: {
+      const auto& conn = timeline.connections[r.connection];
+      p.retry_integrity_ok = retry_integrity_ok(conn.original_dcid, packet);
+      if (*p.retry_integrity_ok) {
+        states[r.connection].retry_scid = h->scid;
+        table.add_cid(r.connection, Side::server, h->scid);
+      }
+      return p;
+    }
+    default: break;
+  }
+  LevelKeys* keys = level(r.connection, r.sender, p, why);
+  if (!keys || keys->empty()) {
+    p.undecryptable = Undecryptable::no_keys;
+    p.detail = why;
+    return p;
+  }
+  decrypt(r.connection, r.sender, *keys, *h, packet, p);
+  if (p.decrypted() && h->long_header) table.add_cid(r.connection, r.sender, h->scid);
+  if (p.undecryptable == Undecryptable::authentication_failed && !h->long_header) {
+    // A Stateless Reset looks like a short header packet and ends with a
+    // token its sender issued (RFC 9000 §10.3).
+    std::array<std::uint8_t, 16> tail{};
+    std::copy(packet.end() - 16, packet.end(), tail.begin());
+    const auto& tokens = states[r.connection].ep[index(r.sender)].reset_tokens;
+    if (auto it = tokens.find(tail); it != tokens.end()) {
+      p.undecryptable = Undecryptable::stateless_reset;
+      p.detail = fmt::format("ends with the Stateless Reset Token of connection ID sequence {} (RFC 9000 §10.3)",
+                             it->second);
+    }
+  }
+  return p;
+}
+
+LevelKeys* Dissector::State::level(std::size_t conn, Side sender, const Packet& p, std::string& why) {
+  ConnectionState& st = states[conn];
+  EndpointState& ep = st.ep[index(sender)];
+  if (p.type == PacketType::initial) {
+    // After a Retry the client derives new Initial keys from the DCID it
+    // now uses, the Retry's SCID (RFC 9001 §5.2); the server follows.
+    if (sender == Side::client && st.retry_scid && p.dcid == *st.retry_scid &&
+        st.initial_keys_dcid != p.dcid) {
+      const InitialSecrets secrets = initial_secrets(p.dcid);
+      st.ep[index(Side::client)].initial.set_keys(
+          PacketKeys::from_secret(CipherSuite::aes_128_gcm_sha256, secrets.client));
+      st.ep[index(Side::server)].initial.set_keys(
+          PacketKeys::from_secret(CipherSuite::aes_128_gcm_sha256, secrets.server));
+      st.initial_keys_dcid = p.dcid;
+      st.ep[index(Side::client)].largest[index(PacketSpace::initial)].reset();
+      st.ep[index(Side::server)].largest[index(PacketSpace::initial)].reset();
+    }
+    return &ep.initial;
+  }
+  install_tls_secrets(conn);
+  LevelKeys* keys = p.type == PacketType::handshake ? &ep.handshake
+                    : p.type == PacketType::zero_rtt ? &ep.zero_rtt
+                                                     : &ep.application;
+  if (keys->empty()) {
+    const Connection& c = timeline.connections[conn];
+    if (!c.client_random)
+      why = "no ClientHello seen, so no key log line can be matched to this connection";
+    else if (!c.secrets_found)
+      why = fmt::format("key log has no secrets for client random {}", to_hex(*c.client_random));
+    else
+      why = fmt::format("key log has no {} for client random {}", secret_name(sender, p.type),
+                        to_hex(*c.client_random));
+  }
+  return keys;
+}
+
+void Dissector::State::install_tls_secrets(std::size_t conn) {
+  ConnectionState& st = states[conn];
+  Connection& c = timeline.connections[conn];
+  if (st.tls_installed || !c.client_random) return;
+  st.tls_installed = true;
+  auto it = keys.connections.find(*c.client_random);
+  if (it == keys.connections.end()) return;
+  c.secrets_found = true;
+  const TlsSecrets& s = it->second;
+  auto set = [&](LevelKeys& level, const Bytes& secret) {
+    if (!secret.empty()) level.set_secret(secret, c.cipher_suite);
+  };
+  set(st.ep[index(Side::client)].zero_rtt, s.client_early);
+  set(st.ep[index(Side::client)].handshake, s.client_handshake);
+  set(st.ep[index(Side::server)].handshake, s.server_handshake);
+  set(st.ep[index(Side::client)].application, s.client_application);
+  set(st.ep[index(Side::server)].application, s.server_application);
+}
+
+void Dissector::State::decrypt(std::size_t conn, Side sender, LevelKeys& keys, const ParsedHeader& h,
+                               std::span<const std::uint8_t> bytes, Packet& p) {
+  if (keys.confirmed()) {
+    // A copy: generation() may grow the vector the reference points into.
+    const PacketKeys generation0 = keys.generation(0);
+    if (try_open(conn, sender, keys, generation0, h, bytes, p)) return;
+  } else {
+    // The suite is not known yet: each candidate in turn (rare, so copied).
+    const std::vector<PacketKeys> candidates(keys.candidates().begin(), keys.candidates().end());
+    for (const PacketKeys& candidate : candidates)
+      if (try_open(conn, sender, keys, candidate, h, bytes, p)) return;
+  }
+  p.undecryptable = Undecryptable::authentication_failed;
+  p.detail = p.type == PacketType::one_rtt
+                 ? "AEAD tag did not verify with the current, next or previous 1-RTT keys"
+                 : fmt::format("AEAD tag did not verify with the {} keys", to_string(p.type));
+}
+
+bool Dissector::State::try_open(std::size_t conn, Side sender, LevelKeys& keys, const PacketKeys& candidate,
+                                const ParsedHeader& h, std::span<const std::uint8_t> bytes, Packet& p) {
+  auto& largest = states[conn].ep[index(sender)].largest[index(p.space)];
+  const UnmaskedHeader um = remove_header_protection(candidate, bytes, h, largest, scratch);
+  // Key generations to try (RFC 9001 §6.3, §6.5): the current one when the
+  // Key Phase bit matches it; else the next (a key update) and then the
+  // previous (a packet reordered across the update). Header protection keys
+  // never change (§6), so one unmasking serves all.
+  std::array<unsigned, 2> generations{0, 0};
+  std::size_t tries = 1;
+  unsigned phase = 0;
+  if (p.type == PacketType::one_rtt) {
+    phase = (um.first_byte >> 2) & 1;
+    const unsigned current = keys.confirmed() ? keys.current() : 0;
+    if (phase == current % 2) {
+      generations[0] = current;
+    } else {
+      generations[0] = current + 1;
+      if (current > 0) generations[tries++] = current - 1;
+    }
+  }
+  for (std::size_t i = 0; i < tries; ++i) {
+    const unsigned g = generations[i];
+    PacketKeys next;
+    const PacketKeys* aead = &candidate;
+    if (keys.confirmed())
+      aead = &keys.generation(g);
+    else if (g > 0)
+      aead = &(next = candidate.next_generation());
+    auto plaintext = open_payload(*aead, bytes, um, scratch);
+    if (!plaintext) continue;
+    if (!keys.confirmed()) {
+      // 0-RTT keys come from a resumed session whose suite may differ from
+      // this handshake's, so only the other levels teach the suite.
+      if (p.type != PacketType::zero_rtt) learn_suite(conn, candidate.suite());
+      keys.confirm(candidate.suite());
+    }
+    if (g > keys.current()) keys.set_current(g);
+    p.packet_number = um.packet_number;
+    p.packet_number_length = um.packet_number_length;
+    if (p.type == PacketType::one_rtt) {
+      p.key_phase = phase;
+      p.key_generation = g;
+      p.reserved_bits = (um.first_byte >> 3) & 0x03;
+    } else {
+      p.reserved_bits = (um.first_byte >> 2) & 0x03;
+    }
+    p.payload_length = plaintext->size();
+    if (!largest || um.packet_number > *largest) largest = um.packet_number;
+    p.frames = parse_frames(*plaintext);
+    learn(conn, sender, p, *plaintext);
+    return true;
+  }
+  return false;
+}
+
+// What decrypted frames teach about the packets still to come.
+void Dissector::State::learn(std::size_t conn, Side sender, const Packet& p,
+                             std::span<const std::uint8_t> plaintext) {
+  Connection& c = timeline.connections[conn];
+  EndpointState& ep = states[conn].ep[index(sender)];
+  bool crypto_added = false;
+  for (const Frame& f : p.frames) {
+    if (const auto* crypto = std::get_if<CryptoFrame>(&f)) {
+      CryptoStream* stream = p.type == PacketType::initial     ? &ep.initial_crypto
+                             : p.type == PacketType::handshake ? &ep.handshake_crypto
+                                                               : nullptr;
+      if (!stream) continue;  // 1-RTT CRYPTO: session tickets, not needed
+      stream->add(crypto->offset, plaintext.subspan(crypto->data_at, static_cast<std::size_t>(crypto->length)));
+      crypto_added = true;
+    } else if (const auto* ncid = std::get_if<NewConnectionIdFrame>(&f)) {
+      table.add_cid(conn, sender, ncid->connection_id);
+      ep.reset_tokens[ncid->reset_token] = ncid->sequence;
+    }
+  }
+  if (!crypto_added) return;
+  if (sender == Side::client && !c.client_random)
+    c.client_random = client_hello_random(ep.initial_crypto.contiguous());
+  if (sender == Side::server && !c.cipher_suite)
+    if (auto code = server_hello_cipher_suite(ep.initial_crypto.contiguous()))
+      if (auto suite = cipher_suite_from_code(*code)) learn_suite(conn, *suite);
+  read_transport_parameters(conn, sender);
+}
+
+// The client's transport parameters are in its ClientHello (Initial), the
+// server's in EncryptedExtensions (Handshake) (RFC 9001 §8.2).
+void Dissector::State::read_transport_parameters(std::size_t conn, Side sender) {
+  EndpointState& ep = states[conn].ep[index(sender)];
+  if (ep.parameters_read) return;
+  const bool client = sender == Side::client;
+  auto message = client ? handshake_message(ep.initial_crypto.contiguous(), 1)
+                        : handshake_message(ep.handshake_crypto.contiguous(), 8);
+  if (!message) return;
+  ep.parameters_read = true;
+  Connection& c = timeline.connections[conn];
+  auto value = transport_parameters_extension(client ? 1 : 8, *message);
+  if (!value) {
+    c.notes.push_back(fmt::format("the {} sent no quic_transport_parameters extension (RFC 9001 §8.2)",
+                                  client ? "client" : "server"));
+    return;
+  }
+  std::string why;
+  auto parameters = parse_transport_parameters(*value, why);
+  if (!parameters) {
+    c.notes.push_back(fmt::format("{} transport parameters: {}", client ? "client" : "server", why));
+    return;
+  }
+  // The server's token lets a Stateless Reset on the first path be known.
+  if (!client && parameters->stateless_reset_token) ep.reset_tokens[*parameters->stateless_reset_token] = 0;
+  (client ? c.client_parameters : c.server_parameters) = std::move(*parameters);
+}
+
+void Dissector::State::learn_suite(std::size_t conn, CipherSuite suite) {
+  timeline.connections[conn].cipher_suite = suite;
+  for (EndpointState& ep : states[conn].ep)
+    for (LevelKeys* level : {&ep.zero_rtt, &ep.handshake, &ep.application})
+      if (!level->empty()) level->confirm(suite);
+}
+
+Timeline dissect(std::span<const CapturedDatagram> datagrams, const KeyLog& keys) {
+  Dissector d(keys);
+  for (const auto& datagram : datagrams) d.add(datagram);
+  return d.finish();
+}
+
+}  // namespace conform::dissect

@@ -1,0 +1,78 @@
+// Names and type values of frames (RFC 9000 §19, Table 3 of §12.4).
+#include "dissect/frames.hpp"
+
+namespace conform::dissect {
+namespace {
+
+template <class... F>
+struct Overload : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overload(F...) -> Overload<F...>;
+
+}  // namespace
+
+std::string_view frame_name(const Frame& frame) {
+  return std::visit(
+      Overload{
+          [](const PaddingFrame&) { return "PADDING"; },
+          [](const PingFrame&) { return "PING"; },
+          [](const AckFrame&) { return "ACK"; },
+          [](const ResetStreamFrame&) { return "RESET_STREAM"; },
+          [](const StopSendingFrame&) { return "STOP_SENDING"; },
+          [](const CryptoFrame&) { return "CRYPTO"; },
+          [](const NewTokenFrame&) { return "NEW_TOKEN"; },
+          [](const StreamFrame&) { return "STREAM"; },
+          [](const MaxDataFrame&) { return "MAX_DATA"; },
+          [](const MaxStreamDataFrame&) { return "MAX_STREAM_DATA"; },
+          [](const MaxStreamsFrame&) { return "MAX_STREAMS"; },
+          [](const DataBlockedFrame&) { return "DATA_BLOCKED"; },
+          [](const StreamDataBlockedFrame&) { return "STREAM_DATA_BLOCKED"; },
+          [](const StreamsBlockedFrame&) { return "STREAMS_BLOCKED"; },
+          [](const NewConnectionIdFrame&) { return "NEW_CONNECTION_ID"; },
+          [](const RetireConnectionIdFrame&) { return "RETIRE_CONNECTION_ID"; },
+          [](const PathChallengeFrame&) { return "PATH_CHALLENGE"; },
+          [](const PathResponseFrame&) { return "PATH_RESPONSE"; },
+          [](const ConnectionCloseFrame&) { return "CONNECTION_CLOSE"; },
+          [](const HandshakeDoneFrame&) { return "HANDSHAKE_DONE"; },
+          [](const DatagramFrame&) { return "DATAGRAM"; },
+          [](const MalformedFrame&) { return "MALFORMED"; },
+      },
+      frame);
+}
+
+std::optional<std::uint64_t> frame_type(const Frame& frame) {
+  return std::visit(
+      Overload{
+          [](const PaddingFrame&) -> std::optional<std::uint64_t> { return 0x00; },
+          [](const PingFrame&) -> std::optional<std::uint64_t> { return 0x01; },
+          [](const AckFrame& f) -> std::optional<std::uint64_t> { return f.ecn ? 0x03 : 0x02; },
+          [](const ResetStreamFrame&) -> std::optional<std::uint64_t> { return 0x04; },
+          [](const StopSendingFrame&) -> std::optional<std::uint64_t> { return 0x05; },
+          [](const CryptoFrame&) -> std::optional<std::uint64_t> { return 0x06; },
+          [](const NewTokenFrame&) -> std::optional<std::uint64_t> { return 0x07; },
+          [](const StreamFrame& f) -> std::optional<std::uint64_t> {
+            return 0x08 | (f.has_offset ? 0x04 : 0) | (f.has_length ? 0x02 : 0) | (f.fin ? 0x01 : 0);
+          },
+          [](const MaxDataFrame&) -> std::optional<std::uint64_t> { return 0x10; },
+          [](const MaxStreamDataFrame&) -> std::optional<std::uint64_t> { return 0x11; },
+          [](const MaxStreamsFrame& f) -> std::optional<std::uint64_t> { return f.bidi ? 0x12 : 0x13; },
+          [](const DataBlockedFrame&) -> std::optional<std::uint64_t> { return 0x14; },
+          [](const StreamDataBlockedFrame&) -> std::optional<std::uint64_t> { return 0x15; },
+          [](const StreamsBlockedFrame& f) -> std::optional<std::uint64_t> { return f.bidi ? 0x16 : 0x17; },
+          [](const NewConnectionIdFrame&) -> std::optional<std::uint64_t> { return 0x18; },
+          [](const RetireConnectionIdFrame&) -> std::optional<std::uint64_t> { return 0x19; },
+          [](const PathChallengeFrame&) -> std::optional<std::uint64_t> { return 0x1a; },
+          [](const PathResponseFrame&) -> std::optional<std::uint64_t> { return 0x1b; },
+          [](const ConnectionCloseFrame& f) -> std::optional<std::uint64_t> {
+            return f.application ? 0x1d : 0x1c;
+          },
+          [](const HandshakeDoneFrame&) -> std::optional<std::uint64_t> { return 0x1e; },
+          [](const DatagramFrame& f) -> std::optional<std::uint64_t> { return f.has_length ? 0x31 : 0x30; },
+          [](const MalformedFrame& f) { return f.type; },
+      },
+      frame);
+}
+
+}  // namespace conform::dissect

@@ -1,0 +1,102 @@
+// NSS key log parsing.
+#include "dissect/key_log.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace conform::dissect {
+namespace {
+
+Bytes* slot(TlsSecrets& s, std::string_view label) {
+  if (label == "CLIENT_EARLY_TRAFFIC_SECRET") return &s.client_early;
+  if (label == "CLIENT_HANDSHAKE_TRAFFIC_SECRET") return &s.client_handshake;
+  if (label == "SERVER_HANDSHAKE_TRAFFIC_SECRET") return &s.server_handshake;
+  if (label == "CLIENT_TRAFFIC_SECRET_0") return &s.client_application;
+  if (label == "SERVER_TRAFFIC_SECRET_0") return &s.server_application;
+  return nullptr;
+}
+
+bool ignored_label(std::string_view label) {
+  return label == "CLIENT_RANDOM" || label == "EXPORTER_SECRET" ||
+         label == "EARLY_EXPORTER_SECRET" || label == "EARLY_EXPORTER_MASTER_SECRET" ||
+         label == "RSA";
+}
+
+std::vector<std::string_view> fields(std::string_view line) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    std::size_t start = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
+    if (i > start) out.push_back(line.substr(start, i - start));
+  }
+  return out;
+}
+
+}  // namespace
+
+KeyLog parse_key_log(std::string_view text, const std::string& file) {
+  KeyLog log;
+  std::uint32_t line_no = 0;
+  auto problem = [&](std::string message) {
+    log.problems.push_back({{file, line_no, 1}, std::move(message)});  // the whole line
+  };
+  while (!text.empty()) {
+    ++line_no;
+    std::size_t eol = text.find('\n');
+    std::string_view line = text.substr(0, eol);
+    text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    auto f = fields(line);
+    if (f.empty() || f[0].front() == '#') continue;
+    if (ignored_label(f[0])) continue;
+    TlsSecrets probe;
+    if (!slot(probe, f[0])) {
+      problem("unknown key log label '" + std::string(f[0]) + "'");
+      continue;
+    }
+    if (f.size() != 3) {
+      problem("expected 'LABEL <client random> <secret>', found " + std::to_string(f.size()) + " fields");
+      continue;
+    }
+    auto random = from_hex(f[1]);
+    if (!random || random->size() != 32) {
+      problem("client random is not 32 bytes of hex");
+      continue;
+    }
+    auto secret = from_hex(f[2]);
+    if (!secret || (secret->size() != 32 && secret->size() != 48)) {
+      problem("secret is not 32 or 48 bytes of hex (TLS 1.3 SHA-256 or SHA-384)");
+      continue;
+    }
+    ClientRandom key{};
+    std::copy(random->begin(), random->end(), key.begin());
+    *slot(log.connections[key], f[0]) = std::move(*secret);
+  }
+  return log;
+}
+
+KeyLog read_key_log(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError({path}, "cannot read key log");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw InputError({path}, "cannot read key log");
+  return parse_key_log(text.str(), path);
+}
+
+void merge_key_log(KeyLog& into, const KeyLog& more) {
+  for (const auto& [random, secrets] : more.connections) {
+    TlsSecrets& s = into.connections[random];
+    for (auto [to, from] : {std::pair{&s.client_early, &secrets.client_early},
+                            std::pair{&s.client_handshake, &secrets.client_handshake},
+                            std::pair{&s.server_handshake, &secrets.server_handshake},
+                            std::pair{&s.client_application, &secrets.client_application},
+                            std::pair{&s.server_application, &secrets.server_application}})
+      if (!from->empty()) *to = *from;
+  }
+  into.problems.insert(into.problems.end(), more.problems.begin(), more.problems.end());
+}
+
+}  // namespace conform::dissect

@@ -1,0 +1,288 @@
+// The dissector end to end on datagrams: RFC 9001 Appendix A packets, then
+// synthetic connections with key-logged Handshake and 1-RTT keys, key
+// updates, coalescing, Retry, and every way a packet stays undecryptable.
+#include "dissect/dissector.hpp"
+#include "dissect/key_schedule.hpp"
+#include "unit/quic_packet_builder.hpp"
+#include "unit/rfc9001_vectors.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+using namespace conform;
+using namespace conform::dissect;
+using conform::test::hex;
+namespace v = conform::test::rfc9001;
+
+namespace {
+
+const NetEndpoint kClient{0x7f000001, 50000};
+const NetEndpoint kServer{0x7f000002, 4433};
+// The ClientHello random inside the RFC 9001 A.2 client Initial.
+constexpr const char* kRfcClientRandom = "ebf8fa56f12939b9584a3896472ec40bb863cfd3e86804fe3a47f06a2b69484c";
+constexpr const char* kServerCid = "f067a5502a4262b5";
+
+struct Capture {
+  std::vector<CapturedDatagram> datagrams;
+  void add(bool from_client, Bytes payload) {
+    CapturedDatagram d;
+    d.frame = datagrams.size() + 1;
+    d.time_ns = static_cast<std::int64_t>(d.frame) * 1'000'000;
+    d.from = from_client ? kClient : kServer;
+    d.to = from_client ? kServer : kClient;
+    d.payload = std::move(payload);
+    datagrams.push_back(std::move(d));
+  }
+};
+
+// Secrets for the RFC connection: any 32 bytes do, the dissector only
+// derives keys from them.
+Bytes secret(std::uint8_t fill) { return Bytes(32, fill); }
+
+KeyLog key_log_for(const char* client_random) {
+  const std::string r = client_random;
+  const std::string text = "# test key log\n"
+                           "CLIENT_HANDSHAKE_TRAFFIC_SECRET " + r + " " + to_hex(secret(0x11)) + "\n" +
+                           "SERVER_HANDSHAKE_TRAFFIC_SECRET " + r + " " + to_hex(secret(0x22)) + "\n" +
+                           "CLIENT_TRAFFIC_SECRET_0 " + r + " " + to_hex(secret(0x33)) + "\n" +
+                           "SERVER_TRAFFIC_SECRET_0 " + r + " " + to_hex(secret(0x44)) + "\n";
+  KeyLog log = parse_key_log(text, "test.keys");
+  BOOST_REQUIRE(log.problems.empty());
+  return log;
+}
+
+PacketKeys keys_of(std::uint8_t fill) {
+  return PacketKeys::from_secret(CipherSuite::aes_128_gcm_sha256, secret(fill));
+}
+
+template <class F>
+const F& frame_at(const Packet& p, std::size_t i) {
+  BOOST_REQUIRE_GT(p.frames.size(), i);
+  const F* f = std::get_if<F>(&p.frames[i]);
+  BOOST_REQUIRE_MESSAGE(f, "frame " << i << " is " << frame_name(p.frames[i]));
+  return *f;
+}
+
+// The RFC's two Initials, then a server Handshake coalesced behind nothing,
+// client and server 1-RTT packets, a key update and a corrupted packet.
+Capture full_connection() {
+  Capture cap;
+  cap.add(true, hex(v::kClientProtectedPacket));
+  // The server Initial coalesced with a Handshake packet (RFC 9000 §12.2).
+  Bytes server = hex(v::kServerProtectedPacket);
+  const Bytes handshake = test::long_packet(keys_of(0x22), 2, {}, hex(kServerCid), 0, {0x06, 0x00, 0x04, 1, 2, 3, 4});
+  server.insert(server.end(), handshake.begin(), handshake.end());
+  cap.add(false, server);
+  cap.add(true, test::long_packet(keys_of(0x11), 2, hex(kServerCid), {}, 0, {0x06, 0x00, 0x02, 9, 9}));
+  // 1-RTT: a STREAM, then the client updates its keys (Key Phase 1).
+  cap.add(true, test::short_packet(keys_of(0x33), hex(kServerCid), 0, 0, {0x0a, 0x04, 0x05, 'h', 'e', 'l', 'l', 'o'}));
+  cap.add(false, test::short_packet(keys_of(0x44), {}, 0, 0, {0x12, 0x40, 0x64, 0x1e}));
+  cap.add(true, test::short_packet(keys_of(0x33).next_generation(), hex(kServerCid), 1, 1, {0x01}));
+  Bytes bad = test::short_packet(keys_of(0x33).next_generation(), hex(kServerCid), 2, 1, {0x01});
+  bad.back() ^= 0x01;
+  cap.add(true, bad);
+  return cap;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(dissector_test)
+
+BOOST_AUTO_TEST_CASE(rfc_initials_decode_to_their_frames) {
+  Capture cap;
+  cap.add(true, hex(v::kClientProtectedPacket));
+  cap.add(false, hex(v::kServerProtectedPacket));
+  const Timeline t = dissect::dissect(cap.datagrams, KeyLog{});
+  BOOST_TEST_REQUIRE(t.connections.size() == 1u);
+  BOOST_TEST(t.unattributed.empty());
+  const Connection& c = t.connections[0];
+  BOOST_TEST(to_hex(c.original_dcid) == v::kClientDcid);
+  BOOST_TEST_REQUIRE(c.client_random.has_value());
+  BOOST_TEST(to_hex(*c.client_random) == kRfcClientRandom);
+  BOOST_TEST_REQUIRE(c.cipher_suite.has_value());
+  BOOST_TEST(static_cast<int>(*c.cipher_suite) == 0x1301);
+  BOOST_TEST_REQUIRE(c.datagrams.size() == 2u);
+  BOOST_TEST_REQUIRE(c.client_parameters.has_value());
+  BOOST_TEST(*c.client_parameters->initial_max_streams_bidi == 16u);
+  BOOST_TEST(!c.server_parameters.has_value());  // in EncryptedExtensions, not shown in A.3
+
+  const Datagram& d0 = c.datagrams[0];
+  BOOST_TEST(d0.frame == 1u);
+  BOOST_TEST(d0.size == 1200u);
+  BOOST_TEST((d0.direction == Direction::client_to_server));
+  BOOST_TEST_REQUIRE(d0.packets.size() == 1u);
+  const Packet& p0 = d0.packets[0];
+  BOOST_TEST((p0.type == PacketType::initial));
+  BOOST_TEST(p0.decrypted());
+  BOOST_TEST(*p0.packet_number == 2u);
+  BOOST_TEST(p0.packet_number_length == 4u);
+  BOOST_TEST(p0.length == 1200u);
+  BOOST_TEST(p0.payload_length == 1162u);
+  BOOST_TEST(p0.reserved_bits == 0u);
+  BOOST_TEST_REQUIRE(p0.frames.size() == 2u);
+  const auto& crypto = frame_at<CryptoFrame>(p0, 0);
+  BOOST_TEST(crypto.offset == 0u);
+  BOOST_TEST(crypto.length == 241u);
+  BOOST_TEST(frame_at<PaddingFrame>(p0, 1).count == 1162u - 245u);
+
+  const Datagram& d1 = c.datagrams[1];
+  BOOST_TEST((d1.direction == Direction::server_to_client));
+  BOOST_TEST_REQUIRE(d1.packets.size() == 1u);
+  const Packet& p1 = d1.packets[0];
+  BOOST_TEST(p1.decrypted());
+  BOOST_TEST(*p1.packet_number == 1u);
+  BOOST_TEST(p1.packet_number_length == 2u);
+  BOOST_TEST(to_hex(p1.scid) == kServerCid);
+  BOOST_TEST_REQUIRE(p1.frames.size() == 2u);
+  const auto& ack = frame_at<AckFrame>(p1, 0);
+  BOOST_TEST(ack.largest == 0u);
+  BOOST_TEST_REQUIRE(ack.ranges.size() == 1u);
+  BOOST_TEST(ack.ranges[0].smallest == 0u);
+  BOOST_TEST(frame_at<CryptoFrame>(p1, 1).length == 90u);
+}
+
+BOOST_AUTO_TEST_CASE(key_log_opens_handshake_and_1rtt_with_key_update) {
+  const Capture cap = full_connection();
+  const KeyLog keys = key_log_for(kRfcClientRandom);
+  const Timeline t = dissect::dissect(cap.datagrams, keys);
+  BOOST_TEST_REQUIRE(t.connections.size() == 1u);
+  BOOST_TEST(t.unattributed.empty());
+  const Connection& c = t.connections[0];
+  BOOST_TEST(c.secrets_found);
+  BOOST_TEST_REQUIRE(c.datagrams.size() == 7u);
+
+  const Datagram& coalesced = c.datagrams[1];
+  BOOST_TEST_REQUIRE(coalesced.packets.size() == 2u);
+  BOOST_TEST(coalesced.packets[1].offset == 135u);  // 18-byte header + Length 117
+  BOOST_TEST((coalesced.packets[1].type == PacketType::handshake));
+  BOOST_TEST(coalesced.packets[1].decrypted());
+  BOOST_TEST(frame_at<CryptoFrame>(coalesced.packets[1], 0).length == 4u);
+
+  const Packet& client_hs = c.datagrams[2].packets.at(0);
+  BOOST_TEST(client_hs.decrypted());
+  BOOST_TEST((client_hs.space == PacketSpace::handshake));
+
+  const Packet& stream = c.datagrams[3].packets.at(0);
+  BOOST_TEST(stream.decrypted());
+  BOOST_TEST((stream.type == PacketType::one_rtt));
+  BOOST_TEST(to_hex(stream.dcid) == kServerCid);  // DCID length learned from the handshake
+  BOOST_TEST(*stream.key_phase == 0u);
+  const auto& sf = frame_at<StreamFrame>(stream, 0);
+  BOOST_TEST(sf.stream_id == 4u);
+  BOOST_TEST(sf.length == 5u);
+  BOOST_TEST(!sf.fin);
+
+  const Packet& server_1rtt = c.datagrams[4].packets.at(0);
+  BOOST_TEST(server_1rtt.decrypted());
+  BOOST_TEST(server_1rtt.dcid.empty());
+  const auto& ms = frame_at<MaxStreamsFrame>(server_1rtt, 0);
+  BOOST_TEST(ms.bidi);
+  BOOST_TEST(ms.maximum == 100u);
+  BOOST_TEST(std::holds_alternative<HandshakeDoneFrame>(server_1rtt.frames.at(1)));
+
+  const Packet& updated = c.datagrams[5].packets.at(0);
+  BOOST_TEST(updated.decrypted());
+  BOOST_TEST(*updated.key_phase == 1u);
+  BOOST_TEST(updated.key_generation == 1u);
+  BOOST_TEST(*updated.packet_number == 1u);
+
+  const Packet& bad = c.datagrams[6].packets.at(0);
+  BOOST_TEST(!bad.decrypted());
+  BOOST_TEST((bad.undecryptable == Undecryptable::authentication_failed));
+}
+
+BOOST_AUTO_TEST_CASE(without_secrets_packets_stay_with_the_reason) {
+  const Capture cap = full_connection();
+  const Timeline none = dissect::dissect(cap.datagrams, KeyLog{});
+  BOOST_TEST_REQUIRE(none.connections.size() == 1u);
+  const Packet& hs = none.connections[0].datagrams[1].packets.at(1);
+  BOOST_TEST((hs.undecryptable == Undecryptable::no_keys));
+  BOOST_TEST(hs.detail.find(kRfcClientRandom) != std::string::npos);
+  // Every datagram is still there, attributed to its connection.
+  BOOST_TEST(none.connections[0].datagrams.size() == cap.datagrams.size());
+
+  const KeyLog other = key_log_for("00000000000000000000000000000000000000000000000000000000000000aa");
+  const Timeline t = dissect::dissect(cap.datagrams, other);
+  BOOST_TEST(!t.connections[0].secrets_found);
+  const Packet& p = t.connections[0].datagrams[3].packets.at(0);
+  BOOST_TEST((p.undecryptable == Undecryptable::no_keys));
+  BOOST_TEST(p.detail.find("key log has no secrets for client random") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(stateless_reset_is_recognised_by_its_token) {
+  Capture cap = full_connection();
+  // The server issues a connection ID with a reset token, then resets.
+  const Bytes ncid = hex("1801000401020304 00112233445566778899aabbccddeeff");
+  cap.add(false, test::short_packet(keys_of(0x44), {}, 1, 0, ncid));
+  Bytes reset = hex("4bf1f2f3f4f5f6f7f8f9fafbfcfdfeff10111213");
+  const Bytes token = hex("00112233445566778899aabbccddeeff");
+  reset.insert(reset.end(), token.begin(), token.end());
+  cap.add(false, reset);
+  const Timeline t = dissect::dissect(cap.datagrams, key_log_for(kRfcClientRandom));
+  const auto& dgs = t.connections.at(0).datagrams;
+  BOOST_REQUIRE_EQUAL(dgs.size(), cap.datagrams.size());
+  BOOST_TEST(dgs[dgs.size() - 2].packets.at(0).decrypted());
+  const Packet& p = dgs.back().packets.at(0);
+  BOOST_TEST((p.undecryptable == Undecryptable::stateless_reset));
+  BOOST_TEST(p.detail.find("sequence 1") != std::string::npos, p.detail);
+  // The tampered packet of full_connection() is no reset: no token matches.
+  BOOST_TEST((dgs[6].packets.at(0).undecryptable == Undecryptable::authentication_failed));
+}
+
+BOOST_AUTO_TEST_CASE(retry_is_verified_and_initial_keys_follow_the_new_dcid) {
+  Capture cap;
+  cap.add(true, hex(v::kClientProtectedPacket));
+  cap.add(false, hex(v::kRetryPacket));
+  const Bytes new_dcid = hex(kServerCid);
+  const InitialSecrets s = initial_secrets(new_dcid);
+  const auto client_keys = PacketKeys::from_secret(CipherSuite::aes_128_gcm_sha256, s.client);
+  cap.add(true, test::long_packet(client_keys, 0, new_dcid, {}, 3, {0x01}, Bytes{'t', 'o', 'k', 'e', 'n'}));
+  const Timeline t = dissect::dissect(cap.datagrams, KeyLog{});
+  BOOST_TEST_REQUIRE(t.connections.size() == 1u);
+  const auto& dgs = t.connections[0].datagrams;
+  BOOST_TEST_REQUIRE(dgs.size() == 3u);
+  const Packet& retry = dgs[1].packets.at(0);
+  BOOST_TEST((retry.type == PacketType::retry));
+  BOOST_TEST(*retry.retry_integrity_ok);
+  BOOST_TEST(std::string(retry.token.begin(), retry.token.end()) == "token");
+  const Packet& again = dgs[2].packets.at(0);
+  BOOST_TEST(again.decrypted());
+  BOOST_TEST(*again.packet_number == 3u);
+  BOOST_TEST(std::string(again.token.begin(), again.token.end()) == "token");
+}
+
+BOOST_AUTO_TEST_CASE(strays_are_kept_apart_with_a_reason) {
+  Capture cap;
+  cap.add(true, Bytes{});                         // empty payload
+  cap.add(true, Bytes{0x00, 0x01, 0x02, 0x03});   // not QUIC
+  cap.add(false, hex(v::kServerProtectedPacket));  // a server Initial of no known connection
+  const Timeline t = dissect::dissect(cap.datagrams, KeyLog{});
+  BOOST_TEST(t.connections.empty());
+  BOOST_TEST_REQUIRE(t.unattributed.size() == 3u);
+  BOOST_TEST(t.unattributed[0].reason == "empty UDP payload");
+  BOOST_TEST(t.unattributed[1].reason.find("Fixed Bit is clear") != std::string::npos);
+  BOOST_TEST(t.unattributed[2].frame == 3u);
+}
+
+BOOST_AUTO_TEST_CASE(truncated_and_unknown_packets_are_recorded) {
+  Capture cap;
+  cap.add(true, hex(v::kClientProtectedPacket));
+  Bytes cut = hex(v::kServerProtectedPacket);
+  cut.resize(60);  // Length now runs past the datagram
+  cap.add(false, cut);
+  // Version Negotiation to the client's (empty) SCID, by addresses.
+  cap.add(false, Bytes{0x80, 0, 0, 0, 0, 0, 8, 0x83, 0x94, 0xc8, 0xf0, 0x3e, 0x51, 0x57, 0x08, 0, 0, 0, 1,
+                       0x1a, 0x2a, 0x3a, 0x4a});
+  const Timeline t = dissect::dissect(cap.datagrams, KeyLog{});
+  BOOST_TEST_REQUIRE(t.connections.size() == 1u);
+  const auto& dgs = t.connections[0].datagrams;
+  BOOST_TEST_REQUIRE(dgs.size() == 3u);
+  const Packet& truncated = dgs[1].packets.at(0);
+  BOOST_TEST((truncated.undecryptable == Undecryptable::malformed_header));
+  BOOST_TEST(truncated.length == 60u);
+  BOOST_TEST(truncated.detail.find("runs past the end") != std::string::npos);
+  const Packet& vn = dgs[2].packets.at(0);
+  BOOST_TEST((vn.type == PacketType::version_negotiation));
+  BOOST_TEST(vn.supported_versions == (std::vector<std::uint32_t>{1, 0x1a2a3a4a}));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
