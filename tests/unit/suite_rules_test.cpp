@@ -90,4 +90,18 @@ BOOST_AUTO_TEST_CASE(problems_come_in_file_order) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(absurdly_deep_keys_are_refused_not_a_crash) {
+  std::string deep = "[a";
+  for (int i = 0; i < 60000; ++i) deep += ".a";
+  const auto p = parse_text(scratch_dir("rules_deep"), "d.toml", "x = 1\n" + deep + "]\n");
+  BOOST_TEST(p.lines() == (std::vector<std::string>{at(p.path, 2, 1, "keys nested more than 64 levels deep")}),
+             boost::test_tools::per_element());
+  // Dots in values do not count: seventy floats on one line are fine.
+  std::string floats = "values = [";
+  for (int i = 0; i < 70; ++i) floats += "0.5, ";
+  const auto q = parse_text(scratch_dir("rules_floats"), "f.toml", floats + "]\n");
+  BOOST_TEST(q.lines() == (std::vector<std::string>{at(q.path, 1, 1, "unknown top-level key 'values'")}),
+             boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_SUITE_END()

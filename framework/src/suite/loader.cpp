@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
 #include <map>
 #include <set>
 #include <tuple>
@@ -48,6 +51,35 @@ std::vector<std::string> discover_suite_files(const std::vector<std::string>& pa
 
 namespace {
 
+// toml++ recurses once per part of a dotted key, so a key of tens of
+// thousands of parts overflows the stack; no suite needs more than a few.
+constexpr std::size_t kMaxKeyDepth = 64;
+
+// The line (from 1) of the first line with a dotted key of more than
+// kMaxKeyDepth parts, counting dots outside quotes before any '=' (values
+// such as floats hold dots too); nullopt if none.
+std::optional<std::uint32_t> too_deep(const std::string& text) {
+  std::uint32_t line = 1;
+  std::size_t dots = 0;
+  char quote = 0;
+  for (char ch : text) {
+    if (ch == '\n') {
+      ++line;
+      dots = 0;
+      quote = 0;
+    } else if (quote) {
+      if (ch == quote) quote = 0;
+    } else if (ch == '"' || ch == '\'') {
+      quote = ch;
+    } else if (ch == '#' || ch == '=') {
+      quote = '\n';
+    } else if (ch == '.' && ++dots >= kMaxKeyDepth) {
+      return line;
+    }
+  }
+  return std::nullopt;
+}
+
 void read_suite_table(const toml::table& root, SuiteFile& suite, Problems& problems) {
   const toml::node* node = root.get("suite");
   if (!node) return;
@@ -79,9 +111,22 @@ std::unique_ptr<SuiteFile> parse_suite_file(const std::string& path, const Catal
   auto suite = std::make_unique<SuiteFile>();
   suite->path = path;
   Problems problems(path);
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in && !in.eof()) {
+    problems.add(SourcePos{path}, "cannot read the file");
+    diagnostics.insert(diagnostics.end(), problems.list().begin(), problems.list().end());
+    return suite;
+  }
+  if (auto deep = too_deep(text)) {
+    problems.add(SourcePos{path, *deep, 1}, "keys nested more than " + std::to_string(kMaxKeyDepth) +
+                                                " levels deep");
+    diagnostics.insert(diagnostics.end(), problems.list().begin(), problems.list().end());
+    return suite;
+  }
   toml::table root;
   try {
-    root = toml::parse_file(path);
+    root = toml::parse(text, path);
   } catch (const toml::parse_error& e) {
     problems.add(e.source(), std::string(e.description()));
     diagnostics.insert(diagnostics.end(), problems.list().begin(), problems.list().end());
