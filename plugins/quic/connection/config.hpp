@@ -50,6 +50,9 @@ struct Config {
   /// false: open streams beyond the peer's MAX_STREAMS, a violation that a
   /// correct peer answers with STREAM_LIMIT_ERROR (to test peers, §4.6).
   bool respect_peer_max_streams = true;
+  /// false: send stream data beyond the peer's MAX_DATA / MAX_STREAM_DATA,
+  /// which a correct peer answers with FLOW_CONTROL_ERROR (§4.1).
+  bool respect_peer_flow_control = true;
   TlsGroups tls_groups = TlsGroups::x25519;
   /// Largest datagram we send before the peer's max_udp_payload_size is
   /// known, and the Initial datagram size (>= 1200, RFC 9000 §14.1), bytes.
@@ -64,6 +67,10 @@ struct Config {
   uint64_t seed = 1;
   /// NSS key log lines for the capture's keys.log.
   std::function<void(std::string_view)> keylog;
+  /// Sees each packet's plaintext frames just before protection and may
+  /// append or rewrite bytes, to send what a broken peer would (tests and
+  /// mutants). Empty in normal runs.
+  std::function<void(Space, Bytes& payload)> tamper_payload;
   /// Every frame sent or received, for tests and qlog; may be empty.
   std::function<void(TraceDir, Space, const Frame&)> frame_trace;
 };

@@ -92,6 +92,7 @@ Bytes Connection::seal_datagram(Instant now, std::vector<PendingPacket>& packets
   Bytes dgram;
   bool sent_handshake = false, eliciting = false;
   for (PendingPacket& p : packets) {
+    if (config_.tamper_payload) config_.tamper_payload(p.space, p.payload);
     // RFC 9001 §5.4.2: the header-protection sample needs pn + payload >= 4
     // bytes (PADDING frames are zeros).
     if (p.pn_len + p.payload.size() < 4) p.payload.resize(4 - p.pn_len);
@@ -232,7 +233,9 @@ void Connection::add_stream_frames(size_t budget, PendingPacket& out) {
   do {
     auto& [id, st] = *it;
     while (st.has_send && !st.reset_code && out.payload.size() + kMaxStreamOverhead < budget) {
-      const uint64_t limit = std::min(st.send_credit.max(), st.send.highest_sent() + conn_send_.available());
+      const uint64_t limit = config_.respect_peer_flow_control
+                                 ? std::min(st.send_credit.max(), st.send.highest_sent() + conn_send_.available())
+                                 : kMaxVarint;
       const size_t room = budget - out.payload.size() - kMaxStreamOverhead;
       const auto chunk = st.send.peek(room, limit);
       if (!chunk) break;
@@ -261,26 +264,29 @@ void Connection::add_stream_frames(size_t budget, PendingPacket& out) {
 std::optional<Bytes> Connection::build_close_datagram(Instant now) {
   if (close_sent_ || !close_frame_) return std::nullopt;
   close_sent_ = true;
-  // §10.2.3: in the highest space the peer can read; an application close
-  // before 1-RTT becomes APPLICATION_ERROR without its reason.
-  Space s = Space::initial;
-  if (handshake_complete_ && space(Space::application).tx) s = Space::application;
-  else if (!space(Space::handshake).discarded && space(Space::handshake).tx) s = Space::handshake;
-  if (space(s).discarded || !space(s).tx) return std::nullopt;
-  ConnectionCloseFrame f = *close_frame_;
-  if (f.application && s != Space::application) {
-    f = ConnectionCloseFrame{false, static_cast<uint64_t>(TransportErrorCode::application_error), 0, ""};
+  // §10.2.3: the peer may not have every key yet, so the close goes in each
+  // space we can write (1-RTT only once the handshake completed); before
+  // 1-RTT an application close becomes APPLICATION_ERROR without a reason.
+  std::vector<PendingPacket> packets;
+  size_t used = 0;
+  bool has_initial = false;
+  for (Space s : {Space::initial, Space::handshake, Space::application}) {
+    if (space(s).discarded || !space(s).tx) continue;
+    if (s == Space::application && !handshake_complete_) continue;
+    ConnectionCloseFrame f = *close_frame_;
+    if (f.application && s != Space::application)
+      f = ConnectionCloseFrame{false, static_cast<uint64_t>(TransportErrorCode::application_error), 0, ""};
+    PendingPacket& p = packets.emplace_back();
+    p.space = s;
+    p.pn = space(s).next_pn;
+    p.pn_len = packet_number_length(p.pn, recovery_.largest_acked(s));
+    emit(p, f, std::nullopt);
+    used += header_overhead(s, p.pn_len) + p.payload.size();
+    has_initial = has_initial || s == Space::initial;
   }
-  std::vector<PendingPacket> packets(1);
-  PendingPacket& p = packets[0];
-  p.space = s;
-  p.pn = space(s).next_pn;
-  p.pn_len = packet_number_length(p.pn, recovery_.largest_acked(s));
-  emit(p, f, std::nullopt);
-  if (s == Space::initial && !config_.is_server) {
-    const size_t used = header_overhead(s, p.pn_len) + p.payload.size();
-    if (used < kMinInitialDatagram) p.payload.resize(p.payload.size() + kMinInitialDatagram - used);
-  }
+  if (packets.empty()) return std::nullopt;
+  if (has_initial && !config_.is_server && used < kMinInitialDatagram)
+    packets.back().payload.resize(packets.back().payload.size() + kMinInitialDatagram - used);
   return seal_datagram(now, packets);
 }
 

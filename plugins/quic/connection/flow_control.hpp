@@ -49,7 +49,7 @@ class SendCredit {
 
   uint64_t max() const { return max_; }
   uint64_t used() const { return used_; }
-  uint64_t available() const { return max_ - used_; }
+  uint64_t available() const { return max_ > used_ ? max_ - used_ : 0; }
   void consume(uint64_t bytes) { used_ += bytes; }
   /// MAX_DATA / MAX_STREAM_DATA arrived; smaller values are ignored (§4.1).
   bool raise(uint64_t max) {
