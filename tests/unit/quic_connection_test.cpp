@@ -51,6 +51,28 @@ BOOST_AUTO_TEST_CASE(handshake_completes_and_is_confirmed) {
     BOOST_TEST(has_line(p.keylog, label), label);
 }
 
+BOOST_AUTO_TEST_CASE(handshake_survives_a_lost_client_initial) {
+  // RFC 9002 §6.2.4: the PTO probe elicits an ACK, which declares the first
+  // Initial lost; its CRYPTO data goes out again.
+  Pair p;
+  p.drop = [](bool from_client, size_t n) { return from_client && n == 0; };
+  p.drive();
+  BOOST_TEST(!p.client->handshake_complete());
+  BOOST_TEST((p.client->next_timeout() < p.now + Duration::seconds(2)));
+  p.advance(Duration::seconds(3));
+  BOOST_TEST(p.client->handshake_confirmed());
+  BOOST_TEST(p.server->handshake_complete());
+}
+
+BOOST_AUTO_TEST_CASE(handshake_survives_a_lost_server_flight) {
+  Pair p;
+  p.drop = [](bool from_client, size_t n) { return !from_client && n == 0; };
+  p.drive();
+  p.advance(Duration::seconds(5));
+  BOOST_TEST(p.client->handshake_confirmed());
+  BOOST_TEST(p.server->handshake_complete());
+}
+
 BOOST_AUTO_TEST_CASE(handshake_works_with_every_tls_group) {
   for (TlsGroups g : {TlsGroups::x25519, TlsGroups::p256, TlsGroups::cecpq2}) {
     Config c = Pair::client_config();
@@ -202,6 +224,29 @@ BOOST_AUTO_TEST_CASE(malformed_datagrams_never_crash) {
   BOOST_TEST(!p.server->is_closed());  // authentication rejects all of it
   BOOST_TEST(!p.client->is_closed());
   BOOST_TEST(p.server->stats().packets_dropped > 0u);
+}
+
+BOOST_AUTO_TEST_CASE(same_seed_gives_the_same_timeline) {
+  // ARCHITECTURE.md principle 3: TLS randomness changes bytes, but sizes,
+  // packet numbers and frames of a run depend only on its seed.
+  auto run = [] {
+    Pair p;
+    p.drive();
+    auto id = p.client->open_stream(Dir::uni).value();
+    BOOST_TEST(p.client->write(id, Bytes(5000, 3)).ok());
+    BOOST_TEST(p.client->finish(id).ok());
+    p.drive();
+    std::vector<size_t> sizes;
+    for (const Bytes& d : p.client_datagrams) sizes.push_back(d.size());
+    for (const Bytes& d : p.server_datagrams) sizes.push_back(d.size());
+    std::vector<uint64_t> frames;
+    for (const Traced& t : p.traced) frames.push_back(t.type << 8 | t.value << 2 | (t.server ? 1 : 0));
+    return std::make_pair(sizes, frames);
+  };
+  const auto a = run();
+  const auto b = run();
+  BOOST_TEST(a.first == b.first, boost::test_tools::per_element());
+  BOOST_TEST(a.second == b.second, boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(unknown_version_gets_version_negotiation) {

@@ -5,6 +5,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -72,8 +73,10 @@ class Pair {
       std::vector<Bytes> to_client = drain(*server, server_datagrams);
       if (to_server.empty() && to_client.empty()) break;
       now = now + one_way_delay;
-      for (const Bytes& d : to_server) server->handle_datagram(now, d);
-      for (const Bytes& d : to_client) client->handle_datagram(now, d);
+      for (const Bytes& d : to_server)
+        if (!(drop && drop(true, delivered_to_server++))) server->handle_datagram(now, d);
+      for (const Bytes& d : to_client)
+        if (!(drop && drop(false, delivered_to_client++))) client->handle_datagram(now, d);
       collect();
     }
   }
@@ -108,8 +111,12 @@ class Pair {
   std::vector<Bytes> client_datagrams, server_datagrams;  ///< everything each side sent
   std::vector<Traced> traced;
   std::vector<std::string> keylog;
+  /// Loss: true drops the n-th datagram (0-based) sent by the client
+  /// (`from_client`) or by the server.
+  std::function<bool(bool from_client, size_t n)> drop;
 
  private:
+  size_t delivered_to_server = 0, delivered_to_client = 0;
   void hook(Config& c, bool server_side) {
     c.frame_trace = [this, server_side](TraceDir dir, Space space, const Frame& f) {
       uint64_t sid = 0;
