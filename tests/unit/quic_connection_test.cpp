@@ -73,6 +73,18 @@ BOOST_AUTO_TEST_CASE(handshake_survives_a_lost_server_flight) {
   BOOST_TEST(p.server->handshake_complete());
 }
 
+BOOST_AUTO_TEST_CASE(server_respects_the_amplification_limit) {
+  // RFC 9000 §8.1: until the client's address is validated the server sends
+  // at most three times what it received, even while probing.
+  Pair p;
+  p.drop = [](bool from_client, size_t n) { return from_client && n > 0; };
+  p.drive();
+  p.advance(Duration::seconds(20));
+  BOOST_TEST(p.server->stats().bytes_sent > 0u);
+  BOOST_TEST(p.server->stats().bytes_sent <= 3 * p.server->stats().bytes_received);
+  BOOST_TEST(!p.server->handshake_complete());
+}
+
 BOOST_AUTO_TEST_CASE(handshake_works_with_every_tls_group) {
   for (TlsGroups g : {TlsGroups::x25519, TlsGroups::p256, TlsGroups::cecpq2}) {
     Config c = Pair::client_config();
