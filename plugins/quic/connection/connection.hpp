@@ -33,6 +33,7 @@ struct ConnectionStats {
   uint64_t datagrams_sent = 0, datagrams_received = 0;
   uint64_t bytes_sent = 0, bytes_received = 0;
   uint64_t packets_sent = 0, packets_received = 0, packets_dropped = 0;
+  uint64_t key_updates = 0;  ///< Key phase changes, either side initiating.
 };
 
 class Connection {
@@ -147,6 +148,12 @@ class Connection {
   void maybe_collect(StreamId id);
   bool locally_initiated(StreamId id) const { return is_server_initiated(id) == config_.is_server; }
 
+  // connection_key_update.cpp: 1-RTT key phases (RFC 9001 §6).
+  const PacketKeys* rx_keys_for(std::span<const uint8_t> packet, size_t pn_offset, bool& next_phase);
+  void on_one_rtt_opened(bool next_phase);
+  void maybe_initiate_key_update();
+  void on_app_ack(uint64_t largest);
+
   // connection_send.cpp: packet assembly.
   struct PendingPacket {
     Space space = Space::initial;
@@ -200,7 +207,17 @@ class Connection {
   std::array<uint64_t, 2> peer_streams_opened_{};   ///< next peer index per Dir
   std::deque<std::array<uint8_t, 8>> path_responses_;
   std::optional<Bytes> version_negotiation_;  ///< Server: VN to send (§6.1).
-  StreamId next_stream_cursor_ = 0;  ///< round-robin position for STREAM frames
+  StreamId next_stream_cursor_ = 0;
+
+  // Key update (RFC 9001 §6): the 1-RTT keys of the current phase live in
+  // the application PacketSpace; these hold the rest.
+  bool key_phase_ = false;
+  std::optional<PacketKeys> prev_rx_;        ///< the previous phase, for late packets
+  std::optional<PacketKeys> next_rx_;        ///< computed on demand
+  bool peer_in_current_phase_ = true;        ///< peer has sent with the current keys
+  bool acked_in_current_phase_ = false;      ///< an ACK covered a packet of this phase
+  uint64_t phase_start_pn_ = 0;
+  uint64_t packets_in_phase_ = 0;  ///< round-robin position for STREAM frames
 };
 
 }  // namespace conform::quic

@@ -97,11 +97,15 @@ void Connection::process_packet(Instant now, const PacketHeader& h, std::span<ui
     ++stats_.packets_dropped;  // keys not yet available, or discarded
     return;
   }
-  auto opened = unprotect_packet(packet, h.pn_offset, sp.acks.largest(), *sp.rx);
+  const PacketKeys* keys = &*sp.rx;
+  bool next_phase = false;
+  if (s == Space::application) keys = rx_keys_for(packet, h.pn_offset, next_phase);
+  auto opened = keys ? unprotect_packet(packet, h.pn_offset, sp.acks.largest(), *keys) : std::nullopt;
   if (!opened || sp.acks.is_duplicate(opened->pn)) {
     ++stats_.packets_dropped;
     return;
   }
+  if (s == Space::application) on_one_rtt_opened(next_phase);
   ++stats_.packets_received;
   idle_deadline_ = now + idle_timeout();
   // §17.2 / §17.3.1: reserved bits must be zero once unprotected.
@@ -211,6 +215,7 @@ Status<> Connection::handle_ack(Instant now, Space s, const AckFrame& ack) {
                                                                  : ack.ack_delay << exponent;
   auto out = recovery_.on_ack_received(s, ack, Duration::micros(static_cast<int64_t>(delay_us)), now);
   if (!out) return out.error();
+  if (s == Space::application) on_app_ack(ack.largest());
   for (const SentPacket& p : out.value().acked) on_packet_acked(s, p);
   for (const SentPacket& p : out.value().lost) on_packet_lost(s, p);
   return {};

@@ -93,6 +93,8 @@ Bytes Connection::seal_datagram(Instant now, std::vector<PendingPacket>& packets
   bool sent_handshake = false, eliciting = false;
   for (PendingPacket& p : packets) {
     if (config_.tamper_payload) config_.tamper_payload(p.space, p.payload);
+    // A key update starts with the packet that carries it, never idle (§6.1).
+    if (p.space == Space::application) maybe_initiate_key_update();
     // RFC 9001 §5.4.2: the header-protection sample needs pn + payload >= 4
     // bytes (PADDING frames are zeros).
     if (p.pn_len + p.payload.size() < 4) p.payload.resize(4 - p.pn_len);
@@ -103,6 +105,7 @@ Bytes Connection::seal_datagram(Instant now, std::vector<PendingPacket>& packets
     spec.scid = local_cid_;
     spec.pn = p.pn;
     spec.pn_len = p.pn_len;
+    spec.key_phase = key_phase_;
     const size_t start = dgram.size();
     const size_t pn_offset = write_packet_header(dgram, spec);
     if (spec.type != PacketType::one_rtt)
@@ -113,6 +116,7 @@ Bytes Connection::seal_datagram(Instant now, std::vector<PendingPacket>& packets
       continue;
     }
     sp.next_pn = p.pn + 1;
+    if (p.space == Space::application) ++packets_in_phase_;
     SentPacket sent;
     sent.pn = p.pn;
     sent.time_sent = now;

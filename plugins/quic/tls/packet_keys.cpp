@@ -27,6 +27,12 @@ std::optional<PacketKeys> PacketKeys::from_secret(CipherSuite suite, ByteView se
   return k;
 }
 
+std::optional<PacketKeys> PacketKeys::next_generation() const {
+  auto next = from_secret(suite_, next_generation_secret(suite_, secret_));
+  if (next) next->hp_ = hp_;
+  return next;
+}
+
 PacketKeys::PacketKeys(PacketKeys&& o) noexcept
     : suite_(o.suite_), secret_(std::move(o.secret_)), key_(std::move(o.key_)),
       iv_(std::move(o.iv_)), hp_(std::move(o.hp_)), aead_(std::exchange(o.aead_, nullptr)) {}

@@ -20,6 +20,10 @@ class PacketKeys {
   /// nullopt if the secret has the wrong length for the suite.
   static std::optional<PacketKeys> from_secret(CipherSuite suite, ByteView secret);
 
+  /// The keys of the next key phase (RFC 9001 §6.1): AEAD key and IV from
+  /// the "quic ku" secret; the header-protection key does not change.
+  std::optional<PacketKeys> next_generation() const;
+
   PacketKeys(PacketKeys&&) noexcept;
   PacketKeys& operator=(PacketKeys&&) noexcept;
   ~PacketKeys();

@@ -22,6 +22,14 @@ bool protect_packet(Bytes& buf, size_t start, size_t pn_offset, size_t pn_len, u
   return true;
 }
 
+std::optional<uint8_t> unmasked_first_byte(std::span<const uint8_t> packet, size_t pn_offset,
+                                           const PacketKeys& keys) {
+  const size_t sample_at = pn_offset + 4;
+  if (sample_at + PacketKeys::kSampleLen > packet.size()) return std::nullopt;
+  const auto mask = keys.header_mask(packet.data() + sample_at);
+  return static_cast<uint8_t>(packet[0] ^ (mask[0] & ((packet[0] & 0x80) ? 0x0f : 0x1f)));
+}
+
 std::optional<OpenedPacket> unprotect_packet(std::span<uint8_t> packet, size_t pn_offset,
                                              int64_t largest_received, const PacketKeys& keys) {
   const size_t sample_at = pn_offset + 4;

@@ -25,6 +25,12 @@ struct OpenedPacket {
   ByteView payload;        ///< Decrypted in place, inside the caller's buffer.
 };
 
+/// The packet's first byte with header protection removed, without
+/// touching the packet: for a 1-RTT packet it tells the key phase (RFC 9001
+/// §6) before choosing keys. nullopt when the packet is too short to sample.
+std::optional<uint8_t> unmasked_first_byte(std::span<const uint8_t> packet, size_t pn_offset,
+                                           const PacketKeys& keys);
+
 /// Removes header protection and decrypts the packet `packet` (exactly its
 /// bytes, header included; header fields before `pn_offset` unprotected
 /// already), expanding the packet number against `largest_received`.
