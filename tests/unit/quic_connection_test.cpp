@@ -85,6 +85,21 @@ BOOST_AUTO_TEST_CASE(server_respects_the_amplification_limit) {
   BOOST_TEST(!p.server->handshake_complete());
 }
 
+BOOST_AUTO_TEST_CASE(handshake_completes_through_retry) {
+  Config s = Pair::server_config();
+  s.retry = true;
+  Pair p(Pair::client_config(), s);
+  p.drive();
+  BOOST_TEST(p.client->handshake_confirmed());
+  BOOST_TEST(p.server->handshake_complete());
+  BOOST_REQUIRE(!p.server_datagrams.empty());
+  BOOST_TEST((p.server_datagrams.front()[0] & 0xf0) == 0xf0);  // a Retry came first
+  BOOST_REQUIRE(p.client->peer_params());
+  BOOST_TEST(p.client->peer_params()->retry_source_connection_id.has_value());
+  BOOST_TEST(p.client_datagrams.size() >= 2u);
+  BOOST_TEST(p.client_datagrams[1].size() >= 1200u);  // the second Initial, with the token
+}
+
 BOOST_AUTO_TEST_CASE(handshake_works_with_every_tls_group) {
   for (TlsGroups g : {TlsGroups::x25519, TlsGroups::p256, TlsGroups::cecpq2}) {
     Config c = Pair::client_config();

@@ -5,6 +5,7 @@
 
 #include "codec/packet_header.hpp"
 #include "tls/packet_protection.hpp"
+#include "tls/retry.hpp"
 #include "unit/quic_hex.hpp"
 
 using namespace conform::quic;
@@ -136,6 +137,24 @@ BOOST_AUTO_TEST_CASE(chacha20_short_header_matches_appendix_a5) {
   BOOST_TEST(to_hex(opened->payload) == "01");
   BOOST_TEST(to_hex(next_generation_secret(CipherSuite::chacha20, secret)) ==
              "1223504755036d556342ee9361d253421a826c9ecdf3c7148684b36b714881f9");
+}
+
+BOOST_AUTO_TEST_CASE(retry_integrity_matches_appendix_a4) {
+  const ConnectionId odcid(from_hex(kDcid));
+  const auto rfc = from_hex("ff000000010008f067a5502a4262b5746f6b656e04a265ba2eff4d829058fb3f0f2496ba");
+  BOOST_TEST(verify_retry(rfc, odcid));
+  auto bad = rfc;
+  bad[5] ^= 1;
+  BOOST_TEST(!verify_retry(bad, odcid));
+  // Our writer uses unused bits 0 (first byte 0xf0): its own tag verifies.
+  const auto ours = write_retry(ConnectionId(), ConnectionId(from_hex("f067a5502a4262b5")),
+                                from_hex("746f6b656e"), odcid);
+  BOOST_TEST(to_hex(ByteView(ours).first(20)) == "f0000000010008f067a5502a4262b5746f6b656e");
+  BOOST_TEST(verify_retry(ours, odcid));
+  auto h = parse_packet_header(ours, 0);
+  BOOST_REQUIRE(h);
+  BOOST_TEST((h->type == PacketType::retry));
+  BOOST_TEST(to_hex(h->token) == "746f6b656e");
 }
 
 BOOST_AUTO_TEST_CASE(a_corrupted_packet_fails_authentication_and_keeps_its_header) {

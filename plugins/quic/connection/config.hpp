@@ -54,6 +54,9 @@ struct Config {
   /// which a correct peer answers with FLOW_CONTROL_ERROR (§4.1).
   bool respect_peer_flow_control = true;
   TlsGroups tls_groups = TlsGroups::x25519;
+  /// Server: answer every new client with Retry first and require its token
+  /// (address validation, RFC 9000 §8.1.2).
+  bool retry = false;
   /// Start a key update (RFC 9001 §6) after this many 1-RTT packets sent in
   /// a key phase; 0 never starts one (peer-initiated updates are followed).
   uint64_t key_update_interval_packets = 0;

@@ -94,7 +94,10 @@ Status<> Connection::init_tls() {
   tp.disable_active_migration = config_.disable_active_migration;
   tp.active_connection_id_limit = config_.active_connection_id_limit;
   tp.initial_source_connection_id = local_cid_;
-  if (config_.is_server) tp.original_destination_connection_id = original_dcid_;
+  if (config_.is_server) {
+    tp.original_destination_connection_id = original_dcid_;
+    tp.retry_source_connection_id = retry_scid_;  // §7.3: set only after a Retry
+  }
   TlsConfig tls;
   tls.is_server = config_.is_server;
   tls.alpn = config_.alpn;
@@ -146,6 +149,12 @@ Status<> Connection::on_handshake_complete() {
   if (!config_.is_server && !(*tp.value().original_destination_connection_id == original_dcid_))
     return TransportError(TransportErrorCode::transport_parameter_error,
                           "original_destination_connection_id mismatch");
+  if (!config_.is_server) {
+    const auto& rscid = tp.value().retry_source_connection_id;
+    if (retry_received_ != rscid.has_value() || (rscid && !(*rscid == *retry_scid_)))
+      return TransportError(TransportErrorCode::transport_parameter_error,
+                            "retry_source_connection_id mismatch");
+  }
   const TransportParameters& p = peer_params_.emplace(std::move(tp.value()));
   conn_send_ = SendCredit(p.initial_max_data);
   local_limits_[static_cast<size_t>(Dir::bidi)] = LocalStreamLimit(p.initial_max_streams_bidi);

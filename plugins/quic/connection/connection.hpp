@@ -207,6 +207,15 @@ class Connection {
   std::array<uint64_t, 2> peer_streams_opened_{};   ///< next peer index per Dir
   std::deque<std::array<uint8_t, 8>> path_responses_;
   std::optional<Bytes> version_negotiation_;  ///< Server: VN to send (§6.1).
+  // Retry (RFC 9000 §8.1.2, §17.2.5): the server's pending Retry and what it
+  // expects back; the client's token and the server's Retry SCID.
+  std::optional<Bytes> retry_packet_;
+  Bytes retry_token_;
+  std::optional<ConnectionId> retry_scid_;
+  ConnectionId retry_odcid_;
+  bool retry_received_ = false;
+  void handle_retry(const PacketHeader& h, ByteView packet);
+  bool server_retry_gate(const PacketHeader& h);
   StreamId next_stream_cursor_ = 0;
 
   // Key update (RFC 9001 §6): the 1-RTT keys of the current phase live in

@@ -74,8 +74,12 @@ void Connection::process_packet(Instant now, const PacketHeader& h, std::span<ui
     }
     return;
   }
-  if (h.type == PacketType::retry || h.type == PacketType::zero_rtt) {
-    ++stats_.packets_dropped;  // neither is supported yet: RFC 9000 allows dropping
+  if (h.type == PacketType::retry) {
+    handle_retry(h, packet);
+    return;
+  }
+  if (h.type == PacketType::zero_rtt) {
+    ++stats_.packets_dropped;  // no 0-RTT: RFC 9000 allows dropping
     return;
   }
   const Space s = space_of(h.type);
@@ -84,7 +88,8 @@ void Connection::process_packet(Instant now, const PacketHeader& h, std::span<ui
       ++stats_.packets_dropped;  // §7.2: a client's first DCID is >= 8 bytes
       return;
     }
-    original_dcid_ = h.dcid;
+    if (config_.retry && !server_retry_gate(h)) return;
+    original_dcid_ = retry_scid_ ? retry_odcid_ : h.dcid;
     peer_cid_ = h.scid;
     install_initial_keys(h.dcid);
     if (auto st = init_tls(); !st) {

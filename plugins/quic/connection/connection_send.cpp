@@ -32,8 +32,10 @@ size_t encoded_size(const Frame& f) {
 size_t Connection::header_overhead(Space s, size_t pn_len) const {
   if (s == Space::application) return 1 + peer_cid_.len + pn_len + PacketKeys::kTagLen;
   // type, version, two CID lengths and CIDs, token length (Initial), Length.
-  return 1 + 4 + 1 + peer_cid_.len + 1 + local_cid_.len + (s == Space::initial ? 1 : 0) + 2 +
-         pn_len + PacketKeys::kTagLen;
+  // Initial packets carry a token length (and a client's Retry token).
+  const size_t token_len = config_.is_server ? 0 : retry_token_.size();
+  const size_t token = s == Space::initial ? varint_size(token_len) + token_len : 0;
+  return 1 + 4 + 1 + peer_cid_.len + 1 + local_cid_.len + token + 2 + pn_len + PacketKeys::kTagLen;
 }
 
 void Connection::emit(PendingPacket& out, const Frame& f, std::optional<SentFrame> record) {
@@ -53,6 +55,13 @@ std::optional<Bytes> Connection::poll_transmit(Instant now) {
     return vn;
   }
   if (state_ == ConnectionState::closing) return build_close_datagram(now);
+  if (retry_packet_) {
+    Bytes retry = std::move(*retry_packet_);
+    retry_packet_.reset();
+    ++stats_.datagrams_sent;
+    stats_.bytes_sent += retry.size();
+    return retry;
+  }
   if (!tls_) return std::nullopt;  // a server before the first Initial
 
   size_t limit = max_datagram_;
@@ -106,6 +115,7 @@ Bytes Connection::seal_datagram(Instant now, std::vector<PendingPacket>& packets
     spec.pn = p.pn;
     spec.pn_len = p.pn_len;
     spec.key_phase = key_phase_;
+    if (p.space == Space::initial && !config_.is_server) spec.token = retry_token_;
     const size_t start = dgram.size();
     const size_t pn_offset = write_packet_header(dgram, spec);
     if (spec.type != PacketType::one_rtt)
