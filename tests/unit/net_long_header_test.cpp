@@ -12,7 +12,7 @@ namespace {
 constexpr std::uint8_t bit(LongType t) { return static_cast<std::uint8_t>(1u << static_cast<int>(t)); }
 }  // namespace
 
-BOOST_AUTO_TEST_SUITE(quic_long_header_test)
+BOOST_AUTO_TEST_SUITE(net_long_header_test)
 
 BOOST_AUTO_TEST_CASE(single_and_coalesced_packets) {
   BOOST_TEST(long_header_types(long_packet(0, 30)) == bit(LongType::initial));

@@ -1,0 +1,232 @@
+// A QUIC v1 connection as a sans-IO state machine (RFC 9000, RFC 9001):
+// datagrams and timeouts go in, datagrams and events come out; time is an
+// argument and nothing here reads a clock or touches a socket.
+//
+// Driving it (quinn-proto / ngtcp2 style):
+//   - handle_datagram(now, bytes) for every UDP payload received;
+//   - poll_transmit(now) until it returns nullopt after any call, and send
+//     each datagram;
+//   - next_timeout() after any call; when `now` reaches it, handle_timeout(now);
+//   - poll_event() until nullopt after any call, for the application.
+#pragma once
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "codec/packet_header.hpp"
+#include "connection/ack_tracker.hpp"
+#include "connection/config.hpp"
+#include "connection/events.hpp"
+#include "connection/stream.hpp"
+#include "connection/transport_params.hpp"
+#include "recovery/recovery.hpp"
+#include "tls/packet_keys.hpp"
+
+namespace conform::quic {
+
+enum class ConnectionState : uint8_t { handshaking, established, closing, draining, closed };
+
+/// Counters for tests and reports.
+struct ConnectionStats {
+  uint64_t datagrams_sent = 0, datagrams_received = 0;
+  uint64_t bytes_sent = 0, bytes_received = 0;
+  uint64_t packets_sent = 0, packets_received = 0, packets_dropped = 0;
+  uint64_t key_updates = 0;  ///< Key phase changes, either side initiating.
+};
+
+class Connection {
+ public:
+  /// A client that starts its handshake at `now` (the first poll_transmit
+  /// returns the Initial). Errors: INTERNAL_ERROR from TLS setup.
+  static Result<std::unique_ptr<Connection>> connect(const Config& config, Instant now);
+  /// A server waiting for a client Initial (config.certificate is required).
+  static Result<std::unique_ptr<Connection>> accept(const Config& config, Instant now);
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  /// Processes one received UDP payload (possibly several coalesced packets).
+  /// Undecryptable or malformed packets are dropped; protocol violations
+  /// close the connection with the matching error (RFC 9000 §11, §20).
+  void handle_datagram(Instant now, ByteView datagram);
+  /// The next datagram to send, or nullopt when nothing is due.
+  std::optional<Bytes> poll_transmit(Instant now);
+  /// When handle_timeout must next be called; Instant::never() if not.
+  Instant next_timeout() const;
+  void handle_timeout(Instant now);
+  std::optional<Event> poll_event();
+
+  // Streams (RFC 9000 §2-§4). Writes are buffered without bound; flow
+  // control limits what is sent, not what is accepted.
+
+  /// Opens a stream of our own. At the peer's limit: StreamError::blocked
+  /// (open_stream_when_blocked = wait, StreamsAvailable follows MAX_STREAMS)
+  /// or StreamError::limit_reached (fail); either way STREAMS_BLOCKED is
+  /// sent when emit_streams_blocked. Also: not_connected.
+  Result<StreamId, StreamError> open_stream(Dir dir);
+  /// Errors: unknown_stream, wrong_direction, finished, stopped, not_connected.
+  Result<size_t, StreamError> write(StreamId id, ByteView data);
+  /// Sends FIN after the written data. Errors as write.
+  Status<StreamError> finish(StreamId id);
+  struct ReadResult {
+    size_t bytes = 0;
+    bool fin = false;  ///< Every byte of the stream has now been read.
+  };
+  /// Reads contiguous data. Errors: unknown_stream, wrong_direction,
+  /// reset_by_peer.
+  Result<ReadResult, StreamError> read(StreamId id, std::span<uint8_t> out);
+  /// Abandons sending (RESET_STREAM, §3.1). Errors: unknown_stream, wrong_direction.
+  Status<StreamError> reset(StreamId id, uint64_t error_code);
+  /// Asks the peer to stop (STOP_SENDING, §3.5). Errors: unknown_stream, wrong_direction.
+  Status<StreamError> stop_sending(StreamId id, uint64_t error_code);
+
+  /// Closes with an application error (CONNECTION_CLOSE 0x1d, §10.2).
+  void close(Instant now, uint64_t error_code, std::string reason);
+
+  ConnectionState state() const { return state_; }
+  bool handshake_complete() const { return handshake_complete_; }
+  bool handshake_confirmed() const { return handshake_confirmed_; }
+  bool is_closed() const { return state_ == ConnectionState::closed; }
+  /// Why the connection closed (our error, the peer's, or idle), if it did.
+  const std::optional<ConnectionClosed>& close_reason() const { return close_reason_; }
+  const std::optional<TransportParameters>& peer_params() const { return peer_params_; }
+  std::string alpn() const;
+  const ConnectionStats& stats() const { return stats_; }
+  /// Stream limits as they stand: ours on the peer, and the peer's on us.
+  uint64_t local_max_streams(Dir d) const { return remote_limits_[static_cast<size_t>(d)].max(); }
+  uint64_t peer_max_streams(Dir d) const { return local_limits_[static_cast<size_t>(d)].max(); }
+  uint64_t peer_max_data() const { return conn_send_.max(); }
+  uint64_t local_max_data() const { return conn_recv_.max(); }
+  size_t open_streams() const { return streams_.size(); }
+
+ private:
+  struct PacketSpace {
+    std::optional<PacketKeys> rx, tx;
+    uint64_t next_pn = 0;
+    AckTracker acks;
+    SendBuffer crypto_send;
+    RecvBuffer crypto_recv;
+    bool discarded = false;
+    bool probe_pending = false;
+  };
+
+  Connection(const Config& config, Instant now);
+  Status<> init_tls();
+  PacketSpace& space(Space s) { return spaces_[static_cast<size_t>(s)]; }
+
+  // connection.cpp: TLS, keys, lifecycle.
+  void install_initial_keys(const ConnectionId& client_dcid);
+  Status<> drive_tls(Level level, ByteView data);
+  void pump_tls_output();
+  Status<> on_handshake_complete();
+  void discard_space(Space s);
+  void close_with(Instant now, TransportError error);
+  void enter_draining(Instant now, ConnectionClosed reason);
+  void push_event(Event e) { events_.push_back(std::move(e)); }
+  Duration idle_timeout() const;
+
+  // connection_recv.cpp: packets and frames.
+  void process_packet(Instant now, const PacketHeader& h, std::span<uint8_t> packet);
+  Status<> process_payload(Instant now, Space s, PacketType type, ByteView payload, bool& eliciting);
+  Status<> handle_frame(Instant now, Space s, PacketType type, const Frame& f);
+  Status<> handle_ack(Instant now, Space s, const AckFrame& ack);
+  void on_packet_acked(Space s, const SentPacket& p);
+  void on_packet_lost(Space s, const SentPacket& p);
+
+  // connection_streams.cpp: stream frames and bookkeeping.
+  Status<> on_stream_frame(const StreamFrame& f);
+  Status<> on_reset_stream(const ResetStreamFrame& f);
+  Status<> on_stop_sending(const StopSendingFrame& f);
+  Status<> on_max_stream_data(const MaxStreamDataFrame& f);
+  void on_max_streams(const MaxStreamsFrame& f);
+  /// The stream a peer frame refers to, opening peer streams implicitly
+  /// (§3.2). nullptr with no error: a stream already closed (frame ignored).
+  Result<Stream*> stream_for_peer_frame(StreamId id, uint64_t frame_type, bool needs_recv, bool needs_send);
+  Stream& create_stream(StreamId id);
+  void maybe_collect(StreamId id);
+  bool locally_initiated(StreamId id) const { return is_server_initiated(id) == config_.is_server; }
+
+  // connection_key_update.cpp: 1-RTT key phases (RFC 9001 §6).
+  const PacketKeys* rx_keys_for(std::span<const uint8_t> packet, size_t pn_offset, bool& next_phase);
+  void on_one_rtt_opened(bool next_phase);
+  void maybe_initiate_key_update();
+  void on_app_ack(uint64_t largest);
+
+  // connection_send.cpp: packet assembly.
+  struct PendingPacket {
+    Space space = Space::initial;
+    uint64_t pn = 0;
+    size_t pn_len = 4;
+    Bytes payload;
+    bool ack_eliciting = false;
+    std::vector<SentFrame> records;
+  };
+  size_t header_overhead(Space s, size_t pn_len) const;
+  Bytes seal_datagram(Instant now, std::vector<PendingPacket>& packets);
+  bool build_payload(Instant now, Space s, size_t budget, PendingPacket& out);
+  void add_app_frames(Instant now, size_t budget, PendingPacket& out);
+  void add_stream_frames(size_t budget, PendingPacket& out);
+  void emit(PendingPacket& out, const Frame& f, std::optional<SentFrame> record);
+  std::optional<Bytes> build_close_datagram(Instant now);
+
+  Config config_;
+  ConnectionState state_ = ConnectionState::handshaking;
+  std::unique_ptr<class TlsSession> tls_;
+  std::array<PacketSpace, 3> spaces_;
+  Recovery recovery_;
+  ConnectionStats stats_;
+  std::deque<Event> events_;
+
+  ConnectionId local_cid_;
+  ConnectionId peer_cid_;
+  ConnectionId original_dcid_;  ///< Client: the DCID of its first Initial.
+  bool peer_cid_confirmed_ = false;
+  bool handshake_complete_ = false;
+  bool handshake_confirmed_ = false;
+  bool handshake_done_pending_ = false;
+  bool address_validated_ = false;  ///< Server: anti-amplification lifted (§8.1).
+  std::optional<TransportParameters> peer_params_;
+  std::optional<ConnectionClosed> close_reason_;
+  std::optional<ConnectionCloseFrame> close_frame_;  ///< To send while closing.
+  bool close_sent_ = false;
+  Instant close_deadline_ = Instant::never();
+  Instant idle_deadline_ = Instant::never();
+  size_t max_datagram_ = 1200;
+
+  // Flow control (§4.1) and stream limits (§4.6).
+  SendCredit conn_send_;
+  RecvWindow conn_recv_;
+  bool max_data_pending_ = false;
+  std::array<LocalStreamLimit, 2> local_limits_;    ///< indexed by Dir
+  std::array<RemoteStreamLimit, 2> remote_limits_;  ///< indexed by Dir
+  std::array<bool, 2> max_streams_pending_{};       ///< resend (lost)
+  std::array<bool, 2> open_refused_{};              ///< StreamsAvailable due on MAX_STREAMS
+  std::map<StreamId, Stream> streams_;
+  std::array<uint64_t, 2> peer_streams_opened_{};   ///< next peer index per Dir
+  std::deque<std::array<uint8_t, 8>> path_responses_;
+  std::optional<Bytes> version_negotiation_;  ///< Server: VN to send (§6.1).
+  // Retry (RFC 9000 §8.1.2, §17.2.5): the server's pending Retry and what it
+  // expects back; the client's token and the server's Retry SCID.
+  std::optional<Bytes> retry_packet_;
+  Bytes retry_token_;
+  std::optional<ConnectionId> retry_scid_;
+  ConnectionId retry_odcid_;
+  bool retry_received_ = false;
+  void handle_retry(const PacketHeader& h, ByteView packet);
+  bool server_retry_gate(const PacketHeader& h);
+  StreamId next_stream_cursor_ = 0;
+
+  // Key update (RFC 9001 §6): the 1-RTT keys of the current phase live in
+  // the application PacketSpace; these hold the rest.
+  bool key_phase_ = false;
+  std::optional<PacketKeys> prev_rx_;        ///< the previous phase, for late packets
+  std::optional<PacketKeys> next_rx_;        ///< computed on demand
+  bool peer_in_current_phase_ = true;        ///< peer has sent with the current keys
+  bool acked_in_current_phase_ = false;      ///< an ACK covered a packet of this phase
+  uint64_t phase_start_pn_ = 0;
+  uint64_t packets_in_phase_ = 0;  ///< round-robin position for STREAM frames
+};
+
+}  // namespace conform::quic

@@ -1,0 +1,281 @@
+// The receive path: datagrams split into packets (RFC 9000 §12.2), packets
+// unprotected (RFC 9001 §5), frames checked against their packet type
+// (§12.4) and dispatched; acknowledgements fed to loss detection.
+#include "connection/connection.hpp"
+
+#include "tls/packet_protection.hpp"
+#include "tls/tls_session.hpp"
+
+namespace conform::quic {
+
+namespace {
+
+constexpr uint64_t kMaxCryptoBuffer = 64 * 1024;  // bytes ahead of the read offset
+
+Space space_of(PacketType t) {
+  return t == PacketType::initial ? Space::initial
+         : t == PacketType::handshake ? Space::handshake
+                                      : Space::application;
+}
+
+Level level_of(Space s) {
+  return s == Space::initial ? Level::initial : s == Space::handshake ? Level::handshake : Level::application;
+}
+
+TransportError violation(const char* what, uint64_t frame = 0) {
+  return TransportError(TransportErrorCode::protocol_violation, what, frame);
+}
+
+}  // namespace
+
+void Connection::handle_datagram(Instant now, ByteView datagram) {
+  if (state_ == ConnectionState::closed || state_ == ConnectionState::draining) return;
+  ++stats_.datagrams_received;
+  stats_.bytes_received += datagram.size();
+  // RFC 9000 §14.1: a server drops Initial datagrams under 1200 bytes, and
+  // before its TLS exists only Initials can start a connection.
+  if (config_.is_server && !tls_ && datagram.size() < 1200) {
+    ++stats_.packets_dropped;
+    return;
+  }
+  Bytes buf(datagram.begin(), datagram.end());
+  size_t offset = 0;
+  while (offset < buf.size() && state_ != ConnectionState::closed &&
+         state_ != ConnectionState::draining) {
+    std::span<uint8_t> rest(buf.data() + offset, buf.size() - offset);
+    const auto h = parse_packet_header(rest, local_cid_.len);
+    if (!h) {
+      ++stats_.packets_dropped;  // the rest of the datagram is unreadable
+      break;
+    }
+    process_packet(now, *h, rest.first(h->length));
+    offset += h->length;
+  }
+}
+
+void Connection::process_packet(Instant now, const PacketHeader& h, std::span<uint8_t> packet) {
+  if (h.type == PacketType::version_negotiation) {
+    // RFC 9000 §6.2: only before any other server packet; v1 listed means
+    // it is spoofed or stale.
+    if (config_.is_server || peer_cid_confirmed_) return;
+    Reader r(h.versions);
+    uint32_t v;
+    while (r.u32(v))
+      if (v == kVersion1) return;
+    state_ = ConnectionState::closed;
+    close_reason_ = ConnectionClosed{violation("no common QUIC version"), true, false};
+    push_event(*close_reason_);
+    return;
+  }
+  if (h.version != kVersion1) {
+    if (config_.is_server && !tls_ && !version_negotiation_) {
+      static constexpr uint32_t kSupported[] = {kVersion1};
+      version_negotiation_ = write_version_negotiation(h.scid, h.dcid, kSupported, 0x40);
+    }
+    return;
+  }
+  if (h.type == PacketType::retry) {
+    handle_retry(h, packet);
+    return;
+  }
+  if (h.type == PacketType::zero_rtt) {
+    ++stats_.packets_dropped;  // no 0-RTT: RFC 9000 allows dropping
+    return;
+  }
+  const Space s = space_of(h.type);
+  if (config_.is_server && !tls_) {
+    if (h.type != PacketType::initial || h.dcid.len < 8) {
+      ++stats_.packets_dropped;  // §7.2: a client's first DCID is >= 8 bytes
+      return;
+    }
+    if (config_.retry && !server_retry_gate(h)) return;
+    original_dcid_ = retry_scid_ ? retry_odcid_ : h.dcid;
+    peer_cid_ = h.scid;
+    install_initial_keys(h.dcid);
+    if (auto st = init_tls(); !st) {
+      close_with(now, st.error());
+      return;
+    }
+  }
+  PacketSpace& sp = space(s);
+  if (sp.discarded || !sp.rx) {
+    ++stats_.packets_dropped;  // keys not yet available, or discarded
+    return;
+  }
+  const PacketKeys* keys = &*sp.rx;
+  bool next_phase = false;
+  if (s == Space::application) keys = rx_keys_for(packet, h.pn_offset, next_phase);
+  auto opened = keys ? unprotect_packet(packet, h.pn_offset, sp.acks.largest(), *keys) : std::nullopt;
+  if (!opened || sp.acks.is_duplicate(opened->pn)) {
+    ++stats_.packets_dropped;
+    return;
+  }
+  if (s == Space::application) on_one_rtt_opened(next_phase);
+  ++stats_.packets_received;
+  idle_deadline_ = now + idle_timeout();
+  // §17.2 / §17.3.1: reserved bits must be zero once unprotected.
+  const uint8_t reserved = h.type == PacketType::one_rtt ? 0x18 : 0x0c;
+  if (opened->first_byte & reserved) {
+    close_with(now, violation("reserved bits set"));
+    return;
+  }
+  if (!config_.is_server && !peer_cid_confirmed_ && h.type != PacketType::one_rtt) {
+    peer_cid_ = h.scid;  // §7.2: the client switches to the server's CID
+    peer_cid_confirmed_ = true;
+  }
+  if (config_.is_server && h.type == PacketType::handshake) {
+    address_validated_ = true;       // §8.1: a Handshake packet proves the address
+    discard_space(Space::initial);   // RFC 9001 §4.9.1
+  }
+  bool eliciting = false;
+  if (auto st = process_payload(now, s, h.type, opened->payload, eliciting); !st) {
+    close_with(now, st.error());
+    return;
+  }
+  if (!space(s).discarded) space(s).acks.on_packet_received(opened->pn, eliciting, now);
+}
+
+Status<> Connection::process_payload(Instant now, Space s, PacketType type, ByteView payload,
+                                     bool& eliciting) {
+  if (payload.empty()) return violation("packet without frames");  // §12.4
+  Reader r(payload);
+  while (!r.empty()) {
+    auto f = decode_frame(r);
+    if (!f) return f.error();
+    if (config_.frame_trace) config_.frame_trace(TraceDir::received, s, f.value());
+    eliciting = eliciting || is_ack_eliciting(f.value());
+    if (auto st = handle_frame(now, s, type, f.value()); !st) return st;
+    if (state_ == ConnectionState::draining || state_ == ConnectionState::closed) break;
+  }
+  return {};
+}
+
+Status<> Connection::handle_frame(Instant now, Space s, PacketType, const Frame& frame) {
+  const uint64_t type = type_of(frame);
+  // RFC 9000 §12.4 Table 3: Initial and Handshake packets carry only these.
+  if (s != Space::application && type != frame_type::padding && type != frame_type::ping &&
+      type != frame_type::ack && type != frame_type::ack_ecn && type != frame_type::crypto &&
+      type != frame_type::connection_close)
+    return violation("frame not allowed in this packet type", type);
+
+  if (auto* ack = std::get_if<AckFrame>(&frame)) return handle_ack(now, s, *ack);
+  if (auto* c = std::get_if<CryptoFrame>(&frame)) {
+    PacketSpace& sp = space(s);
+    if (c->offset + c->data.size() > sp.crypto_recv.read_offset() + kMaxCryptoBuffer)
+      return TransportError(TransportErrorCode::crypto_buffer_exceeded, "CRYPTO too far ahead", type);
+    if (auto st = sp.crypto_recv.insert(c->offset, c->data, false); !st) return st;
+    Bytes data(static_cast<size_t>(sp.crypto_recv.readable()));
+    if (data.empty()) return {};
+    sp.crypto_recv.read(data);
+    return drive_tls(level_of(s), data);
+  }
+  if (auto* f = std::get_if<StreamFrame>(&frame)) return on_stream_frame(*f);
+  if (auto* f = std::get_if<ResetStreamFrame>(&frame)) return on_reset_stream(*f);
+  if (auto* f = std::get_if<StopSendingFrame>(&frame)) return on_stop_sending(*f);
+  if (auto* f = std::get_if<MaxStreamDataFrame>(&frame)) return on_max_stream_data(*f);
+  if (auto* f = std::get_if<MaxDataFrame>(&frame)) {
+    conn_send_.raise(f->maximum);
+    return {};
+  }
+  if (auto* f = std::get_if<MaxStreamsFrame>(&frame)) {
+    on_max_streams(*f);
+    return {};
+  }
+  if (auto* f = std::get_if<StreamDataBlockedFrame>(&frame)) {
+    auto st = stream_for_peer_frame(f->stream_id, type, true, false);
+    if (!st) return st.error();
+    return {};
+  }
+  if (auto* f = std::get_if<ConnectionCloseFrame>(&frame)) {
+    TransportError e;
+    e.code = f->error_code;
+    e.frame_type = f->frame_type;
+    e.reason = f->reason;
+    enter_draining(now, ConnectionClosed{std::move(e), true, f->application});
+    return {};
+  }
+  if (std::holds_alternative<HandshakeDoneFrame>(frame)) {
+    if (config_.is_server) return violation("HANDSHAKE_DONE from a client", type);  // §19.20
+    handshake_confirmed_ = true;
+    discard_space(Space::handshake);  // RFC 9001 §4.9.2
+    return {};
+  }
+  if (std::holds_alternative<NewTokenFrame>(frame) && config_.is_server)
+    return violation("NEW_TOKEN from a client", type);  // §19.7
+  if (std::holds_alternative<NewConnectionIdFrame>(frame) && peer_cid_.len == 0)
+    return violation("NEW_CONNECTION_ID with a zero-length CID", type);  // §19.15
+  if (auto* f = std::get_if<PathChallengeFrame>(&frame)) {
+    if (path_responses_.size() < 4) path_responses_.push_back(f->data);
+    return {};
+  }
+  // PADDING, PING, DATA_BLOCKED, STREAMS_BLOCKED, NEW_TOKEN (client),
+  // NEW_CONNECTION_ID, RETIRE_CONNECTION_ID, PATH_RESPONSE: nothing to do
+  // on a connection that never migrates.
+  return {};
+}
+
+Status<> Connection::handle_ack(Instant now, Space s, const AckFrame& ack) {
+  const uint64_t exponent = peer_params_ ? peer_params_->ack_delay_exponent : 3;
+  const uint64_t delay_us = ack.ack_delay > (uint64_t{1} << 40) ? (uint64_t{1} << 40)
+                                                                 : ack.ack_delay << exponent;
+  auto out = recovery_.on_ack_received(s, ack, Duration::micros(static_cast<int64_t>(delay_us)), now);
+  if (!out) return out.error();
+  if (s == Space::application) on_app_ack(ack.largest());
+  for (const SentPacket& p : out.value().acked) on_packet_acked(s, p);
+  for (const SentPacket& p : out.value().lost) on_packet_lost(s, p);
+  return {};
+}
+
+void Connection::on_packet_acked(Space s, const SentPacket& p) {
+  for (const SentFrame& sf : p.frames) {
+    if (auto* c = std::get_if<SentCrypto>(&sf)) {
+      space(s).crypto_send.on_acked(c->offset, c->len, false);
+    } else if (auto* st = std::get_if<SentStream>(&sf)) {
+      auto it = streams_.find(st->stream_id);
+      if (it == streams_.end()) continue;
+      it->second.send.on_acked(st->offset, st->len, st->fin);
+      if (it->second.send.all_acked() && it->second.send_state == SendState::data_sent) {
+        it->second.send_state = SendState::data_recvd;
+        maybe_collect(st->stream_id);
+      }
+    } else if (auto* ctl = std::get_if<SentControl>(&sf)) {
+      if (auto* r = std::get_if<ResetStreamFrame>(&ctl->frame)) {
+        auto it = streams_.find(r->stream_id);
+        if (it == streams_.end()) continue;
+        it->second.send_state = SendState::reset_recvd;
+        maybe_collect(r->stream_id);
+      }
+    }
+  }
+}
+
+void Connection::on_packet_lost(Space s, const SentPacket& p) {
+  for (const SentFrame& sf : p.frames) {
+    if (auto* c = std::get_if<SentCrypto>(&sf)) {
+      if (!space(s).discarded) space(s).crypto_send.on_lost(c->offset, c->len, false);
+    } else if (auto* st = std::get_if<SentStream>(&sf)) {
+      auto it = streams_.find(st->stream_id);
+      if (it != streams_.end() && !it->second.reset_code)
+        it->second.send.on_lost(st->offset, st->len, st->fin);
+    } else if (auto* ctl = std::get_if<SentControl>(&sf)) {
+      // Control frames are not copied: the current value is sent again.
+      const Frame& f = ctl->frame;
+      if (std::holds_alternative<MaxDataFrame>(f)) max_data_pending_ = true;
+      if (auto* m = std::get_if<MaxStreamsFrame>(&f))
+        max_streams_pending_[static_cast<size_t>(m->bidi ? Dir::bidi : Dir::uni)] = true;
+      if (std::holds_alternative<HandshakeDoneFrame>(f)) handshake_done_pending_ = true;
+      auto stream_of = [&](uint64_t id) -> Stream* {
+        auto it = streams_.find(id);
+        return it == streams_.end() ? nullptr : &it->second;
+      };
+      if (auto* m = std::get_if<MaxStreamDataFrame>(&f))
+        if (Stream* st = stream_of(m->stream_id)) st->max_stream_data_pending = true;
+      if (auto* r = std::get_if<ResetStreamFrame>(&f))
+        if (Stream* st = stream_of(r->stream_id)) st->reset_pending = true;
+      if (auto* r = std::get_if<StopSendingFrame>(&f))
+        if (Stream* st = stream_of(r->stream_id)) st->stop_pending = true;
+    }
+  }
+}
+
+}  // namespace conform::quic

@@ -1,0 +1,74 @@
+// Flow control, RFC 9000 §4.1-§4.2: the credit a receiver grants (MAX_DATA,
+// MAX_STREAM_DATA) and the credit a sender holds, for a connection or a
+// stream. All values are byte offsets (cumulative), not deltas.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+namespace conform::quic {
+
+/// What we let the peer send. The window slides as the application reads:
+/// a new limit is due once half the window was consumed since the last
+/// advertisement (the default policy, same as the investigation's fix).
+class RecvWindow {
+ public:
+  explicit RecvWindow(uint64_t window = 0) : window_(window), max_(window) {}
+
+  /// The peer's data now reaches `end` (highest offset + 1 for a stream, or
+  /// the sum over streams for the connection). False when that passes the
+  /// limit we advertised: FLOW_CONTROL_ERROR (§4.1).
+  bool on_received(uint64_t end) {
+    if (end > received_) received_ = end;
+    return received_ <= max_;
+  }
+  /// The application consumed `bytes` more.
+  void on_consumed(uint64_t bytes) { consumed_ += bytes; }
+  /// The new limit to advertise, when one is due.
+  std::optional<uint64_t> update_due() const {
+    const uint64_t next = consumed_ + window_;
+    if (next > max_ && next - max_ >= (window_ + 1) / 2) return next;
+    return std::nullopt;
+  }
+  void on_update_sent(uint64_t new_max) { if (new_max > max_) max_ = new_max; }
+  uint64_t max() const { return max_; }
+  uint64_t received() const { return received_; }
+  uint64_t consumed() const { return consumed_; }
+
+ private:
+  uint64_t window_;
+  uint64_t max_;
+  uint64_t received_ = 0;
+  uint64_t consumed_ = 0;
+};
+
+/// What the peer lets us send, and whether we told it we are blocked.
+class SendCredit {
+ public:
+  explicit SendCredit(uint64_t max = 0) : max_(max) {}
+
+  uint64_t max() const { return max_; }
+  uint64_t used() const { return used_; }
+  uint64_t available() const { return max_ > used_ ? max_ - used_ : 0; }
+  void consume(uint64_t bytes) { used_ += bytes; }
+  /// MAX_DATA / MAX_STREAM_DATA arrived; smaller values are ignored (§4.1).
+  bool raise(uint64_t max) {
+    if (max <= max_) return false;
+    max_ = max;
+    return true;
+  }
+  /// A *_BLOCKED frame for the current limit is due: blocked, and not yet
+  /// reported at this limit (§4.1 "SHOULD send ... when it has data to send
+  /// and is blocked").
+  bool blocked_report_due(bool has_data) const {
+    return has_data && used_ >= max_ && reported_at_ != max_;
+  }
+  void on_blocked_reported() { reported_at_ = max_; }
+
+ private:
+  uint64_t max_;
+  uint64_t used_ = 0;
+  std::optional<uint64_t> reported_at_;
+};
+
+}  // namespace conform::quic

@@ -1,0 +1,58 @@
+// Ed25519 self-signed certificates from a seed, on BoringSSL's X509 API.
+#include "tls/test_certificate.hpp"
+
+#include <openssl/curve25519.h>
+#include <openssl/evp.h>
+#include <openssl/mem.h>
+#include <openssl/x509.h>
+
+namespace conform::quic {
+
+namespace {
+
+constexpr int64_t kNotBefore = 1577836800;  // 2020-01-01T00:00:00Z
+constexpr int64_t kNotAfter = 4102444800;   // 2100-01-01T00:00:00Z
+
+}  // namespace
+
+std::shared_ptr<const TestCertificate> TestCertificate::generate(const std::string& common_name,
+                                                                 uint64_t seed) {
+  uint8_t priv_seed[32] = {};
+  for (size_t i = 0; i < 8; ++i) priv_seed[i] = static_cast<uint8_t>(seed >> (8 * i));
+  priv_seed[31] = 0x5a;  // never the all-zero seed
+  std::shared_ptr<TestCertificate> cert(new TestCertificate);
+  cert->key_ = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nullptr, priv_seed, sizeof priv_seed);
+  cert->x509_ = X509_new();
+  if (cert->key_ == nullptr || cert->x509_ == nullptr) return nullptr;
+  X509* x = cert->x509_;
+  X509_NAME* name = X509_NAME_new();
+  const bool ok =
+      X509_set_version(x, X509_VERSION_3) &&
+      ASN1_INTEGER_set(X509_get_serialNumber(x), static_cast<long>(seed & 0x7fffffff) + 1) &&
+      ASN1_TIME_set(X509_getm_notBefore(x), kNotBefore) != nullptr &&
+      ASN1_TIME_set(X509_getm_notAfter(x), kNotAfter) != nullptr && name != nullptr &&
+      X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8,
+                                 reinterpret_cast<const uint8_t*>(common_name.c_str()), -1, -1, 0) &&
+      X509_set_subject_name(x, name) && X509_set_issuer_name(x, name) &&
+      X509_set_pubkey(x, cert->key_) &&
+      X509_sign(x, cert->key_, nullptr) > 0;  // Ed25519 signs without a digest
+  X509_NAME_free(name);
+  if (!ok) return nullptr;
+  return cert;
+}
+
+TestCertificate::~TestCertificate() {
+  if (x509_) X509_free(x509_);
+  if (key_) EVP_PKEY_free(key_);
+}
+
+Bytes TestCertificate::der() const {
+  uint8_t* buf = nullptr;
+  const int len = i2d_X509(x509_, &buf);
+  if (len <= 0) return {};
+  Bytes out(buf, buf + len);
+  OPENSSL_free(buf);
+  return out;
+}
+
+}  // namespace conform::quic

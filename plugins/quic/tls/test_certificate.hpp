@@ -1,0 +1,38 @@
+// Self-signed Ed25519 test certificates, generated at test time from a seed
+// so two runs produce the same bytes (ARCHITECTURE.md principle 3: Ed25519
+// signatures have a fixed size, and nothing here reads a clock).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "codec/buffer.hpp"
+
+struct x509_st;
+struct evp_pkey_st;
+
+namespace conform::quic {
+
+class TestCertificate {
+ public:
+  /// A certificate for `common_name` whose key is derived from `seed`; valid
+  /// from 2020-01-01 to 2100-01-01 (fixed, so no clock is read). nullptr if
+  /// BoringSSL fails.
+  static std::shared_ptr<const TestCertificate> generate(const std::string& common_name,
+                                                         uint64_t seed);
+  ~TestCertificate();
+  TestCertificate(const TestCertificate&) = delete;
+  TestCertificate& operator=(const TestCertificate&) = delete;
+
+  x509_st* x509() const { return x509_; }
+  evp_pkey_st* key() const { return key_; }
+  /// DER encoding, e.g. to write a PEM file for an external peer.
+  Bytes der() const;
+
+ private:
+  TestCertificate() = default;
+  x509_st* x509_ = nullptr;
+  evp_pkey_st* key_ = nullptr;
+};
+
+}  // namespace conform::quic

@@ -1,0 +1,188 @@
+// Stream limits, RFC 9000 §4.6: the receiver raises MAX_STREAMS by its
+// policy (exact values for a given sequence of opens), the opener waits
+// when blocked and says so with STREAMS_BLOCKED, and a peer that opens past
+// the limit gets STREAM_LIMIT_ERROR. The fanout mirrors the investigation in
+// shared/background/quic-stream-cliff-investigation.md.
+#include <boost/test/unit_test.hpp>
+
+#include "unit/quic_pair.hpp"
+
+using namespace conform::quic;
+using namespace conform::quic::test;
+
+namespace {
+
+struct Fanout {
+  size_t delivered = 0;
+  size_t opened = 0;
+  bool blocked = false;
+};
+
+// The server opens `frames` uni streams of 80 bytes one at a time; the
+// client reads each as it arrives. An open refused as blocked is retried
+// after the next exchange; if the exchange brings no credit the fanout ends.
+Fanout uni_fanout(Pair& p, size_t frames) {
+  Fanout f;
+  std::map<StreamId, Bytes> partial;
+  const Bytes payload(80, 0xab);
+  for (size_t i = 0; i < frames; ++i) {
+    auto id = p.server->open_stream(Dir::uni);
+    if (!id.ok()) {
+      BOOST_TEST((id.error() == StreamError::blocked));
+      f.blocked = true;
+      p.drive();
+      f.delivered += read_all(*p.client, p.client_events, partial).size();
+      p.drive();
+      id = p.server->open_stream(Dir::uni);
+      if (!id.ok()) break;
+    }
+    ++f.opened;
+    BOOST_TEST(p.server->write(id.value(), payload).ok());
+    BOOST_TEST(p.server->finish(id.value()).ok());
+    p.drive();
+    f.delivered += read_all(*p.client, p.client_events, partial).size();
+  }
+  p.drive();
+  f.delivered += read_all(*p.client, p.client_events, partial).size();
+  return f;
+}
+
+Config fanout_client(Config client) {
+  client.initial_max_streams_uni = 100;
+  return client;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(quic_stream_limits_test)
+
+BOOST_AUTO_TEST_CASE(client_raises_max_streams_and_all_200_arrive) {
+  Pair p(fanout_client(Pair::client_config()));
+  p.drive();
+  const Fanout f = uni_fanout(p, 200);
+  BOOST_TEST(f.delivered == 200u);
+  BOOST_TEST(!f.blocked);
+  // half_window: closed + 100 once 50 streams of credit accumulated.
+  const std::vector<uint64_t> expected = {150, 200, 250, 300};
+  BOOST_TEST(p.sent_values(false, frame_type::max_streams_uni) == expected,
+             boost::test_tools::per_element());
+  BOOST_TEST(p.sent_values(true, frame_type::streams_blocked_uni).empty());
+  BOOST_TEST(p.server->peer_max_streams(Dir::uni) == 300u);
+}
+
+BOOST_AUTO_TEST_CASE(without_max_streams_only_100_arrive_and_the_server_says_blocked) {
+  Config c = Pair::client_config();
+  c.emit_max_streams = false;  // the investigation's bug
+  Pair p(fanout_client(c));
+  p.drive();
+  const Fanout f = uni_fanout(p, 200);
+  BOOST_TEST(f.delivered == 100u);
+  BOOST_TEST(f.opened == 100u);
+  BOOST_TEST(f.blocked);
+  BOOST_TEST(p.sent_values(false, frame_type::max_streams_uni).empty());
+  const std::vector<uint64_t> blocked = {100};
+  BOOST_TEST(p.sent_values(true, frame_type::streams_blocked_uni) == blocked,
+             boost::test_tools::per_element());
+  BOOST_TEST(!p.server->is_closed());  // blocked is not an error
+}
+
+BOOST_AUTO_TEST_CASE(emit_streams_blocked_false_stays_silent) {
+  Config c = Pair::client_config();
+  c.emit_max_streams = false;
+  Config s = Pair::server_config();
+  s.emit_streams_blocked = false;
+  c.initial_max_streams_uni = 100;
+  Pair p(c, s);
+  p.drive();
+  const Fanout f = uni_fanout(p, 120);
+  BOOST_TEST(f.delivered == 100u);
+  BOOST_TEST(p.sent_values(true, frame_type::streams_blocked_uni).empty());
+}
+
+BOOST_AUTO_TEST_CASE(open_when_blocked_fail_returns_limit_reached) {
+  Config c = Pair::client_config();
+  c.initial_max_streams_bidi = 1;
+  Config s = Pair::server_config();
+  s.open_stream_when_blocked = OpenWhenBlocked::fail;
+  Pair p(c, s);
+  p.drive();
+  BOOST_TEST(p.server->open_stream(Dir::bidi).ok());
+  auto second = p.server->open_stream(Dir::bidi);
+  BOOST_TEST((!second.ok() && second.error() == StreamError::limit_reached));
+}
+
+BOOST_AUTO_TEST_CASE(max_streams_wakes_a_blocked_opener) {
+  Config c = Pair::client_config();
+  c.initial_max_streams_uni = 2;
+  c.max_streams_policy = MaxStreamsPolicy::every_stream;
+  Pair p(c);
+  p.drive();
+  std::map<StreamId, Bytes> partial;
+  for (int i = 0; i < 2; ++i) {
+    auto id = p.server->open_stream(Dir::uni).value();
+    BOOST_TEST(p.server->finish(id).ok());
+  }
+  auto third = p.server->open_stream(Dir::uni);
+  BOOST_TEST((third.error() == StreamError::blocked));
+  p.drive();
+  BOOST_TEST(read_all(*p.client, p.client_events, partial).size() == 2u);
+  p.drive();
+  bool woken = false;
+  for (const Event& e : p.server_events)
+    if (auto* a = std::get_if<StreamsAvailable>(&e)) woken = a->dir == Dir::uni;
+  BOOST_TEST(woken);
+  BOOST_TEST(p.server->open_stream(Dir::uni).ok());
+  // Both streams closed in the same read, so one update: closed (2) + 2.
+  const std::vector<uint64_t> values = {4};
+  BOOST_TEST(p.sent_values(false, frame_type::max_streams_uni) == values,
+             boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(opening_beyond_the_limit_is_stream_limit_error) {
+  Config c = Pair::client_config();
+  c.initial_max_streams_uni = 2;
+  Config s = Pair::server_config();
+  s.respect_peer_max_streams = false;  // a misbehaving peer
+  Pair p(c, s);
+  p.drive();
+  for (int i = 0; i < 3; ++i) {
+    auto id = p.server->open_stream(Dir::uni).value();
+    BOOST_TEST(p.server->write(id, Bytes(10, 1)).ok());
+  }
+  p.drive();
+  BOOST_REQUIRE(p.client->close_reason());
+  BOOST_TEST(p.client->close_reason()->error.code ==
+             static_cast<uint64_t>(TransportErrorCode::stream_limit_error));
+  BOOST_REQUIRE(p.server->close_reason());
+  BOOST_TEST(p.server->close_reason()->by_peer);
+  BOOST_TEST(p.server->close_reason()->error.code == 0x04u);
+  BOOST_TEST(p.server->close_reason()->error.frame_type == frame_type::stream);
+}
+
+BOOST_AUTO_TEST_CASE(policies_give_exact_values) {
+  // Unit level: window 100, the peer opens and closes streams one by one.
+  auto run = [](MaxStreamsPolicy policy, bool close) {
+    RemoteStreamLimit lim(100, policy);
+    std::vector<uint64_t> sent;
+    for (uint64_t i = 0; i < 200; ++i) {
+      if (!lim.on_opened(i)) break;  // at the limit: the peer would be blocked
+      if (close) lim.on_closed();
+      if (auto due = lim.update_due()) {
+        sent.push_back(*due);
+        lim.on_update_sent(*due);
+      }
+    }
+    return sent;
+  };
+  BOOST_TEST(run(MaxStreamsPolicy::half_window, true) == (std::vector<uint64_t>{150, 200, 250, 300}),
+             boost::test_tools::per_element());
+  BOOST_TEST(run(MaxStreamsPolicy::half_window, false).empty());  // nothing closed, no credit
+  BOOST_TEST(run(MaxStreamsPolicy::half_window_opened, false) ==
+                 (std::vector<uint64_t>{150, 200, 250, 300}),
+             boost::test_tools::per_element());
+  BOOST_TEST(run(MaxStreamsPolicy::every_stream, true).size() == 200u);
+  RemoteStreamLimit lim(100);
+  BOOST_TEST(!lim.on_opened(100));  // index 100 is the 101st stream
+}
+
+BOOST_AUTO_TEST_SUITE_END()
