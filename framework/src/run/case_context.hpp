@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <set>
 
 namespace conform {
 
@@ -21,7 +22,9 @@ class CaseContext final : public RunContext {
 
   const CaseSettings& settings() const override { return settings_; }
   const std::string& artifact_dir() const override { return artifact_dir_; }
+  /// Throws std::logic_error for a vantage whose capture was adopted.
   CaptureWriter& capture(std::string_view vantage) override;
+  std::string adopt_capture(std::string_view vantage, const std::string& path) override;
   void key_log(std::string_view line) override;
   void log(std::string_view line) override;
   /// Flushes and closes every capture; later capture() calls reopen none.
@@ -31,6 +34,8 @@ class CaseContext final : public RunContext {
   CaseSettings settings_;
   std::string artifact_dir_;
   std::map<std::string, std::unique_ptr<PcapWriter>, std::less<>> captures_;
+  /// Vantages whose capture the plugin handed over as a file.
+  std::set<std::string, std::less<>> adopted_;
   std::ofstream key_log_;
   std::ofstream log_;
 };
