@@ -133,4 +133,36 @@ BOOST_AUTO_TEST_CASE(a_capture_without_handshake_reads_windows_unscaled) {
   BOOST_TEST(window_at(flows[0].dir[0], 13) == 256);
 }
 
+// A real Linux capture (captures/tcp/linux-tiny-buffer.pcap): the suite's
+// mutant, a 4 KiB client buffer with a reader sleeping 300 ms before each
+// read, captured on lo by the tcp_relay plugin. Expected values are
+// tshark 4.0's analysis of the same file (captures/tcp/README.md).
+BOOST_AUTO_TEST_CASE(a_linux_capture_agrees_with_tshark) {
+  const auto flows =
+      analyze_tcp(read_tcp_segments(std::string(CONFORM_SOURCE_DIR) + "/captures/tcp/linux-tiny-buffer.pcap"));
+  BOOST_TEST_REQUIRE(flows.size() == 1u);
+  const Flow& f = flows[0];
+  BOOST_TEST(f.name() == "flow 1 (127.0.0.1:40654 -> 127.0.0.1:44873)");
+  BOOST_TEST(f.dir[0].window_shift == 0);  // SO_RCVBUF 4096: no scaling needed
+  BOOST_TEST(f.dir[1].window_shift == 5);
+  BOOST_TEST(window_at(f.dir[1], 5) == 1178720);  // 36835 << 5
+  BOOST_TEST(window_at(f.dir[0], 40) == 4096);
+  BOOST_TEST(frames(f.dir[0].zero_windows) ==
+             (Frames{71, 73, 79, 85, 90, 95, 100, 105, 110, 115, 120, 125}));
+  BOOST_TEST(f.dir[0].zero_window_episodes.size() == 11u);  // 71 and 73 are one: nothing opened between
+  BOOST_TEST(f.dir[0].zero_window_episodes[0].end.frame == 74u);
+  BOOST_TEST(frames(f.dir[1].zero_window_probes) == (Frames{72}));  // tshark: "keep-alive"
+  BOOST_TEST(frames(f.dir[1].retransmissions) == (Frames{76, 82}));
+  BOOST_TEST(f.dir[1].out_of_order.empty());
+  BOOST_TEST_REQUIRE(f.transfers.size() == 1u);
+  const Transfer& t = f.transfers[0];
+  BOOST_TEST(t.first_request.frame == 4u);
+  BOOST_TEST(t.last_response.frame == 124u);
+  BOOST_TEST(t.request_bytes == 2097152u);
+  BOOST_TEST(t.response_bytes == 65536u);
+  BOOST_TEST(t.duration_ns() == 3'054'993'880);
+  // Frame 70 (the last answer bytes before the window shut) to frame 75.
+  BOOST_TEST(t.longest_gap.ns() >= 298'033'693);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
