@@ -9,6 +9,9 @@
 
 #include <filesystem>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 using namespace conform::test;
 
 namespace {
@@ -56,6 +59,42 @@ BOOST_AUTO_TEST_CASE(usage_errors_exit_2) {
   auto nothing = run_conform({"run", kMutants, "--filter", "nope*"});
   BOOST_TEST(nothing.exit_code == 2);
   BOOST_TEST(nothing.err == kMutants + ": no case matches --filter nope*\n");
+}
+
+BOOST_AUTO_TEST_CASE(bad_option_values_exit_2_before_running) {
+  const std::string dir = scratch_dir("cli_option_values");
+  for (const char* timeout : {"nan", "inf", "1e10", "0"})
+    BOOST_TEST(run_conform({"run", kMutants, "--timeout", timeout, "--out", dir}).exit_code == 2, timeout);
+  BOOST_TEST(run_conform({"run", kMutants, "--seed", "-1", "--out", dir}).exit_code == 2);
+  auto same = run_conform({"run", kMutants, "--json", dir + "/r", "--junit", dir + "/r", "--out", dir});
+  BOOST_TEST(same.exit_code == 2);
+  BOOST_TEST(same.err == dir + "/r: --json and --junit name the same file\n");
+  auto unwritable = run_conform({"run", kMutants, "--json", "/proc/r.json", "--out", dir});
+  BOOST_TEST(unwritable.exit_code == 2);
+  BOOST_TEST(unwritable.out.empty());
+  BOOST_TEST(contains(unwritable.err, "/proc/r.json: --json: cannot write here: "), unwritable.err);
+}
+
+BOOST_AUTO_TEST_CASE(a_second_run_into_the_same_out_folder_is_refused) {
+  const std::string dir = scratch_dir("cli_lock");
+  const std::string suite = std::string(CONFORM_TEST_DATA_DIR) + "/suites/isolation.toml";
+  // The first run holds the folder while its hanging case waits out 2 s.
+  pid_t first = fork();
+  if (first == 0) {
+    run_conform({"run", suite, "--filter", "isolation/hang", "--timeout", "2", "--out", dir});
+    _exit(0);
+  }
+  CommandResult second;
+  for (int i = 0; i < 100; ++i) {
+    usleep(20'000);
+    second = run_conform({"run", suite, "--filter", "isolation/echo", "--out", dir});
+    if (second.exit_code == 2) break;
+  }
+  waitpid(first, nullptr, 0);
+  BOOST_TEST(second.exit_code == 2);
+  BOOST_TEST(second.err == dir + ": --out: another conform run is writing into this folder\n");
+  auto after = run_conform({"run", suite, "--filter", "isolation/echo", "--out", dir});
+  BOOST_TEST(after.exit_code == 0, after.err);
 }
 
 BOOST_AUTO_TEST_CASE(plugins_describes_the_fixture) {
@@ -150,8 +189,8 @@ BOOST_AUTO_TEST_CASE(mutants_seeds_unsupported_and_reports) {
   const std::string xml = read_file(dir + "/r.xml");
   BOOST_TEST(contains(xml, "<testsuite name=\"" + kMutants + "\" tests=\"4\" failures=\"2\" errors=\"0\" skipped=\"1\""));
   BOOST_TEST(contains(xml, "<skipped message=\"the fixture cannot run this here\"/>"));
-  BOOST_TEST(std::filesystem::exists(dir + "/out/seeds/flaky/seed-3/verdict.json"));
-  BOOST_TEST(std::filesystem::exists(dir + "/out/mutant/killed/mutant-1/client.pcap"));
+  BOOST_TEST(std::filesystem::exists(dir + "/out/seeds/flaky/@seed-3/verdict.json"));
+  BOOST_TEST(std::filesystem::exists(dir + "/out/mutant/killed/@mutant-1/client.pcap"));
 }
 
 BOOST_AUTO_TEST_CASE(the_replay_command_replays_one_seed) {

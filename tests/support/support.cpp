@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -17,7 +18,9 @@ namespace conform::test {
 namespace fs = std::filesystem;
 
 std::string scratch_dir(const std::string& name) {
-  fs::path dir = fs::path(CONFORM_TEST_TMP) / name;
+  // ctest -j runs the plain and the sanitizer builds of a test at once: each
+  // binary gets its own folder so neither wipes the other's files.
+  fs::path dir = fs::path(CONFORM_TEST_TMP) / program_invocation_short_name / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir.string();

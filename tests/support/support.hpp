@@ -7,7 +7,8 @@
 
 namespace conform::test {
 
-/// A fresh, empty folder under the build's tests/tmp, named after `name`.
+/// A fresh, empty folder under the build's tests/tmp/<test binary>/, named
+/// after `name`.
 std::string scratch_dir(const std::string& name);
 
 /// Writes `text` to `path` (creating folders), returns `path`.

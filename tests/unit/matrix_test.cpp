@@ -147,9 +147,10 @@ BOOST_AUTO_TEST_CASE(matrix_values_override_the_case_and_keep_its_other_settings
     BOOST_TEST(describe(s.knobs.at("client")) ==
                "alpn=array of strings [\"h3\"]; emit_max_streams=boolean true; initial_mtu=integer 1300; "
                "initial_rtt_ms=float 50.0");
-    BOOST_TEST(describe(s.network) ==
-               "bandwidth_mbps=float 0.0; jitter_ms=float 0.0; loss_rate=float 0.25; mtu=integer 1400; "
-               "queue_bytes=integer 0; rtt_ms=float 30.0");
+    BOOST_TEST(describe(s.network.at("loss_rate")) == "float 0.25");
+    BOOST_TEST(describe(s.network.at("mtu")) == "integer 1400");
+    BOOST_TEST(describe(s.network.at("rtt_ms")) == "float 30.0");
+    BOOST_TEST(describe(s.network.at("jitter_ms")) == "float 0.0");
   }
 }
 

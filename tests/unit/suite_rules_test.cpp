@@ -51,6 +51,7 @@ BOOST_AUTO_TEST_CASE(a_mutant_may_not_set_a_role_the_plugin_does_not_play) {
                             kCase + kExpect +
                                 "  [[case.mutant]]\n"
                                 "  server = { emit_max_streams = false }\n"
+                                "  client = { initial_mtu = 1300 }\n"
                                 "  fails = [\"datagrams_captured\"]\n",
                             catalogue);
   BOOST_TEST(p.lines() == (std::vector<std::string>{at(

@@ -477,6 +477,7 @@ BOOST_AUTO_TEST_CASE(mutant_fails_must_name_checks_the_case_expects) {
                      at(p.path, 13, 33,
                         "mutant expects 'handshake_done' to fail, but the case has no such [[case.expect]]"),
                      at(p.path, 15, 12, "'fails' must list check names (strings)"),
+                     at(p.path, 14, 3, "[[case.mutant]] overrides nothing: it would be the case itself"),
                      at(p.path, 17, 11, "[[case.mutant]] needs 'fails', the checks that must fail on it"),
                  }),
              boost::test_tools::per_element());
@@ -514,9 +515,15 @@ BOOST_AUTO_TEST_CASE(missing_required_fields) {
                             "[[case]]\n"                           // 5
                             "id = \"v/bare\"\n"                    // 6
                             + kExpect);
-  // Without an id nothing else of the case is judged.
+  // Every missing field is reported, with or without an id.
+  const std::string no_expect = "the case has no [[case.expect]]: nothing would judge it";
   BOOST_TEST(p.lines() == (std::vector<std::string>{
                               at(p.path, 1, 1, "case needs 'id'"),
+                              at(p.path, 1, 1, "case needs 'rfc'"),
+                              at(p.path, 1, 1, "case needs 'requirement'"),
+                              at(p.path, 3, 10, "unknown plugin 'nope'; plugins found: quic, tcp"),
+                              at(p.path, 1, 1, "case needs 'scenario'"),
+                              at(p.path, 1, 1, no_expect),
                               at(p.path, 5, 1, "case needs 'rfc'"),
                               at(p.path, 5, 1, "case needs 'requirement'"),
                               at(p.path, 5, 1, "case needs 'plugin'"),
@@ -547,6 +554,16 @@ BOOST_AUTO_TEST_CASE(required_fields_must_be_non_empty_strings) {
                  sorted({
                      at(p.path, 2, 6, "'id' must not be empty"),
                      at(p.path, 4, 6, "'id' must be a string, not integer"),
+                     at(p.path, 1, 1, "case needs 'rfc'"),
+                     at(p.path, 1, 1, "case needs 'requirement'"),
+                     at(p.path, 1, 1, "case needs 'plugin'"),
+                     at(p.path, 1, 1, "case needs 'scenario'"),
+                     at(p.path, 1, 1, "the case has no [[case.expect]]: nothing would judge it"),
+                     at(p.path, 3, 1, "case needs 'rfc'"),
+                     at(p.path, 3, 1, "case needs 'requirement'"),
+                     at(p.path, 3, 1, "case needs 'plugin'"),
+                     at(p.path, 3, 1, "case needs 'scenario'"),
+                     at(p.path, 3, 1, "the case has no [[case.expect]]: nothing would judge it"),
                      at(p.path, 7, 7, "'rfc' must not be empty"),
                      at(p.path, 8, 15, "'requirement' must not be empty"),
                      at(p.path, 9, 10, "'plugin' must not be empty"),
@@ -604,8 +621,8 @@ BOOST_AUTO_TEST_CASE(seeds_and_timeout_must_be_positive) {
     text += case_head("n/" + std::to_string(i), "quic", "handshake") + settings[i] + "\n" + kExpect;
   const auto p = parse_text(dir, "numbers.toml", text);
   // Each case is 10 lines; the setting is on its seventh.
-  const std::string seeds = "'seeds' must be an integer of at least 1";
-  const std::string timeout = "'timeout' must be a positive number of seconds";
+  const std::string seeds = "'seeds' must be an integer from 1 to 10000";
+  const std::string timeout = "'timeout' must be a number of seconds above 0 and at most 1000000";
   BOOST_TEST(p.lines() == (std::vector<std::string>{
                               at(p.path, 7, 9, seeds), at(p.path, 17, 9, seeds), at(p.path, 27, 9, seeds),
                               at(p.path, 37, 9, seeds), at(p.path, 47, 11, timeout),
@@ -703,7 +720,7 @@ BOOST_AUTO_TEST_CASE(every_problem_of_a_file_is_reported) {
                         "'requirement' must name its level as a word: MUST, SHOULD or MAY "
       "(REQUIRED, RECOMMENDED, OPTIONAL)"),
                      at(p.path, 10, 21, "parameter of scenario 'fanout': 'frames' must be an integer, not float"),
-                     at(p.path, 11, 9, "'seeds' must be an integer of at least 1"),
+                     at(p.path, 11, 9, "'seeds' must be an integer from 1 to 10000"),
                      at(p.path, 13, 11, "check 'datagrams_captured' needs parameter 'vantage'"),
                      at(p.path, 29, 10, "unknown plugin 'tpc' (did you mean 'tcp'?); plugins found: quic, tcp"),
                      at(p.path, 32, 11, "unknown check 'datagrams'"),

@@ -14,8 +14,9 @@ namespace conform {
 
 /// Bumped whenever a type in framework/include/conform changes layout or
 /// meaning; the loader refuses a plugin built against another version.
-/// 2: RunContext::adopt_capture.
-inline constexpr std::uint32_t kAbiVersion = 2;
+/// 2: RunContext::network() and relay(), RunOutcome::Status::timeout.
+/// 3: RunContext::adopt_capture.
+inline constexpr std::uint32_t kAbiVersion = 3;
 
 /// Whether a plugin's runs advance a virtual clock (repeatable to the
 /// nanosecond) or run on the wall clock with real sockets.
@@ -55,6 +56,9 @@ struct RunOutcome {
     unsupported,
     /// The plugin could not carry the scenario out (reason says why).
     error,
+    /// The scenario did not end within its budget (for a simulated run, the
+    /// network's virtual-time budget); reported TIMEOUT.
+    timeout,
   };
   Status status = Status::completed;
   std::string reason;

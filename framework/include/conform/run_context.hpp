@@ -3,6 +3,8 @@
 #pragma once
 
 #include <conform/capture_writer.hpp>
+#include <conform/network.hpp>
+#include <conform/relay.hpp>
 #include <conform/value.hpp>
 
 #include <cstdint>
@@ -46,13 +48,24 @@ class RunContext {
   /// one line saying why not: the file is missing or not a capture, or
   /// `vantage` already has a capture (through capture() or an earlier
   /// adoption). After adoption, capture(vantage) must not be called.
-  /// Since ABI version 2.
+  /// Since ABI version 3.
   virtual std::string adopt_capture(std::string_view vantage, const std::string& path) = 0;
   /// Appends one NSS key log line (`LABEL <client_random hex> <secret hex>`)
   /// to `<artifact_dir>/keys.log` and flushes it, so secrets survive a crash.
   virtual void key_log(std::string_view line) = 0;
   /// A line for `conform run --verbose` and the case's `log.txt`.
   virtual void log(std::string_view line) = 0;
+  /// The simulated network of this run, built on first call from
+  /// `settings().network` and `settings().seed`, writing its captures through
+  /// capture(). Repeated calls return the same network. For plugins whose
+  /// TimeModel is `simulated`.
+  virtual SimulatedNetwork& network() = 0;
+  /// The loopback relay of this run to the server at 127.0.0.1:`server_port`,
+  /// started on first call, shaped by `settings().network` and seeded by
+  /// `settings().seed`, writing its captures through capture(). Repeated
+  /// calls return the same relay (and ignore `server_port`). For plugins
+  /// whose TimeModel is `real`; a run uses the network or the relay.
+  virtual LoopbackRelay& relay(std::uint16_t server_port) = 0;
 };
 
 }  // namespace conform

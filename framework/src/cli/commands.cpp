@@ -14,7 +14,12 @@
 
 #include <filesystem>
 #include <thread>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 namespace conform {
 namespace fs = std::filesystem;
@@ -47,6 +52,7 @@ std::vector<Case> selected_cases(const std::vector<std::unique_ptr<SuiteFile>>& 
   return cases;
 }
 
+// A report file must be writable before the run, not found unwritable after it.
 void check_writable(const std::string& path, const char* option) {
   if (path.empty()) return;
   fs::path parent = fs::absolute(path).parent_path();
@@ -54,6 +60,26 @@ void check_writable(const std::string& path, const char* option) {
   if (!fs::is_directory(parent, ec))
     throw InputError({path}, std::string(option) + ": folder " + parent.string() + " does not exist");
   if (fs::is_directory(path, ec)) throw InputError({path}, std::string(option) + ": is a folder");
+  // The report is written through a temporary file beside it: try one.
+  fs::path probe = path + ".tmp." + std::to_string(getpid());
+  int fd = open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (fd < 0)
+    throw InputError({path}, std::string(option) + ": cannot write here: " + std::strerror(errno));
+  close(fd);
+  fs::remove(probe, ec);
+}
+
+// Two runs writing into one artifact folder would corrupt each other's
+// captures; the second is refused. The lock lives as long as the returned fd.
+int lock_out_dir(const std::string& path) {
+  const std::string lock = (fs::path(path) / ".conform.lock").string();
+  int fd = open(lock.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) throw InputError({path}, "--out: cannot create " + lock + ": " + std::strerror(errno));
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    close(fd);
+    throw InputError({path}, "--out: another conform run is writing into this folder");
+  }
+  return fd;
 }
 
 // The artifact folder must be a folder we can create and write in.
@@ -83,7 +109,11 @@ int command_run(const RunCommandOptions& options) {
   std::vector<Case> cases = selected_cases(suites, catalogue, options.select);
   check_writable(options.junit, "--junit");
   check_writable(options.json, "--json");
+  if (!options.json.empty() && !options.junit.empty() &&
+      fs::absolute(options.json) == fs::absolute(options.junit))
+    throw InputError({options.json}, "--json and --junit name the same file");
   prepare_out_dir(options.out_dir);
+  const int lock = lock_out_dir(options.out_dir);
 
   RunOptions run;
   run.out_dir = options.out_dir;
@@ -101,6 +131,7 @@ int command_run(const RunCommandOptions& options) {
   for (auto& f : files) reporters.push_back(f.get());
 
   RunTotals totals = run_cases(cases, plugins, CheckRegistry::builtin(), run, reporters);
+  close(lock);
   return totals.failed ? 1 : 0;
 }
 
@@ -134,6 +165,9 @@ int command_plugins(const PluginOptions& plugin_options) {
     fmt::print("  knobs:\n");
     for (const auto& k : info.knobs) fmt::print("    {}\n", describe(k));
   }
+  // Not a plugin's: the simulator and the relay read these for every case.
+  fmt::print("network (a case's `network` table, for every plugin):\n");
+  for (const auto& k : network_spec()) fmt::print("  {}\n", describe(k));
   return 0;
 }
 

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -48,9 +49,27 @@ int main(int argc, char** argv) {
   run_cmd->add_option("-j,--jobs", run.jobs, "cases run in parallel (default: one per CPU)")
       ->check(CLI::Range(1u, 256u))->type_name("N");
   run_cmd->add_option("--seed", run.seed, "run every case with exactly this seed (replays a failure)")
+      ->check(CLI::Validator(
+          [](const std::string& s) {
+            return s.find_first_not_of("0123456789") == std::string::npos && !s.empty()
+                       ? std::string()
+                       : "--seed takes a whole number from 0";
+          },
+          "N", "seed"))
       ->type_name("N");
   run_cmd->add_option("--timeout", run.timeout_s, "limit per run of a case, seconds")
-      ->capture_default_str()->check(CLI::PositiveNumber)->type_name("SECONDS");
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](const std::string& s) {
+            // CLI::Range lets NaN through; a timeout must be a real number.
+            char* end = nullptr;
+            double t = std::strtod(s.c_str(), &end);
+            return end && *end == '\0' && std::isfinite(t) && t >= 0.001 && t <= 1e6
+                       ? std::string()
+                       : "--timeout takes seconds from 0.001 to 1000000";
+          },
+          "SECONDS", "timeout"))
+      ->type_name("SECONDS");
   run_cmd->add_option("--junit", run.junit, "write a JUnit XML report here")->type_name("FILE");
   run_cmd->add_option("--json", run.json, "write the JSON report here")->type_name("FILE");
   auto* quiet = run_cmd->add_flag_callback("-q,--quiet", [&] { run.verbosity = conform::Verbosity::quiet; },

@@ -47,6 +47,8 @@ InputError::InputError(SourcePos pos, std::string message)
     : InputError(std::vector<Diagnostic>{{std::move(pos), std::move(message)}}) {}
 
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {
+  // Nobody mistypes a 200-character name; skip the quadratic work.
+  if (word.size() > 64) return "";
   const std::string* best = nullptr;
   std::size_t best_distance = 0;
   for (const auto& c : candidates) {

@@ -67,7 +67,14 @@ void PluginSet::load_dir(const std::string& dir) {
   for (const auto& f : files) load_file(f);
 }
 
-void PluginSet::load_file(const std::string& file) { add(load_plugin(file)); }
+void PluginSet::load_file(const std::string& file) {
+  // The same file named twice (--plugin-dir given twice, say) is one plugin.
+  std::error_code ec;
+  auto canonical = fs::weakly_canonical(file, ec);
+  for (const auto& p : plugins_)
+    if (!ec && fs::weakly_canonical(p.file(), ec) == canonical) return;
+  add(load_plugin(file));
+}
 
 void PluginSet::add(LoadedPlugin plugin) {
   if (const auto* other = find(plugin.info().name))

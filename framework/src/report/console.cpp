@@ -35,8 +35,8 @@ ConsoleReporter::ConsoleReporter(std::FILE* out, std::FILE* tty, Verbosity verbo
 void ConsoleReporter::begin(const RunPlan& plan) {
   plan_ = plan;
   if (verbosity_ == Verbosity::quiet) return;
-  fmt::print(out_, "conform {} · {} cases · seed {}{} · artifacts in {}\n", CONFORM_VERSION,
-             plan.cases->size(), plan.seed, plan.seed_pinned ? " (pinned)" : "", plan.out_dir);
+  fmt::print(out_, "conform {} · {} case{} · seed {}{} · artifacts in {}\n", CONFORM_VERSION,
+             plan.cases->size(), plan.cases->size() == 1 ? "" : "s", plan.seed, plan.seed_pinned ? " (pinned)" : "", plan.out_dir);
   std::fflush(out_);
 }
 
@@ -62,7 +62,7 @@ void ConsoleReporter::print_details(const CaseResult& result) {
       fmt::print(out_, "      {} {}: {}\n", c.result.passed ? "pass" : "FAIL", c.check,
                  c.result.summary);
       for (const auto& e : c.result.evidence)
-        fmt::print(out_, "        {} frame {}{}: {}\n", e.capture, e.frame,
+        fmt::print(out_, "        {}{}{}: {}\n", e.capture, e.frame ? fmt::format(" frame {}", e.frame) : "",
                    e.time_ns >= 0 ? fmt::format(" at {:.6f} s", e.time_ns / 1e9) : "", e.text);
     }
   }

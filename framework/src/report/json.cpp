@@ -60,7 +60,8 @@ std::string JsonReporter::render(const RunTotals& totals) const {
               {"totals",
                {{"passed", totals.passed}, {"failed", totals.failed}, {"skipped", totals.skipped},
                 {"duration_s", totals.duration_s}}}};
-  return doc.dump(2) + "\n";
+  // Paths and ids need not be UTF-8; JSON must be.
+  return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace conform

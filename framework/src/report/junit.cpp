@@ -9,9 +9,34 @@
 namespace conform {
 namespace {
 
+// Length of the valid UTF-8 sequence starting at s[i], or 0.
+std::size_t utf8_length(const std::string& s, std::size_t i) {
+  const auto b = static_cast<unsigned char>(s[i]);
+  std::size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xe ? 3 : (b >> 3) == 0x1e ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return 0;
+  return n;
+}
+
+// Escaped for an attribute or text of an XML 1.0 document in UTF-8: bytes
+// that are not UTF-8 and control characters XML forbids become '?'.
 std::string xml_escape(const std::string& s) {
   std::string out;
-  for (char ch : s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const char ch = s[i];
+    const std::size_t n = utf8_length(s, i);
+    if (n == 0) {
+      out += '?';
+      ++i;
+      continue;
+    }
+    if (n > 1) {
+      out += s.substr(i, n);
+      i += n;
+      continue;
+    }
+    ++i;
     switch (ch) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
@@ -19,7 +44,6 @@ std::string xml_escape(const std::string& s) {
       case '"': out += "&quot;"; break;
       case '\'': out += "&apos;"; break;
       default:
-        // XML 1.0 forbids most control characters even when escaped.
         if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t' && ch != '\r')
           out += '?';
         else

@@ -20,6 +20,7 @@ CaseContext::CaseContext(CaseSettings settings, std::string artifact_dir)
 CaseContext::~CaseContext() = default;
 
 CaptureWriter& CaseContext::capture(std::string_view vantage) {
+  std::lock_guard lock(captures_mutex_);
   auto it = captures_.find(vantage);
   if (it != captures_.end()) return *it->second;
   if (adopted_.contains(vantage))
@@ -31,6 +32,7 @@ CaptureWriter& CaseContext::capture(std::string_view vantage) {
 
 std::string CaseContext::adopt_capture(std::string_view vantage, const std::string& path) {
   const std::string name(vantage);
+  std::lock_guard lock(captures_mutex_);
   if (captures_.contains(vantage) || adopted_.contains(vantage))
     return "capture '" + name + "' already exists";
   if (std::string problem = capture_file_problem(path); !problem.empty())
@@ -60,6 +62,36 @@ void CaseContext::log(std::string_view line) {
   log_.flush();
 }
 
-void CaseContext::close_captures() { captures_.clear(); }
+SimulatedNetwork& CaseContext::network() {
+  if (!network_)
+    network_ = std::make_unique<Simulator>(settings_.network, settings_.seed,
+                                           [this](std::string_view v) { return &capture(v); });
+  return *network_;
+}
+
+LoopbackRelay& CaseContext::relay(std::uint16_t server_port) {
+  if (!relay_) {
+    relay_ = std::make_unique<UdpRelay>(settings_.network, settings_.seed, server_port,
+                                        [this](std::string_view v) { return &capture(v); });
+    relay_->start();
+  }
+  return *relay_;
+}
+
+void CaseContext::close_captures() {
+  if (relay_) {
+    relay_->stop();
+    const NetStats& s = relay_->stats();
+    log("relay: sent " + std::to_string(s.sent) + ", arrived " + std::to_string(s.arrived) +
+        ", lost " + std::to_string(s.lost) + ", corrupted " + std::to_string(s.corrupted) +
+        ", duplicated " + std::to_string(s.duplicated));
+    relay_.reset();
+  }
+  if (network_) {
+    log(network_->summary());
+    network_.reset();
+  }
+  captures_.clear();
+}
 
 }  // namespace conform

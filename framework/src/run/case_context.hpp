@@ -3,12 +3,15 @@
 #pragma once
 
 #include "capture/pcap_writer.hpp"
+#include "net/simulator.hpp"
+#include "net/udp_relay.hpp"
 
 #include <conform/run_context.hpp>
 
 #include <fstream>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 
 namespace conform {
@@ -27,15 +30,23 @@ class CaseContext final : public RunContext {
   std::string adopt_capture(std::string_view vantage, const std::string& path) override;
   void key_log(std::string_view line) override;
   void log(std::string_view line) override;
-  /// Flushes and closes every capture; later capture() calls reopen none.
+  SimulatedNetwork& network() override;
+  LoopbackRelay& relay(std::uint16_t server_port) override;
+  /// Stops the relay, logs the network's summary if the run used one, then flushes and closes
+  /// every capture; later capture() calls reopen none.
   void close_captures();
 
  private:
   CaseSettings settings_;
   std::string artifact_dir_;
+  /// capture() may be called from the relay's thread as well as the plugin's.
+  std::mutex captures_mutex_;
   std::map<std::string, std::unique_ptr<PcapWriter>, std::less<>> captures_;
   /// Vantages whose capture the plugin handed over as a file.
   std::set<std::string, std::less<>> adopted_;
+  /// Declared after captures_ so it goes first: its taps point into them.
+  std::unique_ptr<Simulator> network_;
+  std::unique_ptr<UdpRelay> relay_;
   std::ofstream key_log_;
   std::ofstream log_;
 };

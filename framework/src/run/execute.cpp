@@ -39,6 +39,7 @@ RunRecord execute_run(const RunJob& job, Plugin& plugin, const CheckRegistry& ch
       record = judge(job, ctx, checks);
     } else {
       record.status = outcome.status == RunOutcome::Status::unsupported ? Status::unsupported
+                      : outcome.status == RunOutcome::Status::timeout   ? Status::timeout
                                                                          : Status::error;
       record.reason = outcome.reason;
     }

@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -54,17 +55,29 @@ void track(pid_t pid, bool on) {
   }
 }
 
-[[noreturn]] void child_main(const ChildTask& task, int write_fd) {
+// Signals that end the parent; each kills every child group first.
+constexpr int kFatalSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+[[noreturn]] void child_main(const ChildTask& task, int write_fd, pid_t parent) {
   setpgid(0, 0);
-  signal(SIGINT, SIG_DFL);
-  signal(SIGTERM, SIG_DFL);
+  for (int sig : kFatalSignals) signal(sig, SIG_DFL);
+  // A parent killed with SIGKILL cannot clean up: the child dies with it.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(5);
   int log = open(task.log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (log >= 0) {
     dup2(log, STDOUT_FILENO);
     dup2(log, STDERR_FILENO);
     close(log);
   }
-  std::string out = task.body();
+  std::string out;
+  // Nothing may unwind out of the child into the parent's code.
+  try {
+    out = task.body();
+  } catch (...) {
+    std::fflush(nullptr);
+    _exit(4);
+  }
   // _exit skips stdio's exit flush: push what the body printed to the log.
   std::fflush(nullptr);
   std::size_t sent = 0;
@@ -81,11 +94,17 @@ Running start(const ChildTask& task, std::size_t index) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) throw std::system_error(errno, std::generic_category(), "pipe");
   std::fflush(nullptr);
+  const pid_t parent = getpid();
   pid_t pid = fork();
-  if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork");
+  if (pid < 0) {
+    int error = errno;
+    close(fds[0]);
+    close(fds[1]);
+    throw std::system_error(error, std::generic_category(), "fork");
+  }
   if (pid == 0) {
     close(fds[0]);
-    child_main(task, fds[1]);
+    child_main(task, fds[1], parent);
   }
   close(fds[1]);
   setpgid(pid, pid);  // also done by the child; whichever runs first wins the race
@@ -140,32 +159,51 @@ std::optional<ChildResult> poll_child(Running& r, Clock::time_point now) {
 void run_isolated(const std::vector<ChildTask>& tasks, unsigned jobs,
                   const std::function<void(std::size_t, ChildResult)>& on_done) {
   jobs = std::max(1u, std::min<unsigned>(jobs, kMaxTracked));
-  struct sigaction action {}, old_int{}, old_term{};
+  struct sigaction action {};
   action.sa_handler = kill_all_and_die;
-  sigaction(SIGINT, &action, &old_int);
-  sigaction(SIGTERM, &action, &old_term);
+  std::array<struct sigaction, std::size(kFatalSignals)> old{};
+  for (std::size_t i = 0; i < old.size(); ++i) sigaction(kFatalSignals[i], &action, &old[i]);
+  auto restore = [&] {
+    for (std::size_t i = 0; i < old.size(); ++i) sigaction(kFatalSignals[i], &old[i], nullptr);
+  };
 
   std::vector<Running> running;
-  std::size_t next = 0;
-  while (next < tasks.size() || !running.empty()) {
-    while (next < tasks.size() && running.size() < jobs) running.push_back(start(tasks[next], next)), ++next;
-    std::vector<pollfd> fds;
-    for (const auto& r : running) fds.push_back({r.fd, POLLIN, 0});
-    poll(fds.data(), fds.size(), 20);
-    auto now = Clock::now();
-    for (auto it = running.begin(); it != running.end();) {
-      drain(*it);
-      if (auto result = poll_child(*it, now)) {
-        std::size_t index = it->index;
-        it = running.erase(it);
-        on_done(index, std::move(*result));
-      } else {
-        ++it;
+  // Whatever ends the loop early (fork failing, on_done throwing), no child
+  // may outlive it.
+  auto kill_running = [&] {
+    for (auto& r : running) {
+      kill(-r.pid, SIGKILL);
+      waitpid(r.pid, nullptr, 0);
+      track(r.pid, false);
+      close(r.fd);
+    }
+    running.clear();
+  };
+  try {
+    std::size_t next = 0;
+    while (next < tasks.size() || !running.empty()) {
+      while (next < tasks.size() && running.size() < jobs) running.push_back(start(tasks[next], next)), ++next;
+      std::vector<pollfd> fds;
+      for (const auto& r : running) fds.push_back({r.fd, POLLIN, 0});
+      poll(fds.data(), fds.size(), 20);
+      auto now = Clock::now();
+      for (auto it = running.begin(); it != running.end();) {
+        drain(*it);
+        if (auto result = poll_child(*it, now)) {
+          std::size_t index = it->index;
+          it = running.erase(it);
+          on_done(index, std::move(*result));
+        } else {
+          ++it;
+        }
       }
     }
+  } catch (...) {
+    kill_running();
+    restore();
+    throw;
   }
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
+  restore();
 }
 
 std::string describe_signal(int signal) {

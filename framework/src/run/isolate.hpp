@@ -31,9 +31,12 @@ struct ChildResult {
 };
 
 /// Runs `tasks` in children, at most `jobs` at once, in task order, calling
-/// `on_done(index, result)` in the parent as each ends. Installs SIGINT and
-/// SIGTERM handlers for its duration that kill every running child group
-/// before the parent dies. Throws std::system_error if fork or pipe fails.
+/// `on_done(index, result)` in the parent as each ends. Installs SIGINT,
+/// SIGTERM, SIGHUP and SIGQUIT handlers for its duration that kill every
+/// running child group before the parent dies; a child dies with a parent
+/// killed by SIGKILL (PR_SET_PDEATHSIG); if anything throws, every running
+/// child group is killed before the exception leaves. Throws
+/// std::system_error if fork or pipe fails.
 void run_isolated(const std::vector<ChildTask>& tasks, unsigned jobs,
                   const std::function<void(std::size_t, ChildResult)>& on_done);
 

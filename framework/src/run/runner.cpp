@@ -1,6 +1,7 @@
 // Scheduling the runs of a case list and reporting them in order.
 #include "run/runner.hpp"
 
+#include "common/input_error.hpp"
 #include "run/aggregate.hpp"
 #include "run/execute.hpp"
 #include "run/isolate.hpp"
@@ -16,20 +17,32 @@ namespace conform {
 namespace fs = std::filesystem;
 
 std::string case_folder(const std::string& id) {
-  std::string out;
+  // Percent-encoding keeps distinct ids in distinct folders: "a b" is
+  // a%20b, "a_b" stays, ".." is %2E%2E, and '@' (which marks the folders
+  // of seeds and mutants) is %40.
+  constexpr std::size_t kMaxComponent = 200;
+  std::string out, part;
+  auto flush = [&] {
+    // A bare '%' never comes out of the encoding, so it can stand for an
+    // empty component ("a//b"); "." and ".." would climb the tree.
+    if (part.empty()) part = "%";
+    if (part == "." || part == "..") part = part == "." ? "%2E" : "%2E%2E";
+    if (part.size() > kMaxComponent)
+      part = part.substr(0, kMaxComponent - 17) + fmt::format("~{:016x}", std::hash<std::string>{}(part));
+    out += (out.empty() ? "" : "/") + part;
+    part.clear();
+  };
   for (char ch : id) {
-    bool ok = std::isalnum(static_cast<unsigned char>(ch)) ||
-              std::string_view("._=,+[]/-").find(ch) != std::string_view::npos;
-    out += ok ? ch : '_';
+    if (ch == '/') {
+      flush();
+      continue;
+    }
+    bool safe = std::isalnum(static_cast<unsigned char>(ch)) ||
+                std::string_view("._=,+[]-").find(ch) != std::string_view::npos;
+    part += safe ? std::string(1, ch) : fmt::format("%{:02X}", static_cast<unsigned char>(ch));
   }
-  std::string safe;
-  for (const auto& part : fs::path(out)) {
-    std::string p = part.string();
-    if (p.empty() || p == "/" ) continue;
-    if (p == "." || p == "..") p = std::string(p.size(), '_');
-    safe += (safe.empty() ? "" : "/") + p;
-  }
-  return safe.empty() ? "_" : safe;
+  flush();
+  return out;
 }
 
 namespace {
@@ -79,7 +92,8 @@ RunRecord record_of(const Slot& slot, const ChildResult& child) {
 void write_verdict(const RunRecord& record) {
   std::error_code ec;
   fs::create_directories(record.artifact_dir, ec);
-  std::ofstream(fs::path(record.artifact_dir) / "verdict.json") << to_json(record).dump(2) << '\n';
+  std::ofstream(fs::path(record.artifact_dir) / "verdict.json")
+      << to_json(record).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
 
 std::vector<Slot> plan_slots(const std::vector<Case>& cases, const RunOptions& options,
@@ -93,11 +107,11 @@ std::vector<Slot> plan_slots(const std::vector<Case>& cases, const RunOptions& o
     const fs::path dir = out / case_folder(c.id());
     const double timeout = c.decl->timeout_s.value_or(options.timeout_s);
     for (std::size_t s = 0; s < seeds; ++s) {
-      fs::path run_dir = seeds > 1 ? dir / fmt::format("seed-{}", base + s) : dir;
+      fs::path run_dir = seeds > 1 ? dir / fmt::format("@seed-{}", base + s) : dir;
       slots.push_back({i, -1, s, {&c, nullptr, base + s, run_dir.string()}, timeout});
     }
     for (std::size_t m = 0; m < c.decl->mutants.size(); ++m) {
-      fs::path run_dir = dir / fmt::format("mutant-{}", m + 1);
+      fs::path run_dir = dir / fmt::format("@mutant-{}", m + 1);
       slots.push_back({i, static_cast<int>(m), 0, {&c, &c.decl->mutants[m], base, run_dir.string()}, timeout});
     }
   }
@@ -126,10 +140,16 @@ RunTotals run_cases(const std::vector<Case>& cases, const PluginSet& plugins,
   std::vector<ChildTask> tasks;
   for (const auto& slot : slots) {
     ++progress[slot.case_index].pending;
-    fs::create_directories(slot.job.artifact_dir);
+    std::error_code ec;
+    fs::create_directories(slot.job.artifact_dir, ec);
+    if (ec)
+      throw InputError({slot.job.artifact_dir},
+                       "cannot create the artifact folder of case '" + slot.job.c->id() + "': " + ec.message());
     Plugin& plugin = plugins.find(slot.job.c->decl->plugin)->plugin();
     tasks.push_back({[&slot, &plugin, &checks] {
-                       return to_json(execute_run(slot.job, plugin, checks)).dump();
+                       // Paths and ids need not be UTF-8; JSON must be.
+                       return to_json(execute_run(slot.job, plugin, checks))
+                           .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
                      },
                      slot.timeout_s, (fs::path(slot.job.artifact_dir) / "log.txt").string()});
   }

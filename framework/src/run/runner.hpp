@@ -9,8 +9,8 @@
 namespace conform {
 
 struct RunOptions {
-  /// Artifacts go to `<out_dir>/<case id>/` (seed-S/ and mutant-K/ below it
-  /// when a case has several runs).
+  /// Artifacts go to `<out_dir>/<case_folder(id)>/` (@seed-S/ and
+  /// @mutant-K/ below it when a case has several runs).
   std::string out_dir = "conform-out";
   unsigned jobs = 1;
   /// Pins every case to this one seed; otherwise seeds 1..N.
@@ -26,9 +26,10 @@ RunTotals run_cases(const std::vector<Case>& cases, const PluginSet& plugins,
                     const CheckRegistry& checks, const RunOptions& options,
                     const std::vector<Reporter*>& reporters);
 
-/// The folder name of a case id: characters outside [A-Za-z0-9._=,+[]/-]
-/// become '_', and '..' components are neutralised, so ids cannot escape
-/// the output folder.
+/// The folder of a case id below the output folder: one folder per `/`-part,
+/// other characters outside [A-Za-z0-9._=,+[]-] percent-encoded, "." and
+/// ".." encoded, parts over 200 bytes shortened with a hash. Distinct ids
+/// give distinct folders, and none escapes the output folder.
 std::string case_folder(const std::string& id);
 
 }  // namespace conform

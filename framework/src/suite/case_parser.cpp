@@ -1,6 +1,7 @@
 // One `[[case]]`: fields, knobs per role, network, matrix, expect, mutant.
 #include "suite/case_parser.hpp"
 
+#include "net/net_config.hpp"
 #include "suite/value_format.hpp"
 
 #include <algorithm>
@@ -18,6 +19,12 @@ const std::vector<std::string> kCaseKeys = {
 // unsupported rather than invalid.
 const std::vector<std::string> kWellKnownRoles = {"client", "server", "relay", "publisher",
                                                   "subscriber"};
+
+// Bounds that keep a typo from asking for a run of years or of millions of
+// cases.
+constexpr std::int64_t kMaxSeeds = 10'000;
+constexpr std::size_t kMaxMatrixPoints = 10'000;
+constexpr double kMaxTimeoutSeconds = 1e6;
 
 const std::vector<std::string> kBcp14Levels = {"MUST", "SHOULD", "MAY", "REQUIRED",
                                                "RECOMMENDED", "OPTIONAL"};
@@ -126,8 +133,9 @@ void resolve_scenario(CaseWalk& cx, CaseDecl& c) {
 void read_numbers(CaseWalk& cx, CaseDecl& c) {
   if (const toml::node* node = cx.table.get("seeds")) {
     auto n = node->as_integer();
-    if (!n || n->get() < 1)
-      cx.problems.add(node->source(), "'seeds' must be an integer of at least 1");
+    if (!n || n->get() < 1 || n->get() > kMaxSeeds)
+      cx.problems.add(node->source(), "'seeds' must be an integer from 1 to " +
+                                          std::to_string(kMaxSeeds));
     else
       c.seeds = n->get();
   }
@@ -135,8 +143,9 @@ void read_numbers(CaseWalk& cx, CaseDecl& c) {
     std::optional<double> t;
     if (auto f = node->as_floating_point()) t = f->get();
     if (auto i = node->as_integer()) t = static_cast<double>(i->get());
-    if (!t || *t <= 0)
-      cx.problems.add(node->source(), "'timeout' must be a positive number of seconds");
+    if (!t || !(*t > 0 && *t <= kMaxTimeoutSeconds))
+      cx.problems.add(node->source(), "'timeout' must be a number of seconds above 0 and at most " +
+                                          std::to_string(static_cast<long>(kMaxTimeoutSeconds)));
     else
       c.timeout_s = t;
   }
@@ -154,8 +163,15 @@ bool read_settings_table(CaseWalk& cx, const std::string& key, const toml::node&
     return true;
   }
   if (key == "network") {
-    if (auto t = read_table(cx, node, key))
+    if (auto t = read_table(cx, node, key)) {
       network = read_values(*t, *cx.catalogue.network, "network setting", cx.problems);
+      // Types are right; now ranges and selectors, each at its key.
+      NetConfig unused;
+      for (const auto& p : read_net_config(network, unused)) {
+        const toml::node* at = t->get(p.key);
+        cx.problems.add(at ? at->source() : t->source(), "network." + p.key + " " + p.message);
+      }
+    }
     return true;
   }
   bool plays = cx.plugin && contains(cx.plugin->roles, key);
@@ -251,6 +267,11 @@ void read_matrix(CaseWalk& cx, CaseDecl& c) {
         axis.values.push_back(*v);
     c.matrix.push_back(std::move(axis));
   }
+  std::size_t points = 1;
+  for (const auto& axis : c.matrix) points = std::min(points * axis.values.size(), kMaxMatrixPoints + 1);
+  if (points > kMaxMatrixPoints)
+    cx.problems.add(node->source(), "matrix expands to more than " + std::to_string(kMaxMatrixPoints) +
+                                        " cases");
 }
 
 std::optional<ExpectDecl> read_expect(CaseWalk& cx, const toml::table& table) {
@@ -329,6 +350,11 @@ std::optional<MutantDecl> read_mutant(CaseWalk& cx, const toml::table& table,
     m.fails.push_back(s->get());
   }
   m.label = mutant_label(m);
+  if (m.knobs.empty() && m.params.empty() && m.network.empty())
+    cx.problems.add(table.source(), "[[case.mutant]] overrides nothing: it would be the case itself");
+  std::set<std::string> named(m.fails.begin(), m.fails.end());
+  if (named.size() != m.fails.size())
+    cx.problems.add(fails->source(), "'fails' names a check twice");
   return m;
 }
 
@@ -353,9 +379,12 @@ std::optional<CaseDecl> parse_case(const toml::table& table, const Catalogue& ca
   CaseDecl c;
   c.pos = problems.at(table.source());
   auto id = read_string(cx, "id", true);
-  if (!id || id->empty()) return std::nullopt;
-  c.id = *id;
-  c.pos = problems.at(table.get("id")->source());
+  if (id && std::any_of(id->begin(), id->end(), [](unsigned char ch) { return ch < 0x20 || ch == 0x7f; }))
+    problems.add(table.get("id")->source(), "'id' must not hold control characters");
+  if (id && !id->empty()) {
+    c.id = *id;
+    c.pos = problems.at(table.get("id")->source());
+  }
   c.summary = read_string(cx, "summary", false).value_or("");
   c.xfail = read_string(cx, "xfail", false);
   read_citation(cx, c);
@@ -374,10 +403,17 @@ std::optional<CaseDecl> parse_case(const toml::table& table, const Catalogue& ca
     if (auto e = read_expect(cx, t)) c.expects.push_back(std::move(*e));
   });
   for_each_table(cx, "mutant", [&](const toml::table& t) {
-    if (auto m = read_mutant(cx, t, c.expects)) c.mutants.push_back(std::move(*m));
+    auto m = read_mutant(cx, t, c.expects);
+    if (!m) return;
+    for (const auto& other : c.mutants)
+      if (other.label == m->label && m->label != "no overrides")
+        problems.add(m->pos, "this mutant repeats the one at " + other.pos.str());
+    c.mutants.push_back(std::move(*m));
   });
   if (c.expects.empty() && !table.contains("expect"))
-    problems.add(c.pos, "case '" + c.id + "' has no [[case.expect]]: nothing would judge it");
+    problems.add(c.pos, (c.id.empty() ? std::string("the case") : "case '" + c.id + "'") +
+                            " has no [[case.expect]]: nothing would judge it");
+  if (c.id.empty()) return std::nullopt;
   return c;
 }
 

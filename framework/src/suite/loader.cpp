@@ -22,11 +22,17 @@ std::vector<std::string> discover_suite_files(const std::vector<std::string>& pa
       files.push_back(path);
       continue;
     }
+    if (ec && ec != std::errc::no_such_file_or_directory)
+      throw InputError({path}, "cannot read: " + ec.message());
     if (!fs::is_directory(path, ec)) throw InputError({path}, "no such suite file or folder");
     std::vector<std::string> found;
-    for (const auto& entry : fs::recursive_directory_iterator(path))
-      if (entry.is_regular_file() && entry.path().extension() == ".toml")
-        found.push_back(entry.path().string());
+    try {
+      for (const auto& entry : fs::recursive_directory_iterator(path))
+        if (entry.path().extension() == ".toml" && entry.is_regular_file())
+          found.push_back(entry.path().string());
+    } catch (const fs::filesystem_error& e) {
+      throw InputError({e.path1().string()}, "cannot read: " + e.code().message());
+    }
     if (found.empty()) throw InputError({path}, "no suite files (*.toml) in this folder");
     std::sort(found.begin(), found.end());
     files.insert(files.end(), found.begin(), found.end());

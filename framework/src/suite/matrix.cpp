@@ -4,6 +4,8 @@
 #include "suite/toml_value.hpp"
 #include "suite/value_format.hpp"
 
+#include <map>
+
 namespace conform {
 namespace {
 
@@ -80,6 +82,16 @@ std::vector<Case> expand_cases(const std::vector<std::unique_ptr<SuiteFile>>& su
       }
     }
   }
+  // A matrix can repeat a value ([1, 1]) or spell an id another case has.
+  std::map<std::string, const Case*> seen;
+  std::vector<Diagnostic> problems;
+  for (const auto& c : cases) {
+    auto [it, fresh] = seen.emplace(c.id(), &c);
+    if (!fresh)
+      problems.push_back({c.decl->pos, "case id '" + c.id() + "' comes out twice (first from " +
+                                           it->second->decl->pos.str() + ")"});
+  }
+  if (!problems.empty()) throw InputError(std::move(problems));
   return cases;
 }
 

@@ -9,6 +9,8 @@ namespace conform {
 /// The cases of `suites` in file and declaration order. Ids of expanded
 /// cases read `id[frames=200,client.initial_mtu=1500]`; a case without a
 /// matrix keeps its id. Requires suites validated against `catalogue`.
+/// Throws InputError when two cases come out with the same id (a matrix
+/// repeating a value, or a written id equal to an expanded one).
 std::vector<Case> expand_cases(const std::vector<std::unique_ptr<SuiteFile>>& suites,
                                const Catalogue& catalogue);
 

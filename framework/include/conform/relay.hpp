@@ -1,0 +1,30 @@
+// The loopback UDP relay a plugin running real processes (TimeModel::real)
+// puts between them: the real-time counterpart of SimulatedNetwork.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace conform {
+
+/// From RunContext::relay(server_port). Clients send to 127.0.0.1:port()
+/// instead of the server; the relay forwards to 127.0.0.1:server_port from a
+/// socket of each client's own and carries the answers back, shaping both
+/// directions as the case's `network` table says (randomness from the
+/// case's seed), and writes `client.pcap` (`client-2.pcap`, ...) and
+/// `server.pcap` with the client as 127.0.0.1 and the server as 127.0.0.2,
+/// timestamps in nanoseconds since the relay started. Loopback only.
+class LoopbackRelay {
+ public:
+  virtual ~LoopbackRelay() = default;
+  /// Empty when forwarding; otherwise why the relay could not start (a bind
+  /// failure, an invalid `network` table), and port() is 0.
+  virtual const std::string& error() const = 0;
+  /// The port on 127.0.0.1 clients send to.
+  virtual std::uint16_t port() const = 0;
+  /// Stops forwarding; datagrams the links still hold are lost. The
+  /// framework also stops the relay when Plugin::run returns.
+  virtual void stop() = 0;
+};
+
+}  // namespace conform

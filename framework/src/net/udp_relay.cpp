@@ -1,0 +1,250 @@
+// The relay's sockets, its real-time hold queue and its taps. The only code
+// under net/ that reads a clock: steady_clock, since it forwards real traffic.
+#include "net/udp_relay.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+namespace conform {
+namespace {
+
+constexpr std::size_t kMaxDatagram = 65535;
+constexpr std::size_t kMaxClients = 1000;
+
+sockaddr_in loopback(std::uint16_t port) {
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(port);
+  return a;
+}
+
+// A non-blocking UDP socket bound to 127.0.0.1:port; -1 with `error` set.
+int bind_loopback(std::uint16_t port, std::string& error) {
+  int fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) {
+    error = std::string("socket: ") + std::strerror(errno);
+    return -1;
+  }
+  sockaddr_in a = loopback(port);
+  if (bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    error = "bind 127.0.0.1:" + std::to_string(port) + ": " + std::strerror(errno);
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+std::uint16_t bound_port(int fd) {
+  sockaddr_in a{};
+  socklen_t len = sizeof a;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  return ntohs(a.sin_port);
+}
+
+}  // namespace
+
+// One client: the socket the server sees it as, and the path's two links.
+struct UdpRelay::Session {
+  std::uint16_t client_port = 0;
+  int fd = -1;
+  CaptureWriter* tap = nullptr;
+  std::unique_ptr<Link> up, down;
+};
+
+// A datagram a link holds until its arrival time.
+struct UdpRelay::Held {
+  Instant at;
+  std::uint64_t seq = 0;
+  int fd = -1;
+  std::uint16_t to_port = 0;
+  CaptureWriter* tap = nullptr;
+  UdpEndpoint from{}, to{};
+  std::vector<std::uint8_t> payload;
+  // Earliest on top of std::push_heap's max-heap; ties in scheduling order.
+  bool operator<(const Held& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+};
+
+UdpRelay::UdpRelay(NetConfig config, std::uint64_t seed, std::uint16_t server_port,
+                   CaptureSource captures, std::uint16_t listen_port)
+    : config_(std::move(config)), seed_(seed), server_port_(server_port), captures_(std::move(captures)) {
+  open(listen_port);
+}
+
+namespace {
+
+NetConfig checked(const ValueMap& network, std::string& error) {
+  NetConfig c;
+  for (const auto& p : read_net_config(network, c))
+    error += (error.empty() ? "" : "; ") + ("network." + p.key + " " + p.message);
+  return c;
+}
+
+}  // namespace
+
+UdpRelay::UdpRelay(const ValueMap& network, std::uint64_t seed, std::uint16_t server_port,
+                   CaptureSource captures)
+    : seed_(seed), server_port_(server_port), captures_(std::move(captures)) {
+  config_ = checked(network, error_);
+  if (error_.empty()) open(0);
+}
+
+void UdpRelay::open(std::uint16_t listen_port) {
+  buffer_.resize(kMaxDatagram);
+  listen_fd_ = bind_loopback(listen_port, error_);
+  if (listen_fd_ < 0) return;
+  wake_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (wake_fd_ < 0) {
+    error_ = std::string("eventfd: ") + std::strerror(errno);
+    return;
+  }
+  port_ = bound_port(listen_fd_);
+}
+
+UdpRelay::~UdpRelay() {
+  stop();
+  for (auto& s : sessions_)
+    if (s->fd >= 0) close(s->fd);
+  if (listen_fd_ >= 0) close(listen_fd_);
+  if (wake_fd_ >= 0) close(wake_fd_);
+}
+
+Instant UdpRelay::clock() const {
+  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::steady_clock::now().time_since_epoch())
+                      .count();
+  return Instant::from_ns(ns - start_ns_);
+}
+
+void UdpRelay::start() {
+  if (!error_.empty() || thread_.joinable()) return;
+  start_ns_ = 0;
+  start_ns_ = clock().ns();
+  if (captures_) server_tap_ = captures_("server");
+  thread_ = std::thread([this] { loop(); });
+}
+
+void UdpRelay::stop() {
+  if (!thread_.joinable()) return;
+  stopping_ = true;
+  const std::uint64_t one = 1;
+  [[maybe_unused]] auto n = write(wake_fd_, &one, sizeof one);
+  thread_.join();
+}
+
+UdpRelay::Session& UdpRelay::session_for(std::uint16_t client_port) {
+  for (auto& s : sessions_)
+    if (s->client_port == client_port) return *s;
+  const std::size_t i = sessions_.size();
+  auto s = std::make_unique<Session>();
+  s->client_port = client_port;
+  std::string ignored;
+  s->fd = bind_loopback(0, ignored);  // -1: this client's datagrams are lost
+  const std::string name = "client-" + std::to_string(i + 1);
+  s->up = std::make_unique<Link>(config_, "client", name, seed_, 2 * i);
+  s->down = std::make_unique<Link>(config_, "server", "server", seed_, 2 * i + 1);
+  if (captures_) s->tap = captures_(i == 0 ? "client" : name);
+  sessions_.push_back(std::move(s));
+  return *sessions_.back();
+}
+
+void UdpRelay::schedule(LinkOutcome out, int to_fd, std::uint16_t to_port, CaptureWriter* tap,
+                        UdpEndpoint from, UdpEndpoint to) {
+  if (out.lost) ++stats_.lost;
+  for (auto& a : out.arrivals) {
+    stats_.corrupted += a.corrupted;
+    stats_.duplicated += a.duplicate;
+    held_.push_back({a.at, next_seq_++, to_fd, to_port, tap, from, to, std::move(a.payload)});
+    std::push_heap(held_.begin(), held_.end());
+  }
+}
+
+void UdpRelay::read_clients(Instant now) {
+  std::vector<std::uint8_t>& buf = buffer_;
+  for (;;) {
+    sockaddr_in src{};
+    socklen_t len = sizeof src;
+    ssize_t n = recvfrom(listen_fd_, buf.data(), buf.size(), 0, reinterpret_cast<sockaddr*>(&src), &len);
+    if (n < 0) return;
+    // Loopback only: anything from elsewhere is not ours to forward.
+    if (src.sin_addr.s_addr != htonl(INADDR_LOOPBACK)) continue;
+    const std::uint16_t port = ntohs(src.sin_port);
+    if (sessions_.size() >= kMaxClients && std::none_of(sessions_.begin(), sessions_.end(), [&](auto& s) {
+          return s->client_port == port;
+        }))
+      continue;
+    Session& s = session_for(port);
+    const UdpEndpoint client{kClientAddress, port}, server{kServerAddress, server_port_};
+    std::vector<std::uint8_t> payload(buf.begin(), buf.begin() + n);
+    if (s.tap) s.tap->write_udp(now.ns(), client, server, payload);
+    ++stats_.sent;
+    schedule(s.up->send(now, std::move(payload)), s.fd, server_port_, server_tap_, client, server);
+  }
+}
+
+void UdpRelay::read_server(Session& s, Instant now) {
+  std::vector<std::uint8_t>& buf = buffer_;
+  for (;;) {
+    sockaddr_in src{};
+    socklen_t len = sizeof src;
+    ssize_t n = recvfrom(s.fd, buf.data(), buf.size(), 0, reinterpret_cast<sockaddr*>(&src), &len);
+    if (n < 0) return;
+    if (src.sin_addr.s_addr != htonl(INADDR_LOOPBACK) || ntohs(src.sin_port) != server_port_) continue;
+    const UdpEndpoint client{kClientAddress, s.client_port}, server{kServerAddress, server_port_};
+    std::vector<std::uint8_t> payload(buf.begin(), buf.begin() + n);
+    if (server_tap_) server_tap_->write_udp(now.ns(), server, client, payload);
+    ++stats_.sent;
+    schedule(s.down->send(now, std::move(payload)), listen_fd_, s.client_port, s.tap, server, client);
+  }
+}
+
+void UdpRelay::release(Instant until) {
+  while (!held_.empty() && held_.front().at <= until) {
+    std::pop_heap(held_.begin(), held_.end());
+    Held h = std::move(held_.back());
+    held_.pop_back();
+    sockaddr_in to = loopback(h.to_port);
+    // No socket for this client, or the receiver's buffer is full: lost, as
+    // on a real host.
+    if (h.fd < 0 ||
+        sendto(h.fd, h.payload.data(), h.payload.size(), 0, reinterpret_cast<sockaddr*>(&to), sizeof to) < 0) {
+      ++stats_.lost;
+      continue;
+    }
+    ++stats_.arrived;
+    // Stamped when it really left the relay, which may be a little after
+    // the link's arrival time: the capture shows what the receiver saw.
+    if (h.tap) h.tap->write_udp(clock().ns(), h.from, h.to, h.payload);
+  }
+}
+
+void UdpRelay::loop() {
+  while (!stopping_) {
+    std::vector<pollfd> fds = {{wake_fd_, POLLIN, 0}, {listen_fd_, POLLIN, 0}};
+    for (auto& s : sessions_)
+      if (s->fd >= 0) fds.push_back({s->fd, POLLIN, 0});
+    timespec wait{1, 0};
+    if (!held_.empty()) {
+      const std::int64_t ns = std::max<std::int64_t>(0, (held_.front().at - clock()).ns());
+      wait = {static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
+    }
+    ppoll(fds.data(), fds.size(), &wait, nullptr);
+    if (stopping_) break;
+    const Instant now = clock();
+    read_clients(now);
+    for (std::size_t i = 0; i < sessions_.size(); ++i)
+      if (sessions_[i]->fd >= 0) read_server(*sessions_[i], now);
+    release(clock());
+  }
+}
+
+}  // namespace conform

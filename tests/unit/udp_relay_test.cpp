@@ -1,0 +1,205 @@
+// The loopback relay in real time: datagrams through it with a drop list,
+// checked at the sockets and in both captures (what each side sent and what
+// reached it, with the path's one-way delay between the two).
+#include "capture/pcap_reader.hpp"
+#include "capture/pcap_writer.hpp"
+#include "net/udp_relay.hpp"
+#include "support/support.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <map>
+
+using namespace conform;
+using namespace conform::test;
+
+namespace {
+
+constexpr std::int64_t kMs = 1'000'000;
+
+struct Socket {
+  int fd = socket(AF_INET, SOCK_DGRAM, 0);
+  std::uint16_t port = 0;
+  Socket() {
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    socklen_t len = sizeof a;
+    getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+    port = ntohs(a.sin_port);
+  }
+  ~Socket() { close(fd); }
+  void send_to(std::uint16_t to_port, std::vector<std::uint8_t> payload) const {
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(to_port);
+    sendto(fd, payload.data(), payload.size(), 0, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  }
+  /// Datagrams (payload, source port) until `count` arrived or `quiet_ms`
+  /// passed without one.
+  std::vector<std::pair<std::vector<std::uint8_t>, std::uint16_t>> receive(std::size_t count,
+                                                                           int quiet_ms = 2000) const {
+    std::vector<std::pair<std::vector<std::uint8_t>, std::uint16_t>> out;
+    pollfd p{fd, POLLIN, 0};
+    while (out.size() < count && poll(&p, 1, quiet_ms) > 0) {
+      std::vector<std::uint8_t> buf(2048);
+      sockaddr_in src{};
+      socklen_t len = sizeof src;
+      auto n = recvfrom(fd, buf.data(), buf.size(), 0, reinterpret_cast<sockaddr*>(&src), &len);
+      buf.resize(static_cast<std::size_t>(std::max<ssize_t>(n, 0)));
+      out.emplace_back(std::move(buf), ntohs(src.sin_port));
+    }
+    return out;
+  }
+};
+
+struct FileCaptures {
+  std::string dir;
+  std::map<std::string, std::unique_ptr<PcapWriter>> writers;
+  CaptureWriter* operator()(std::string_view v) {
+    auto& w = writers[std::string(v)];
+    if (!w) w = std::make_unique<PcapWriter>(dir + "/" + std::string(v) + ".pcap");
+    return w.get();
+  }
+};
+
+std::vector<int> tags_from(const std::vector<CapturedDatagram>& ds, std::uint32_t address) {
+  std::vector<int> out;
+  for (const auto& d : ds)
+    if (d.from.address == address) out.push_back(d.payload[0]);
+  return out;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(udp_relay_test)
+
+BOOST_AUTO_TEST_CASE(drop_list_and_delay_in_real_time_with_both_captures) {
+  const std::string dir = scratch_dir("udp_relay");
+  Socket server, client;
+  FileCaptures files{dir, {}};
+  NetConfig config;
+  std::string error;
+  config.one_way_delay = Duration::milliseconds(10);
+  config.drop = {*parse_selector("client:2", error), *parse_selector("server:1", error)};
+  {
+    UdpRelay relay(config, 1, server.port, std::ref(files));
+    BOOST_REQUIRE_MESSAGE(relay.error().empty(), relay.error());
+    relay.start();
+    for (int k = 1; k <= 5; ++k) client.send_to(relay.port(), std::vector<std::uint8_t>(100, static_cast<std::uint8_t>(k)));
+
+    auto at_server = server.receive(4);
+    BOOST_REQUIRE(at_server.size() == 4u);
+    std::vector<int> tags;
+    for (auto& [payload, from] : at_server) {
+      tags.push_back(payload[0]);
+      BOOST_TEST(from != client.port);  // the relay's socket for this client
+      server.send_to(from, payload);    // echo
+    }
+    BOOST_TEST(tags == (std::vector<int>{1, 3, 4, 5}));
+    auto at_client = client.receive(3);
+    tags.clear();
+    for (auto& [payload, from] : at_client) {
+      tags.push_back(payload[0]);
+      BOOST_TEST(from == relay.port());
+    }
+    BOOST_TEST(tags == (std::vector<int>{3, 4, 5}));  // the server's first answer was dropped
+    BOOST_TEST(client.receive(1, 100).empty());
+    relay.stop();
+    BOOST_TEST(relay.stats().sent == 9);
+    BOOST_TEST(relay.stats().lost == 2);
+    BOOST_TEST(relay.stats().arrived == 7);
+  }
+  files.writers.clear();
+
+  const auto cap_client = read_udp_datagrams(dir + "/client.pcap");
+  const auto cap_server = read_udp_datagrams(dir + "/server.pcap");
+  BOOST_TEST(tags_from(cap_client, kClientAddress) == (std::vector<int>{1, 2, 3, 4, 5}));
+  BOOST_TEST(tags_from(cap_client, kServerAddress) == (std::vector<int>{3, 4, 5}));
+  BOOST_TEST(tags_from(cap_server, kClientAddress) == (std::vector<int>{1, 3, 4, 5}));
+  BOOST_TEST(tags_from(cap_server, kServerAddress) == (std::vector<int>{1, 3, 4, 5}));
+  // Canonical addresses: the client by its real port, the server as 127.0.0.2.
+  BOOST_TEST(cap_client.front().from.port == client.port);
+  BOOST_TEST(cap_client.front().to.address == kServerAddress);
+  BOOST_TEST(cap_client.front().to.port == server.port);
+  // Each datagram reached the server at least one way's delay after the
+  // client sent it (and not absurdly later on an idle loopback).
+  std::map<int, std::int64_t> sent_at;
+  for (const auto& d : cap_client)
+    if (d.from.address == kClientAddress) sent_at[d.payload[0]] = d.time_ns;
+  for (const auto& d : cap_server) {
+    if (d.from.address != kClientAddress) continue;
+    const std::int64_t took = d.time_ns - sent_at[d.payload[0]];
+    BOOST_TEST(took >= 10 * kMs);
+    BOOST_TEST(took < 500 * kMs);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(reorder_holds_a_datagram_back_in_real_time) {
+  // Sent back to back, the first is held 50 ms: far more than the
+  // scheduling noise of a loaded machine, so the order is certain.
+  Socket server, client;
+  UdpRelay relay(ValueMap{{"rtt_ms", 0.0}, {"reorder", std::vector<std::string>{"client:1"}},
+                          {"reorder_delay_ms", 50.0}},
+                 1, server.port, nullptr);
+  BOOST_REQUIRE_MESSAGE(relay.error().empty(), relay.error());
+  relay.start();
+  for (int k = 1; k <= 3; ++k) client.send_to(relay.port(), std::vector<std::uint8_t>(20, static_cast<std::uint8_t>(k)));
+  std::vector<int> tags;
+  for (auto& [payload, from] : server.receive(3)) tags.push_back(payload[0]);
+  BOOST_TEST(tags == (std::vector<int>{2, 3, 1}));
+}
+
+BOOST_AUTO_TEST_CASE(each_client_gets_a_socket_a_path_and_a_capture) {
+  const std::string dir = scratch_dir("udp_relay_clients");
+  Socket server, first, second;
+  FileCaptures files{dir, {}};
+  {
+    UdpRelay relay(ValueMap{{"rtt_ms", 2.0}, {"drop", std::vector<std::string>{"client-2:1"}}}, 1,
+                   server.port, std::ref(files));
+    BOOST_REQUIRE_MESSAGE(relay.error().empty(), relay.error());
+    relay.start();
+    first.send_to(relay.port(), std::vector<std::uint8_t>(10, 1));
+    BOOST_REQUIRE(server.receive(1).size() == 1u);  // so the first is client 1
+    second.send_to(relay.port(), std::vector<std::uint8_t>(10, 2));
+    second.send_to(relay.port(), std::vector<std::uint8_t>(10, 3));
+    auto got = server.receive(1);
+    BOOST_REQUIRE(got.size() == 1u);
+    BOOST_TEST(got[0].first[0] == 3);  // client-2's first was dropped on its path only
+    server.send_to(got[0].second, got[0].first);
+    auto back = second.receive(1);
+    BOOST_REQUIRE(back.size() == 1u);
+    BOOST_TEST(back[0].first[0] == 3);
+    relay.stop();
+  }
+  files.writers.clear();
+  BOOST_TEST(tags_from(read_udp_datagrams(dir + "/client.pcap"), kClientAddress) == (std::vector<int>{1}));
+  const auto second_view = read_udp_datagrams(dir + "/client-2.pcap");
+  BOOST_TEST(tags_from(second_view, kClientAddress) == (std::vector<int>{2, 3}));
+  BOOST_TEST(tags_from(second_view, kServerAddress) == (std::vector<int>{3}));
+  BOOST_TEST(second_view.front().from.port == second.port);
+}
+
+BOOST_AUTO_TEST_CASE(an_invalid_table_is_an_error_value) {
+  UdpRelay relay(ValueMap{{"loss_rate", 3.0}}, 1, 9, nullptr);
+  BOOST_TEST(relay.error() == "network.loss_rate must be between 0 and 1, not 3");
+  BOOST_TEST(relay.port() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(a_busy_port_is_an_error_value) {
+  Socket taken;
+  UdpRelay relay(NetConfig{}, 1, 9, nullptr, taken.port);
+  BOOST_TEST(relay.error().find("bind 127.0.0.1:" + std::to_string(taken.port)) == 0u, relay.error());
+  relay.start();  // does nothing
+  relay.stop();
+}
+
+BOOST_AUTO_TEST_SUITE_END()
