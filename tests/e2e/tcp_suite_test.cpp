@@ -1,6 +1,8 @@
 // `conform run suites/tcp` as CI runs it (as root, so the relay can capture
 // on lo): every case is judged from its capture, and every mutant (a tiny
 // fixed buffer with a slow reader) is killed: each TCP check fails on it.
+// Without capture privilege the cases are UNSUPPORTED, never passed; a bad
+// buffer setting is an ERROR naming it.
 #include "support/support.hpp"
 
 #include <boost/test/unit_test.hpp>
