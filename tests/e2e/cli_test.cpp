@@ -2,6 +2,8 @@
 // selection, mutants, seeds and replay, unsupported cases, report files.
 #include "support/support.hpp"
 
+#include <conform/plugin.hpp>
+
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
@@ -99,7 +101,7 @@ BOOST_AUTO_TEST_CASE(plugins_describes_the_fixture) {
   auto r = run_conform({"plugins"});
   BOOST_TEST(r.exit_code == 0);
   BOOST_TEST(contains(r.out, "fixture 1.0\n  file: " + std::string(CONFORM_TEST_PLUGIN_DIR) + "/fixture.so\n"
-                             "  abi: 2\n  time: simulated\n  roles: client, server\n"), r.out);
+                             "  abi: " + std::to_string(conform::kAbiVersion) + "\n  time: simulated\n  roles: client, server\n"), r.out);
   BOOST_TEST(contains(r.out, "    echo (boolean) = true  whether the server answers\n"), r.out);
   BOOST_TEST(contains(r.out, "      mode (string) = \"plain\" one of plain|fancy  a string parameter\n"));
 }
@@ -108,7 +110,8 @@ BOOST_AUTO_TEST_CASE(a_bad_plugin_file_is_one_line_and_exit_2) {
   const std::string bad = std::string(CONFORM_TEST_BAD_PLUGIN_DIR) + "/wrong_abi.so";
   auto r = run_conform({"plugins", "--plugin", bad});
   BOOST_TEST(r.exit_code == 2);
-  BOOST_TEST(r.err == bad + ": ABI version 999, but this conform needs 2; rebuild the plugin against this conform\n");
+  BOOST_TEST(r.err == bad + ": ABI version 999, but this conform needs " +
+                       std::to_string(conform::kAbiVersion) + "; rebuild the plugin against this conform\n");
   auto dir = run_conform({"list", kMutants, "--plugin-dir", "/no/such/dir"});
   BOOST_TEST(dir.exit_code == 2);
   BOOST_TEST(dir.err == "/no/such/dir: no such plugin folder\n");

@@ -14,7 +14,9 @@ namespace conform {
 
 /// Bumped whenever a type in framework/include/conform changes layout or
 /// meaning; the loader refuses a plugin built against another version.
-inline constexpr std::uint32_t kAbiVersion = 2;
+/// 2: RunContext::network() and relay(), RunOutcome::Status::timeout.
+/// 3: RunContext::adopt_capture.
+inline constexpr std::uint32_t kAbiVersion = 3;
 
 /// Whether a plugin's runs advance a virtual clock (repeatable to the
 /// nanosecond) or run on the wall clock with real sockets.

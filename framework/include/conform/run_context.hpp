@@ -40,6 +40,16 @@ class RunContext {
   /// The capture of one vantage point ("client", "server"), written to
   /// `<artifact_dir>/<vantage>.pcap`. Repeated calls return the same writer.
   virtual CaptureWriter& capture(std::string_view vantage) = 0;
+  /// Hands over a capture file the plugin recorded itself (for instance a
+  /// libpcap live capture of the loopback interface, whose link type and
+  /// timestamps are the kernel's) as the capture of `vantage`: the file at
+  /// `path` is moved to `<artifact_dir>/<vantage>.pcap`. Any pcap or pcapng
+  /// file libpcap reads is accepted. Returns an empty string on success, else
+  /// one line saying why not: the file is missing or not a capture, or
+  /// `vantage` already has a capture (through capture() or an earlier
+  /// adoption). After adoption, capture(vantage) must not be called.
+  /// Since ABI version 3.
+  virtual std::string adopt_capture(std::string_view vantage, const std::string& path) = 0;
   /// Appends one NSS key log line (`LABEL <client_random hex> <secret hex>`)
   /// to `<artifact_dir>/keys.log` and flushes it, so secrets survive a crash.
   virtual void key_log(std::string_view line) = 0;

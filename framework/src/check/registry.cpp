@@ -2,6 +2,10 @@
 #include "check/registry.hpp"
 
 #include "check/datagrams_captured.hpp"
+#include "check/no_stalls.hpp"
+#include "check/receive_window_floor.hpp"
+#include "check/transfer_time.hpp"
+#include "check/zero_window_events.hpp"
 
 #include <stdexcept>
 
@@ -28,6 +32,10 @@ const CheckRegistry& CheckRegistry::builtin() {
   static const CheckRegistry registry = [] {
     CheckRegistry r;
     r.add(std::make_unique<DatagramsCaptured>());
+    r.add(std::make_unique<NoStalls>());
+    r.add(std::make_unique<ReceiveWindowFloor>());
+    r.add(std::make_unique<TransferTime>());
+    r.add(std::make_unique<ZeroWindowEvents>());
     return r;
   }();
   return registry;

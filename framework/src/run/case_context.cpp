@@ -1,6 +1,8 @@
 // Captures, key log and log of one run.
 #include "run/case_context.hpp"
 
+#include "capture/capture_check.hpp"
+
 #include <filesystem>
 #include <stdexcept>
 
@@ -21,9 +23,32 @@ CaptureWriter& CaseContext::capture(std::string_view vantage) {
   std::lock_guard lock(captures_mutex_);
   auto it = captures_.find(vantage);
   if (it != captures_.end()) return *it->second;
+  if (adopted_.contains(vantage))
+    throw std::logic_error("capture '" + std::string(vantage) + "' was adopted from a file");
   auto path = fs::path(artifact_dir_) / (std::string(vantage) + ".pcap");
   auto writer = std::make_unique<PcapWriter>(path.string());
   return *captures_.emplace(std::string(vantage), std::move(writer)).first->second;
+}
+
+std::string CaseContext::adopt_capture(std::string_view vantage, const std::string& path) {
+  const std::string name(vantage);
+  std::lock_guard lock(captures_mutex_);
+  if (captures_.contains(vantage) || adopted_.contains(vantage))
+    return "capture '" + name + "' already exists";
+  if (std::string problem = capture_file_problem(path); !problem.empty())
+    return path + ": " + problem;
+  const fs::path target = fs::path(artifact_dir_) / (name + ".pcap");
+  std::error_code ec;
+  fs::rename(path, target, ec);
+  if (ec) {
+    // A file on another file system cannot be renamed into place: copy it.
+    ec.clear();
+    fs::copy_file(path, target, fs::copy_options::overwrite_existing, ec);
+    if (ec) return path + ": cannot move to " + target.string() + ": " + ec.message();
+    fs::remove(path, ec);
+  }
+  adopted_.insert(name);
+  return {};
 }
 
 void CaseContext::key_log(std::string_view line) {

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 
 namespace conform {
 
@@ -24,7 +25,9 @@ class CaseContext final : public RunContext {
 
   const CaseSettings& settings() const override { return settings_; }
   const std::string& artifact_dir() const override { return artifact_dir_; }
+  /// Throws std::logic_error for a vantage whose capture was adopted.
   CaptureWriter& capture(std::string_view vantage) override;
+  std::string adopt_capture(std::string_view vantage, const std::string& path) override;
   void key_log(std::string_view line) override;
   void log(std::string_view line) override;
   SimulatedNetwork& network() override;
@@ -39,6 +42,8 @@ class CaseContext final : public RunContext {
   /// capture() may be called from the relay's thread as well as the plugin's.
   std::mutex captures_mutex_;
   std::map<std::string, std::unique_ptr<PcapWriter>, std::less<>> captures_;
+  /// Vantages whose capture the plugin handed over as a file.
+  std::set<std::string, std::less<>> adopted_;
   /// Declared after captures_ so it goes first: its taps point into them.
   std::unique_ptr<Simulator> network_;
   std::unique_ptr<UdpRelay> relay_;

@@ -1,0 +1,90 @@
+// `conform run suites/tcp` as CI runs it (as root, so the relay can capture
+// on lo): every case is judged from its capture, and every mutant (a tiny
+// fixed buffer with a slow reader) is killed: each TCP check fails on it.
+// Without capture privilege the cases are UNSUPPORTED, never passed; a bad
+// buffer setting is an ERROR naming it.
+#include "support/support.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace conform::test;
+
+BOOST_AUTO_TEST_SUITE(tcp_suite_test)
+
+BOOST_AUTO_TEST_CASE(every_mutant_is_killed) {
+  if (geteuid() != 0) {
+    // Without capture privilege every case is UNSUPPORTED: nothing to judge.
+    BOOST_TEST_MESSAGE("not root: the tcp suite cannot capture here; skipped");
+    return;
+  }
+  const std::string dir = scratch_dir("tcp_suite");
+  const std::string suite = std::string(CONFORM_SOURCE_DIR) + "/suites/tcp";
+  auto r = run_conform({"run", suite, "-j", "1", "--out", dir + "/out", "--json", dir + "/report.json"}, ".",
+                       {std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR});
+  auto report = nlohmann::json::parse(read_file(dir + "/report.json"));
+  std::size_t mutants = 0;
+  for (const auto& c : report["cases"]) {
+    BOOST_TEST(c["status"] != "UNSUPPORTED", c["id"]);
+    BOOST_TEST(c["status"] != "ERROR", c["id"] << ": " << c["headline"]);
+    for (const auto& m : c["mutants"]) {
+      ++mutants;
+      BOOST_TEST(m["killed"] == true, c["id"] << " survived " << m["label"] << ": " << m["survived"]);
+      for (const auto& check : m["run"]["checks"])
+        BOOST_TEST(check["passed"] == false, c["id"] << ": " << check["check"] << " passed on the mutant");
+    }
+  }
+  BOOST_TEST(mutants >= 1u);
+  BOOST_TEST((r.exit_code == 0 || r.exit_code == 1), r.out << r.err);
+}
+
+BOOST_AUTO_TEST_CASE(without_capture_privilege_every_case_is_unsupported_never_passed) {
+  if (geteuid() != 0) {
+    BOOST_TEST_MESSAGE("not root: cannot drop to another user here; skipped");
+    return;
+  }
+  const std::string dir = scratch_dir("tcp_suite_unprivileged");
+  std::filesystem::permissions(dir, std::filesystem::perms::all);
+  const std::string suite = std::string(CONFORM_SOURCE_DIR) + "/suites/tcp";
+  // As nobody, without CAP_NET_RAW: libpcap cannot open lo.
+  const std::string command = "setpriv --reuid=65534 --regid=65534 --clear-groups env CONFORM_PLUGIN_PATH=" +
+                              std::string(CONFORM_PLUGIN_DIR) + " " + CONFORM_BINARY + " run " + suite +
+                              " --filter 'loopback-stall/all-fixed*' --out " + dir + "/out > " + dir +
+                              "/stdout 2>&1";
+  const int status = std::system(command.c_str());
+  BOOST_TEST(WEXITSTATUS(status) == 0);
+  const std::string out = read_file(dir + "/stdout");
+  BOOST_TEST(out.find("UNSUPPORTED loopback-stall/all-fixed[leg=direct]") != std::string::npos, out);
+  BOOST_TEST(out.find("no privilege to capture on lo") != std::string::npos, out);
+  BOOST_TEST(out.find("PASS") == std::string::npos, out);
+  BOOST_TEST(out.find("0 passed, 0 failed, 3 skipped") != std::string::npos, out);
+}
+
+BOOST_AUTO_TEST_CASE(a_buffer_that_is_neither_auto_nor_bytes_is_an_error_naming_it) {
+  const std::string dir = scratch_dir("tcp_suite_bad_buffer");
+  const std::string suite = write_file(dir + "/bad.toml", R"([[case]]
+id = "bad-buffer"
+rfc = "9293§3.8.6"
+requirement = "a receiver MUST avoid small windows"
+plugin = "tcp_relay"
+scenario = "transfers"
+client = { rcvbuf = "lots" }
+  [[case.expect]]
+  check = "no_stalls"
+)");
+  auto r = run_conform({"run", suite, "--out", dir + "/out"}, ".",
+                       {std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR});
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.out.find("ERROR       bad-buffer") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("client.rcvbuf = \"lots\": expected \"auto\" or a positive number of bytes") !=
+                 std::string::npos,
+             r.out);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
