@@ -6,6 +6,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <map>
+#include <optional>
 
 #include "codec/packet_header.hpp"
 #include "unit/quic_pair.hpp"
@@ -179,6 +180,45 @@ BOOST_AUTO_TEST_CASE(client_packet_buffering_shortens_the_handshake) {
   BOOST_TEST_MESSAGE("handshake ms without/with buffering: " << time[false].as_millis() << " / "
                                                              << time[true].as_millis());
   BOOST_TEST(time[true].ns + Duration::millis(10).ns <= time[false].ns);  // at least one RTT saved
+}
+
+BOOST_AUTO_TEST_CASE(server_buffers_one_rtt_before_the_client_finished) {
+  // The client's Finished datagram is lost; its 1-RTT STREAM data arrives
+  // before the server has 1-RTT keys. Buffered, the data is read as soon as
+  // the Finished probe (client PTO, 10 + 4 * 5 = 30 ms after it) arrives;
+  // dropped, it waits for its own loss recovery.
+  std::map<bool, Duration> time;
+  std::map<bool, uint64_t> buffered;
+  for (bool buffering : {false, true}) {
+    Config s = Pair::server_config();
+    s.client_packet_buffering = buffering;
+    SimPath p(Pair::client_config(), s, link_ms(5), link_ms(5));
+    const Instant start = p.now;
+    std::optional<StreamId> id;
+    p.step = [&] {
+      if (id || !p.client().handshake_complete()) return;
+      id = p.client().open_stream(Dir::uni).value();
+      BOOST_REQUIRE(p.client().write(*id, Bytes(3000, 1)).ok());
+      BOOST_REQUIRE(p.client().finish(*id).ok());
+    };
+    // The client's second datagram with a long header carries its Finished.
+    p.drop = [](bool from_client, size_t n, const Bytes& d) { return from_client && n == 1 && (d[0] & 0x80); };
+    bool done = false;
+    BOOST_REQUIRE(p.run(start + Duration::seconds(5), [&] {
+      uint8_t buf[4096];
+      while (id && !done) {
+        auto r = p.server().read(*id, buf);
+        if (!r.ok() || (r.value().bytes == 0 && !r.value().fin)) break;
+        done = r.value().fin;
+      }
+      return done;
+    }));
+    time[buffering] = p.now - start;
+    buffered[buffering] = p.server().stats().packets_buffered;
+  }
+  BOOST_TEST(buffered[false] == 0u);
+  BOOST_TEST(buffered[true] > 0u);
+  BOOST_TEST(time[true].ns + Duration::millis(10).ns <= time[false].ns);
 }
 
 BOOST_AUTO_TEST_CASE(first_flight_above_path_mtu_falls_back_to_base_mtu) {
