@@ -58,22 +58,25 @@ bool Connection::probe_carries(Space s) const {
 }
 
 void Connection::add_probe_crypto(Space s, size_t budget, PendingPacket& out) {
-  // Unacknowledged CRYPTO from where the previous probe stopped, wrapping
-  // to the first unacknowledged byte once; the fault starts at 0 every time.
+  // Unacknowledged CRYPTO from where the previous probe stopped. Only a
+  // probe that found nothing there wraps to the first unacknowledged byte:
+  // one that carried the tail leaves its room to the next space's packet
+  // (a coalesced Handshake probe). The fault starts at 0 every time.
   PacketSpace& sp = space(s);
   const uint64_t start = config_.probe_restart_crypto_at_zero ? 0 : sp.probe_cursor;
   uint64_t from = start;
-  bool wrapped = start == 0;
+  bool wrapped = start == 0, emitted = false;
   while (budget > out.payload.size() + kCryptoFrameOverhead) {
     const size_t room = budget - out.payload.size() - kCryptoFrameOverhead;
     auto chunk = sp.crypto_send.peek_unacked(from, room);
     if (chunk && wrapped && start > 0 && chunk->offset >= start) break;  // came full circle
     if (!chunk) {
-      if (wrapped) break;
+      if (wrapped || emitted) break;
       from = 0;
       wrapped = true;
       continue;
     }
+    emitted = true;
     if (wrapped && start > 0) chunk->data = chunk->data.first(std::min<size_t>(chunk->data.size(), start - chunk->offset));
     emit(out, CryptoFrame{chunk->offset, chunk->data}, SentCrypto{chunk->offset, chunk->data.size()});
     sp.crypto_send.on_sent(chunk->offset, chunk->data.size(), false);
