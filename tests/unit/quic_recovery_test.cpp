@@ -241,6 +241,11 @@ BOOST_AUTO_TEST_CASE(new_reno_window_arithmetic) {
   BOOST_TEST(cc.window() == 6600u);  // 6000 < 6600 acked
   cc.on_packet_acked(1200, at_ms(20));
   BOOST_TEST(cc.window() == 7800u);
+  cc.set_app_limited(true);  // §7.8: an underused window does not grow
+  cc.on_packet_sent(1200);
+  cc.on_packet_acked(1200, at_ms(30));
+  BOOST_TEST(cc.window() == 7800u);
+  cc.set_app_limited(false);
   cc.on_persistent_congestion();
   BOOST_TEST(cc.window() == 2400u);
   BOOST_TEST(cc.bytes_in_flight() == 0u);

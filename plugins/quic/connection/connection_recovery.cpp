@@ -118,7 +118,10 @@ void Connection::maybe_elicit_ack(std::vector<PendingPacket>& packets, size_t us
 }
 
 bool Connection::stream_data_allowed(Instant now, size_t limit) {
-  if (!recovery_.congestion().can_send(limit)) return false;  // RFC 9002 §7
+  if (!recovery_.congestion().can_send(limit)) {  // RFC 9002 §7
+    recovery_.set_app_limited(false);
+    return false;
+  }
   if (config_.pacing) {
     const Instant release = recovery_.pacing_release(now, limit);  // §7.7
     if (release > now) {

@@ -91,6 +91,10 @@ std::optional<Bytes> Connection::poll_transmit(Instant now) {
     used += overhead + p.payload.size();
     packets.push_back(std::move(p));
   }
+  // §7.8: stream data was allowed but did not fill the datagram: the
+  // application, not the window, limits the sender.
+  if (!probe && handshake_complete_ && stream_data_ok_)
+    recovery_.set_app_limited(used + kMaxStreamOverhead < limit);
   if (probe) {
     ++probe_index_;
     --probe_datagrams_;

@@ -18,6 +18,7 @@ void NewReno::set_max_datagram_size(size_t bytes) {
 void NewReno::on_packet_acked(size_t bytes, Instant time_sent) {
   remove_from_flight(bytes);
   if (time_sent <= recovery_start_) return;  // B.5: no growth during recovery
+  if (app_limited_) return;                   // §7.8: an underused window proves nothing
   if (in_slow_start()) {
     cwnd_ += bytes;
     return;

@@ -37,6 +37,9 @@ class NewReno {
   void on_congestion_event(Instant largest_lost_sent, Instant now);
   /// §7.6.2: the window collapses to the minimum.
   void on_persistent_congestion();
+  /// §7.8: the sender left the window underused (it had nothing more to
+  /// send); acknowledgements do not grow the window until it fills again.
+  void set_app_limited(bool v) { app_limited_ = v; }
 
   uint64_t window() const { return cwnd_; }
   uint64_t ssthresh() const { return ssthresh_; }
@@ -52,7 +55,8 @@ class NewReno {
   uint64_t cwnd_;
   uint64_t ssthresh_ = std::numeric_limits<uint64_t>::max();
   uint64_t bytes_in_flight_ = 0;
-  uint64_t ca_acked_ = 0;  ///< bytes acked toward the next +1 datagram in congestion avoidance
+  uint64_t ca_acked_ = 0;
+  bool app_limited_ = false;  ///< bytes acked toward the next +1 datagram in congestion avoidance
   Instant recovery_start_ = Instant::from_nanos(std::numeric_limits<int64_t>::min());
 };
 

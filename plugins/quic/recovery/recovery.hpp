@@ -102,6 +102,8 @@ class Recovery {
   void discard(Space space);
   /// The peer's max_ack_delay (§5.3, §6.2.1) once its transport parameters arrive.
   void set_peer_max_ack_delay(Duration d) { max_ack_delay_ = d; }
+  /// §7.8: whether the sender is application-limited (window underused).
+  void set_app_limited(bool v) { cc_.set_app_limited(v); }
   /// The datagram size changed (MTU policy): the congestion windows follow.
   void set_max_datagram_size(size_t bytes) { cc_.set_max_datagram_size(bytes); }
 
