@@ -72,6 +72,32 @@ BOOST_AUTO_TEST_CASE(lossless_handshake_takes_two_round_trips) {
   BOOST_TEST(p.client().recovery().rtt().smoothed().ns == Duration::millis(10).ns);
 }
 
+BOOST_AUTO_TEST_CASE(keys_and_recovery_state_are_discarded_on_time) {
+  // RFC 9001 §4.9: the client drops Initial once it sends Handshake, the
+  // server once it receives Handshake; Handshake goes at confirmation. No
+  // frame is sent in a space after that, and recovery forgets its packets.
+  Pair p;
+  p.drive();
+  BOOST_REQUIRE(p.client->handshake_confirmed());
+  for (bool server : {false, true}) {
+    bool handshake_sent = false, handshake_received = false, done_received = false;
+    for (const Traced& t : p.traced) {
+      if (t.server != server) continue;
+      if (t.dir == TraceDir::sent && t.space == Space::initial)
+        BOOST_TEST((server ? !handshake_received : !handshake_sent), "Initial sent after its keys went");
+      if (t.dir == TraceDir::sent && t.space == Space::handshake) {
+        BOOST_TEST(!done_received);
+        handshake_sent = true;
+      }
+      if (t.dir == TraceDir::received && t.space == Space::handshake) handshake_received = true;
+      if (t.dir == TraceDir::received && t.type == frame_type::handshake_done) done_received = true;
+    }
+    Connection& c = server ? *p.server : *p.client;
+    BOOST_TEST(c.recovery().ack_eliciting_in_flight(Space::initial) == 0u);
+    BOOST_TEST(c.recovery().ack_eliciting_in_flight(Space::handshake) == 0u);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(lost_server_flight_is_recovered_by_pto) {
   // The server's flight (sent at 5 ms) is lost. Its PTO, with no RTT sample,
   // is 333 + 4 * 166.5 = 999 ms (§6.2.1): probes at 1004 ms reach the client
