@@ -63,7 +63,7 @@ class StreamDataBlockedSent final : public QuicCheck {
         const auto& flow = view->flow(data);
         const bool ended = flow.fin_size || flow.reset;
         scope.wanted = scope.walk.used + (ended ? 0 : 1);
-        scope.why = ended ? "its data ended" : "no FIN";
+        scope.why = flow.fin_size ? fmt::format("FIN at {}", *flow.fin_size) : flow.reset ? "reset" : "no FIN";
         needed += judge_blocked(scope, *j.capture, grace, problems, ev);
       }
       parts.emplace_back(label(j), verdict(problems, ev,
