@@ -72,7 +72,7 @@ inline Frame max_data(std::uint64_t n) { return dissect::MaxDataFrame{n}; }
 inline Frame data_blocked(std::uint64_t n) { return dissect::DataBlockedFrame{n}; }
 inline Frame max_stream_data(std::uint64_t id, std::uint64_t n) { return dissect::MaxStreamDataFrame{id, n}; }
 inline Frame stream_data_blocked(std::uint64_t id, std::uint64_t n) { return dissect::StreamDataBlockedFrame{id, n}; }
-inline Frame close(std::uint64_t code) { return dissect::ConnectionCloseFrame{false, code, 0, ""}; }
+inline Frame connection_close(std::uint64_t code) { return dissect::ConnectionCloseFrame{false, code, 0, ""}; }
 
 /// One connection being written, datagram by datagram.
 class TimelineBuilder {

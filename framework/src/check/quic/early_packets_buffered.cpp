@@ -96,7 +96,7 @@ class EarlyPacketsBuffered final : public QuicCheck {
     for (const Early& e : early) {
       const bool was_acked = acked[std::size_t(e.space)].contains(e.pn);
       ev.push_back(evidence(*j.capture, e.at,
-                            fmt::format("{} packet {} arrived before its keys; {}", dissect::to_string(e.space), e.pn,
+                            fmt::format("{} packet {} arrived before its keys; {}", dissect::to_string(e.type), e.pn,
                                         was_acked ? "acknowledged later" : "never acknowledged")));
       if (!was_acked && dropped++ == 0)
         problems.push_back(fmt::format("{} packet {} of the {} arrived at frame {} ({}) before the {} could have its "
