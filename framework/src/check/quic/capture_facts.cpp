@@ -6,7 +6,9 @@
 #include "dissect/dissector.hpp"
 #include "dissect/key_log.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <climits>
 #include <deque>
 #include <filesystem>
 #include <mutex>
@@ -46,6 +48,21 @@ std::mutex cache_mutex;
 std::deque<Entry> cache;
 std::atomic<std::size_t> dissected{0};
 
+// conform's own captures count time from the start of the case, so times
+// of several vantage points compare; a capture made elsewhere carries wall
+// clock times (ns since 1970), which evidence shows from its first datagram.
+void count_from_capture_start(dissect::Timeline& t) {
+  constexpr std::int64_t kWallClock = std::int64_t{1} << 50;  // ~13 days in ns
+  std::int64_t first = INT64_MAX;
+  for (const auto& c : t.connections)
+    if (!c.datagrams.empty()) first = std::min(first, c.datagrams.front().time_ns);
+  for (const auto& u : t.unattributed) first = std::min(first, u.time_ns);
+  if (first == INT64_MAX || first < kWallClock) return;
+  for (auto& c : t.connections)
+    for (auto& d : c.datagrams) d.time_ns -= first;
+  for (auto& u : t.unattributed) u.time_ns -= first;
+}
+
 std::shared_ptr<const CaptureFacts> dissect_file(const std::string& capture_path, const std::string& keys_path,
                                                  bool keys_exist) {
   dissect::KeyLog keys;
@@ -55,7 +72,9 @@ std::shared_ptr<const CaptureFacts> dissect_file(const std::string& capture_path
   dissect::Dissector dissector(keys);
   for_each_datagram(capture_path, [&](const CapturedDatagram& d) { dissector.add(d); });
   ++dissected;
-  return make_capture_facts(fs::path(capture_path).filename().string(), dissector.finish());
+  dissect::Timeline timeline = dissector.finish();
+  count_from_capture_start(timeline);
+  return make_capture_facts(fs::path(capture_path).filename().string(), std::move(timeline));
 }
 
 }  // namespace

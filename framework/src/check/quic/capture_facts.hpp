@@ -35,7 +35,9 @@ std::shared_ptr<const CaptureFacts> make_capture_facts(std::string file, dissect
 /// The facts of the capture at `capture_path` decrypted with the NSS key log
 /// at `keys_path` (may be missing: then only Initial packets decrypt; a
 /// pcapng's Decryption Secrets Blocks are used too), from the process-wide
-/// cache when the same files were dissected before. Thread-safe. Throws
+/// cache when the same files were dissected before. Times of a capture with
+/// wall-clock timestamps (not conform's, which count from the case's start)
+/// count from its first datagram. Thread-safe. Throws
 /// InputError naming the file when the capture cannot be read. At most
 /// kCachedCaptures captures are kept; the oldest goes first.
 std::shared_ptr<const CaptureFacts> cached_capture(const std::string& capture_path, const std::string& keys_path);

@@ -51,7 +51,7 @@ class PtoBackoff final : public QuicCheck {
     std::vector<std::string> problems;
     std::vector<Evidence> ev;
     std::optional<At> anchor, last_burst, last_sent;
-    std::optional<std::int64_t> interval;
+    std::int64_t interval = -1;  // between the last two bursts, ns; -1: none yet
     std::size_t ai = 0, bursts = 0, longest = 0, chain = 0;
     for (const auto& d : flights.datagrams) {
       // An ACK newly acknowledging packets resets the backoff: the next
@@ -59,7 +59,7 @@ class PtoBackoff final : public QuicCheck {
       for (; ai < flights.new_acks.size() && flights.new_acks[ai].datagram < d.at.datagram; ++ai) {
         anchor = last_sent;
         last_burst.reset();
-        interval.reset();
+        interval = -1;
         chain = 0;
       }
       if (!d.ack_eliciting) continue;
@@ -69,7 +69,7 @@ class PtoBackoff final : public QuicCheck {
       if (!probe) {
         anchor = d.at;
         last_burst.reset();
-        interval.reset();
+        interval = -1;
         chain = 0;
       } else if (anchor) {
         const At& from = last_burst ? *last_burst : *anchor;
@@ -77,11 +77,11 @@ class PtoBackoff final : public QuicCheck {
         if (!last_burst || gap > kBurstNs) {
           ++bursts;
           longest = std::max(longest, ++chain);
-          if (interval && gap < factor * double(*interval)) {
+          if (interval > 0 && gap < factor * double(interval)) {
             problems.push_back(fmt::format("the probe at frame {} ({}) came {} after the one at frame {}, which came "
                                            "{} after its predecessor: factor {:.2f} < {}",
-                                           d.at.frame, ms(d.at.time_ns), ms(gap), from.frame, ms(*interval),
-                                           double(gap) / double(*interval), factor));
+                                           d.at.frame, ms(d.at.time_ns), ms(gap), from.frame, ms(interval),
+                                           double(gap) / double(interval), factor));
             ev.push_back(evidence(*j.capture, from, "earlier probe"));
             ev.push_back(evidence(*j.capture, d.at, fmt::format("probe {} later", ms(gap))));
           }
