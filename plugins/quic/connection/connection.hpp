@@ -94,6 +94,8 @@ class Connection {
   bool is_closed() const { return state_ == ConnectionState::closed; }
   /// Why the connection closed (our error, the peer's, or idle), if it did.
   const std::optional<ConnectionClosed>& close_reason() const { return close_reason_; }
+  /// The CID the peer addresses us by (what a UDP server demultiplexes on).
+  const ConnectionId& local_cid() const { return local_cid_; }
   const std::optional<TransportParameters>& peer_params() const { return peer_params_; }
   std::string alpn() const;
   const ConnectionStats& stats() const { return stats_; }
