@@ -58,6 +58,20 @@ Knob flag(std::string name, std::string doc) {
           }};
 }
 
+/// A floating-point field, in (min, max].
+template <auto Member>
+Knob real(std::string name, std::string doc, double min, double max) {
+  ValueSpec spec{name, ValueType::floating, Value{double(defaults().*Member)}, std::move(doc)};
+  return {std::move(spec), [name, min, max](const Value& v, Config& c) -> std::string {
+            const double x = std::get<double>(v);
+            if (!(x > min && x <= max))
+              return name + " = " + std::to_string(x) + ": must be above " + std::to_string(min) +
+                     " and at most " + std::to_string(max);
+            c.*Member = x;
+            return {};
+          }};
+}
+
 /// A list of strings (ALPN protocols); refused empty.
 template <auto Member>
 Knob strings(std::string name, std::string doc) {
@@ -118,6 +132,17 @@ const std::vector<Knob>& table() {
       integer<&Config::key_update_interval_packets>("key_update_interval_packets", "start a key update (RFC 9001 §6) after this many 1-RTT packets of a key phase; 0: never"),
       strings<&Config::alpn>("alpn", "ALPN protocols offered (client) or accepted (server), in order of preference"),
       integer<&Config::initial_mtu>("initial_mtu", "largest datagram before the peer's max_udp_payload_size is known and the Initial datagram size, bytes", 1200, 65527),
+      integer<&Config::base_mtu>("base_mtu", "datagram size to fall back to once a larger datagram is declared lost (the path cannot carry initial_mtu), bytes", 1200, 65527),
+      integer<&Config::initial_rtt_ms>("initial_rtt_ms", "RTT assumed before the first sample (RFC 9002 §6.2.2 kInitialRtt), milliseconds", 1, 60'000),
+      flag<&Config::client_packet_buffering>("client_packet_buffering", "keep Handshake and 1-RTT packets that arrive before their keys and process them later (RFC 9001 §5.7); false drops them"),
+      flag<&Config::probe_coalescing>("probe_coalescing", "a PTO probe datagram carries Initial and Handshake packets together when both have unacknowledged CRYPTO (RFC 9002 §6.2.4)"),
+      flag<&Config::probe_restart_crypto_at_zero>("probe_restart_crypto_at_zero", "the fault: every PTO probe re-sends CRYPTO from the first unacknowledged byte instead of advancing"),
+      flag<&Config::pad_ack_only_to_initial_mtu>("pad_ack_only_to_initial_mtu", "the fault: Initial datagrams carrying only an ACK are padded to initial_mtu too"),
+      integer<&Config::ack_only_ping_interval>("ack_only_ping_interval", "add a PING after this many non-ack-eliciting datagrams in a row (RFC 9000 §13.2.4); 0: never"),
+      integer<&Config::cc_initial_window_packets>("cc_initial_window_packets", "NewReno kInitialWindow (RFC 9002 §7.2), datagrams", 1, 1000),
+      integer<&Config::cc_minimum_window_packets>("cc_minimum_window_packets", "NewReno kMinimumWindow (RFC 9002 §7.2), datagrams", 1, 1000),
+      real<&Config::cc_loss_reduction_factor>("cc_loss_reduction_factor", "NewReno kLossReductionFactor (RFC 9002 §7.3.2), in (0, 1]", 0.0, 1.0),
+      flag<&Config::pacing>("pacing", "pace 1-RTT stream data at 1.25 * cwnd / smoothed_rtt (RFC 9002 §7.7)"),
   };
   return knobs;
 }
