@@ -171,6 +171,21 @@ BOOST_AUTO_TEST_CASE(fanout_stops_silently_at_the_limit_without_max_streams) {
   expect_clean_close(c, kS2C);
 }
 
+BOOST_AUTO_TEST_CASE(fanout_gives_groups_up_at_the_limit_with_fail) {
+  // open_stream_when_blocked = fail: the relay refuses the 100 groups past
+  // the limit instead of waiting, so nothing is left and it closes as soon
+  // as frame 199 is due (3.995 s), not after the drain time.
+  const std::string dir = case_dir("fanout-fail-at-the-limit");
+  const json c = dissect(dir, "client");
+  BOOST_TEST(streams(c, "server", false).size() == 100u);
+  BOOST_TEST(frames(c, kS2C, "STREAMS_BLOCKED").size() == 1u);
+  const auto closes = frames(c, kS2C, "CONNECTION_CLOSE");
+  BOOST_TEST_REQUIRE(closes.size() == 1u);
+  BOOST_TEST(closes.front().time_s == 0.015 + 3.980 + 0.005, boost::test_tools::tolerance(1e-9));
+  const std::string log = read_file(dir + "/log.txt");
+  BOOST_TEST(log.find("refused at the stream limit 100,") != std::string::npos, log);
+}
+
 BOOST_AUTO_TEST_CASE(fanout_groups_frames_onto_streams) {
   const auto five = streams(dissect(case_dir("fanout-groups-of-5"), "client"), "server", false);
   BOOST_TEST(five.size() == 20u);
