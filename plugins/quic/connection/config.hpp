@@ -43,6 +43,9 @@ struct Config {
 
   // Behaviours under test.
   bool emit_max_streams = true;  ///< false: never raise the peer's stream limit (the investigation's bug)
+  /// false: never raise the peer's connection credit with MAX_DATA (§4.2), so a
+  /// sender stalls at initial_max_data: the flow-control twin of the stream cliff.
+  bool emit_max_data = true;
   MaxStreamsPolicy max_streams_policy = MaxStreamsPolicy::half_window;
   bool emit_streams_blocked = true;  ///< STREAMS_BLOCKED when an open is refused (§19.14)
   bool emit_data_blocked = true;     ///< DATA_BLOCKED and STREAM_DATA_BLOCKED (§19.12-13)

@@ -212,7 +212,7 @@ void Connection::add_app_frames(Instant, size_t budget, PendingPacket& out) {
     path_responses_.pop_front();
   }
   // Credit first (§4.2): a peer waiting for it is the costliest stall.
-  if (auto due = conn_recv_.update_due(); due || max_data_pending_) {
+  if (auto due = conn_recv_.update_due(); config_.emit_max_data && (due || max_data_pending_)) {
     const uint64_t value = due.value_or(conn_recv_.max());
     if (control(MaxDataFrame{value})) {
       conn_recv_.on_update_sent(value);

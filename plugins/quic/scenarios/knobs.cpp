@@ -118,6 +118,7 @@ const std::vector<Knob>& table() {
       flag<&Config::disable_active_migration>("disable_active_migration", "transport parameter disable_active_migration (§18.2)"),
       integer<&Config::active_connection_id_limit>("active_connection_id_limit", "transport parameter active_connection_id_limit", 2),
       flag<&Config::emit_max_streams>("emit_max_streams", "raise the peer's stream limit with MAX_STREAMS; false reproduces the stream-cliff bug"),
+      flag<&Config::emit_max_data>("emit_max_data", "raise the peer's connection credit with MAX_DATA as data is consumed (§4.2); false stalls the sender at initial_max_data"),
       choice<&Config::max_streams_policy>("max_streams_policy", "when MAX_STREAMS is sent: half_window (half the window's streams closed), every_stream (each closed stream), half_window_opened (half the window opened)",
                                           {{"half_window", MSP::half_window}, {"every_stream", MSP::every_stream}, {"half_window_opened", MSP::half_window_opened}}),
       flag<&Config::emit_streams_blocked>("emit_streams_blocked", "send STREAMS_BLOCKED when an open is refused at the peer's limit (§19.14)"),

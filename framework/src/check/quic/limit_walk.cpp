@@ -67,4 +67,11 @@ std::uint64_t usage_until(const std::vector<LimitSeen>& usage, std::size_t datag
   return it == usage.begin() ? 0 : std::prev(it)->value;
 }
 
+std::uint64_t usage_through_burst(const std::vector<LimitSeen>& usage, const At& at) {
+  auto it = std::upper_bound(usage.begin(), usage.end(), at.datagram,
+                             [](std::size_t d, const LimitSeen& u) { return d < u.at.datagram; });
+  while (it != usage.end() && it->at.time_ns == at.time_ns) ++it;
+  return it == usage.begin() ? 0 : std::prev(it)->value;
+}
+
 }  // namespace conform::quic_checks

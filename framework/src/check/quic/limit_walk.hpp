@@ -52,5 +52,9 @@ namespace conform::quic_checks {
 std::uint64_t limit_before(std::uint64_t initial, const std::vector<LimitSeen>& raises, std::size_t datagram);
 /// The usage as of datagram `datagram`, that one included (0 before any).
 std::uint64_t usage_until(const std::vector<LimitSeen>& usage, std::size_t datagram);
+/// The usage once the sender's burst containing `at` is out: datagrams it
+/// sent at the same instant count, since a stack that queues its last
+/// streams and its blocked frame together may put the frame first.
+std::uint64_t usage_through_burst(const std::vector<LimitSeen>& usage, const At& at);
 
 }  // namespace conform::quic_checks
