@@ -112,6 +112,10 @@ int command_run(const RunCommandOptions& options) {
   if (!options.json.empty() && !options.junit.empty() &&
       fs::absolute(options.json) == fs::absolute(options.junit))
     throw InputError({options.json}, "--json and --junit name the same file");
+  check_writable(options.html, "--html");
+  for (const auto* other : {&options.json, &options.junit})
+    if (!options.html.empty() && !other->empty() && fs::absolute(options.html) == fs::absolute(*other))
+      throw InputError({options.html}, "--html names the same file as another report");
   prepare_out_dir(options.out_dir);
   const int lock = lock_out_dir(options.out_dir);
 
@@ -127,6 +131,7 @@ int command_run(const RunCommandOptions& options) {
   std::vector<std::unique_ptr<Reporter>> files;
   if (!options.junit.empty()) files.push_back(std::make_unique<JunitReporter>(options.junit));
   if (!options.json.empty()) files.push_back(std::make_unique<JsonReporter>(options.json));
+  if (!options.html.empty()) files.push_back(std::make_unique<HtmlReporter>(options.html));
   std::vector<Reporter*> reporters{&console};
   for (auto& f : files) reporters.push_back(f.get());
 

@@ -72,6 +72,7 @@ int main(int argc, char** argv) {
       ->type_name("SECONDS");
   run_cmd->add_option("--junit", run.junit, "write a JUnit XML report here")->type_name("FILE");
   run_cmd->add_option("--json", run.json, "write the JSON report here")->type_name("FILE");
+  run_cmd->add_option("--html", run.html, "write the HTML report (one self-contained file) here")->type_name("FILE");
   auto* quiet = run_cmd->add_flag_callback("-q,--quiet", [&] { run.verbosity = conform::Verbosity::quiet; },
                                            "print only failures and the closing line");
   run_cmd->add_flag_callback("-v,--verbose", [&] { run.verbosity = conform::Verbosity::verbose; },
@@ -95,7 +96,17 @@ int main(int argc, char** argv) {
                           "NSS key log (SSLKEYLOGFILE) with the TLS secrets; repeatable. Without one, "
                           "only Initial packets decrypt")
       ->type_name("FILE");
-  dissect_cmd->add_flag("--json", dissect.json, "print the timeline as JSON for tools");
+  auto* dissect_json = dissect_cmd->add_flag("--json", dissect.json, "print the timeline as JSON for tools");
+  dissect_cmd->add_option("--qlog", dissect.qlog, "write the timeline as qlog (JSON-SEQ) to FILE ('-': stdout)")
+      ->type_name("FILE")->excludes(dissect_json);
+  dissect_cmd->add_option("--vantage", dissect.vantage, "where the capture was taken, for --qlog")
+      ->check(CLI::IsMember({"client", "server", "network"}))
+      ->capture_default_str();
+
+  conform::ReportCommandOptions report;
+  auto* report_cmd = app.add_subcommand("report", "turn a JSON report and its artifact folders into an HTML report");
+  report_cmd->add_option("report", report.report, "the JSON report of a run (--json)")->required()->type_name("REPORT");
+  report_cmd->add_option("--html", report.html, "write the HTML report here")->required()->type_name("FILE");
 
   try {
     app.parse(argc, argv);
@@ -110,6 +121,7 @@ int main(int argc, char** argv) {
     if (*run_cmd) return conform::command_run(run);
     if (*list_cmd) return conform::command_list(list_plugins, list_select);
     if (*dissect_cmd) return conform::command_dissect(dissect);
+    if (*report_cmd) return conform::command_report(report);
     return conform::command_plugins(plugins);
   } catch (const conform::InputError& e) {
     std::fflush(stdout);
