@@ -37,24 +37,20 @@ class DataBlockedSent final : public QuicCheck {
       BlockedScope scope{"connection data", "DATA_BLOCKED",
                          walk_limit(*initial, conn.side(dissect::other(by)).max_data, conn.side(by).data_sent), 0, "",
                          &conn.side(by).data_blocked};
-      scope.wanted = scope.walk.used;
-      scope.why = fmt::format("sent {}", scope.wanted);
-      const auto fixed = value_or<std::int64_t>(input.params, "expected_bytes", -1);
-      auto expected = fixed >= 0 ? std::optional<Expected>(Expected{std::uint64_t(fixed), "parameter expected_bytes"})
-                                 : expected_bytes(input.settings.params, by);
-      if (expected && expected->value > scope.wanted) {
-        scope.wanted = expected->value;
-        scope.why = expected->source;
-      }
+      const Demand d = demand({scope.walk.used, fmt::format("sent {}", scope.walk.used)},
+                              value_or<std::int64_t>(input.params, "expected_bytes", -1), "expected_bytes",
+                              expected_bytes(input.settings.params, by));
+      scope.wanted = d.wanted;
+      scope.why = d.why;
       std::vector<std::string> problems;
       std::vector<Evidence> ev;
       const auto grace = std::int64_t(value_or<double>(input.params, "grace_ms", 0) * 1e6);
       const std::size_t needed = judge_blocked(scope, *j.capture, grace, problems, ev);
       return verdict(problems, ev,
-                                           fmt::format("sent {} bytes (wanted {}: {}), limit {} → {}; {} waits at "
-                                                       "the limit, each reported with DATA_BLOCKED",
-                                                       scope.walk.used, scope.wanted, scope.why, *initial,
-                                                       scope.walk.final_limit, needed));
+                     fmt::format("sent {} bytes (wanted {}: {}), limit {} → {}; {} waits at "
+                                 "the limit, each reported with DATA_BLOCKED",
+                                 scope.walk.used, scope.wanted, scope.why, *initial,
+                                 scope.walk.final_limit, needed));
     });
   }
 };

@@ -52,21 +52,19 @@ class MaxDataExtended final : public QuicCheck {
       Demand demand{walk.used, fmt::format("sent {}", walk.used)};
       for (const auto& b : conn.side(peer).data_blocked)
         if (b.value + 1 > demand.wanted) demand = {b.value + 1, fmt::format("DATA_BLOCKED {} at frame {}", b.value, b.at.frame)};
-      const auto fixed = value_or<std::int64_t>(input.params, "expected_bytes", -1);
-      auto expected = fixed >= 0 ? std::optional<Expected>(Expected{std::uint64_t(fixed), "parameter expected_bytes"})
-                                 : expected_bytes(input.settings.params, peer);
-      if (expected && expected->value > demand.wanted) demand = {expected->value, expected->source};
+      demand = quic_checks::demand(demand, value_or<std::int64_t>(input.params, "expected_bytes", -1), "expected_bytes",
+                                   expected_bytes(input.settings.params, peer));
       std::size_t reached = 0;
       const std::int64_t longest = judge_raises(walk, demand, fmt::format("the {} data", to_string(peer)), "MAX_DATA",
                                                 max_wait, *j.capture, reached, problems, ev);
       if (!raises.empty()) ev.push_back(evidence(*j.capture, raises.back().at, fmt::format("last MAX_DATA {}", raises.back().value)));
       return verdict(problems, ev,
-                                           fmt::format("the {} limit went {} → {} in {} MAX_DATA; the {} sent {} bytes "
-                                                       "(wanted {}: {}); it reached the limit {} times, the longest "
-                                                       "wait for more {}",
-                                                       to_string(by), *initial, walk.final_limit, raises.size(),
-                                                       to_string(peer), walk.used, demand.wanted, demand.why, reached,
-                                                       ms(longest)));
+                     fmt::format("the {} limit went {} → {} in {} MAX_DATA; the {} sent {} bytes "
+                                 "(wanted {}: {}); it reached the limit {} times, the longest "
+                                 "wait for more {}",
+                                 to_string(by), *initial, walk.final_limit, raises.size(),
+                                 to_string(peer), walk.used, demand.wanted, demand.why, reached,
+                                 ms(longest)));
     });
   }
 };

@@ -73,14 +73,10 @@ class MaxStreamsExtended final : public QuicCheck {
         wanted = b.value + 1;
         why = fmt::format("STREAMS_BLOCKED {} at frame {}", b.value, b.at.frame);
       }
-    const auto fixed = value_or<std::int64_t>(input.params, "expected", -1);
-    std::optional<Expected> expected =
-        fixed >= 0 ? std::optional<Expected>(Expected{std::uint64_t(fixed), "parameter expected"})
-                   : expected_streams(input.settings.params, peer, dir);
-    if (expected && expected->value > wanted) {
-      wanted = expected->value;
-      why = expected->source;
-    }
+    const Demand wants = demand({wanted, why}, value_or<std::int64_t>(input.params, "expected", -1), "expected",
+                                expected_streams(input.settings.params, peer, dir));
+    wanted = wants.wanted;
+    why = wants.why;
 
     const auto max_wait = std::int64_t(value_or<double>(input.params, "max_wait_ms", -1.0) * 1e6);
     std::size_t reached = 0;

@@ -51,9 +51,9 @@ class ProbeAdvancesCrypto final : public QuicCheck {
           ev.push_back(evidence(*j.capture, d.at, fmt::format("{} CRYPTO {} again", space_name(s), format_ranges(d.crypto[s]))));
         }
       return verdict(problems, ev,
-                                           fmt::format("{} re-sendings of CRYPTO; none repeated the previous one while "
-                                                       "other bytes waited",
-                                                       resends));
+                     fmt::format("{} re-sendings of CRYPTO; none repeated the previous one while "
+                                 "other bytes waited",
+                                 resends));
     });
   }
 };

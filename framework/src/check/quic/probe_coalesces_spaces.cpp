@@ -60,9 +60,9 @@ class ProbeCoalescesSpaces final : public QuicCheck {
         ev.push_back(evidence(*j.capture, d.at, fmt::format("probe without {} CRYPTO", space_name(other))));
       }
       return verdict(problems, ev,
-                                           fmt::format("{} datagrams re-sent CRYPTO while both spaces had some "
-                                                       "unacknowledged; {} carried both, the others had no room",
-                                                       judged, both));
+                     fmt::format("{} datagrams re-sent CRYPTO while both spaces had some "
+                                 "unacknowledged; {} carried both, the others had no room",
+                                 judged, both));
     });
   }
 };

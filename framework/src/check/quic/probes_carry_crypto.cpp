@@ -39,9 +39,9 @@ class ProbesCarryCrypto final : public QuicCheck {
           ev.push_back(evidence(*j.capture, d.at, fmt::format("{} probe without CRYPTO", space_name(s))));
         }
       return verdict(problems, ev,
-                                           fmt::format("{} datagrams re-sent CRYPTO; no ack-eliciting Initial or "
-                                                       "Handshake packet went without it while some was unacknowledged",
-                                                       probes));
+                     fmt::format("{} datagrams re-sent CRYPTO; no ack-eliciting Initial or "
+                                 "Handshake packet went without it while some was unacknowledged",
+                                 probes));
     });
   }
 };

@@ -63,9 +63,9 @@ class StreamDataBlockedSent final : public QuicCheck {
         needed += judge_blocked(scope, *j.capture, grace, problems, ev);
       }
       return verdict(problems, ev,
-                                           fmt::format("{} streams sent; {} waits at a stream limit, each reported "
-                                                       "with STREAM_DATA_BLOCKED",
-                                                       streams, needed));
+                     fmt::format("{} streams sent; {} waits at a stream limit, each reported "
+                                 "with STREAM_DATA_BLOCKED",
+                                 streams, needed));
     });
   }
 };

@@ -40,24 +40,20 @@ class StreamsBlockedSent final : public QuicCheck {
                          walk_limit(*initial, conn.side(dissect::other(by)).max_streams[std::size_t(dir)],
                                     stream_count_usage(conn.side(by).opened[std::size_t(dir)])),
                          0, "", &conn.side(by).streams_blocked[std::size_t(dir)]};
-      scope.wanted = scope.walk.used;
-      scope.why = fmt::format("opened {}", scope.wanted);
-      const auto fixed = value_or<std::int64_t>(input.params, "expected", -1);
-      auto expected = fixed >= 0 ? std::optional<Expected>(Expected{std::uint64_t(fixed), "parameter expected"})
-                                 : expected_streams(input.settings.params, by, dir);
-      if (expected && expected->value > scope.wanted) {
-        scope.wanted = expected->value;
-        scope.why = expected->source;
-      }
+      const Demand d = demand({scope.walk.used, fmt::format("opened {}", scope.walk.used)},
+                              value_or<std::int64_t>(input.params, "expected", -1), "expected",
+                              expected_streams(input.settings.params, by, dir));
+      scope.wanted = d.wanted;
+      scope.why = d.why;
       std::vector<std::string> problems;
       std::vector<Evidence> ev;
       const auto grace = std::int64_t(value_or<double>(input.params, "grace_ms", 0) * 1e6);
       const std::size_t needed = judge_blocked(scope, *j.capture, grace, problems, ev);
       return verdict(problems, ev,
-                                           fmt::format("opened {} {} streams (wanted {}: {}), limit {} → {}; {} "
-                                                       "waits at a limit, each reported with STREAMS_BLOCKED",
-                                                       scope.walk.used, to_string(dir), scope.wanted, scope.why,
-                                                       *initial, scope.walk.final_limit, needed));
+                     fmt::format("opened {} {} streams (wanted {}: {}), limit {} → {}; {} "
+                                 "waits at a limit, each reported with STREAMS_BLOCKED",
+                                 scope.walk.used, to_string(dir), scope.wanted, scope.why,
+                                 *initial, scope.walk.final_limit, needed));
     });
   }
 };
