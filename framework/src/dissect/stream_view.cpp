@@ -1,6 +1,8 @@
 // Deriving per-stream views from frames.
 #include "dissect/stream_view.hpp"
 
+#include "dissect/range_set.hpp"
+
 namespace conform::dissect {
 namespace {
 
@@ -8,40 +10,9 @@ Direction reverse(Direction d) {
   return d == Direction::client_to_server ? Direction::server_to_client : Direction::client_to_server;
 }
 
-// Byte ranges seen so far, merged: [start, end) by start.
-class Coverage {
- public:
-  // Adds [start, end) and returns how many of its bytes were new.
-  std::uint64_t add(std::uint64_t start, std::uint64_t end) {
-    if (start >= end) return 0;
-    std::uint64_t fresh = end - start;
-    auto it = ranges_.upper_bound(start);
-    if (it != ranges_.begin()) {
-      auto prev = std::prev(it);
-      if (prev->second >= start) {
-        if (prev->second >= end) return 0;
-        fresh -= prev->second - start;
-        start = prev->first;
-        it = ranges_.erase(prev);
-      }
-    }
-    while (it != ranges_.end() && it->first <= end) {
-      const std::uint64_t overlap_end = std::min(it->second, end);
-      fresh -= overlap_end - it->first;
-      end = std::max(end, it->second);
-      it = ranges_.erase(it);
-    }
-    ranges_[start] = end;
-    return fresh;
-  }
-
- private:
-  std::map<std::uint64_t, std::uint64_t> ranges_;
-};
-
 struct Builder {
   std::map<std::uint64_t, StreamView> views;
-  std::map<std::pair<std::uint64_t, std::size_t>, Coverage> coverage;
+  std::map<std::pair<std::uint64_t, std::size_t>, RangeSet> coverage;
 
   StreamFlow& flow(std::uint64_t id, Direction d, std::uint64_t frame) {
     StreamView& v = views[id];

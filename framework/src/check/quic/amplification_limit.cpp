@@ -23,12 +23,7 @@ class AmplificationLimit final : public QuicCheck {
   std::vector<ValueSpec> params() const override { return {}; }
 
   CheckResult judge(const QuicRun& run, const CheckInput&) const override {
-    const auto captures = run.at(Side::server);
-    if (captures.empty()) return missing_captures(Side::server);
-    std::vector<std::pair<std::string, CheckResult>> parts;
-    for (const Judged& j : connections_of(captures)) parts.emplace_back(label(j), judge_one(j));
-    if (parts.empty()) return {false, "no QUIC connection in server.pcap", {}};
-    return combine(parts);
+    return judge_each_connection(run, Side::server, [&](const Judged& j) { return judge_one(j); });
   }
 
  private:

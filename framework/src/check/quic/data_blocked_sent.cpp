@@ -28,40 +28,30 @@ class DataBlockedSent final : public QuicCheck {
 
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const Side by = side_from(value_or<std::string>(input.params, "by", "client"));
-    const auto captures = run.at(by);
-    if (captures.empty()) return missing_captures(by);
-    std::vector<std::pair<std::string, CheckResult>> parts;
-    for (const Judged& j : connections_of(captures)) {
+    return judge_each_connection(run, by, [&](const Judged& j) {
       const auto& conn = *j.connection;
       const auto initial = initial_max_data(conn, dissect::other(by));
       if (!initial) {
-        parts.emplace_back(label(j), CheckResult{false, "the peer's transport parameters are not in the capture", {}});
-        continue;
+        return CheckResult{false, "the peer's transport parameters are not in the capture", {}};
       }
       BlockedScope scope{"connection data", "DATA_BLOCKED",
                          walk_limit(*initial, conn.side(dissect::other(by)).max_data, conn.side(by).data_sent), 0, "",
                          &conn.side(by).data_blocked};
-      scope.wanted = scope.walk.used;
-      scope.why = fmt::format("sent {}", scope.wanted);
-      const auto fixed = value_or<std::int64_t>(input.params, "expected_bytes", -1);
-      auto expected = fixed >= 0 ? std::optional<Expected>(Expected{std::uint64_t(fixed), "parameter expected_bytes"})
-                                 : expected_bytes(input.settings.params, by);
-      if (expected && expected->value > scope.wanted) {
-        scope.wanted = expected->value;
-        scope.why = expected->source;
-      }
+      const Demand d = demand({scope.walk.used, fmt::format("sent {}", scope.walk.used)},
+                              value_or<std::int64_t>(input.params, "expected_bytes", -1), "expected_bytes",
+                              expected_bytes(input.settings.params, by));
+      scope.wanted = d.wanted;
+      scope.why = d.why;
       std::vector<std::string> problems;
       std::vector<Evidence> ev;
       const auto grace = std::int64_t(value_or<double>(input.params, "grace_ms", 0) * 1e6);
       const std::size_t needed = judge_blocked(scope, *j.capture, grace, problems, ev);
-      parts.emplace_back(label(j), verdict(problems, ev,
-                                           fmt::format("sent {} bytes (wanted {}: {}), limit {} → {}; {} waits at "
-                                                       "the limit, each reported with DATA_BLOCKED",
-                                                       scope.walk.used, scope.wanted, scope.why, *initial,
-                                                       scope.walk.final_limit, needed)));
-    }
-    if (parts.empty()) return {false, "no QUIC connection in the " + std::string(to_string(by)) + " captures", {}};
-    return combine(parts);
+      return verdict(problems, ev,
+                     fmt::format("sent {} bytes (wanted {}: {}), limit {} → {}; {} waits at "
+                                 "the limit, each reported with DATA_BLOCKED",
+                                 scope.walk.used, scope.wanted, scope.why, *initial,
+                                 scope.walk.final_limit, needed));
+    });
   }
 };
 

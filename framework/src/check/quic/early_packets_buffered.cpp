@@ -49,13 +49,8 @@ class EarlyPacketsBuffered final : public QuicCheck {
   }
 
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
-    const auto captures = run.at(receiver_);
-    if (captures.empty()) return missing_captures(receiver_);
     const auto min_early = std::uint64_t(value_or<std::int64_t>(input.params, "min_early", 0));
-    std::vector<std::pair<std::string, CheckResult>> parts;
-    for (const Judged& j : connections_of(captures)) parts.emplace_back(label(j), judge_one(j, min_early));
-    if (parts.empty()) return {false, "no QUIC connection in the " + std::string(to_string(receiver_)) + " captures", {}};
-    return combine(parts);
+    return judge_each_connection(run, receiver_, [&](const Judged& j) { return judge_one(j, min_early); });
   }
 
  private:

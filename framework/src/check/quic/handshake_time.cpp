@@ -71,12 +71,7 @@ class HandshakeTime final : public QuicCheck {
   }
 
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
-    const auto captures = run.at(Side::client);
-    if (captures.empty()) return missing_captures(Side::client);
-    std::vector<std::pair<std::string, CheckResult>> parts;
-    for (const Judged& j : connections_of(captures)) parts.emplace_back(label(j), judge_one(j, input));
-    if (parts.empty()) return {false, "no QUIC connection in the client captures", {}};
-    return combine(parts);
+    return judge_each_connection(run, Side::client, [&](const Judged& j) { return judge_one(j, input); });
   }
 
  private:

@@ -27,12 +27,7 @@ class InitialPadded final : public QuicCheck {
   std::vector<ValueSpec> params() const override { return {}; }
 
   CheckResult judge(const QuicRun& run, const CheckInput&) const override {
-    const auto captures = run.at(sender_);
-    if (captures.empty()) return missing_captures(sender_);
-    std::vector<std::pair<std::string, CheckResult>> parts;
-    for (const Judged& j : connections_of(captures)) parts.emplace_back(label(j), judge_one(j));
-    if (parts.empty()) return {false, "no QUIC connection in the " + std::string(to_string(sender_)) + " captures", {}};
-    return combine(parts);
+    return judge_each_connection(run, sender_, [&](const Judged& j) { return judge_one(j); });
   }
 
  private:

@@ -32,16 +32,12 @@ class MaxDataExtended final : public QuicCheck {
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const Side by = side_from(value_or<std::string>(input.params, "by", "client"));
     const Side peer = dissect::other(by);
-    const auto captures = run.at(by);
-    if (captures.empty()) return missing_captures(by);
     const auto max_wait = std::int64_t(value_or<double>(input.params, "max_wait_ms", -1.0) * 1e6);
-    std::vector<std::pair<std::string, CheckResult>> parts;
-    for (const Judged& j : connections_of(captures)) {
+    return judge_each_connection(run, by, [&](const Judged& j) {
       const auto& conn = *j.connection;
       const auto initial = initial_max_data(conn, by);
       if (!initial) {
-        parts.emplace_back(label(j), CheckResult{false, fmt::format("the {} transport parameters are not in the capture", to_string(by)), {}});
-        continue;
+        return CheckResult{false, fmt::format("the {} transport parameters are not in the capture", to_string(by)), {}};
       }
       const auto& raises = conn.side(by).max_data;
       const LimitWalk walk = walk_limit(*initial, raises, conn.side(peer).data_sent);
@@ -56,24 +52,20 @@ class MaxDataExtended final : public QuicCheck {
       Demand demand{walk.used, fmt::format("sent {}", walk.used)};
       for (const auto& b : conn.side(peer).data_blocked)
         if (b.value + 1 > demand.wanted) demand = {b.value + 1, fmt::format("DATA_BLOCKED {} at frame {}", b.value, b.at.frame)};
-      const auto fixed = value_or<std::int64_t>(input.params, "expected_bytes", -1);
-      auto expected = fixed >= 0 ? std::optional<Expected>(Expected{std::uint64_t(fixed), "parameter expected_bytes"})
-                                 : expected_bytes(input.settings.params, peer);
-      if (expected && expected->value > demand.wanted) demand = {expected->value, expected->source};
+      demand = quic_checks::demand(demand, value_or<std::int64_t>(input.params, "expected_bytes", -1), "expected_bytes",
+                                   expected_bytes(input.settings.params, peer));
       std::size_t reached = 0;
       const std::int64_t longest = judge_raises(walk, demand, fmt::format("the {} data", to_string(peer)), "MAX_DATA",
                                                 max_wait, *j.capture, reached, problems, ev);
       if (!raises.empty()) ev.push_back(evidence(*j.capture, raises.back().at, fmt::format("last MAX_DATA {}", raises.back().value)));
-      parts.emplace_back(label(j), verdict(problems, ev,
-                                           fmt::format("the {} limit went {} → {} in {} MAX_DATA; the {} sent {} bytes "
-                                                       "(wanted {}: {}); it reached the limit {} times, the longest "
-                                                       "wait for more {}",
-                                                       to_string(by), *initial, walk.final_limit, raises.size(),
-                                                       to_string(peer), walk.used, demand.wanted, demand.why, reached,
-                                                       ms(longest))));
-    }
-    if (parts.empty()) return {false, "no QUIC connection in the " + std::string(to_string(by)) + " captures", {}};
-    return combine(parts);
+      return verdict(problems, ev,
+                     fmt::format("the {} limit went {} → {} in {} MAX_DATA; the {} sent {} bytes "
+                                 "(wanted {}: {}); it reached the limit {} times, the longest "
+                                 "wait for more {}",
+                                 to_string(by), *initial, walk.final_limit, raises.size(),
+                                 to_string(peer), walk.used, demand.wanted, demand.why, reached,
+                                 ms(longest)));
+    });
   }
 };
 

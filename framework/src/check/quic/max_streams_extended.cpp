@@ -32,12 +32,7 @@ class MaxStreamsExtended final : public QuicCheck {
 
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const Side by = side_from(value_or<std::string>(input.params, "by", "client"));
-    const auto captures = run.at(by);
-    if (captures.empty()) return missing_captures(by);
-    std::vector<std::pair<std::string, CheckResult>> parts;
-    for (const Judged& j : connections_of(captures)) parts.emplace_back(label(j), judge_one(j, by, input));
-    if (parts.empty()) return {false, "no QUIC connection in the " + std::string(to_string(by)) + " captures", {}};
-    return combine(parts);
+    return judge_each_connection(run, by, [&](const Judged& j) { return judge_one(j, by, input); });
   }
 
  private:
@@ -78,14 +73,10 @@ class MaxStreamsExtended final : public QuicCheck {
         wanted = b.value + 1;
         why = fmt::format("STREAMS_BLOCKED {} at frame {}", b.value, b.at.frame);
       }
-    const auto fixed = value_or<std::int64_t>(input.params, "expected", -1);
-    std::optional<Expected> expected =
-        fixed >= 0 ? std::optional<Expected>(Expected{std::uint64_t(fixed), "parameter expected"})
-                   : expected_streams(input.settings.params, peer, dir);
-    if (expected && expected->value > wanted) {
-      wanted = expected->value;
-      why = expected->source;
-    }
+    const Demand wants = demand({wanted, why}, value_or<std::int64_t>(input.params, "expected", -1), "expected",
+                                expected_streams(input.settings.params, peer, dir));
+    wanted = wants.wanted;
+    why = wants.why;
 
     const auto max_wait = std::int64_t(value_or<double>(input.params, "max_wait_ms", -1.0) * 1e6);
     std::size_t reached = 0;

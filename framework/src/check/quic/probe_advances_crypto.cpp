@@ -28,10 +28,7 @@ class ProbeAdvancesCrypto final : public QuicCheck {
 
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const Side by = side_from(value_or<std::string>(input.params, "by", "client"));
-    const auto captures = run.at(by);
-    if (captures.empty()) return missing_captures(by);
-    std::vector<std::pair<std::string, CheckResult>> parts;
-    for (const Judged& j : connections_of(captures)) {
+    return judge_each_connection(run, by, [&](const Judged& j) {
       std::vector<std::string> problems;
       std::vector<Evidence> ev;
       std::size_t resends = 0;
@@ -53,13 +50,11 @@ class ProbeAdvancesCrypto final : public QuicCheck {
           ev.push_back(evidence(*j.capture, prev->at, fmt::format("{} CRYPTO {}", space_name(s), format_ranges(prev->crypto[s]))));
           ev.push_back(evidence(*j.capture, d.at, fmt::format("{} CRYPTO {} again", space_name(s), format_ranges(d.crypto[s]))));
         }
-      parts.emplace_back(label(j), verdict(problems, ev,
-                                           fmt::format("{} re-sendings of CRYPTO; none repeated the previous one while "
-                                                       "other bytes waited",
-                                                       resends)));
-    }
-    if (parts.empty()) return {false, "no QUIC connection in the " + std::string(to_string(by)) + " captures", {}};
-    return combine(parts);
+      return verdict(problems, ev,
+                     fmt::format("{} re-sendings of CRYPTO; none repeated the previous one while "
+                                 "other bytes waited",
+                                 resends));
+    });
   }
 };
 

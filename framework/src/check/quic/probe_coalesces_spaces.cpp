@@ -33,10 +33,7 @@ class ProbeCoalescesSpaces final : public QuicCheck {
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const Side by = side_from(value_or<std::string>(input.params, "by", "server"));
     const auto room = std::uint64_t(value_or<std::int64_t>(input.params, "max_datagram_bytes", 1200));
-    const auto captures = run.at(by);
-    if (captures.empty()) return missing_captures(by);
-    std::vector<std::pair<std::string, CheckResult>> parts;
-    for (const Judged& j : connections_of(captures)) {
+    return judge_each_connection(run, by, [&](const Judged& j) {
       const auto flights = crypto_flights(*j.connection, by);
       const auto& ds = flights.datagrams;
       std::vector<std::string> problems;
@@ -62,13 +59,11 @@ class ProbeCoalescesSpaces final : public QuicCheck {
                                        pending.size(), space_name(other), format_ranges(pending)));
         ev.push_back(evidence(*j.capture, d.at, fmt::format("probe without {} CRYPTO", space_name(other))));
       }
-      parts.emplace_back(label(j), verdict(problems, ev,
-                                           fmt::format("{} datagrams re-sent CRYPTO while both spaces had some "
-                                                       "unacknowledged; {} carried both, the others had no room",
-                                                       judged, both)));
-    }
-    if (parts.empty()) return {false, "no QUIC connection in the " + std::string(to_string(by)) + " captures", {}};
-    return combine(parts);
+      return verdict(problems, ev,
+                     fmt::format("{} datagrams re-sent CRYPTO while both spaces had some "
+                                 "unacknowledged; {} carried both, the others had no room",
+                                 judged, both));
+    });
   }
 };
 

@@ -24,10 +24,7 @@ class ProbesCarryCrypto final : public QuicCheck {
 
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const Side by = side_from(value_or<std::string>(input.params, "by", "server"));
-    const auto captures = run.at(by);
-    if (captures.empty()) return missing_captures(by);
-    std::vector<std::pair<std::string, CheckResult>> parts;
-    for (const Judged& j : connections_of(captures)) {
+    return judge_each_connection(run, by, [&](const Judged& j) {
       std::vector<std::string> problems;
       std::vector<Evidence> ev;
       std::size_t probes = 0;
@@ -41,13 +38,11 @@ class ProbesCarryCrypto final : public QuicCheck {
                                          format_ranges(d.unacked[s])));
           ev.push_back(evidence(*j.capture, d.at, fmt::format("{} probe without CRYPTO", space_name(s))));
         }
-      parts.emplace_back(label(j), verdict(problems, ev,
-                                           fmt::format("{} datagrams re-sent CRYPTO; no ack-eliciting Initial or "
-                                                       "Handshake packet went without it while some was unacknowledged",
-                                                       probes)));
-    }
-    if (parts.empty()) return {false, "no QUIC connection in the " + std::string(to_string(by)) + " captures", {}};
-    return combine(parts);
+      return verdict(problems, ev,
+                     fmt::format("{} datagrams re-sent CRYPTO; no ack-eliciting Initial or "
+                                 "Handshake packet went without it while some was unacknowledged",
+                                 probes));
+    });
   }
 };
 

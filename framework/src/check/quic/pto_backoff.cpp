@@ -37,12 +37,7 @@ class PtoBackoff final : public QuicCheck {
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const Side by = side_from(value_or<std::string>(input.params, "by", "client"));
     const double factor = value_or<double>(input.params, "min_factor", 1.5);
-    const auto captures = run.at(by);
-    if (captures.empty()) return missing_captures(by);
-    std::vector<std::pair<std::string, CheckResult>> parts;
-    for (const Judged& j : connections_of(captures)) parts.emplace_back(label(j), judge_one(j, by, factor));
-    if (parts.empty()) return {false, "no QUIC connection in the " + std::string(to_string(by)) + " captures", {}};
-    return combine(parts);
+    return judge_each_connection(run, by, [&](const Judged& j) { return judge_one(j, by, factor); });
   }
 
  private:

@@ -93,6 +93,15 @@ CheckResult combine(const std::vector<std::pair<std::string, CheckResult>>& part
   return out;
 }
 
+CheckResult judge_each_connection(const QuicRun& run, Side side, const std::function<CheckResult(const Judged&)>& one) {
+  const auto captures = run.at(side);
+  if (captures.empty()) return missing_captures(side);
+  std::vector<std::pair<std::string, CheckResult>> parts;
+  for (const Judged& j : connections_of(captures)) parts.emplace_back(label(j), one(j));
+  if (parts.empty()) return {false, fmt::format("no QUIC connection in the {} captures", to_string(side)), {}};
+  return combine(parts);
+}
+
 CheckResult missing_captures(Side side) {
   return {false,
           side == Side::client ? "no client*.pcap in the case folder" : "no server.pcap in the case folder",

@@ -72,6 +72,11 @@ Evidence evidence(const CaptureFacts& capture, const At& at, std::string text);
 /// joined by "; "; evidence in order.
 CheckResult combine(const std::vector<std::pair<std::string, CheckResult>>& parts);
 
+/// Judges every connection of `side`'s captures with `one` and folds the
+/// verdicts with combine(); fails, saying so, when `side` has no capture or
+/// its captures hold no connection.
+CheckResult judge_each_connection(const QuicRun& run, Side side, const std::function<CheckResult(const Judged&)>& one);
+
 /// The failed verdict for a run without the captures a check reads, e.g.
 /// "no client*.pcap in the case folder".
 CheckResult missing_captures(Side side);

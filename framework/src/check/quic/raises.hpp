@@ -7,16 +7,12 @@
 #include "check/check.hpp"
 #include "check/quic/capture_facts.hpp"
 #include "check/quic/limit_walk.hpp"
+#include "check/quic/scenario_expectations.hpp"
 
 #include <string>
 #include <vector>
 
 namespace conform::quic_checks {
-
-struct Demand {
-  std::uint64_t wanted = 0;
-  std::string why;  // "opened 200", "STREAMS_BLOCKED 100 at frame 7", "scenario frames=200 ..."
-};
 
 /// Appends a problem for each time the peer reached a limit while wanting
 /// more and no raise followed, or (when `max_wait_ns` is not negative) the

@@ -15,6 +15,13 @@ std::optional<std::int64_t> integer(const ValueMap& params, const std::string& n
 
 }  // namespace
 
+Demand demand(Demand seen, std::int64_t fixed, const std::string& param, const std::optional<Expected>& scenario) {
+  const std::optional<Expected> more =
+      fixed >= 0 ? std::optional<Expected>(Expected{std::uint64_t(fixed), "parameter " + param}) : scenario;
+  if (more && more->value > seen.wanted) return {more->value, more->source};
+  return seen;
+}
+
 std::optional<Expected> expected_streams(const ValueMap& params, Side from, StreamDir dir) {
   if (from == Side::client && dir == StreamDir::uni)
     if (auto n = integer(params, "streams")) return Expected{std::uint64_t(*n), fmt::format("scenario streams={}", *n)};

@@ -22,6 +22,17 @@ struct Expected {
   std::string source;
 };
 
+/// How far a side wanted to go (streams, bytes), and why that is believed.
+struct Demand {
+  std::uint64_t wanted = 0;
+  std::string why;  // "opened 200", "STREAMS_BLOCKED 100 at frame 7", "scenario frames=200 ..."
+};
+
+/// `seen` (what the capture shows), raised to the check's own `fixed`
+/// value (when not negative, worded "parameter <param>") or else to
+/// `scenario`, whichever is larger.
+Demand demand(Demand seen, std::int64_t fixed, const std::string& param, const std::optional<Expected>& scenario);
+
 /// Streams of `dir` that `from` opens on each connection: `streams` (client,
 /// uni: uni-publish), `requests` (client, bidi: request-response),
 /// ceil(`frames` / `frames_per_group`) (server, uni: uni-fanout; one stream

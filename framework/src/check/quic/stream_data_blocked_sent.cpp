@@ -33,17 +33,13 @@ class StreamDataBlockedSent final : public QuicCheck {
 
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const Side by = side_from(value_or<std::string>(input.params, "by", "client"));
-    const auto captures = run.at(by);
-    if (captures.empty()) return missing_captures(by);
     const auto grace = std::int64_t(value_or<double>(input.params, "grace_ms", 0) * 1e6);
     const auto data = by == Side::client ? dissect::Direction::client_to_server : dissect::Direction::server_to_client;
-    std::vector<std::pair<std::string, CheckResult>> parts;
-    for (const Judged& j : connections_of(captures)) {
+    return judge_each_connection(run, by, [&](const Judged& j) {
       const auto& conn = *j.connection;
       const Side peer = dissect::other(by);
       if (!conn.parameters(peer)) {
-        parts.emplace_back(label(j), CheckResult{false, "the peer's transport parameters are not in the capture", {}});
-        continue;
+        return CheckResult{false, "the peer's transport parameters are not in the capture", {}};
       }
       const PerStream raises = by_stream(conn.side(peer).max_stream_data);
       const PerStream blocked = by_stream(conn.side(by).stream_data_blocked);
@@ -66,13 +62,11 @@ class StreamDataBlockedSent final : public QuicCheck {
         scope.why = flow.fin_size ? fmt::format("FIN at {}", *flow.fin_size) : flow.reset ? "reset" : "no FIN";
         needed += judge_blocked(scope, *j.capture, grace, problems, ev);
       }
-      parts.emplace_back(label(j), verdict(problems, ev,
-                                           fmt::format("{} streams sent; {} waits at a stream limit, each reported "
-                                                       "with STREAM_DATA_BLOCKED",
-                                                       streams, needed)));
-    }
-    if (parts.empty()) return {false, "no QUIC connection in the " + std::string(to_string(by)) + " captures", {}};
-    return combine(parts);
+      return verdict(problems, ev,
+                     fmt::format("{} streams sent; {} waits at a stream limit, each reported "
+                                 "with STREAM_DATA_BLOCKED",
+                                 streams, needed));
+    });
   }
 };
 

@@ -30,41 +30,31 @@ class StreamsBlockedSent final : public QuicCheck {
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const Side by = side_from(value_or<std::string>(input.params, "by", "client"));
     const StreamDir dir = dir_from(value_or<std::string>(input.params, "dir", "uni"));
-    const auto captures = run.at(by);
-    if (captures.empty()) return missing_captures(by);
-    std::vector<std::pair<std::string, CheckResult>> parts;
-    for (const Judged& j : connections_of(captures)) {
+    return judge_each_connection(run, by, [&](const Judged& j) {
       const auto& conn = *j.connection;
       const auto initial = initial_max_streams(conn, dissect::other(by), dir);
       if (!initial) {
-        parts.emplace_back(label(j), CheckResult{false, "the peer's transport parameters are not in the capture", {}});
-        continue;
+        return CheckResult{false, "the peer's transport parameters are not in the capture", {}};
       }
       BlockedScope scope{std::string(to_string(dir)) + " streams", "STREAMS_BLOCKED",
                          walk_limit(*initial, conn.side(dissect::other(by)).max_streams[std::size_t(dir)],
                                     stream_count_usage(conn.side(by).opened[std::size_t(dir)])),
                          0, "", &conn.side(by).streams_blocked[std::size_t(dir)]};
-      scope.wanted = scope.walk.used;
-      scope.why = fmt::format("opened {}", scope.wanted);
-      const auto fixed = value_or<std::int64_t>(input.params, "expected", -1);
-      auto expected = fixed >= 0 ? std::optional<Expected>(Expected{std::uint64_t(fixed), "parameter expected"})
-                                 : expected_streams(input.settings.params, by, dir);
-      if (expected && expected->value > scope.wanted) {
-        scope.wanted = expected->value;
-        scope.why = expected->source;
-      }
+      const Demand d = demand({scope.walk.used, fmt::format("opened {}", scope.walk.used)},
+                              value_or<std::int64_t>(input.params, "expected", -1), "expected",
+                              expected_streams(input.settings.params, by, dir));
+      scope.wanted = d.wanted;
+      scope.why = d.why;
       std::vector<std::string> problems;
       std::vector<Evidence> ev;
       const auto grace = std::int64_t(value_or<double>(input.params, "grace_ms", 0) * 1e6);
       const std::size_t needed = judge_blocked(scope, *j.capture, grace, problems, ev);
-      parts.emplace_back(label(j), verdict(problems, ev,
-                                           fmt::format("opened {} {} streams (wanted {}: {}), limit {} → {}; {} "
-                                                       "waits at a limit, each reported with STREAMS_BLOCKED",
-                                                       scope.walk.used, to_string(dir), scope.wanted, scope.why,
-                                                       *initial, scope.walk.final_limit, needed)));
-    }
-    if (parts.empty()) return {false, "no QUIC connection in the " + std::string(to_string(by)) + " captures", {}};
-    return combine(parts);
+      return verdict(problems, ev,
+                     fmt::format("opened {} {} streams (wanted {}: {}), limit {} → {}; {} "
+                                 "waits at a limit, each reported with STREAMS_BLOCKED",
+                                 scope.walk.used, to_string(dir), scope.wanted, scope.why,
+                                 *initial, scope.walk.final_limit, needed));
+    });
   }
 };
 
