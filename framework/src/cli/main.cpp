@@ -1,6 +1,9 @@
 // The `conform` executable: sub-commands parsed with CLI11, and the one
 // funnel that turns input errors into `file:line:col: message` and exit 2.
+#include "cli/check_command.hpp"
 #include "cli/commands.hpp"
+#include "cli/gate_options.hpp"
+#include "cli/merge_command.hpp"
 #include "common/input_error.hpp"
 
 #include <CLI/CLI.hpp>
@@ -72,6 +75,7 @@ int main(int argc, char** argv) {
       ->type_name("SECONDS");
   run_cmd->add_option("--junit", run.junit, "write a JUnit XML report here")->type_name("FILE");
   run_cmd->add_option("--json", run.json, "write the JSON report here")->type_name("FILE");
+  conform::add_gate_options(*run_cmd, run.gate);
   auto* quiet = run_cmd->add_flag_callback("-q,--quiet", [&] { run.verbosity = conform::Verbosity::quiet; },
                                            "print only failures and the closing line");
   run_cmd->add_flag_callback("-v,--verbose", [&] { run.verbosity = conform::Verbosity::verbose; },
@@ -97,6 +101,12 @@ int main(int argc, char** argv) {
       ->type_name("FILE");
   dissect_cmd->add_flag("--json", dissect.json, "print the timeline as JSON for tools");
 
+  conform::MergeCommandOptions merge;
+  auto* merge_cmd = conform::add_merge_command(app, merge);
+  conform::CheckCommandOptions check;
+  auto* check_cmd = conform::add_check_command(app, check);
+  add_plugin_options(*check_cmd, check.plugins);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -110,6 +120,8 @@ int main(int argc, char** argv) {
     if (*run_cmd) return conform::command_run(run);
     if (*list_cmd) return conform::command_list(list_plugins, list_select);
     if (*dissect_cmd) return conform::command_dissect(dissect);
+    if (*merge_cmd) return conform::command_merge(merge);
+    if (*check_cmd) return conform::command_check(check);
     return conform::command_plugins(plugins);
   } catch (const conform::InputError& e) {
     std::fflush(stdout);

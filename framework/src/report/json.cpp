@@ -38,6 +38,10 @@ json case_json(const CaseResult& r, const RunPlan& plan) {
 
 }  // namespace
 
+void JsonReporter::add_section(std::string key, std::function<json()> render) {
+  sections_.emplace_back(std::move(key), std::move(render));
+}
+
 std::string JsonReporter::render(const RunTotals& totals) const {
   json cases = json::array();
   json sections = json::object();
@@ -60,6 +64,7 @@ std::string JsonReporter::render(const RunTotals& totals) const {
               {"totals",
                {{"passed", totals.passed}, {"failed", totals.failed}, {"skipped", totals.skipped},
                 {"duration_s", totals.duration_s}}}};
+  for (const auto& [key, section] : sections_) doc[key] = section();
   // Paths and ids need not be UTF-8; JSON must be.
   return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
