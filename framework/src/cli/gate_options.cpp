@@ -35,7 +35,7 @@ void add_gate_options(CLI::App& cmd, GateOptions& options) {
             ShardSpec spec;
             return parse_shard(s, spec);
           },
-          "K/N", "shard"))
+          "", "shard"))
       ->type_name("K/N");
 }
 

@@ -52,9 +52,8 @@ void BaselineReporter::end(const RunTotals&) {
   if (c.not_run)
     fmt::print(out_, "  {} of the baseline not in this run\n", plural(c.not_run, "case", "cases"));
   if (c.failed())
-    fmt::print(out_, "gate: FAILED ({} that passed in the baseline or {} not in it)\n",
-               plural(c.regressions.size(), "case fails", "cases fail"),
-               plural(c.new_failures.size(), "failure is", "failures are"));
+    fmt::print(out_, "gate: FAILED ({}, {})\n", plural(c.regressions.size(), "regression", "regressions"),
+               plural(c.new_failures.size(), "new failure", "new failures"));
   else if (!c.known.empty())
     fmt::print(out_, "gate: passed (only known failures)\n");
   else
