@@ -23,7 +23,6 @@
 
 namespace conform {
 namespace fs = std::filesystem;
-namespace {
 
 PluginSet load_plugins(const PluginOptions& options) {
   PluginSet set;
@@ -69,6 +68,8 @@ void check_writable(const std::string& path, const char* option) {
   fs::remove(probe, ec);
 }
 
+namespace {
+
 // Two runs writing into one artifact folder would corrupt each other's
 // captures; the second is refused. The lock lives as long as the returned fd.
 int lock_out_dir(const std::string& path) {
@@ -106,7 +107,8 @@ int command_run(const RunCommandOptions& options) {
   PluginSet plugins = load_plugins(options.plugins);
   Catalogue catalogue = catalogue_of(plugins);
   auto suites = load_suites(options.select.paths, catalogue);
-  std::vector<Case> cases = selected_cases(suites, catalogue, options.select);
+  RunGate gate(options.gate);
+  std::vector<Case> cases = gate.select(selected_cases(suites, catalogue, options.select));
   check_writable(options.junit, "--junit");
   check_writable(options.json, "--json");
   if (!options.json.empty() && !options.junit.empty() &&
@@ -130,14 +132,17 @@ int command_run(const RunCommandOptions& options) {
   ConsoleReporter console(stdout, isatty(STDERR_FILENO) ? stderr : nullptr, options.verbosity);
   std::vector<std::unique_ptr<Reporter>> files;
   if (!options.junit.empty()) files.push_back(std::make_unique<JunitReporter>(options.junit));
+  JsonReporter* json = nullptr;
   if (!options.json.empty()) files.push_back(std::make_unique<JsonReporter>(options.json));
+  if (!options.json.empty()) json = static_cast<JsonReporter*>(files.back().get());
   if (!options.html.empty()) files.push_back(std::make_unique<HtmlReporter>(options.html));
   std::vector<Reporter*> reporters{&console};
   for (auto& f : files) reporters.push_back(f.get());
+  gate.attach(reporters, json, run.replay_args);
 
   RunTotals totals = run_cases(cases, plugins, CheckRegistry::builtin(), run, reporters);
   close(lock);
-  return totals.failed ? 1 : 0;
+  return gate.exit_code(totals);
 }
 
 int command_list(const PluginOptions& plugin_options, const SelectOptions& select) {

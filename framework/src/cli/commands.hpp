@@ -3,7 +3,10 @@
 // Input errors are thrown as InputError and turned into exit 2 by main.
 #pragma once
 
+#include "gate/run_gate.hpp"
+#include "plugin/loader.hpp"
 #include "report/console.hpp"
+#include "suite/loader.hpp"
 
 #include <optional>
 #include <string>
@@ -35,6 +38,8 @@ struct RunCommandOptions {
   std::string json;
   std::string html;
   Verbosity verbosity = Verbosity::normal;
+  /// `--shard` and `--baseline`.
+  GateOptions gate;
 };
 
 /// `conform dissect CAPTURE [--keylog FILE] [--json | --qlog FILE [--vantage V]]`.
@@ -59,6 +64,19 @@ int command_run(const RunCommandOptions& options);
 /// where the report names them (relative paths: from the current folder,
 /// else from the report's). Returns 0; bad input throws InputError (exit 2).
 int command_report(const ReportCommandOptions& options);
+/// The plugins of `--plugin-dir` folders (else the default search path) and
+/// `--plugin` files. Throws InputError for one that cannot be loaded.
+PluginSet load_plugins(const PluginOptions& options);
+/// What suites are validated against: those plugins, the check catalogue
+/// and the network keys.
+Catalogue catalogue_of(const PluginSet& plugins);
+/// The expanded cases `select` chooses, in order; InputError when none does.
+std::vector<Case> selected_cases(const std::vector<std::unique_ptr<SuiteFile>>& suites,
+                                 const Catalogue& catalogue, const SelectOptions& select);
+/// Throws InputError when a report cannot be written at `path` (its folder
+/// is missing, it is a folder, or the folder is not writable), naming
+/// `option`; does nothing for an empty path.
+void check_writable(const std::string& path, const char* option);
 /// Prints the decrypted timeline of a capture. Returns 0 whenever the files
 /// could be read, whatever could be decrypted; an unreadable capture or key
 /// log throws InputError (exit 2). Unusable key log lines are reported on

@@ -1,6 +1,9 @@
 // The `conform` executable: sub-commands parsed with CLI11, and the one
 // funnel that turns input errors into `file:line:col: message` and exit 2.
+#include "cli/check_command.hpp"
 #include "cli/commands.hpp"
+#include "cli/gate_options.hpp"
+#include "cli/merge_command.hpp"
 #include "common/input_error.hpp"
 
 #include <CLI/CLI.hpp>
@@ -73,6 +76,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--junit", run.junit, "write a JUnit XML report here")->type_name("FILE");
   run_cmd->add_option("--json", run.json, "write the JSON report here")->type_name("FILE");
   run_cmd->add_option("--html", run.html, "write the HTML report (one self-contained file) here")->type_name("FILE");
+  conform::add_gate_options(*run_cmd, run.gate);
   auto* quiet = run_cmd->add_flag_callback("-q,--quiet", [&] { run.verbosity = conform::Verbosity::quiet; },
                                            "print only failures and the closing line");
   run_cmd->add_flag_callback("-v,--verbose", [&] { run.verbosity = conform::Verbosity::verbose; },
@@ -108,6 +112,12 @@ int main(int argc, char** argv) {
   report_cmd->add_option("report", report.report, "the JSON report of a run (--json)")->required()->type_name("REPORT");
   report_cmd->add_option("--html", report.html, "write the HTML report here")->required()->type_name("FILE");
 
+  conform::MergeCommandOptions merge;
+  auto* merge_cmd = conform::add_merge_command(app, merge);
+  conform::CheckCommandOptions check;
+  auto* check_cmd = conform::add_check_command(app, check);
+  add_plugin_options(*check_cmd, check.plugins);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -122,6 +132,8 @@ int main(int argc, char** argv) {
     if (*list_cmd) return conform::command_list(list_plugins, list_select);
     if (*dissect_cmd) return conform::command_dissect(dissect);
     if (*report_cmd) return conform::command_report(report);
+    if (*merge_cmd) return conform::command_merge(merge);
+    if (*check_cmd) return conform::command_check(check);
     return conform::command_plugins(plugins);
   } catch (const conform::InputError& e) {
     std::fflush(stdout);

@@ -86,7 +86,9 @@ void ConsoleReporter::case_done(const CaseResult& result) {
     line += fmt::format("  {} mutant{} killed", result.mutants.size(),
                         result.mutants.size() == 1 ? "" : "s");
   if (!result.headline.empty()) line += "  " + result.headline;
-  if (is_failure(result.status))
+  if (is_failure(result.status) && plan_.replay)
+    line += fmt::format("  (replay: {})", replay_command(plan_, result));
+  else if (is_failure(result.status))
     line += fmt::format("  (seed {}; replay: {})", result.headline_seed,
                         replay_command(plan_, result));
   fmt::print(out_, "{}\n", line);

@@ -6,6 +6,10 @@
 
 #include "report/reporter.hpp"
 
+#include <nlohmann/json_fwd.hpp>
+
+#include <functional>
+
 #include <string>
 #include <vector>
 
@@ -43,9 +47,16 @@ class JunitReporter final : public CollectingReporter {
 class JsonReporter final : public CollectingReporter {
  public:
   using CollectingReporter::CollectingReporter;
+  /// Adds a top-level member `key` whose value `render` gives when the
+  /// report is written (after every other reporter's end() that came before
+  /// this one): how sharding, baselines and offline checks add their part.
+  void add_section(std::string key, std::function<nlohmann::json()> render);
 
  protected:
   std::string render(const RunTotals& totals) const override;
+
+ private:
+  std::vector<std::pair<std::string, std::function<nlohmann::json()>>> sections_;
 };
 
 /// The self-contained HTML page (report/html.hpp), built when the run ends

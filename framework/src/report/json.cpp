@@ -37,6 +37,10 @@ json case_json(const CaseResult& r, const RunPlan& plan) {
 
 }  // namespace
 
+void JsonReporter::add_section(std::string key, std::function<json()> render) {
+  sections_.emplace_back(std::move(key), std::move(render));
+}
+
 json report_document(const std::vector<CaseResult>& results, const RunPlan& plan, const RunTotals& totals) {
   json cases = json::array();
   json sections = json::object();
@@ -63,7 +67,9 @@ json report_document(const std::vector<CaseResult>& results, const RunPlan& plan
 
 std::string JsonReporter::render(const RunTotals& totals) const {
   // Paths and ids need not be UTF-8; JSON must be.
-  return report_document(results_, plan_, totals).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  json doc = report_document(results_, plan_, totals);
+  for (const auto& [key, section] : sections_) doc[key] = section();
+  return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace conform

@@ -13,6 +13,7 @@ std::string shell_quote(const std::string& s) {
 }
 
 std::string replay_command(const RunPlan& plan, const CaseResult& result) {
+  if (plan.replay) return plan.replay(result);
   std::string cmd = "conform run " + shell_quote(result.c->suite->path);
   for (const auto& a : plan.replay_args) cmd += " " + shell_quote(a);
   cmd += " --seed " + std::to_string(result.headline_seed);

@@ -5,6 +5,7 @@
 #include "run/result.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct RunPlan {
   /// The arguments a replay command needs besides --seed and --filter
   /// (e.g. `--plugin-dir DIR`).
   std::vector<std::string> replay_args;
+  /// When set, the command that replays a failed case (`conform check`
+  /// replays from captures, not with a seed); else `conform run ...`.
+  std::function<std::string(const CaseResult&)> replay;
 };
 
 /// Counts for the closing line. XFAIL counts as passed, UNSUPPORTED as

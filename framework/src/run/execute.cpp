@@ -6,16 +6,16 @@
 #include "suite/matrix.hpp"
 
 namespace conform {
-namespace {
 
-RunRecord judge(const RunJob& job, const CaseContext& ctx, const CheckRegistry& checks) {
+RunRecord judge_checks(const Case& c, const std::string& artifact_dir, const CaseSettings& settings,
+                       const CheckRegistry& checks) {
   RunRecord record;
   record.status = Status::pass;
-  for (const auto& expect : job.c->decl->expects) {
+  for (const auto& expect : c.decl->expects) {
     CheckOutcome outcome{expect.check, expect.params, {}};
     const Check* check = checks.find(expect.check);
     try {
-      outcome.result = check->evaluate({ctx.artifact_dir(), ctx.settings(), expect.params});
+      outcome.result = check->evaluate({artifact_dir, settings, expect.params});
     } catch (const std::exception& e) {
       outcome.result = {false, "the check could not read the run: " + std::string(e.what()), {}};
     }
@@ -24,8 +24,6 @@ RunRecord judge(const RunJob& job, const CaseContext& ctx, const CheckRegistry& 
   }
   return record;
 }
-
-}  // namespace
 
 RunRecord execute_run(const RunJob& job, Plugin& plugin, const CheckRegistry& checks) {
   CaseSettings settings = job.mutant ? apply_mutant(job.c->settings, *job.mutant) : job.c->settings;
@@ -36,7 +34,7 @@ RunRecord execute_run(const RunJob& job, Plugin& plugin, const CheckRegistry& ch
     RunOutcome outcome = plugin.run(ctx);
     ctx.close_captures();
     if (outcome.status == RunOutcome::Status::completed) {
-      record = judge(job, ctx, checks);
+      record = judge_checks(*job.c, ctx.artifact_dir(), ctx.settings(), checks);
     } else {
       record.status = outcome.status == RunOutcome::Status::unsupported ? Status::unsupported
                       : outcome.status == RunOutcome::Status::timeout   ? Status::timeout

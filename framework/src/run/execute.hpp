@@ -18,6 +18,12 @@ struct RunJob {
   std::string artifact_dir;
 };
 
+/// Judges the captures in `artifact_dir` with every check `c` expects:
+/// PASS when all passed, FAIL otherwise. A check that throws fails with the
+/// reason. Seed, mutant, artifact folder and duration are left unset.
+RunRecord judge_checks(const Case& c, const std::string& artifact_dir, const CaseSettings& settings,
+                       const CheckRegistry& checks);
+
 /// Runs `job` with `plugin` and judges it with `checks`: PASS when every
 /// check passed, FAIL otherwise, UNSUPPORTED or ERROR as the plugin says.
 /// Never throws; a plugin that throws gives ERROR. Duration is left 0.

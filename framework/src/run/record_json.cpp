@@ -51,6 +51,12 @@ Value value_from_json(const json& j) {
 
 }  // namespace
 
+ValueMap value_map_from_json(const json& j) {
+  ValueMap values;
+  for (const auto& [k, v] : j.get_ref<const json::object_t&>()) values[k] = value_from_json(v);
+  return values;
+}
+
 RunRecord record_from_json(const json& j) {
   RunRecord r;
   r.seed = j.at("seed").get<std::uint64_t>();
@@ -62,7 +68,7 @@ RunRecord record_from_json(const json& j) {
   for (const auto& c : j.at("checks")) {
     CheckOutcome o;
     o.check = c.at("check").get<std::string>();
-    for (const auto& [k, v] : c.at("params").items()) o.params[k] = value_from_json(v);
+    o.params = value_map_from_json(c.at("params"));
     o.result.passed = c.at("passed").get<bool>();
     o.result.summary = c.at("summary").get<std::string>();
     for (const auto& e : c.at("evidence"))

@@ -13,6 +13,10 @@ nlohmann::json to_json(const ValueMap& values);
 nlohmann::json to_json(const Evidence& e);
 nlohmann::json to_json(const RunRecord& r);
 
+/// The inverse of to_json(ValueMap); throws nlohmann::json::exception on a
+/// member that is not a boolean, number, string or array of strings.
+ValueMap value_map_from_json(const nlohmann::json& j);
+
 /// The inverse of to_json(RunRecord); throws nlohmann::json::exception on a
 /// document of another shape.
 RunRecord record_from_json(const nlohmann::json& j);

@@ -1,0 +1,136 @@
+// `conform check`.
+#include "cli/check_command.hpp"
+
+#include "cli/gate_options.hpp"
+#include "cli/select.hpp"
+#include "gate/offline_check.hpp"
+#include "gate/report_set.hpp"
+#include "suite/matrix.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <map>
+
+namespace conform {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_suite(const std::string& path) {
+  std::error_code ec;
+  return fs::is_directory(path, ec) || fs::path(path).extension() == ".toml";
+}
+
+// A folder per capture under `<out>/@check/` (a case folder never starts
+// with '@'), distinct when two captures share a file name.
+std::vector<std::string> capture_roots(const std::string& out_dir, const std::vector<std::string>& captures) {
+  std::vector<std::string> roots;
+  std::map<std::string, int> used;
+  for (const auto& c : captures) {
+    std::string name = fs::path(c).filename().string();
+    if (int n = used[name]++; n > 0) name += fmt::format("~{}", n + 1);
+    fs::path root = fs::path(out_dir) / "@check" / name;
+    std::error_code ec;
+    fs::remove_all(root, ec);
+    fs::create_directories(root, ec);
+    if (ec) throw InputError({out_dir}, "--out: cannot create " + root.string() + ": " + ec.message());
+    roots.push_back(fs::absolute(root).string());
+  }
+  return roots;
+}
+
+void print_units(const std::vector<SplitCapture>& captures, std::size_t with_mutants) {
+  std::size_t units = 0;
+  for (const auto& c : captures) units += c.units.size();
+  fmt::print("offline check of {} capture{} ({} connection{}): no plugin runs; scenario parameters are "
+             "unknown, so checks use what each capture shows\n",
+             captures.size(), captures.size() == 1 ? "" : "s", units, units == 1 ? "" : "s");
+  for (const auto& c : captures) {
+    for (const auto& u : c.units)
+      fmt::print("  {}  {}  client {} → server {} (from {}), {} frames  in {}\n", u.label, u.transport,
+                 u.client, u.server, u.roles_from, u.frames.size(), u.folder);
+    for (const auto& note : c.notes) fmt::print("  note: {}\n", note);
+  }
+  if (with_mutants)
+    fmt::print("  mutants are not applied offline ({} case{} some): they need a plugin run\n",
+               with_mutants, with_mutants == 1 ? " declares" : "s declare");
+}
+
+}  // namespace
+
+CLI::App* add_check_command(CLI::App& app, CheckCommandOptions& options) {
+  auto* cmd = app.add_subcommand(
+      "check", "judge captures made elsewhere with the expect blocks of suites' cases (no plugin runs)");
+  cmd->add_option("inputs", options.inputs,
+                  "captures (pcap, pcapng), then suite files or folders (*.toml, folders)")
+      ->required()
+      ->type_name("CAPTURE... SUITE_OR_DIR...");
+  // One value per occurrence: `--keylog K SUITE` must leave SUITE to the inputs.
+  cmd->add_option("--keylog", options.keylogs, "NSS key log (SSLKEYLOGFILE) for the captures; repeatable")
+      ->allow_extra_args(false)
+      ->type_name("FILE");
+  cmd->add_option("--filter", options.filters, "judge only cases whose id matches this glob; repeatable")
+      ->allow_extra_args(false)
+      ->type_name("GLOB");
+  cmd->add_option("--section", options.sections, "judge only cases citing this RFC section or below it")
+      ->allow_extra_args(false)
+      ->type_name("SECTION");
+  cmd->add_option("--out", options.out_dir, "folder for each connection's files, under @check/")
+      ->capture_default_str()
+      ->type_name("DIR");
+  add_report_options(*cmd, options.report);
+  return cmd;
+}
+
+int command_check(const CheckCommandOptions& options) {
+  std::vector<std::string> captures, suites_paths;
+  for (const auto& input : options.inputs) (is_suite(input) ? suites_paths : captures).push_back(input);
+  if (captures.empty()) throw InputError({options.inputs.front()}, "no capture given: name a pcap or pcapng file");
+  if (suites_paths.empty())
+    throw InputError({options.inputs.front()}, "no suite given: name a *.toml file or a folder of them");
+  for (const auto& c : captures)
+    if (std::error_code ec; !fs::is_regular_file(c, ec)) throw InputError({c}, "no such capture file");
+
+  PluginSet plugins = load_plugins(options.plugins);
+  Catalogue catalogue = catalogue_of(plugins);
+  auto suites = load_suites(suites_paths, catalogue);
+  std::vector<Case> cases =
+      select_cases(offline_cases(expand_cases(suites, catalogue)), options.filters, options.sections);
+  if (cases.empty()) {
+    std::string why;
+    for (const auto& f : options.filters) why += " --filter " + f;
+    for (const auto& s : options.sections) why += " --section " + s;
+    throw InputError({suites_paths.front()}, "no case matches" + why);
+  }
+  ReportSet reports(options.report);
+  const auto roots = capture_roots(options.out_dir, captures);
+  const auto vantages = named_vantages(cases);
+  std::vector<SplitCapture> split;
+  for (std::size_t k = 0; k < captures.size(); ++k) {
+    std::string key_text;
+    const auto keys = capture_keys(captures[k], options.keylogs, key_text);
+    split.push_back(split_capture(captures[k], keys, key_text, roots[k], vantages));
+  }
+  const auto with_mutants = std::count_if(cases.begin(), cases.end(),
+                                          [](const Case& c) { return !c.decl->mutants.empty(); });
+  if (options.report.verbosity != Verbosity::quiet) print_units(split, with_mutants);
+
+  const auto run = judge_offline(cases, split, CheckRegistry::builtin());
+  RunPlan plan{&run->cases, 1, false, fs::absolute(options.out_dir).string(), {}, {}};
+  std::string inputs;
+  for (const auto& c : captures) inputs += " " + shell_quote(c);
+  for (const auto& k : options.keylogs) inputs += " --keylog " + shell_quote(k);
+  for (const auto& d : options.plugins.dirs) inputs += " --plugin-dir " + shell_quote(d);
+  for (const auto& f : options.plugins.files) inputs += " --plugin " + shell_quote(f);
+  plan.replay = [inputs](const CaseResult& r) {
+    return "conform check" + inputs + " " + shell_quote(r.c->suite->path) + " --filter " +
+           shell_quote(r.c->decl->id);
+  };
+
+  reports.json().add_section("offline", [&] { return offline_json(split, options.keylogs, cases); });
+  return reports.report(plan, run->results, run->totals);
+}
+
+}  // namespace conform

@@ -1,0 +1,34 @@
+// `conform check CAPTURE... [--keylog F] SUITE_OR_DIR... [--filter GLOB]`:
+// the `expect` blocks of the chosen cases judged against captures someone
+// else made (gate/offline_check.hpp), with the reports of `conform run`.
+#pragma once
+
+#include "cli/commands.hpp"
+#include "gate/report_set.hpp"
+
+#include <CLI/CLI.hpp>
+
+namespace conform {
+
+struct CheckCommandOptions {
+  /// Captures and suites, told apart by kind: folders and `*.toml` files
+  /// are suites, other files captures.
+  std::vector<std::string> inputs;
+  std::vector<std::string> keylogs;
+  std::vector<std::string> filters;
+  std::vector<std::string> sections;
+  PluginOptions plugins;
+  std::string out_dir = "conform-out";
+  ReportOptions report;
+};
+
+/// Declares the sub-command on `app`, plugin options aside.
+CLI::App* add_check_command(CLI::App& app, CheckCommandOptions& options);
+
+/// 0 when every case passed on every connection, 1 when one failed (or,
+/// with a baseline, when the gate failed); InputError (exit 2) for no
+/// capture or suite, an unreadable capture or key log, a capture without a
+/// connection, an invalid suite or a selection that matches nothing.
+int command_check(const CheckCommandOptions& options);
+
+}  // namespace conform

@@ -1,0 +1,42 @@
+// `--baseline` and `--shard`.
+#include "cli/gate_options.hpp"
+
+namespace conform {
+
+namespace {
+
+void add_baseline_option(CLI::App& cmd, std::string& baseline) {
+  cmd.add_option("--baseline", baseline,
+                 "an earlier JSON report: a case that passed there and fails now fails the run; "
+                 "failures also failing there are known and do not")
+      ->type_name("FILE");
+}
+
+}  // namespace
+
+void add_report_options(CLI::App& cmd, ReportOptions& options) {
+  cmd.add_option("--json", options.json, "write the JSON report here")->type_name("FILE");
+  cmd.add_option("--junit", options.junit, "write a JUnit XML report here")->type_name("FILE");
+  add_baseline_option(cmd, options.baseline);
+  auto* quiet = cmd.add_flag_callback("-q,--quiet", [&] { options.verbosity = Verbosity::quiet; },
+                                      "print only failures and the closing line");
+  cmd.add_flag_callback("-v,--verbose", [&] { options.verbosity = Verbosity::verbose; },
+                        "print every check with its evidence")
+      ->excludes(quiet);
+}
+
+void add_gate_options(CLI::App& cmd, GateOptions& options) {
+  add_baseline_option(cmd, options.baseline);
+  cmd.add_option("--shard", options.shard,
+                 "run only shard K of N of the cases (dealt round robin over their sorted ids); "
+                 "`conform merge` joins the shards' JSON reports")
+      ->check(CLI::Validator(
+          [](const std::string& s) {
+            ShardSpec spec;
+            return parse_shard(s, spec);
+          },
+          "", "shard"))
+      ->type_name("K/N");
+}
+
+}  // namespace conform

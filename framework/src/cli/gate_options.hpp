@@ -1,0 +1,20 @@
+// The command-line options of CI gating (`--baseline`, `--shard`) and the
+// sub-commands that come with it (`merge`, `check`), declared here so the
+// main file only calls them.
+#pragma once
+
+#include "gate/report_set.hpp"
+#include "gate/run_gate.hpp"
+
+#include <CLI/CLI.hpp>
+
+namespace conform {
+
+/// Adds `--baseline FILE` and `--shard K/N` to `cmd` (`conform run`).
+void add_gate_options(CLI::App& cmd, GateOptions& options);
+
+/// Adds `--json`, `--junit`, `--baseline`, `--quiet` and `--verbose`
+/// (`conform merge`, `conform check`).
+void add_report_options(CLI::App& cmd, ReportOptions& options);
+
+}  // namespace conform

@@ -1,0 +1,51 @@
+// `conform merge`.
+#include "cli/merge_command.hpp"
+
+#include "cli/commands.hpp"
+#include "cli/gate_options.hpp"
+#include "gate/merge.hpp"
+#include "gate/report_set.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <unistd.h>
+
+namespace conform {
+
+CLI::App* add_merge_command(CLI::App& app, MergeCommandOptions& options) {
+  auto* cmd = app.add_subcommand(
+      "merge", "join the JSON reports of a run's shards (run --shard K/N --json) into one report and verdict");
+  cmd->add_option("reports", options.reports, "the JSON report of every shard")->required()->type_name("REPORT");
+  add_report_options(*cmd, options.report);
+  return cmd;
+}
+
+int command_merge(const MergeCommandOptions& options) {
+  std::vector<ReadReport> reports;
+  for (const auto& path : options.reports) reports.push_back(read_report(path));
+  ReportSet set(options.report);
+  for (const auto& path : options.reports)
+    for (const std::string* out : {&options.report.json, &options.report.junit})
+      if (!out->empty() && std::filesystem::absolute(*out) == std::filesystem::absolute(path))
+        throw InputError({path}, "is both a shard report and the merged report: write the merge elsewhere");
+
+  const std::unique_ptr<MergedRun> run = merge_shards(std::move(reports));
+  if (options.report.verbosity != Verbosity::quiet) {
+    std::vector<std::string> names;
+    for (std::size_t k = 0; k < run->shards.size(); ++k)
+      names.push_back(fmt::format("{} ({}/{})", run->shards[k].first, k + 1, run->shards.size()));
+    fmt::print("merged {} shard{}: {}\n", names.size(), names.size() == 1 ? "" : "s", fmt::join(names, ", "));
+  }
+
+  set.json().add_section("merged_from", [&] {
+    nlohmann::json shards = nlohmann::json::array();
+    for (std::size_t k = 0; k < run->shards.size(); ++k)
+      shards.push_back({{"shard", k + 1}, {"report", run->shards[k].first}, {"out_dir", run->shards[k].second}});
+    return shards;
+  });
+  return set.report(run->plan, run->results, run->totals);
+}
+
+}  // namespace conform

@@ -1,0 +1,183 @@
+// Cutting a capture into per-connection folders for `conform check`.
+#include "gate/capture_units.hpp"
+
+#include "capture/pcap_reader.hpp"
+#include "capture/pcap_writer.hpp"
+#include "capture/record_split.hpp"
+#include "capture/tcp_segment_reader.hpp"
+#include "common/input_error.hpp"
+#include "dissect/dissector.hpp"
+#include "dissect/tcp/flow.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <unordered_map>
+
+namespace conform {
+namespace fs = std::filesystem;
+
+namespace {
+
+// The unit's capture under every vantage name a check may open.
+void add_vantages(const fs::path& folder, const std::vector<std::string>& vantages,
+                  const std::string& key_log_text) {
+  const fs::path capture = folder / "client.pcap";
+  std::vector<std::string> names{"server"};
+  names.insert(names.end(), vantages.begin(), vantages.end());
+  for (const auto& v : names) {
+    const fs::path to = folder / (v + ".pcap");
+    std::error_code ec;
+    if (fs::exists(to, ec)) continue;
+    fs::create_hard_link(capture, to, ec);
+    if (ec) fs::copy_file(capture, to, ec);
+    if (ec) throw std::runtime_error(to.string() + ": cannot write: " + ec.message());
+  }
+  std::ofstream(folder / "keys.log", std::ios::binary) << key_log_text;
+}
+
+fs::path unit_folder(const fs::path& root, std::size_t number) {
+  fs::path folder = root / fmt::format("connection-{}", number);
+  fs::create_directories(folder);
+  return folder;
+}
+
+// QUIC: each connection's datagrams, rewritten with conform's addresses.
+void quic_units(const std::string& path, const CaptureContents& capture, const dissect::KeyLog& keys,
+                const fs::path& root, SplitCapture& out) {
+  const auto timeline = dissect::dissect(capture.datagrams, keys);
+  const std::string name = fs::path(path).filename().string();
+  const std::int64_t origin = capture.datagrams.empty() ? 0 : capture.datagrams.front().time_ns;
+  auto by_frame = [&](std::uint64_t frame) -> const CapturedDatagram& {
+    return *std::lower_bound(capture.datagrams.begin(), capture.datagrams.end(), frame,
+                             [](const CapturedDatagram& d, std::uint64_t f) { return d.frame < f; });
+  };
+  for (const auto& conn : timeline.connections) {
+    CaptureUnit unit;
+    unit.label = fmt::format("{}#{}", name, out.units.size() + 1);
+    unit.transport = "QUIC";
+    unit.folder = unit_folder(root, out.units.size() + 1).string();
+    unit.client = conn.client.str();
+    unit.server = conn.server.str();
+    {
+      PcapWriter writer((fs::path(unit.folder) / "client.pcap").string());
+      for (const auto& d : conn.datagrams) {
+        // Segments of one GSO record share its frame: the record goes once.
+        if (!unit.frames.empty() && unit.frames.back() == d.frame) continue;
+        const CapturedDatagram& original = by_frame(d.frame);
+        const bool from_client = d.direction == dissect::Direction::client_to_server;
+        const UdpEndpoint from{from_client ? kClientAddress : kServerAddress, original.from.port};
+        const UdpEndpoint to{from_client ? kServerAddress : kClientAddress, original.to.port};
+        writer.write_udp(original.time_ns - origin, from, to, original.payload);
+        unit.frames.push_back(d.frame);
+      }
+    }
+    unit.roles_from = unit.frames.empty() ? "the client's Initial"
+                                          : fmt::format("the client's Initial (frame {})", unit.frames.front());
+    if (conn.client_random && !conn.secrets_found)
+      out.notes.push_back(fmt::format("{}: the key log has no secrets for this connection: only its Initial "
+                                      "packets decrypt", unit.label));
+    out.units.push_back(std::move(unit));
+  }
+  if (!timeline.unattributed.empty())
+    out.notes.push_back(fmt::format("{}: {} UDP datagram{} of no QUIC connection (first: frame {}, {})", name,
+                                    timeline.unattributed.size(), timeline.unattributed.size() == 1 ? "" : "s",
+                                    timeline.unattributed.front().frame, timeline.unattributed.front().reason));
+}
+
+struct TcpConnection {
+  tcp::Endpoint client, server;
+  bool syn_seen = false, ended = false;
+  std::uint32_t isn = 0;
+  std::uint64_t first_frame = 0;
+  std::vector<std::uint64_t> frames;
+};
+
+// TCP connections: by 4-tuple, a new one when a SYN reuses the tuple of a
+// connection that ended or started with another initial sequence number.
+std::vector<TcpConnection> tcp_connections(const std::vector<TcpSegment>& segments) {
+  std::vector<TcpConnection> out;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::size_t> by_tuple;
+  for (const auto& s : segments) {
+    const std::uint64_t a = std::uint64_t{s.src_address} << 16 | s.src_port;
+    const std::uint64_t b = std::uint64_t{s.dst_address} << 16 | s.dst_port;
+    const std::pair<std::uint64_t, std::uint64_t> key = std::minmax(a, b);
+    const bool syn = s.has(tcp_flag::syn) && !s.has(tcp_flag::ack);
+    auto it = by_tuple.find(key);
+    if (it != by_tuple.end() && syn) {
+      const TcpConnection& c = out[it->second];
+      if (c.ended || (c.syn_seen && c.isn != s.seq)) it = by_tuple.end();
+    }
+    if (it == by_tuple.end()) {
+      it = by_tuple.insert_or_assign(key, out.size()).first;
+      out.push_back({{s.src_address, s.src_port}, {s.dst_address, s.dst_port}, false, false, 0, s.frame, {}});
+    }
+    TcpConnection& c = out[it->second];
+    if (syn && !c.syn_seen) {
+      c.client = {s.src_address, s.src_port};
+      c.server = {s.dst_address, s.dst_port};
+      c.syn_seen = true;
+      c.isn = s.seq;
+      c.first_frame = s.frame;
+    }
+    if (s.has(tcp_flag::fin) || s.has(tcp_flag::rst)) c.ended = true;
+    c.frames.push_back(s.frame);
+  }
+  return out;
+}
+
+void tcp_units(const std::string& path, const fs::path& root, SplitCapture& out) {
+  std::vector<TcpSegment> segments;
+  try {
+    segments = read_tcp_segments(path);
+  } catch (const InputError& e) {
+    out.notes.push_back("TCP not read: " + e.diagnostics().front().message);
+    return;
+  }
+  const auto connections = tcp_connections(segments);
+  if (connections.empty()) return;
+  const std::string name = fs::path(path).filename().string();
+  std::unordered_map<std::uint64_t, int> output_of;
+  std::vector<std::string> outputs;
+  for (const auto& c : connections) {
+    CaptureUnit unit;
+    unit.label = fmt::format("{}#{}", name, out.units.size() + 1);
+    unit.transport = "TCP";
+    unit.folder = unit_folder(root, out.units.size() + 1).string();
+    unit.client = tcp::to_string(c.client);
+    unit.server = tcp::to_string(c.server);
+    unit.roles_from = c.syn_seen ? fmt::format("the SYN (frame {})", c.first_frame)
+                                 : "the first segment: no SYN in the capture";
+    unit.frames = c.frames;
+    for (auto f : c.frames) output_of[f] = static_cast<int>(outputs.size());
+    outputs.push_back((fs::path(unit.folder) / "client.pcap").string());
+    out.units.push_back(std::move(unit));
+  }
+  split_records(path, [&](std::uint64_t frame) {
+    auto it = output_of.find(frame);
+    return it == output_of.end() ? -1 : it->second;
+  }, outputs);
+}
+
+}  // namespace
+
+SplitCapture split_capture(const std::string& path, const dissect::KeyLog& keys, const std::string& key_log_text,
+                           const std::string& root, const std::vector<std::string>& vantages) {
+  SplitCapture out;
+  out.path = path;
+  const CaptureContents capture = read_capture(path);
+  if (capture.summary.damage) out.notes.push_back(path + ": " + *capture.summary.damage);
+  quic_units(path, capture, keys, root, out);
+  tcp_units(path, root, out);
+  if (out.units.empty())
+    throw InputError({path}, fmt::format("no connection to judge: no QUIC client Initial among {} UDP "
+                                         "datagrams and no TCP segment over IPv4",
+                                         capture.datagrams.size()));
+  for (const auto& unit : out.units) add_vantages(unit.folder, vantages, key_log_text);
+  return out;
+}
+
+}  // namespace conform

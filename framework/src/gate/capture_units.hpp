@@ -1,0 +1,59 @@
+// A capture someone else made, cut into the units `conform check` judges:
+// each QUIC connection (told apart by connection IDs, so a migrated client
+// stays one connection) and each TCP connection, in a folder of its own
+// laid out as a conform run leaves it (`client.pcap`, `server.pcap`, the
+// other vantage files the checks name, `keys.log`). Which side is the client
+// comes from the handshake: the sender of the QUIC client Initial (RFC 9000
+// §17.2.2), the sender of the TCP SYN (RFC 9293 §3.5).
+#pragma once
+
+#include "dissect/key_log.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace conform {
+
+/// One connection of a capture, ready for the checks.
+struct CaptureUnit {
+  /// "handshake.pcap#1": the capture's file name and the connection's
+  /// number in it (QUIC connections first, then TCP ones, each in order of
+  /// first appearance).
+  std::string label;
+  /// "QUIC" or "TCP".
+  std::string transport;
+  /// Absolute folder holding the unit's vantage files and key log.
+  std::string folder;
+  /// The client's and server's addresses in the original capture.
+  std::string client, server;
+  /// What told client from server.
+  std::string roles_from;
+  /// `frames[i]` is the original capture's frame number of the unit file's
+  /// frame i + 1: evidence is translated back with it.
+  std::vector<std::uint64_t> frames;
+};
+
+/// A capture and its units.
+struct SplitCapture {
+  std::string path;
+  std::vector<CaptureUnit> units;
+  /// What the split left out or noticed, one line each (datagrams of no
+  /// connection, a damaged end, missing secrets).
+  std::vector<std::string> notes;
+};
+
+/// Cuts `path` into units under `root/connection-N/` (`root` is created).
+/// In a QUIC unit the datagrams are rewritten as conform records its own
+/// runs (raw IPv4, client 127.0.0.1, server 127.0.0.2, ports kept, times
+/// since the capture's first datagram), so checks that tell the sides by
+/// address read them as they read a run; TCP units are the original records.
+/// Every unit has its capture as `client.pcap`, `server.pcap` and
+/// `<v>.pcap` for each name in `vantages` (one vantage point: all the
+/// same file), and `keys.log` holding `key_log_text`. Throws InputError
+/// naming the file when it cannot be read or holds no connection.
+SplitCapture split_capture(const std::string& path, const dissect::KeyLog& keys,
+                           const std::string& key_log_text, const std::string& root,
+                           const std::vector<std::string>& vantages);
+
+}  // namespace conform

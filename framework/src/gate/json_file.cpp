@@ -1,0 +1,59 @@
+// JSON input files with positioned errors.
+#include "gate/json_file.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace conform {
+
+namespace {
+
+// Line and column (from 1) of the byte at `offset` (from 0) of `text`.
+SourcePos position_of(const std::string& path, const std::string& text, std::size_t offset) {
+  SourcePos pos{path, 1, 1};
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++pos.line;
+      pos.column = 1;
+    } else {
+      ++pos.column;
+    }
+  }
+  return pos;
+}
+
+}  // namespace
+
+nlohmann::json read_json_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError({path}, "cannot read the file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    // e.byte counts from 1 and points just past the offending character.
+    const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+    std::string what = e.what();
+    // "[json.exception.parse_error.101] parse error at line 1, column 2: x": keep x.
+    if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
+    throw InputError(position_of(path, text, offset), "malformed JSON: " + what);
+  }
+}
+
+InputError json_shape_error(const std::string& path, const std::string& pointer,
+                            const std::string& message) {
+  return InputError({path}, "at " + (pointer.empty() ? std::string("/") : pointer) + ": " + message);
+}
+
+std::string json_string(const std::string& path, const nlohmann::json& j, const std::string& pointer,
+                        const char* key) {
+  if (!j.is_object()) throw json_shape_error(path, pointer, "expected an object");
+  auto it = j.find(key);
+  if (it == j.end()) throw json_shape_error(path, pointer, std::string("no \"") + key + "\"");
+  if (!it->is_string()) throw json_shape_error(path, pointer + "/" + key, "expected a string");
+  return it->get<std::string>();
+}
+
+}  // namespace conform

@@ -1,0 +1,135 @@
+// Judging cases against captures made elsewhere.
+#include "gate/offline_check.hpp"
+
+#include "capture/pcapng_secrets.hpp"
+#include "run/aggregate.hpp"
+#include "run/execute.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace conform {
+
+std::vector<Case> offline_cases(const std::vector<Case>& expanded) {
+  std::vector<Case> out;
+  std::set<const CaseDecl*> seen;
+  for (const auto& c : expanded) {
+    if (!seen.insert(c.decl).second) continue;
+    Case one{c.suite, c.decl, {}};
+    one.settings.id = c.decl->id;
+    one.settings.scenario = c.decl->scenario;
+    out.push_back(std::move(one));
+  }
+  return out;
+}
+
+std::vector<std::string> named_vantages(const std::vector<Case>& cases) {
+  std::set<std::string> names;
+  for (const auto& c : cases)
+    for (const auto& e : c.decl->expects)
+      if (auto it = e.params.find("vantage"); it != e.params.end())
+        if (const auto* v = std::get_if<std::string>(&it->second)) names.insert(*v);
+  names.erase("client");
+  names.erase("server");
+  return {names.begin(), names.end()};
+}
+
+dissect::KeyLog capture_keys(const std::string& capture, const std::vector<std::string>& keylogs,
+                             std::string& text) {
+  dissect::KeyLog keys;
+  text.clear();
+  for (const auto& block : read_pcapng_secrets(capture)) {
+    dissect::merge_key_log(keys, dissect::parse_key_log(block.key_log, capture + " (Decryption Secrets Block)"));
+    text += block.key_log;
+    if (!text.empty() && text.back() != '\n') text += '\n';
+  }
+  for (const auto& path : keylogs) {
+    dissect::merge_key_log(keys, dissect::read_key_log(path));
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    text += ss.str();
+    if (!text.empty() && text.back() != '\n') text += '\n';
+  }
+  return keys;
+}
+
+namespace {
+
+// Evidence in the unit's files, pointed back at the original capture.
+void to_original(RunRecord& record, const std::string& capture, const CaptureUnit& unit) {
+  namespace fs = std::filesystem;
+  for (auto& outcome : record.checks)
+    for (auto& e : outcome.result.evidence) {
+      if (e.capture.empty() || !fs::exists(fs::path(unit.folder) / e.capture)) continue;
+      e.capture = capture;
+      e.frame = e.frame >= 1 && e.frame <= unit.frames.size() ? unit.frames[e.frame - 1] : 0;
+    }
+}
+
+}  // namespace
+
+std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
+                                          const std::vector<SplitCapture>& captures,
+                                          const CheckRegistry& checks) {
+  auto run = std::make_unique<OfflineRun>();
+  struct Job {
+    const SplitCapture* capture;
+    const CaptureUnit* unit;
+  };
+  std::vector<Job> jobs;
+  for (const auto& c : cases)
+    for (const auto& capture : captures)
+      for (const auto& unit : capture.units) {
+        Case judged = c;
+        judged.settings.id = c.id() + " @ " + unit.label;
+        run->cases.push_back(std::move(judged));
+        jobs.push_back({&capture, &unit});
+      }
+  for (std::size_t k = 0; k < run->cases.size(); ++k) {
+    const Case& c = run->cases[k];
+    const auto start = std::chrono::steady_clock::now();
+    RunRecord record = judge_checks(c, jobs[k].unit->folder, c.settings, checks);
+    record.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    record.artifact_dir = jobs[k].unit->folder;
+    to_original(record, jobs[k].capture->path, *jobs[k].unit);
+    CaseResult result = aggregate(c, {std::move(record)}, {});
+    if (result.status == Status::unsupported) ++run->totals.skipped;
+    else if (is_failure(result.status)) ++run->totals.failed;
+    else ++run->totals.passed;
+    run->totals.duration_s += result.duration_s;
+    run->results.push_back(std::move(result));
+  }
+  return run;
+}
+
+nlohmann::json offline_json(const std::vector<SplitCapture>& captures, const std::vector<std::string>& keylogs,
+                            const std::vector<Case>& cases) {
+  using nlohmann::json;
+  json list = json::array();
+  for (const auto& capture : captures) {
+    json units = json::array();
+    for (const auto& u : capture.units)
+      units.push_back({{"label", u.label},   {"transport", u.transport},   {"client", u.client},
+                       {"server", u.server}, {"roles_from", u.roles_from}, {"folder", u.folder},
+                       {"frames", u.frames.size()}});
+    list.push_back({{"file", capture.path}, {"units", units}, {"notes", capture.notes}});
+  }
+  json mutants = json::array();
+  for (const auto& c : cases)
+    if (!c.decl->mutants.empty()) mutants.push_back(c.id());
+  return {{"captures", list},
+          {"keylogs", keylogs},
+          {"scenario_params",
+           "not known offline: cases are judged without their scenario parameters, knobs and network "
+           "settings; checks that derive a parameter from them use what each capture shows, as their "
+           "summaries say"},
+          {"mutants_not_applied", mutants}};
+}
+
+}  // namespace conform

@@ -1,0 +1,56 @@
+// `conform check`: the `expect` blocks of chosen cases judged against
+// captures made elsewhere, with no plugin run. Each case is judged once per
+// connection of each capture, as the case `ID @ capture#N`. A case is judged
+// once per declaration (matrix points differ only in what a plugin would
+// play), with no scenario parameters, knobs or network settings: checks
+// whose parameters come from them fall back to what the capture shows and
+// say so in their summaries. Mutants need a plugin run and are not applied.
+#pragma once
+
+#include "check/registry.hpp"
+#include "dissect/key_log.hpp"
+#include "gate/capture_units.hpp"
+#include "report/reporter.hpp"
+#include "run/result.hpp"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <string>
+#include <vector>
+
+namespace conform {
+
+/// One case per declaration among `expanded` (its first point), with its
+/// declared id and empty params, knobs and network.
+std::vector<Case> offline_cases(const std::vector<Case>& expanded);
+
+/// The `vantage` values the cases' checks name, besides client and server.
+std::vector<std::string> named_vantages(const std::vector<Case>& cases);
+
+/// The key material for `capture`: the secrets of its pcapng Decryption
+/// Secrets Blocks, then those of `keylogs`. `text` receives the same as one
+/// NSS key log. Throws InputError for an unreadable file.
+dissect::KeyLog capture_keys(const std::string& capture, const std::vector<std::string>& keylogs,
+                             std::string& text);
+
+/// Every (case, unit) judged, in case order then unit order.
+struct OfflineRun {
+  /// `cases[k]` is the case of `results[k]`, its id `ID @ capture#N`.
+  std::vector<Case> cases;
+  std::vector<CaseResult> results;
+  RunTotals totals;
+};
+
+/// Judges `cases` on every unit of `captures` with `checks`. Evidence that
+/// names a unit's capture file is rewritten to name the original capture
+/// and its frame number there.
+std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
+                                          const std::vector<SplitCapture>& captures,
+                                          const CheckRegistry& checks);
+
+/// The JSON report's `offline` member: captures, units, notes, key logs and
+/// what offline checking leaves out.
+nlohmann::json offline_json(const std::vector<SplitCapture>& captures, const std::vector<std::string>& keylogs,
+                            const std::vector<Case>& cases);
+
+}  // namespace conform

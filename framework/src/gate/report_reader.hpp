@@ -1,0 +1,52 @@
+// A JSON report read back (docs/reports.md): its cases with their results,
+// for `conform merge` to join shards into the reports of one whole run.
+#pragma once
+
+#include "run/result.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace conform {
+
+/// One case of a report: what the reporters print of its declaration and
+/// settings, and its result (whose `c` is left null: the merged list owns
+/// the cases).
+struct ReportedCase {
+  std::string suite;
+  CaseDecl decl;
+  CaseSettings settings;
+  CaseResult result;
+};
+
+/// The `shard` member a `conform run --shard K/N --json` report carries.
+struct ShardInfo {
+  std::size_t index = 0;
+  std::size_t count = 0;
+  /// Cases of the whole run, over all shards.
+  std::size_t cases_total = 0;
+  std::string cases_digest;
+  /// Each of this shard's cases' index in the whole run, in report order.
+  std::vector<std::size_t> positions;
+  /// The plugin options of the run, for replay commands.
+  std::vector<std::string> replay_args;
+};
+
+struct ReadReport {
+  std::string path;
+  std::string conform_version;
+  std::uint64_t seed = 1;
+  bool seed_pinned = false;
+  std::string out_dir;
+  std::optional<ShardInfo> shard;
+  std::vector<ReportedCase> cases;
+};
+
+/// Reads the JSON report at `path`. Throws InputError naming the file and
+/// the line and column (malformed JSON) or the JSON pointer of the first
+/// member that is missing or of the wrong type.
+ReadReport read_report(const std::string& path);
+
+}  // namespace conform

@@ -1,0 +1,36 @@
+// Reporting results at hand.
+#include "gate/report_set.hpp"
+
+#include "cli/commands.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+namespace conform {
+
+ReportSet::ReportSet(const ReportOptions& o)
+    : console_(stdout, nullptr, o.verbosity), junit_path_(o.junit), json_path_(o.json), junit_(o.junit),
+      json_(o.json) {
+  if (!o.baseline.empty()) baseline_ = std::make_unique<BaselineReporter>(read_baseline(o.baseline), stdout);
+  check_writable(o.json, "--json");
+  check_writable(o.junit, "--junit");
+  if (!o.json.empty() && !o.junit.empty() && std::filesystem::absolute(o.json) == std::filesystem::absolute(o.junit))
+    throw InputError({o.json}, "--json and --junit name the same file");
+  if (baseline_) json_.add_section("baseline", [this] { return baseline_->to_json(); });
+}
+
+int ReportSet::report(const RunPlan& plan, const std::vector<CaseResult>& results, const RunTotals& totals) {
+  std::vector<Reporter*> reporters{&console_};
+  if (baseline_) reporters.push_back(baseline_.get());
+  if (!junit_path_.empty()) reporters.push_back(&junit_);
+  if (!json_path_.empty()) reporters.push_back(&json_);
+  for (auto* r : reporters) r->begin(plan);
+  for (const auto& result : results)
+    for (auto* r : reporters) r->case_done(result);
+  for (auto* r : reporters) r->end(totals);
+  if (baseline_) return baseline_->comparison().failed() ? 1 : 0;
+  return totals.failed ? 1 : 0;
+}
+
+}  // namespace conform

@@ -1,0 +1,217 @@
+// `conform check` on the committed captures: the suites' expect blocks judge
+// captures made elsewhere (ngtcp2's QUIC with key logs, Linux TCP), each
+// connection on its own, with no plugin run; every verdict asserted.
+#include "support/support.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+using namespace conform::test;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kCaptures = std::string(CONFORM_SOURCE_DIR) + "/captures";
+const std::string kSuites = std::string(CONFORM_SOURCE_DIR) + "/suites";
+// The real plugins: the suites name them, and validation needs their declarations.
+const std::vector<std::string> kEnv{std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR};
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::map<std::string, std::string> verdicts(const json& report) {
+  std::map<std::string, std::string> out;
+  for (const auto& c : report.at("cases")) out[c.at("id")] = c.at("status");
+  return out;
+}
+
+const json& case_named(const json& report, const std::string& id) {
+  for (const auto& c : report.at("cases"))
+    if (c.at("id") == id) return c;
+  BOOST_FAIL("no case " + id);
+  throw;
+}
+
+// datagrams_captured cases bounding what one side sent to exactly `count`,
+// and to one less (which must fail).
+std::string count_cases(const std::string& side, int count) {
+  std::string out;
+  for (int max : {count, count - 1})
+    out += "[[case]]\nid = \"count/" + side + (max == count ? "" : "-one-less") +
+           "\"\nrfc = \"9000§12\"\nrequirement = \"what a side sent MUST be in the capture (sanity)\"\n"
+           "plugin = \"quic\"\nscenario = \"handshake\"\n  [[case.expect]]\n  check = \"datagrams_captured\"\n"
+           "  vantage = \"client\"\n  from = \"" + side + "\"\n  min = " + std::to_string(count) +
+           "\n  max = " + std::to_string(max) + "\n\n";
+  return out;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(offline_check_test)
+
+// Datagram counts per side from tshark (`-Y udp.dstport==4433` for the
+// client, `udp.srcport==4433` for the server); a GSO record counts once.
+BOOST_AUTO_TEST_CASE(every_ngtcp2_capture_is_judged_from_its_handshake) {
+  struct Expected {
+    const char* capture;
+    int client, server;
+  };
+  for (const Expected e : {Expected{"handshake.pcap", 6, 5}, {"retry.pcap", 7, 5}, {"stream-limit.pcap", 25, 25},
+                           {"loss.pcap", 111, 317}, {"key-update.pcap", 37, 296}, {"large.pcap", 226, 2190},
+                           {"migration.pcap", 47, 315}, {"gso.pcap", 39, 40}, {"handshake-dsb.pcapng", 6, 5}}) {
+    const std::string name = e.capture;
+    const std::string dir = scratch_dir("offline_" + name);
+    const std::string counts = write_file(dir + "/counts.toml", count_cases("client", e.client) +
+                                                                    count_cases("server", e.server));
+    std::vector<std::string> args{"check", kCaptures + "/ngtcp2/" + name};
+    // The pcapng carries its key log inside.
+    if (name.ends_with(".pcap"))
+      args.insert(args.end(), {"--keylog", kCaptures + "/ngtcp2/" + fs::path(name).stem().string() + ".keys"});
+    args.insert(args.end(), {kSuites + "/rfc9000", counts, "--out", dir + "/out", "--json", dir + "/r.json"});
+    auto r = run_conform(args, ".", kEnv);
+    BOOST_TEST(r.exit_code == 1, name << ": " << r.out << r.err);
+    // One connection, whatever the migration did to the client's port.
+    BOOST_TEST(contains(r.out, "offline check of 1 capture (1 connection)"), name << ": " << r.out);
+    BOOST_TEST(contains(r.out, "  " + name + "#1  QUIC  client 127.0.0.1:"), name << ": " << r.out);
+    BOOST_TEST(contains(r.out, " → server 127.0.0.1:4433 (from the client's Initial (frame 1)), "), name);
+    const json report = json::parse(read_file(dir + "/r.json"));
+    const std::string at = " @ " + name + "#1";
+    BOOST_TEST(verdicts(report) == (std::map<std::string, std::string>{{"handshake/both-directions" + at, "PASS"},
+                                                                       {"count/client" + at, "PASS"},
+                                                                       {"count/client-one-less" + at, "FAIL"},
+                                                                       {"count/server" + at, "PASS"},
+                                                                       {"count/server-one-less" + at, "FAIL"}}),
+               name);
+    // The unit folder holds the capture as each vantage and the key log.
+    for (const char* file : {"client.pcap", "server.pcap", "keys.log"})
+      BOOST_TEST(fs::exists(dir + "/out/@check/" + name + "/connection-1/" + file), name << " " << file);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(two_connections_are_judged_one_by_one_with_evidence_in_the_original_frames) {
+  // handshake.pcap (frames 1-11, client port 55435) then retry.pcap (frames
+  // 12-23, client port 38843), concatenated with `mergecap -a`.
+  const std::string dir = scratch_dir("offline_two");
+  const std::string suite = write_file(dir + "/six.toml", count_cases("client", 6));
+  const std::string capture = kCaptures + "/ngtcp2/two-connections.pcap";
+  auto r = run_conform({"check", capture, "--keylog", kCaptures + "/ngtcp2/two-connections.keys", suite, "--out",
+                        dir + "/out", "--json", dir + "/r.json", "--filter", "count/client"},
+                       ".", kEnv);
+  BOOST_TEST(r.exit_code == 1, r.out + r.err);
+  BOOST_TEST(contains(r.out, "offline check of 1 capture (2 connections)"), r.out);
+  BOOST_TEST(contains(r.out, "  two-connections.pcap#1  QUIC  client 127.0.0.1:55435 → server 127.0.0.1:4433 "
+                             "(from the client's Initial (frame 1)), 11 frames"), r.out);
+  BOOST_TEST(contains(r.out, "  two-connections.pcap#2  QUIC  client 127.0.0.1:38843 → server 127.0.0.1:4433 "
+                             "(from the client's Initial (frame 12)), 12 frames"), r.out);
+  const json report = json::parse(read_file(dir + "/r.json"));
+  BOOST_TEST(verdicts(report) == (std::map<std::string, std::string>{{"count/client @ two-connections.pcap#1", "PASS"},
+                                                                     {"count/client @ two-connections.pcap#2", "FAIL"}}));
+  // Connection 2's client datagrams are frames 12 ... 23 of the capture given.
+  const json& second = case_named(report, "count/client @ two-connections.pcap#2");
+  const json& evidence = second.at("runs")[0].at("checks")[0].at("evidence");
+  BOOST_TEST(evidence[0].at("capture") == capture);
+  BOOST_TEST(evidence[0].at("frame") == 12);
+  BOOST_TEST(evidence[1].at("frame") == 23);
+  BOOST_TEST(second.at("runs")[0].at("checks")[0].at("summary") ==
+             "client.pcap holds 7 datagrams from client (required 6..6)");
+  // The failure line replays from the captures, not with a seed.
+  BOOST_TEST(contains(r.out, "(replay: conform check " + capture + " --keylog " + kCaptures +
+                                 "/ngtcp2/two-connections.keys " + suite + " --filter count/client)"),
+             r.out);
+  BOOST_TEST(report.at("offline").at("captures")[0].at("units").size() == 2u);
+}
+
+// The TCP captures' values are in captures/tcp/README.md, from tshark.
+BOOST_AUTO_TEST_CASE(tcp_captures_are_judged_from_the_syn) {
+  const std::string dir = scratch_dir("offline_tcp");
+  auto tcp_case = [](const std::string& id, const std::string& check, const std::string& params) {
+    return "[[case]]\nid = \"" + id + "\"\nrfc = \"9293§3.8.6\"\nrequirement = \"SHOULD (bound from tshark)\"\n"
+           "plugin = \"tcp_relay\"\nscenario = \"transfers\"\n  [[case.expect]]\n  check = \"" + check + "\"\n" +
+           params + "\n";
+  };
+  const std::string suite = write_file(
+      dir + "/tcp.toml",
+      tcp_case("tiny/transfer-under-3.1s", "transfer_time", "  max_ms = 3100.0\n") +
+          tcp_case("tiny/transfer-under-3s", "transfer_time", "  max_ms = 3000.0\n") +
+          tcp_case("tiny/eleven-zero-windows", "zero_window_events", "  by = \"initiator\"\n  max = 11\n") +
+          tcp_case("tiny/ten-zero-windows", "zero_window_events", "  by = \"initiator\"\n  max = 10\n") +
+          tcp_case("tiny/server-never-zero", "zero_window_events", "  by = \"responder\"\n  max = 0\n"));
+  const std::string tiny = kCaptures + "/tcp/linux-tiny-buffer.pcap";
+  auto r = run_conform({"check", tiny, suite, kSuites + "/tcp", "--out", dir + "/out", "--json", dir + "/r.json"},
+                       ".", kEnv);
+  BOOST_TEST(r.exit_code == 1, r.out + r.err);
+  BOOST_TEST(contains(r.out, "  linux-tiny-buffer.pcap#1  TCP  client 127.0.0.1:40654 → server 127.0.0.1:44873 "
+                             "(from the SYN (frame 1)), 129 frames"), r.out);
+  BOOST_TEST(contains(r.out, "  mutants are not applied offline (1 case declares some): they need a plugin run\n"),
+             r.out);
+  const json report = json::parse(read_file(dir + "/r.json"));
+  const std::string at = " @ linux-tiny-buffer.pcap#1";
+  // The tiny buffer's transfer stalls: every case of suites/tcp fails on it.
+  BOOST_TEST(verdicts(report) ==
+             (std::map<std::string, std::string>{{"tiny/transfer-under-3.1s" + at, "PASS"},
+                                                 {"tiny/transfer-under-3s" + at, "FAIL"},
+                                                 {"tiny/eleven-zero-windows" + at, "PASS"},
+                                                 {"tiny/ten-zero-windows" + at, "FAIL"},
+                                                 {"tiny/server-never-zero" + at, "PASS"},
+                                                 {"loopback-stall/buffers-auto" + at, "FAIL"},
+                                                 {"loopback-stall/client-fixed" + at, "FAIL"},
+                                                 {"loopback-stall/all-fixed" + at, "FAIL"}}));
+  // Evidence names the capture given and tshark's frame numbers: the first
+  // zero window the client advertised is frame 71.
+  const json& ten = case_named(report, "tiny/ten-zero-windows" + at);
+  const json& evidence = ten.at("runs")[0].at("checks")[0].at("evidence");
+  BOOST_TEST(evidence[0].at("capture") == tiny);
+  BOOST_TEST(evidence[0].at("frame") == 71);
+  BOOST_TEST(report.at("offline").at("mutants_not_applied") == json::parse(R"(["loopback-stall/all-fixed"])"));
+
+  // The synthetic capture: one connection beside a stray UDP datagram.
+  const std::string synthetic = kCaptures + "/tcp/synthetic.pcap";
+  const std::string gaps = write_file(dir + "/gaps.toml",
+                                      tcp_case("synthetic/gap-under-480ms", "no_stalls", "  max_gap_ms = 480.0\n") +
+                                          tcp_case("synthetic/gap-under-470ms", "no_stalls", "  max_gap_ms = 470.0\n"));
+  auto s = run_conform({"check", synthetic, gaps, "--out", dir + "/out2", "--json", dir + "/s.json"}, ".", kEnv);
+  BOOST_TEST(s.exit_code == 1, s.out + s.err);
+  BOOST_TEST(contains(s.out, "  synthetic.pcap#1  TCP  client 10.0.0.1:40000 → server 10.0.0.2:80 (from the SYN (frame 1)), 20 frames"),
+             s.out);
+  BOOST_TEST(contains(s.out, "  note: synthetic.pcap: 1 UDP datagram of no QUIC connection (first: frame 5, "), s.out);
+  BOOST_TEST(verdicts(json::parse(read_file(dir + "/s.json"))) ==
+             (std::map<std::string, std::string>{{"synthetic/gap-under-480ms @ synthetic.pcap#1", "PASS"},
+                                                 {"synthetic/gap-under-470ms @ synthetic.pcap#1", "FAIL"}}));
+}
+
+BOOST_AUTO_TEST_CASE(bad_input_is_exit_2_with_the_file_named) {
+  const std::string dir = scratch_dir("offline_bad");
+  const std::string suite = kSuites + "/rfc9000";
+  auto r = run_conform({"check", suite}, ".", kEnv);
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err == suite + ": no capture given: name a pcap or pcapng file\n");
+  const std::string capture = kCaptures + "/ngtcp2/handshake.pcap";
+  r = run_conform({"check", capture}, ".", kEnv);
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err == capture + ": no suite given: name a *.toml file or a folder of them\n");
+  r = run_conform({"check", dir + "/none.pcap", suite}, ".", kEnv);
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err == dir + "/none.pcap: no such capture file\n");
+  const std::string text = write_file(dir + "/text.pcap", "not a capture\n");
+  r = run_conform({"check", text, suite, "--out", dir + "/out"}, ".", kEnv);
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(contains(r.err, text + ": cannot read capture: "), r.err);
+  r = run_conform({"check", capture, "--keylog", dir + "/none.keys", suite, "--out", dir + "/out"}, ".", kEnv);
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(contains(r.err, dir + "/none.keys: "), r.err);
+  r = run_conform({"check", capture, suite, "--filter", "nope", "--out", dir + "/out"}, ".", kEnv);
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err == suite + ": no case matches --filter nope\n");
+  // A capture of conform's fixture: UDP, but no QUIC and no TCP.
+  const std::string fixture_suite = std::string(CONFORM_TEST_DATA_DIR) + "/suites/mutants.toml";
+  run_conform({"run", fixture_suite, "--filter", "mutant/killed", "--out", dir + "/fixture"});
+  const std::string plain = dir + "/fixture/mutant/killed/client.pcap";
+  r = run_conform({"check", plain, suite, "--out", dir + "/out"}, ".", kEnv);
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err == plain + ": no connection to judge: no QUIC client Initial among 6 UDP datagrams and no TCP "
+                              "segment over IPv4\n");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
