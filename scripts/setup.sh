@@ -23,6 +23,10 @@ packages=(
   # reference captures: scripts/make-reference-captures.sh (tests read the committed files)
   ngtcp2-client ngtcp2-server   # gtlsclient, gtlsserver
   tshark tcpdump openssl
+  # HTML report: Chart.js is inlined into every report (read at report time)
+  libjs-chart.js
+  # the HTML report's browser test (tests/browser): headless Chromium
+  chromium
 )
 
 missing=()

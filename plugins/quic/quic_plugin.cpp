@@ -1,8 +1,11 @@
-// The in-house QUIC plugin's declaration: the name, roles and scenarios that
-// suites/rfc9000 is written against. The sans-IO connection on BoringSSL
-// that plays them is not built yet, so every run reports UNSUPPORTED with
-// that reason, never a pass.
+// The in-house QUIC plugin: the sans-IO connection of quic_core playing the
+// scenarios of plugins/quic/scenarios on the simulated network, with every
+// field of quic::Config a suite may turn declared as a knob.
 #include <conform/plugin.hpp>
+
+#include "scenarios/knobs.hpp"
+#include "scenarios/run.hpp"
+#include "scenarios/scenario.hpp"
 
 namespace {
 
@@ -12,19 +15,21 @@ class QuicPlugin final : public Plugin {
  public:
   QuicPlugin() {
     info_.name = "quic";
-    info_.version = "0.1.0";
+    info_.version = "0.2.0";
     info_.time_model = TimeModel::simulated;
     info_.roles = {"client", "server"};
-    info_.scenarios = {
-        {"handshake", "connect, exchange nothing, close", {}},
-    };
+    for (const quic::ScenarioEntry& e : quic::scenario_table()) info_.scenarios.push_back(e.spec);
+    info_.knobs = quic::knob_specs();
   }
 
   const PluginInfo& info() const override { return info_; }
 
-  RunOutcome run(RunContext&) override {
-    return {RunOutcome::Status::unsupported,
-            "the in-house QUIC connection is not built yet (issue 5); nothing was run"};
+  RunOutcome run(RunContext& ctx) override {
+    try {
+      return quic::play(ctx);
+    } catch (const std::exception& e) {
+      return {RunOutcome::Status::error, std::string("quic: ") + e.what()};
+    }
   }
 
  private:

@@ -3,6 +3,7 @@
 
 #include "check/datagrams_captured.hpp"
 #include "check/no_stalls.hpp"
+#include "check/quic/catalogue.hpp"
 #include "check/receive_window_floor.hpp"
 #include "check/transfer_time.hpp"
 #include "check/zero_window_events.hpp"
@@ -36,6 +37,7 @@ const CheckRegistry& CheckRegistry::builtin() {
     r.add(std::make_unique<ReceiveWindowFloor>());
     r.add(std::make_unique<TransferTime>());
     r.add(std::make_unique<ZeroWindowEvents>());
+    quic_checks::add_quic_checks(r);
     return r;
   }();
   return registry;

@@ -114,6 +114,10 @@ int command_run(const RunCommandOptions& options) {
   if (!options.json.empty() && !options.junit.empty() &&
       fs::absolute(options.json) == fs::absolute(options.junit))
     throw InputError({options.json}, "--json and --junit name the same file");
+  check_writable(options.html, "--html");
+  for (const auto* other : {&options.json, &options.junit})
+    if (!options.html.empty() && !other->empty() && fs::absolute(options.html) == fs::absolute(*other))
+      throw InputError({options.html}, "--html names the same file as another report");
   prepare_out_dir(options.out_dir);
   const int lock = lock_out_dir(options.out_dir);
 
@@ -131,6 +135,7 @@ int command_run(const RunCommandOptions& options) {
   JsonReporter* json = nullptr;
   if (!options.json.empty()) files.push_back(std::make_unique<JsonReporter>(options.json));
   if (!options.json.empty()) json = static_cast<JsonReporter*>(files.back().get());
+  if (!options.html.empty()) files.push_back(std::make_unique<HtmlReporter>(options.html));
   std::vector<Reporter*> reporters{&console};
   for (auto& f : files) reporters.push_back(f.get());
   gate.attach(reporters, json, run.replay_args);

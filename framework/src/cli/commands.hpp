@@ -36,16 +36,27 @@ struct RunCommandOptions {
   double timeout_s = 60;
   std::string junit;
   std::string json;
+  std::string html;
   Verbosity verbosity = Verbosity::normal;
   /// `--shard` and `--baseline`.
   GateOptions gate;
 };
 
-/// `conform dissect CAPTURE [--keylog FILE] [--json]`.
+/// `conform dissect CAPTURE [--keylog FILE] [--json | --qlog FILE [--vantage V]]`.
 struct DissectCommandOptions {
   std::string capture;
   std::vector<std::string> keylogs;
   bool json = false;
+  /// Write qlog here instead of printing the timeline ("-": standard output).
+  std::string qlog;
+  /// Where the capture was taken: "client", "server" or "network".
+  std::string vantage = "network";
+};
+
+/// `conform report REPORT.json --html FILE`.
+struct ReportCommandOptions {
+  std::string report;
+  std::string html;
 };
 
 int command_run(const RunCommandOptions& options);
@@ -62,6 +73,10 @@ std::vector<Case> selected_cases(const std::vector<std::unique_ptr<SuiteFile>>& 
 /// is missing, it is a folder, or the folder is not writable), naming
 /// `option`; does nothing for an empty path.
 void check_writable(const std::string& path, const char* option);
+/// Writes the HTML report of a JSON report, reading each run's artifacts
+/// where the report names them (relative paths: from the current folder,
+/// else from the report's). Returns 0; bad input throws InputError (exit 2).
+int command_report(const ReportCommandOptions& options);
 /// Prints the decrypted timeline of a capture. Returns 0 whenever the files
 /// could be read, whatever could be decrypted; an unreadable capture or key
 /// log throws InputError (exit 2). Unusable key log lines are reported on

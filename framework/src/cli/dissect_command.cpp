@@ -4,9 +4,12 @@
 #include "cli/commands.hpp"
 #include "dissect/dissector.hpp"
 #include "dissect/timeline_format.hpp"
+#include "report/file_reporter.hpp"
+#include "report/qlog.hpp"
 
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 
 namespace conform {
 
@@ -48,7 +51,17 @@ int command_dissect(const DissectCommandOptions& options) {
       std::fprintf(stderr, "%s: the key log has no secrets for connection %zu (client random %s): "
                            "only its Initial packets are decrypted\n",
                    options.capture.c_str(), c.index, dissect::to_hex(*c.client_random).c_str());
-  if (options.json)
+  if (!options.qlog.empty()) {
+    std::ostringstream qlog;
+    const QlogVantage vantage = options.vantage == "client"   ? QlogVantage::client
+                                : options.vantage == "server" ? QlogVantage::server
+                                                              : QlogVantage::network;
+    write_qlog(qlog, timeline, {vantage, options.capture});
+    if (options.qlog == "-")
+      std::cout << qlog.str();
+    else
+      write_file_atomically(options.qlog, qlog.str());
+  } else if (options.json)
     dissect::print_timeline_json(std::cout, timeline, &summary);
   else
     dissect::print_timeline(std::cout, timeline, &summary);

@@ -76,6 +76,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--junit", run.junit, "write a JUnit XML report here")->type_name("FILE");
   run_cmd->add_option("--json", run.json, "write the JSON report here")->type_name("FILE");
   conform::add_gate_options(*run_cmd, run.gate);
+  run_cmd->add_option("--html", run.html, "write the HTML report (one self-contained file) here")->type_name("FILE");
   auto* quiet = run_cmd->add_flag_callback("-q,--quiet", [&] { run.verbosity = conform::Verbosity::quiet; },
                                            "print only failures and the closing line");
   run_cmd->add_flag_callback("-v,--verbose", [&] { run.verbosity = conform::Verbosity::verbose; },
@@ -99,7 +100,17 @@ int main(int argc, char** argv) {
                           "NSS key log (SSLKEYLOGFILE) with the TLS secrets; repeatable. Without one, "
                           "only Initial packets decrypt")
       ->type_name("FILE");
-  dissect_cmd->add_flag("--json", dissect.json, "print the timeline as JSON for tools");
+  auto* dissect_json = dissect_cmd->add_flag("--json", dissect.json, "print the timeline as JSON for tools");
+  dissect_cmd->add_option("--qlog", dissect.qlog, "write the timeline as qlog (JSON-SEQ) to FILE ('-': stdout)")
+      ->type_name("FILE")->excludes(dissect_json);
+  dissect_cmd->add_option("--vantage", dissect.vantage, "where the capture was taken, for --qlog")
+      ->check(CLI::IsMember({"client", "server", "network"}))
+      ->capture_default_str();
+
+  conform::ReportCommandOptions report;
+  auto* report_cmd = app.add_subcommand("report", "turn a JSON report and its artifact folders into an HTML report");
+  report_cmd->add_option("report", report.report, "the JSON report of a run (--json)")->required()->type_name("REPORT");
+  report_cmd->add_option("--html", report.html, "write the HTML report here")->required()->type_name("FILE");
 
   conform::MergeCommandOptions merge;
   auto* merge_cmd = conform::add_merge_command(app, merge);
@@ -122,6 +133,7 @@ int main(int argc, char** argv) {
     if (*dissect_cmd) return conform::command_dissect(dissect);
     if (*merge_cmd) return conform::command_merge(merge);
     if (*check_cmd) return conform::command_check(check);
+    if (*report_cmd) return conform::command_report(report);
     return conform::command_plugins(plugins);
   } catch (const conform::InputError& e) {
     std::fflush(stdout);

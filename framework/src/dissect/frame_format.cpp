@@ -1,17 +1,11 @@
 // Text and JSON renderings of frames.
 #include "dissect/frame_format.hpp"
+#include "common/overload.hpp"
 
 #include <fmt/format.h>
 
 namespace conform::dissect {
 namespace {
-
-template <class... F>
-struct Overload : F... {
-  using F::operator()...;
-};
-template <class... F>
-Overload(F...) -> Overload<F...>;
 
 std::string ranges_text(const AckFrame& f) {
   std::string out;

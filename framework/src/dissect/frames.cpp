@@ -1,17 +1,8 @@
 // Names and type values of frames (RFC 9000 §19, Table 3 of §12.4).
 #include "dissect/frames.hpp"
+#include "common/overload.hpp"
 
 namespace conform::dissect {
-namespace {
-
-template <class... F>
-struct Overload : F... {
-  using F::operator()...;
-};
-template <class... F>
-Overload(F...) -> Overload<F...>;
-
-}  // namespace
 
 std::string_view frame_name(const Frame& frame) {
   return std::visit(

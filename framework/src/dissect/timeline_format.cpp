@@ -91,13 +91,6 @@ std::string describe_parameters(const TransportParameters& t) {
   return s;
 }
 
-nlohmann::json parameters_json(const std::optional<TransportParameters>& t) {
-  if (!t) return nullptr;
-  nlohmann::json j = nlohmann::json::object();
-  for (const auto& [name, value] : parameter_fields(*t)) j[name] = value;
-  return j;
-}
-
 std::string describe_flow(const StreamFlow& f) {
   if (!f.first_frame) return "-";
   std::string s = fmt::format("{}B", f.unique_bytes);
@@ -123,6 +116,13 @@ nlohmann::json flow_json(const StreamFlow& f) {
 }
 
 }  // namespace
+
+nlohmann::json parameters_json(const std::optional<TransportParameters>& t) {
+  if (!t) return nullptr;
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, value] : parameter_fields(*t)) j[name] = value;
+  return j;
+}
 
 void print_timeline(std::ostream& out, const Timeline& t, const CaptureSummary* capture) {
   const std::int64_t t0 = first_time(t);

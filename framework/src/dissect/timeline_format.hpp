@@ -4,6 +4,9 @@
 
 #include "dissect/timeline.hpp"
 
+#include <nlohmann/json.hpp>
+
+#include <optional>
 #include <ostream>
 
 namespace conform::dissect {
@@ -20,6 +23,10 @@ void print_timeline(std::ostream& out, const Timeline& timeline, const CaptureSu
 /// Times are nanoseconds as captured.
 void print_timeline_json(std::ostream& out, const Timeline& timeline,
                          const CaptureSummary* capture = nullptr);
+
+/// Every transport parameter sent, by its RFC 9000 §18.2 name (integers as
+/// sent, byte strings in hex, unnamed ones as "0x<id>"); null when absent.
+nlohmann::json parameters_json(const std::optional<TransportParameters>& parameters);
 
 /// "127.0.0.1:4433".
 std::string endpoint_text(NetEndpoint e);

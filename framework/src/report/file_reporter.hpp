@@ -59,6 +59,21 @@ class JsonReporter final : public CollectingReporter {
   std::vector<std::pair<std::string, std::function<nlohmann::json()>>> sections_;
 };
 
+/// The self-contained HTML page (report/html.hpp), built when the run ends
+/// from the JSON report and every run's artifact folder.
+class HtmlReporter final : public CollectingReporter {
+ public:
+  /// Reads Chart.js now, so a missing library stops the run before it
+  /// starts (InputError).
+  explicit HtmlReporter(std::string path);
+
+ protected:
+  std::string render(const RunTotals& totals) const override;
+
+ private:
+  std::string chart_js_;
+};
+
 /// Writes `text` to `path` through a temporary file in the same folder.
 /// Throws std::runtime_error naming the file when it cannot.
 void write_file_atomically(const std::string& path, const std::string& text);

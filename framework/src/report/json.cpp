@@ -1,9 +1,8 @@
 // The JSON report: every case with its runs, checks, evidence and mutants,
 // grouped views by section, and the totals.
 #include "report/file_reporter.hpp"
+#include "report/report_json.hpp"
 #include "run/record_json.hpp"
-
-#include <nlohmann/json.hpp>
 
 namespace conform {
 using nlohmann::json;
@@ -38,15 +37,11 @@ json case_json(const CaseResult& r, const RunPlan& plan) {
 
 }  // namespace
 
-void JsonReporter::add_section(std::string key, std::function<json()> render) {
-  sections_.emplace_back(std::move(key), std::move(render));
-}
-
-std::string JsonReporter::render(const RunTotals& totals) const {
+json report_document(const std::vector<CaseResult>& results, const RunPlan& plan, const RunTotals& totals) {
   json cases = json::array();
   json sections = json::object();
-  for (const auto& r : results_) {
-    cases.push_back(case_json(r, plan_));
+  for (const auto& r : results) {
+    cases.push_back(case_json(r, plan));
     json& s = sections[r.c->decl->rfc];
     if (s.is_null()) s = {{"cases", json::array()}, {"passed", 0}, {"failed", 0}, {"skipped", 0}};
     s["cases"].push_back(r.c->id());
@@ -55,15 +50,23 @@ std::string JsonReporter::render(const RunTotals& totals) const {
                                                          : "passed";
     s[bucket] = s[bucket].get<int>() + 1;
   }
-  json doc = {{"conform_version", CONFORM_VERSION},
-              {"seed", plan_.seed},
-              {"seed_pinned", plan_.seed_pinned},
-              {"out_dir", plan_.out_dir},
-              {"cases", cases},
-              {"sections", sections},
-              {"totals",
-               {{"passed", totals.passed}, {"failed", totals.failed}, {"skipped", totals.skipped},
-                {"duration_s", totals.duration_s}}}};
+  return {{"conform_version", CONFORM_VERSION},
+          {"seed", plan.seed},
+          {"seed_pinned", plan.seed_pinned},
+          {"out_dir", plan.out_dir},
+          {"cases", cases},
+          {"sections", sections},
+          {"totals",
+           {{"passed", totals.passed}, {"failed", totals.failed}, {"skipped", totals.skipped},
+            {"duration_s", totals.duration_s}}}};
+}
+
+void JsonReporter::add_section(std::string key, std::function<json()> render) {
+  sections_.emplace_back(std::move(key), std::move(render));
+}
+
+std::string JsonReporter::render(const RunTotals& totals) const {
+  json doc = report_document(results_, plan_, totals);
   for (const auto& [key, section] : sections_) doc[key] = section();
   // Paths and ids need not be UTF-8; JSON must be.
   return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";

@@ -43,6 +43,9 @@ struct Config {
 
   // Behaviours under test.
   bool emit_max_streams = true;  ///< false: never raise the peer's stream limit (the investigation's bug)
+  /// false: never raise the peer's connection credit with MAX_DATA (§4.2), so a
+  /// sender stalls at initial_max_data: the flow-control twin of the stream cliff.
+  bool emit_max_data = true;
   MaxStreamsPolicy max_streams_policy = MaxStreamsPolicy::half_window;
   bool emit_streams_blocked = true;  ///< STREAMS_BLOCKED when an open is refused (§19.14)
   bool emit_data_blocked = true;     ///< DATA_BLOCKED and STREAM_DATA_BLOCKED (§19.12-13)
@@ -61,8 +64,46 @@ struct Config {
   /// a key phase; 0 never starts one (peer-initiated updates are followed).
   uint64_t key_update_interval_packets = 0;
   /// Largest datagram we send before the peer's max_udp_payload_size is
-  /// known, and the Initial datagram size (>= 1200, RFC 9000 §14.1), bytes.
+  /// known, and the size ack-eliciting Initial datagrams are padded to
+  /// (>= 1200, RFC 9000 §14.1), bytes. Larger than the path carries: the
+  /// first flight is lost and recovery falls back to base_mtu.
   size_t initial_mtu = 1200;
+
+  // Loss recovery (RFC 9002) and MTU policy; docs/pq-handshake.md.
+  /// The datagram size we fall back to (bytes, >= 1200) once a datagram
+  /// larger than it is declared lost: the path cannot carry initial_mtu.
+  size_t base_mtu = 1200;
+  /// kInitialRtt, the RTT assumed before the first sample (RFC 9002 §6.2.2), ms.
+  uint64_t initial_rtt_ms = 333;
+  /// Keep up to 16 Handshake and 1-RTT packets that arrive before their keys
+  /// and process them when the keys arrive (RFC 9001 §5.7), instead of
+  /// dropping them. A server does the same for 1-RTT packets that arrive
+  /// before the client's Finished.
+  bool client_packet_buffering = true;
+  /// A PTO probe datagram carries an Initial and a Handshake packet together
+  /// when both spaces have unacknowledged data and they fit (RFC 9000
+  /// §12.2); false: one space per probe datagram.
+  bool probe_coalescing = true;
+  /// The fault: every PTO probe re-sends CRYPTO from the first
+  /// unacknowledged byte instead of continuing after the range the
+  /// previous probe carried (RFC 9002 §6.2.4 lets probes carry any
+  /// unacknowledged data; this wastes them on the same prefix).
+  bool probe_restart_crypto_at_zero = false;
+  /// The fault: datagrams with an Initial packet that carries only an ACK
+  /// are padded to initial_mtu too (RFC 9000 §14.1 asks padding only of a
+  /// client's Initial datagrams, and only to 1200), so an endpoint cannot
+  /// report progress over a path that drops initial_mtu.
+  bool pad_ack_only_to_initial_mtu = false;
+  /// After this many datagrams in a row that elicit no ACK, add a PING so
+  /// the peer acknowledges them (RFC 9000 §13.2.4); 0 never.
+  uint64_t ack_only_ping_interval = 4;
+  /// NewReno (RFC 9002 §7, Appendix B): kInitialWindow and kMinimumWindow in
+  /// datagrams, kLossReductionFactor in (0, 1].
+  uint64_t cc_initial_window_packets = 10;
+  uint64_t cc_minimum_window_packets = 2;
+  double cc_loss_reduction_factor = 0.5;
+  /// Pace 1-RTT stream data at 1.25 * cwnd / smoothed_rtt (RFC 9002 §7.7).
+  bool pacing = true;
 
   // TLS.
   std::vector<std::string> alpn = {"conform"};

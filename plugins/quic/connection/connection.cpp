@@ -27,6 +27,17 @@ Space space_of(Level level) {
                                      : Space::application;
 }
 
+RecoveryConfig recovery_config(const Config& c) {
+  RecoveryConfig r;
+  r.initial_rtt = Duration::millis(static_cast<int64_t>(c.initial_rtt_ms));
+  // Replaced by the peer's value with its transport parameters; only the
+  // 1-RTT PTO uses it, and that waits for handshake confirmation.
+  r.max_ack_delay = Duration::millis(static_cast<int64_t>(c.max_ack_delay_ms));
+  r.congestion = {c.cc_initial_window_packets, c.cc_minimum_window_packets, c.cc_loss_reduction_factor};
+  r.max_datagram_size = std::max<size_t>(1200, c.initial_mtu);
+  return r;
+}
+
 }  // namespace
 
 const char* to_string(StreamError e) {
@@ -44,7 +55,7 @@ const char* to_string(StreamError e) {
 }
 
 Connection::Connection(const Config& config, Instant now)
-    : config_(config), recovery_(Duration::millis(static_cast<int64_t>(config.max_ack_delay_ms))) {
+    : config_(config), recovery_(recovery_config(config)) {
   uint64_t rng = config.seed * 2 + (config.is_server ? 1 : 0);
   local_cid_ = make_cid(rng);
   if (!config.is_server) original_dcid_ = make_cid(rng);
@@ -160,6 +171,8 @@ Status<> Connection::on_handshake_complete() {
   local_limits_[static_cast<size_t>(Dir::bidi)] = LocalStreamLimit(p.initial_max_streams_bidi);
   local_limits_[static_cast<size_t>(Dir::uni)] = LocalStreamLimit(p.initial_max_streams_uni);
   max_datagram_ = std::min<size_t>(max_datagram_, p.max_udp_payload_size);
+  recovery_.set_max_datagram_size(max_datagram_);
+  recovery_.set_peer_max_ack_delay(Duration::millis(static_cast<int64_t>(p.max_ack_delay_ms)));
   handshake_complete_ = true;
   state_ = ConnectionState::established;
   push_event(HandshakeCompleted{});
@@ -241,7 +254,7 @@ Instant Connection::next_timeout() const {
     case ConnectionState::closed: return Instant::never();
     case ConnectionState::closing:
     case ConnectionState::draining: return close_deadline_;
-    default: return std::min(idle_deadline_, recovery_.next_timeout());
+    default: return std::min({idle_deadline_, recovery_.next_timeout(), pacing_deadline_});
   }
 }
 
@@ -258,10 +271,7 @@ void Connection::handle_timeout(Instant now) {
     push_event(*close_reason_);
     return;
   }
-  if (recovery_.next_timeout() > now) return;
-  auto out = recovery_.on_timeout(now);
-  for (const auto& [s, p] : out.lost) on_packet_lost(s, p);
-  if (out.probe) space(out.probe_space).probe_pending = true;
+  on_recovery_timeout(now);
 }
 
 std::optional<Event> Connection::poll_event() {

@@ -34,6 +34,9 @@ struct ConnectionStats {
   uint64_t bytes_sent = 0, bytes_received = 0;
   uint64_t packets_sent = 0, packets_received = 0, packets_dropped = 0;
   uint64_t key_updates = 0;  ///< Key phase changes, either side initiating.
+  uint64_t packets_buffered = 0;  ///< Kept until their keys arrived (RFC 9001 §5.7).
+  uint64_t packets_lost = 0;      ///< Declared lost (RFC 9002 §6.1).
+  uint64_t probe_datagrams = 0;   ///< Sent because a PTO fired (RFC 9002 §6.2.4).
 };
 
 class Connection {
@@ -91,6 +94,8 @@ class Connection {
   bool is_closed() const { return state_ == ConnectionState::closed; }
   /// Why the connection closed (our error, the peer's, or idle), if it did.
   const std::optional<ConnectionClosed>& close_reason() const { return close_reason_; }
+  /// The CID the peer addresses us by (what a UDP server demultiplexes on).
+  const ConnectionId& local_cid() const { return local_cid_; }
   const std::optional<TransportParameters>& peer_params() const { return peer_params_; }
   std::string alpn() const;
   const ConnectionStats& stats() const { return stats_; }
@@ -98,6 +103,10 @@ class Connection {
   uint64_t local_max_streams(Dir d) const { return remote_limits_[static_cast<size_t>(d)].max(); }
   uint64_t peer_max_streams(Dir d) const { return local_limits_[static_cast<size_t>(d)].max(); }
   uint64_t peer_max_data() const { return conn_send_.max(); }
+  /// Loss detection, RTT and congestion state (RFC 9002).
+  const Recovery& recovery() const { return recovery_; }
+  /// The largest datagram we send now (MTU policy), bytes.
+  size_t max_datagram_size() const { return max_datagram_; }
   uint64_t local_max_data() const { return conn_recv_.max(); }
   size_t open_streams() const { return streams_.size(); }
 
@@ -109,7 +118,7 @@ class Connection {
     SendBuffer crypto_send;
     RecvBuffer crypto_recv;
     bool discarded = false;
-    bool probe_pending = false;
+    uint64_t probe_cursor = 0;  ///< CRYPTO offset where the last probe stopped
   };
 
   Connection(const Config& config, Instant now);
@@ -161,15 +170,35 @@ class Connection {
     size_t pn_len = 4;
     Bytes payload;
     bool ack_eliciting = false;
+    bool padded = false;  ///< PADDING added: in flight though not ack-eliciting (RFC 9002 §2)
     std::vector<SentFrame> records;
   };
   size_t header_overhead(Space s, size_t pn_len) const;
   Bytes seal_datagram(Instant now, std::vector<PendingPacket>& packets);
-  bool build_payload(Instant now, Space s, size_t budget, PendingPacket& out);
+  bool build_payload(Instant now, Space s, size_t budget, PendingPacket& out, bool probe);
   void add_app_frames(Instant now, size_t budget, PendingPacket& out);
   void add_stream_frames(size_t budget, PendingPacket& out);
   void emit(PendingPacket& out, const Frame& f, std::optional<SentFrame> record);
   std::optional<Bytes> build_close_datagram(Instant now);
+
+  // connection_recovery.cpp: what RFC 9002 asks of the connection: the
+  // loss detection timer's inputs, PTO probes, the MTU policy, pacing and
+  // congestion gating, packets buffered before their keys (RFC 9001 §5.7).
+  RecoveryContext recovery_context() const;
+  void rearm_recovery(Instant now) { recovery_.set_timer(now, recovery_context()); }
+  void on_recovery_timeout(Instant now);
+  /// Probe datagrams: which spaces the next one carries.
+  bool probe_carries(Space s) const;
+  void add_probe_crypto(Space s, size_t budget, PendingPacket& out);
+  /// The size a datagram of these packets is padded to (RFC 9000 §14.1 and
+  /// the MTU policy); 0 for none.
+  size_t padding_target(const std::vector<PendingPacket>& packets, size_t limit, bool probe) const;
+  void maybe_elicit_ack(std::vector<PendingPacket>& packets, size_t used, size_t limit);
+  /// Whether new or lost STREAM data may go out now (cwnd, pacing).
+  bool stream_data_allowed(Instant now, size_t limit);
+  void on_lost_datagram_size(size_t datagram_bytes);
+  bool buffer_undecryptable(Space s, std::span<const uint8_t> packet);
+  void replay_buffered(Instant now);
 
   Config config_;
   ConnectionState state_ = ConnectionState::handshaking;
@@ -194,6 +223,20 @@ class Connection {
   Instant close_deadline_ = Instant::never();
   Instant idle_deadline_ = Instant::never();
   size_t max_datagram_ = 1200;
+
+  // Recovery (connection_recovery.cpp).
+  int probe_datagrams_ = 0;      ///< probe datagrams still to send for the last PTO
+  int probe_index_ = 0;          ///< which of them is next
+  Space probe_space_ = Space::initial;
+  bool handshake_acked_ = false;  ///< client: a Handshake packet was acknowledged
+  bool stream_data_ok_ = true;    ///< this datagram may carry STREAM data
+  Instant pacing_deadline_ = Instant::never();
+  uint64_t ack_only_streak_ = 0;  ///< datagrams in a row that elicit no ACK
+  struct BufferedPacket {
+    Space space;
+    Bytes bytes;
+  };
+  std::vector<BufferedPacket> buffered_;
 
   // Flow control (§4.1) and stream limits (§4.6).
   SendCredit conn_send_;

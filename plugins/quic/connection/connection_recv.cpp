@@ -51,6 +51,8 @@ void Connection::handle_datagram(Instant now, ByteView datagram) {
     process_packet(now, *h, rest.first(h->length));
     offset += h->length;
   }
+  replay_buffered(now);
+  if (state_ != ConnectionState::closed && state_ != ConnectionState::draining) rearm_recovery(now);
 }
 
 void Connection::process_packet(Instant now, const PacketHeader& h, std::span<uint8_t> packet) {
@@ -99,6 +101,7 @@ void Connection::process_packet(Instant now, const PacketHeader& h, std::span<ui
   }
   PacketSpace& sp = space(s);
   if (sp.discarded || !sp.rx) {
+    if (!sp.discarded && buffer_undecryptable(s, packet)) return;
     ++stats_.packets_dropped;  // keys not yet available, or discarded
     return;
   }
@@ -218,8 +221,13 @@ Status<> Connection::handle_ack(Instant now, Space s, const AckFrame& ack) {
   const uint64_t exponent = peer_params_ ? peer_params_->ack_delay_exponent : 3;
   const uint64_t delay_us = ack.ack_delay > (uint64_t{1} << 40) ? (uint64_t{1} << 40)
                                                                  : ack.ack_delay << exponent;
-  auto out = recovery_.on_ack_received(s, ack, Duration::micros(static_cast<int64_t>(delay_us)), now);
+  // RFC 9002 §6.2.2.1: an acknowledged Handshake packet proves the server
+  // validated the client's address.
+  RecoveryContext ctx = recovery_context();
+  if (s == Space::handshake) ctx.peer_completed_address_validation = true;
+  auto out = recovery_.on_ack_received(s, ack, Duration::micros(static_cast<int64_t>(delay_us)), now, ctx);
   if (!out) return out.error();
+  if (s == Space::handshake && !out.value().acked.empty()) handshake_acked_ = true;
   if (s == Space::application) on_app_ack(ack.largest());
   for (const SentPacket& p : out.value().acked) on_packet_acked(s, p);
   for (const SentPacket& p : out.value().lost) on_packet_lost(s, p);
@@ -250,6 +258,8 @@ void Connection::on_packet_acked(Space s, const SentPacket& p) {
 }
 
 void Connection::on_packet_lost(Space s, const SentPacket& p) {
+  ++stats_.packets_lost;
+  on_lost_datagram_size(p.datagram_bytes);
   for (const SentFrame& sf : p.frames) {
     if (auto* c = std::get_if<SentCrypto>(&sf)) {
       if (!space(s).discarded) space(s).crypto_send.on_lost(c->offset, c->len, false);

@@ -71,35 +71,53 @@ std::optional<Bytes> Connection::poll_transmit(Instant now) {
     if (allowed <= stats_.bytes_sent) return std::nullopt;
     limit = std::min<uint64_t>(limit, allowed - stats_.bytes_sent);
   }
+  // RFC 9002 §6.2.4: PTO probes ignore the congestion window; the MTU
+  // policy clamps them to 1200 bytes, a size every path carries.
+  const bool probe = probe_datagrams_ > 0;
+  if (probe) limit = std::min(limit, kMinInitialDatagram);
+  stream_data_ok_ = probe || stream_data_allowed(now, limit);
   std::vector<PendingPacket> packets;
   size_t used = 0;
   for (Space s : {Space::initial, Space::handshake, Space::application}) {
     PacketSpace& sp = space(s);
-    if (sp.discarded || !sp.tx) continue;
+    if (sp.discarded || !sp.tx || (probe && !probe_carries(s))) continue;
     PendingPacket p;
     p.space = s;
     p.pn = sp.next_pn;
     p.pn_len = packet_number_length(p.pn, recovery_.largest_acked(s));
     const size_t overhead = header_overhead(s, p.pn_len);
     if (used + overhead + 8 > limit) break;
-    if (!build_payload(now, s, limit - used - overhead, p)) continue;
+    if (!build_payload(now, s, limit - used - overhead, p, probe)) continue;
     used += overhead + p.payload.size();
     packets.push_back(std::move(p));
   }
+  // §7.8: stream data was allowed but did not fill the datagram: the
+  // application, not the window, limits the sender.
+  if (!probe && handshake_complete_ && stream_data_ok_)
+    recovery_.set_app_limited(used + kMaxStreamOverhead < limit);
+  if (probe) {
+    ++probe_index_;
+    --probe_datagrams_;
+    if (packets.empty()) {
+      probe_datagrams_ = 0;  // nothing left to probe with: send normally
+      return poll_transmit(now);
+    }
+    ++stats_.probe_datagrams;
+  }
   if (packets.empty()) return std::nullopt;
-  // §14.1: a client pads every datagram with an Initial packet, a server
-  // those with an ack-eliciting Initial. The padding goes in the last packet.
-  bool pad = false;
-  for (const PendingPacket& p : packets)
-    pad = pad || (p.space == Space::initial && (!config_.is_server || p.ack_eliciting));
-  const size_t target = std::min(limit, kMinInitialDatagram);
-  if (pad && used < target) packets.back().payload.resize(packets.back().payload.size() + (target - used));
+  maybe_elicit_ack(packets, used, limit);
+  // The padding goes in the last packet.
+  if (const size_t target = padding_target(packets, limit, probe); used < target) {
+    packets.back().payload.resize(packets.back().payload.size() + (target - used));
+    packets.back().padded = true;
+  }
   return seal_datagram(now, packets);
 }
 
 Bytes Connection::seal_datagram(Instant now, std::vector<PendingPacket>& packets) {
   Bytes dgram;
-  bool sent_handshake = false, eliciting = false;
+  bool sent_handshake = false, eliciting = false, in_flight = false;
+  std::vector<std::pair<Space, SentPacket>> sent_packets;
   for (PendingPacket& p : packets) {
     if (config_.tamper_payload) config_.tamper_payload(p.space, p.payload);
     // A key update starts with the packet that carries it, never idle (§6.1).
@@ -132,28 +150,38 @@ Bytes Connection::seal_datagram(Instant now, std::vector<PendingPacket>& packets
     sent.time_sent = now;
     sent.bytes = dgram.size() - start;
     sent.ack_eliciting = p.ack_eliciting;
+    sent.in_flight = p.ack_eliciting || p.padded;
     sent.frames = std::move(p.records);
-    recovery_.on_packet_sent(p.space, std::move(sent));
+    in_flight = in_flight || sent.in_flight;
+    sent_packets.emplace_back(p.space, std::move(sent));
     ++stats_.packets_sent;
     sent_handshake = sent_handshake || p.space == Space::handshake;
     eliciting = eliciting || p.ack_eliciting;
   }
+  for (auto& [s, sent] : sent_packets) {
+    sent.datagram_bytes = dgram.size();
+    recovery_.on_packet_sent(s, std::move(sent));
+  }
+  if (in_flight && config_.pacing) recovery_.on_paced_send(now, dgram.size());
   // RFC 9001 §4.9.1: a client drops Initial keys once it sends a Handshake packet.
   if (!config_.is_server && sent_handshake) discard_space(Space::initial);
   if (eliciting) idle_deadline_ = now + idle_timeout();
+  rearm_recovery(now);
   ++stats_.datagrams_sent;
   stats_.bytes_sent += dgram.size();
   return dgram;
 }
 
-bool Connection::build_payload(Instant now, Space s, size_t budget, PendingPacket& out) {
+bool Connection::build_payload(Instant now, Space s, size_t budget, PendingPacket& out, bool probe) {
   PacketSpace& sp = space(s);
   const uint64_t exponent = config_.ack_delay_exponent;
   const std::optional<AckFrame> ack = sp.acks.has_new() ? sp.acks.build(now, exponent) : std::nullopt;
   const size_t ack_size = ack ? encoded_size(*ack) : 0;
   const size_t content_budget = budget > ack_size ? budget - ack_size : 0;
-  // CRYPTO first: the handshake cannot progress without it.
-  while (content_budget > out.payload.size() + 16) {
+  // CRYPTO first: the handshake cannot progress without it. A probe
+  // carries unacknowledged CRYPTO even if it is not yet declared lost.
+  if (probe) add_probe_crypto(s, content_budget, out);
+  while (!probe && content_budget > out.payload.size() + 16) {
     const size_t room = content_budget - out.payload.size() - 16;
     const auto chunk = sp.crypto_send.peek(room, kMaxVarint);
     if (!chunk || chunk->data.empty()) break;
@@ -161,10 +189,8 @@ bool Connection::build_payload(Instant now, Space s, size_t budget, PendingPacke
     sp.crypto_send.on_sent(chunk->offset, chunk->data.size(), false);
   }
   if (s == Space::application && handshake_complete_) add_app_frames(now, content_budget, out);
-  if (sp.probe_pending && !out.ack_eliciting && out.payload.size() + 1 <= content_budget) {
-    emit(out, PingFrame{}, std::nullopt);
-    sp.probe_pending = false;
-  }
+  if (probe && !out.ack_eliciting && out.payload.size() + 1 <= content_budget)
+    emit(out, PingFrame{}, std::nullopt);  // RFC 9002 §6.2.4: a probe must elicit an ACK
   if (ack && ack_size <= budget && (sp.acks.ack_due() || !out.payload.empty())) {
     emit(out, *ack, std::nullopt);
     sp.acks.on_ack_sent();
@@ -186,7 +212,7 @@ void Connection::add_app_frames(Instant, size_t budget, PendingPacket& out) {
     path_responses_.pop_front();
   }
   // Credit first (§4.2): a peer waiting for it is the costliest stall.
-  if (auto due = conn_recv_.update_due(); due || max_data_pending_) {
+  if (auto due = conn_recv_.update_due(); config_.emit_max_data && (due || max_data_pending_)) {
     const uint64_t value = due.value_or(conn_recv_.max());
     if (control(MaxDataFrame{value})) {
       conn_recv_.on_update_sent(value);
@@ -230,7 +256,7 @@ void Connection::add_app_frames(Instant, size_t budget, PendingPacket& out) {
     }
     any_unsent = any_unsent || (st.has_send && !st.reset_code && st.send.written() > st.send.highest_sent());
   }
-  add_stream_frames(budget, out);
+  if (stream_data_ok_) add_stream_frames(budget, out);
   // §4.1: say so when flow control is what stops us.
   if (config_.emit_data_blocked && conn_send_.blocked_report_due(any_unsent) &&
       control(DataBlockedFrame{conn_send_.max()}))

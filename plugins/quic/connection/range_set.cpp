@@ -39,6 +39,18 @@ void RangeSet::remove_below(uint64_t v) {
   }
 }
 
+void RangeSet::remove(uint64_t start, uint64_t end) {
+  if (start >= end) return;
+  auto it = ranges_.upper_bound(start);
+  if (it != ranges_.begin() && std::prev(it)->second > start) --it;
+  while (it != ranges_.end() && it->first < end) {
+    const uint64_t s = it->first, e = it->second;
+    it = ranges_.erase(it);
+    if (s < start) ranges_.emplace(s, start);
+    if (e > end) ranges_.emplace(end, e);
+  }
+}
+
 uint64_t RangeSet::contiguous_end(uint64_t from) const {
   auto it = ranges_.upper_bound(from);
   if (it == ranges_.begin()) return from;

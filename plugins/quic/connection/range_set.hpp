@@ -16,6 +16,8 @@ class RangeSet {
   bool contains(uint64_t v) const;
   /// Removes every value below `v` (e.g. packet numbers too old to ack).
   void remove_below(uint64_t v);
+  /// Removes [start, end) (e.g. lost bytes that were sent again).
+  void remove(uint64_t start, uint64_t end);
   bool empty() const { return ranges_.empty(); }
   size_t size() const { return ranges_.size(); }
   /// End of the first range if it starts at `from`, else `from`: how far the

@@ -23,14 +23,19 @@ std::optional<SendBuffer::Chunk> SendBuffer::peek(size_t max_len, uint64_t limit
   return Chunk{next_, ByteView(data_).subspan(next_ - base_, len), fin};
 }
 
+std::optional<SendBuffer::Chunk> SendBuffer::peek_unacked(uint64_t from, size_t max_len) const {
+  uint64_t pos = std::max(from, base_);
+  pos = acked_.contiguous_end(pos);  // skip an acknowledged range that covers pos
+  if (pos >= written() || max_len == 0) return std::nullopt;
+  const auto next = acked_.ranges().upper_bound(pos);
+  const uint64_t stop = next == acked_.ranges().end() ? written() : std::min(next->first, written());
+  const size_t len = static_cast<size_t>(std::min<uint64_t>(stop - pos, max_len));
+  return Chunk{pos, ByteView(data_).subspan(pos - base_, len), false};
+}
+
 void SendBuffer::on_sent(uint64_t offset, size_t len, bool fin) {
   const uint64_t end = offset + len;
-  if (!lost_.empty() && lost_.ranges().begin()->first == offset) {
-    RangeSet rest;
-    for (const auto& [s, e] : lost_.ranges())
-      if (e > end) rest.insert(std::max(s, end), e);
-    lost_ = rest;
-  }
+  lost_.remove(offset, end);
   next_ = std::max(next_, end);
   highest_sent_ = std::max(highest_sent_, end);
   if (fin) {

@@ -28,7 +28,12 @@ class SendBuffer {
   /// The next chunk to send, at most `max_len` bytes, new data not beyond
   /// `limit` (the flow-control limit). nullopt when nothing is sendable.
   std::optional<Chunk> peek(size_t max_len, uint64_t limit) const;
-  /// Marks a chunk returned by peek (possibly shortened) as sent.
+  /// PTO probes (RFC 9002 §6.2.4): the first bytes at or after `from` not
+  /// yet acknowledged (sent, lost or never sent), at most `max_len`;
+  /// nullopt when every byte from `from` on is acknowledged. No flow
+  /// control limit: for CRYPTO data.
+  std::optional<Chunk> peek_unacked(uint64_t from, size_t max_len) const;
+  /// Marks a chunk returned by peek or peek_unacked (possibly shortened) as sent.
   void on_sent(uint64_t offset, size_t len, bool fin);
   void on_acked(uint64_t offset, size_t len, bool fin);
   void on_lost(uint64_t offset, size_t len, bool fin);

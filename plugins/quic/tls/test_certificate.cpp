@@ -4,6 +4,7 @@
 #include <openssl/curve25519.h>
 #include <openssl/evp.h>
 #include <openssl/mem.h>
+#include <openssl/pem.h>
 #include <openssl/x509.h>
 
 namespace conform::quic {
@@ -39,6 +40,23 @@ std::shared_ptr<const TestCertificate> TestCertificate::generate(const std::stri
   X509_NAME_free(name);
   if (!ok) return nullptr;
   return cert;
+}
+
+std::shared_ptr<const TestCertificate> TestCertificate::from_pem(const std::string& cert_pem,
+                                                                 const std::string& key_pem,
+                                                                 std::string& error) {
+  std::shared_ptr<TestCertificate> cert(new TestCertificate);
+  BIO* cert_bio = BIO_new_mem_buf(cert_pem.data(), static_cast<int>(cert_pem.size()));
+  BIO* key_bio = BIO_new_mem_buf(key_pem.data(), static_cast<int>(key_pem.size()));
+  if (cert_bio) cert->x509_ = PEM_read_bio_X509(cert_bio, nullptr, nullptr, nullptr);
+  if (key_bio) cert->key_ = PEM_read_bio_PrivateKey(key_bio, nullptr, nullptr, nullptr);
+  BIO_free(cert_bio);
+  BIO_free(key_bio);
+  if (!cert->x509_) error = "no PEM certificate found";
+  else if (!cert->key_) error = "no PEM private key found";
+  else if (!X509_check_private_key(cert->x509_, cert->key_)) error = "the key does not match the certificate";
+  else return cert;
+  return nullptr;
 }
 
 TestCertificate::~TestCertificate() {

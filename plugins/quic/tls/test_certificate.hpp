@@ -1,6 +1,7 @@
 // Self-signed Ed25519 test certificates, generated at test time from a seed
 // so two runs produce the same bytes (ARCHITECTURE.md principle 3: Ed25519
-// signatures have a fixed size, and nothing here reads a clock).
+// signatures have a fixed size, and nothing here reads a clock); or a
+// certificate and key given as PEM files to the command-line tool.
 #pragma once
 
 #include <memory>
@@ -20,6 +21,13 @@ class TestCertificate {
   /// BoringSSL fails.
   static std::shared_ptr<const TestCertificate> generate(const std::string& common_name,
                                                          uint64_t seed);
+  /// A certificate and private key read from PEM text (any key type
+  /// BoringSSL signs with: Ed25519, ECDSA, RSA), for a server run by hand
+  /// (conform-quic). nullptr with `error` set if either does not parse or
+  /// the key does not match the certificate.
+  static std::shared_ptr<const TestCertificate> from_pem(const std::string& cert_pem,
+                                                         const std::string& key_pem,
+                                                         std::string& error);
   ~TestCertificate();
   TestCertificate(const TestCertificate&) = delete;
   TestCertificate& operator=(const TestCertificate&) = delete;

@@ -67,11 +67,14 @@ const SSL_QUIC_METHOD kQuicMethod = {
     TlsCallbacks::set_read_secret, TlsCallbacks::set_write_secret,
     TlsCallbacks::add_handshake_data, TlsCallbacks::flush_flight, TlsCallbacks::send_alert};
 
-const char* groups_list(TlsGroups g) {
+// A client offers only its group, so a case controls the ClientHello's size;
+// a server prefers its group but accepts the others, so a client of any
+// group completes without a HelloRetryRequest.
+const char* groups_list(TlsGroups g, bool is_server) {
   switch (g) {
-    case TlsGroups::x25519: return "X25519";
-    case TlsGroups::p256: return "P-256";
-    case TlsGroups::cecpq2: return "CECPQ2";
+    case TlsGroups::x25519: return is_server ? "X25519:P-256:CECPQ2" : "X25519";
+    case TlsGroups::p256: return is_server ? "P-256:X25519:CECPQ2" : "P-256";
+    case TlsGroups::cecpq2: return is_server ? "CECPQ2:X25519:P-256" : "CECPQ2";
   }
   return "X25519";
 }
@@ -109,7 +112,7 @@ Result<std::unique_ptr<TlsSession>> TlsSession::create(const TlsConfig& config,
   if (!SSL_set_quic_transport_params(s->ssl_, local_transport_params.data(),
                                      local_transport_params.size()))
     return internal("SSL_set_quic_transport_params failed");
-  if (!SSL_set1_curves_list(s->ssl_, groups_list(config.groups)))
+  if (!SSL_set1_curves_list(s->ssl_, groups_list(config.groups, config.is_server)))
     return internal("unsupported tls_groups");
   if (config.is_server) {
     if (!SSL_use_certificate(s->ssl_, config.certificate->x509()) ||

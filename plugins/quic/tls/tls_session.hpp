@@ -23,7 +23,8 @@ namespace conform::quic {
 /// Encryption levels, in BoringSSL's order (RFC 9001 §4.1.4).
 enum class Level : uint8_t { initial = 0, early_data = 1, handshake = 2, application = 3 };
 
-/// Key exchange groups offered (the `tls_groups` knob). CECPQ2 is X25519 +
+/// Key exchange groups (the `tls_groups` knob): the one a client offers, the
+/// one a server prefers (it accepts the others too). CECPQ2 is X25519 +
 /// HRSS: a ClientHello of ~1.4 KB, larger than one Initial packet.
 enum class TlsGroups { x25519, p256, cecpq2 };
 

@@ -1,0 +1,80 @@
+// `amplification_limit`: before it has validated the client's address, a
+// server sends at most three times the bytes it received on the connection
+// (RFC 9000 §8.1: MUST). The address is validated when a Handshake packet
+// from the client has been processed, or when the client's Initial carries
+// the token of a Retry the server sent (§8.1.2). Tokens from NEW_TOKEN are
+// not followed: a server that validates with them may exceed 3× and fail
+// this check. Judged at server.pcap, datagram payload bytes both ways.
+#include "check/quic/blocked_sent.hpp"
+#include "check/quic/catalogue.hpp"
+
+#include <fmt/format.h>
+
+namespace conform::quic_checks {
+namespace {
+
+class AmplificationLimit final : public QuicCheck {
+ public:
+  std::string name() const override { return "amplification_limit"; }
+  std::string rfc() const override { return "RFC 9000 §8.1 (MUST), §8.1.2"; }
+  std::string summary() const override {
+    return "before validating the client's address the server never sends more than 3× the bytes it received";
+  }
+  std::vector<ValueSpec> params() const override { return {}; }
+
+  CheckResult judge(const QuicRun& run, const CheckInput&) const override {
+    const auto captures = run.at(Side::server);
+    if (captures.empty()) return missing_captures(Side::server);
+    std::vector<std::pair<std::string, CheckResult>> parts;
+    for (const Judged& j : connections_of(captures)) parts.emplace_back(label(j), judge_one(j));
+    if (parts.empty()) return {false, "no QUIC connection in server.pcap", {}};
+    return combine(parts);
+  }
+
+ private:
+  static CheckResult judge_one(const Judged& j) {
+    const auto& c = *j.connection->connection;
+    std::uint64_t received = 0, sent = 0;
+    std::vector<dissect::Bytes> retry_tokens;
+    std::optional<At> validated;
+    std::vector<std::string> problems;
+    std::vector<Evidence> ev;
+    double worst = 0;
+    for (std::size_t i = 0; i < c.datagrams.size() && !validated; ++i) {
+      const auto& d = c.datagrams[i];
+      const At at{d.frame, d.time_ns, i};
+      if (sender_of(d) == Side::client) {
+        received += d.size;
+        for (const auto& p : d.packets) {
+          if (p.type == dissect::PacketType::handshake && p.decrypted()) validated = at;
+          if (p.type == dissect::PacketType::initial && !p.token.empty())
+            for (const auto& t : retry_tokens)
+              if (t == p.token) validated = at;
+        }
+        continue;
+      }
+      for (const auto& p : d.packets)
+        if (p.type == dissect::PacketType::retry) retry_tokens.push_back(p.token);
+      sent += d.size;
+      worst = std::max(worst, received ? double(sent) / double(received) : 1e9);
+      if (sent > 3 * received && problems.empty()) {
+        problems.push_back(fmt::format("frame {} ({}): the server had sent {} bytes having received {} (limit {}) "
+                                       "before validating the address",
+                                       d.frame, ms(d.time_ns), sent, received, 3 * received));
+        ev.push_back(evidence(*j.capture, at, fmt::format("{} bytes sent > 3 × {}", sent, received)));
+      }
+    }
+    if (validated) ev.push_back(evidence(*j.capture, *validated, "the client's address is validated"));
+    return verdict(problems, ev,
+                   fmt::format("before {} the server sent {} bytes for {} received (at most {:.2f}×)",
+                               validated ? fmt::format("validation at frame {}", validated->frame)
+                                         : std::string("the end (never validated)"),
+                               sent, received, worst));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_amplification_limit() { return std::make_unique<AmplificationLimit>(); }
+
+}  // namespace conform::quic_checks

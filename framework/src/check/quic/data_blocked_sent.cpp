@@ -1,0 +1,72 @@
+// `data_blocked_sent`: a sender that has data to send but is at the peer's
+// connection-level limit sends DATA_BLOCKED carrying that limit (RFC 9000
+// §4.1: SHOULD, §19.12), and never sends beyond it (§4.1: MUST NOT).
+// Judged at the sender's own capture.
+#include "check/quic/blocked_sent.hpp"
+#include "check/quic/catalogue.hpp"
+#include "check/quic/scenario_expectations.hpp"
+
+#include <fmt/format.h>
+
+namespace conform::quic_checks {
+namespace {
+
+class DataBlockedSent final : public QuicCheck {
+ public:
+  std::string name() const override { return "data_blocked_sent"; }
+  std::string rfc() const override { return "RFC 9000 §4.1 (SHOULD; MUST NOT exceed the limit), §19.12"; }
+  std::string summary() const override {
+    return "`by` sends DATA_BLOCKED with the limit each time it waits at its peer's connection-level limit, and "
+           "never sends beyond it";
+  }
+  std::vector<ValueSpec> params() const override {
+    return {blocked_by_param(),
+            {"expected_bytes", ValueType::integer, Value{std::int64_t{-1}},
+             "stream bytes `by` wants to send per connection; -1: from the scenario parameters (a lower bound)"},
+            grace_param()};
+  }
+
+  CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
+    const Side by = side_from(value_or<std::string>(input.params, "by", "client"));
+    const auto captures = run.at(by);
+    if (captures.empty()) return missing_captures(by);
+    std::vector<std::pair<std::string, CheckResult>> parts;
+    for (const Judged& j : connections_of(captures)) {
+      const auto& conn = *j.connection;
+      const auto initial = initial_max_data(conn, dissect::other(by));
+      if (!initial) {
+        parts.emplace_back(label(j), CheckResult{false, "the peer's transport parameters are not in the capture", {}});
+        continue;
+      }
+      BlockedScope scope{"connection data", "DATA_BLOCKED",
+                         walk_limit(*initial, conn.side(dissect::other(by)).max_data, conn.side(by).data_sent), 0, "",
+                         &conn.side(by).data_blocked};
+      scope.wanted = scope.walk.used;
+      scope.why = fmt::format("sent {}", scope.wanted);
+      const auto fixed = value_or<std::int64_t>(input.params, "expected_bytes", -1);
+      auto expected = fixed >= 0 ? std::optional<Expected>(Expected{std::uint64_t(fixed), "parameter expected_bytes"})
+                                 : expected_bytes(input.settings.params, by);
+      if (expected && expected->value > scope.wanted) {
+        scope.wanted = expected->value;
+        scope.why = expected->source;
+      }
+      std::vector<std::string> problems;
+      std::vector<Evidence> ev;
+      const auto grace = std::int64_t(value_or<double>(input.params, "grace_ms", 0) * 1e6);
+      const std::size_t needed = judge_blocked(scope, *j.capture, grace, problems, ev);
+      parts.emplace_back(label(j), verdict(problems, ev,
+                                           fmt::format("sent {} bytes (wanted {}: {}), limit {} → {}; {} waits at "
+                                                       "the limit, each reported with DATA_BLOCKED",
+                                                       scope.walk.used, scope.wanted, scope.why, *initial,
+                                                       scope.walk.final_limit, needed)));
+    }
+    if (parts.empty()) return {false, "no QUIC connection in the " + std::string(to_string(by)) + " captures", {}};
+    return combine(parts);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_data_blocked_sent() { return std::make_unique<DataBlockedSent>(); }
+
+}  // namespace conform::quic_checks

@@ -1,0 +1,73 @@
+// `initial_keys_discarded`: a client discards its Initial keys when it first
+// sends a Handshake packet, a server when it first processes one, and
+// neither sends an Initial packet after that (RFC 9001 §4.9.1: MUST). Judged
+// at each side's own capture.
+#include "check/quic/blocked_sent.hpp"
+#include "check/quic/catalogue.hpp"
+
+#include <fmt/format.h>
+
+namespace conform::quic_checks {
+namespace {
+
+class InitialKeysDiscarded final : public QuicCheck {
+ public:
+  std::string name() const override { return "initial_keys_discarded"; }
+  std::string rfc() const override { return "RFC 9001 §4.9.1 (MUST)"; }
+  std::string summary() const override {
+    return "no Initial packet is sent by a client after its first Handshake packet, or by a server after it "
+           "received one";
+  }
+  std::vector<ValueSpec> params() const override {
+    return {side_param("by", "whose Initial packets count", std::string("any"), true)};
+  }
+
+  CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
+    const auto by = value_or<std::string>(input.params, "by", "any");
+    std::vector<std::pair<std::string, CheckResult>> parts;
+    for (Side side : {Side::client, Side::server}) {
+      if (by != "any" && by != to_string(side)) continue;
+      const auto captures = run.at(side);
+      if (captures.empty() && by != "any") return missing_captures(side);
+      for (const Judged& j : connections_of(captures)) parts.emplace_back(label(j), judge_one(j, side));
+    }
+    if (parts.empty()) return {false, "no QUIC connection in the captures", {}};
+    return combine(parts);
+  }
+
+ private:
+  static CheckResult judge_one(const Judged& j, Side side) {
+    const auto& c = *j.connection->connection;
+    std::optional<At> discarded;
+    std::vector<std::string> problems;
+    std::vector<Evidence> ev;
+    for (std::size_t i = 0; i < c.datagrams.size(); ++i) {
+      const auto& d = c.datagrams[i];
+      const At at{d.frame, d.time_ns, i};
+      const bool own = sender_of(d) == side;
+      for (const auto& p : d.packets) {
+        if (own && p.type == dissect::PacketType::initial && discarded && problems.empty()) {
+          problems.push_back(fmt::format("the {} sent an Initial packet at frame {} ({}) after discarding its Initial "
+                                         "keys at frame {}",
+                                         to_string(side), d.frame, ms(d.time_ns), discarded->frame));
+          ev.push_back(evidence(*j.capture, at, "Initial packet after the keys were discarded"));
+        }
+        // The client discards on sending a Handshake packet, the server on
+        // processing one (it must decrypt).
+        if (!discarded && p.type == dissect::PacketType::handshake && p.decrypted() &&
+            (side == Side::client ? own : !own))
+          discarded = at;
+      }
+    }
+    if (discarded) ev.insert(ev.begin(), evidence(*j.capture, *discarded, "Initial keys discarded"));
+    return verdict(problems, ev,
+                   discarded ? fmt::format("the {} sent no Initial packet after frame {}", to_string(side), discarded->frame)
+                             : fmt::format("the {} never had to discard its Initial keys", to_string(side)));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_initial_keys_discarded() { return std::make_unique<InitialKeysDiscarded>(); }
+
+}  // namespace conform::quic_checks

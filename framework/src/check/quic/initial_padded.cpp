@@ -1,0 +1,78 @@
+// `client_initial_padded` and `server_initial_padded`: a client expands
+// every UDP datagram carrying an Initial packet to at least 1200 bytes, and
+// a server every one carrying an ack-eliciting Initial packet, coalesced
+// packets included (RFC 9000 §14.1: MUST). A server's ACK-only Initial may
+// be smaller. Judged at the sender's own captures.
+#include "check/quic/blocked_sent.hpp"
+#include "check/quic/catalogue.hpp"
+#include "check/quic/crypto_flights.hpp"
+
+#include <fmt/format.h>
+
+namespace conform::quic_checks {
+namespace {
+
+constexpr std::size_t kMinInitialDatagram = 1200;
+
+class InitialPadded final : public QuicCheck {
+ public:
+  explicit InitialPadded(Side sender) : sender_(sender) {}
+  std::string name() const override { return fmt::format("{}_initial_padded", to_string(sender_)); }
+  std::string rfc() const override { return "RFC 9000 §14.1 (MUST)"; }
+  std::string summary() const override {
+    return sender_ == Side::client ? "every datagram the client sends carrying an Initial packet holds at least 1200 bytes"
+                                   : "every datagram the server sends carrying an ack-eliciting Initial packet holds "
+                                     "at least 1200 bytes";
+  }
+  std::vector<ValueSpec> params() const override { return {}; }
+
+  CheckResult judge(const QuicRun& run, const CheckInput&) const override {
+    const auto captures = run.at(sender_);
+    if (captures.empty()) return missing_captures(sender_);
+    std::vector<std::pair<std::string, CheckResult>> parts;
+    for (const Judged& j : connections_of(captures)) parts.emplace_back(label(j), judge_one(j));
+    if (parts.empty()) return {false, "no QUIC connection in the " + std::string(to_string(sender_)) + " captures", {}};
+    return combine(parts);
+  }
+
+ private:
+  bool counts(const dissect::Packet& p) const {
+    if (p.type != dissect::PacketType::initial) return false;
+    if (sender_ == Side::client) return true;
+    for (const auto& f : p.frames)
+      if (ack_eliciting(f)) return true;
+    return false;
+  }
+
+  CheckResult judge_one(const Judged& j) const {
+    const auto& c = *j.connection->connection;
+    std::vector<std::string> problems;
+    std::vector<Evidence> ev;
+    std::size_t judged = 0, smallest = SIZE_MAX;
+    for (std::size_t i = 0; i < c.datagrams.size(); ++i) {
+      const auto& d = c.datagrams[i];
+      if (sender_of(d) != sender_) continue;
+      bool has = false;
+      for (const auto& p : d.packets) has = has || counts(p);
+      if (!has) continue;
+      ++judged;
+      smallest = std::min(smallest, d.size);
+      if (d.size >= kMinInitialDatagram) continue;
+      const At at{d.frame, d.time_ns, i};
+      problems.push_back(fmt::format("frame {} ({}): a datagram of {} bytes carrying an Initial packet", d.frame,
+                                     ms(d.time_ns), d.size));
+      ev.push_back(evidence(*j.capture, at, fmt::format("{} bytes < 1200", d.size)));
+    }
+    if (!judged) return {false, fmt::format("the {} sent no datagram with such an Initial packet", to_string(sender_)), {}};
+    return verdict(problems, ev, fmt::format("{} datagrams carrying Initial packets, the smallest {} bytes", judged, smallest));
+  }
+
+  Side sender_;
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_client_initial_padded() { return std::make_unique<InitialPadded>(Side::client); }
+std::unique_ptr<Check> make_server_initial_padded() { return std::make_unique<InitialPadded>(Side::server); }
+
+}  // namespace conform::quic_checks

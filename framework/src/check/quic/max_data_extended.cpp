@@ -1,0 +1,84 @@
+// `max_data_extended`: a receiver raises MAX_DATA as it consumes data, so
+// its peer can keep sending, however many streams the data is spread over.
+// RFC 9000 §4.2 (no requirement level: receivers are expected to send
+// MAX_DATA as data is consumed), §19.9; data beyond the limit is a
+// FLOW_CONTROL_ERROR (§4.1). Read at the receiver `by`: MAX_DATA as sent,
+// the peer's stream data as it arrived.
+#include "check/quic/blocked_sent.hpp"
+#include "check/quic/catalogue.hpp"
+#include "check/quic/raises.hpp"
+#include "check/quic/scenario_expectations.hpp"
+
+#include <fmt/format.h>
+
+namespace conform::quic_checks {
+namespace {
+
+class MaxDataExtended final : public QuicCheck {
+ public:
+  std::string name() const override { return "max_data_extended"; }
+  std::string rfc() const override { return "RFC 9000 §4.2 (expected practice, no MUST), §4.1, §19.9"; }
+  std::string summary() const override {
+    return "`by` raises MAX_DATA whenever its peer reaches the connection-level limit and has more to send; the "
+           "peer never sends beyond it";
+  }
+  std::vector<ValueSpec> params() const override {
+    return {side_param("by", "the receiver of the data"),
+            {"expected_bytes", ValueType::integer, Value{std::int64_t{-1}},
+             "stream bytes the peer wants to send per connection; -1: from the scenario parameters (a lower bound)"},
+            max_wait_param("MAX_DATA")};
+  }
+
+  CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
+    const Side by = side_from(value_or<std::string>(input.params, "by", "client"));
+    const Side peer = dissect::other(by);
+    const auto captures = run.at(by);
+    if (captures.empty()) return missing_captures(by);
+    const auto max_wait = std::int64_t(value_or<double>(input.params, "max_wait_ms", -1.0) * 1e6);
+    std::vector<std::pair<std::string, CheckResult>> parts;
+    for (const Judged& j : connections_of(captures)) {
+      const auto& conn = *j.connection;
+      const auto initial = initial_max_data(conn, by);
+      if (!initial) {
+        parts.emplace_back(label(j), CheckResult{false, fmt::format("the {} transport parameters are not in the capture", to_string(by)), {}});
+        continue;
+      }
+      const auto& raises = conn.side(by).max_data;
+      const LimitWalk walk = walk_limit(*initial, raises, conn.side(peer).data_sent);
+      std::vector<std::string> problems;
+      std::vector<Evidence> ev;
+      if (walk.beyond) {
+        const auto& [u, limit] = *walk.beyond;
+        problems.push_back(fmt::format("the {} sent {} bytes beyond the limit {} at frame {} (FLOW_CONTROL_ERROR "
+                                       "expected)", to_string(peer), u.value, limit, u.at.frame));
+        ev.push_back(evidence(*j.capture, u.at, fmt::format("{} bytes beyond the limit {}", u.value, limit)));
+      }
+      Demand demand{walk.used, fmt::format("sent {}", walk.used)};
+      for (const auto& b : conn.side(peer).data_blocked)
+        if (b.value + 1 > demand.wanted) demand = {b.value + 1, fmt::format("DATA_BLOCKED {} at frame {}", b.value, b.at.frame)};
+      const auto fixed = value_or<std::int64_t>(input.params, "expected_bytes", -1);
+      auto expected = fixed >= 0 ? std::optional<Expected>(Expected{std::uint64_t(fixed), "parameter expected_bytes"})
+                                 : expected_bytes(input.settings.params, peer);
+      if (expected && expected->value > demand.wanted) demand = {expected->value, expected->source};
+      std::size_t reached = 0;
+      const std::int64_t longest = judge_raises(walk, demand, fmt::format("the {} data", to_string(peer)), "MAX_DATA",
+                                                max_wait, *j.capture, reached, problems, ev);
+      if (!raises.empty()) ev.push_back(evidence(*j.capture, raises.back().at, fmt::format("last MAX_DATA {}", raises.back().value)));
+      parts.emplace_back(label(j), verdict(problems, ev,
+                                           fmt::format("the {} limit went {} → {} in {} MAX_DATA; the {} sent {} bytes "
+                                                       "(wanted {}: {}); it reached the limit {} times, the longest "
+                                                       "wait for more {}",
+                                                       to_string(by), *initial, walk.final_limit, raises.size(),
+                                                       to_string(peer), walk.used, demand.wanted, demand.why, reached,
+                                                       ms(longest))));
+    }
+    if (parts.empty()) return {false, "no QUIC connection in the " + std::string(to_string(by)) + " captures", {}};
+    return combine(parts);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_max_data_extended() { return std::make_unique<MaxDataExtended>(); }
+
+}  // namespace conform::quic_checks

@@ -1,0 +1,135 @@
+// `max_streams_extended`: the receiver of peer-initiated streams raises
+// MAX_STREAMS so its peer can keep opening them. RFC 9000 §4.6 (no
+// requirement level: a receiver is expected to raise the limit as streams
+// close, reset or stopped ones included) and §19.11 (limits never decrease;
+// a stream beyond the limit is a STREAM_LIMIT_ERROR). Read at the receiver
+// `by`: MAX_STREAMS as it sent them, the peer's streams as they arrived.
+#include "check/quic/catalogue.hpp"
+#include "check/quic/limit_walk.hpp"
+#include "check/quic/raises.hpp"
+#include "check/quic/quic_check.hpp"
+#include "check/quic/scenario_expectations.hpp"
+
+#include <fmt/format.h>
+
+namespace conform::quic_checks {
+namespace {
+
+class MaxStreamsExtended final : public QuicCheck {
+ public:
+  std::string name() const override { return "max_streams_extended"; }
+  std::string rfc() const override { return "RFC 9000 §4.6 (expected practice, no MUST), §19.11"; }
+  std::string summary() const override {
+    return "`by` raises MAX_STREAMS whenever its peer reaches the limit and wants more streams; the limit "
+           "never decreases; the peer never opens a stream beyond it";
+  }
+  std::vector<ValueSpec> params() const override {
+    return {side_param("by", "the receiver of the peer-initiated streams"), dir_param(),
+            {"expected", ValueType::integer, Value{std::int64_t{-1}},
+             "streams the peer wants per connection; -1: from the scenario parameters (and what the captures show)"},
+            max_wait_param("MAX_STREAMS")};
+  }
+
+  CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
+    const Side by = side_from(value_or<std::string>(input.params, "by", "client"));
+    const auto captures = run.at(by);
+    if (captures.empty()) return missing_captures(by);
+    std::vector<std::pair<std::string, CheckResult>> parts;
+    for (const Judged& j : connections_of(captures)) parts.emplace_back(label(j), judge_one(j, by, input));
+    if (parts.empty()) return {false, "no QUIC connection in the " + std::string(to_string(by)) + " captures", {}};
+    return combine(parts);
+  }
+
+ private:
+  static CheckResult judge_one(const Judged& j, Side by, const CheckInput& input) {
+    const StreamDir dir = dir_from(value_or<std::string>(input.params, "dir", "uni"));
+    const Side peer = dissect::other(by);
+    const auto& conn = *j.connection;
+    const auto d = std::size_t(dir);
+    CheckResult r;
+    const auto initial = initial_max_streams(conn, by, dir);
+    if (!initial)
+      return {false, fmt::format("the {} transport parameters are not in {}", to_string(by), j.capture->file), {}};
+    const auto& maxes = conn.side(by).max_streams[d];
+    const auto& opens = conn.side(peer).opened[d];
+    std::vector<std::string> problems;
+
+    std::uint64_t highest_max = *initial;
+    for (const auto& m : maxes) {
+      if (m.value < highest_max && problems.empty()) {
+        problems.push_back(fmt::format("MAX_STREAMS decreased {} → {} at frame {}", highest_max, m.value, m.at.frame));
+        r.evidence.push_back(evidence(*j.capture, m.at, fmt::format("MAX_STREAMS {} below {}", m.value, highest_max)));
+      }
+      highest_max = std::max(highest_max, m.value);
+    }
+
+    const LimitWalk walk = walk_limit(*initial, maxes, stream_count_usage(opens));
+    if (walk.beyond) {
+      const auto& [u, limit] = *walk.beyond;
+      problems.push_back(fmt::format("the {} opened stream {} beyond the limit {} at frame {} "
+                                     "(STREAM_LIMIT_ERROR expected)",
+                                     to_string(peer), u.value - 1, limit, u.at.frame));
+      r.evidence.push_back(evidence(*j.capture, u.at, fmt::format("stream {} beyond the limit {}", u.value - 1, limit)));
+    }
+    std::uint64_t wanted = walk.used;
+    std::string why = fmt::format("opened {}", wanted);
+    for (const auto& b : conn.side(peer).streams_blocked[d])
+      if (b.value + 1 > wanted) {
+        wanted = b.value + 1;
+        why = fmt::format("STREAMS_BLOCKED {} at frame {}", b.value, b.at.frame);
+      }
+    const auto fixed = value_or<std::int64_t>(input.params, "expected", -1);
+    std::optional<Expected> expected =
+        fixed >= 0 ? std::optional<Expected>(Expected{std::uint64_t(fixed), "parameter expected"})
+                   : expected_streams(input.settings.params, peer, dir);
+    if (expected && expected->value > wanted) {
+      wanted = expected->value;
+      why = expected->source;
+    }
+
+    const auto max_wait = std::int64_t(value_or<double>(input.params, "max_wait_ms", -1.0) * 1e6);
+    std::size_t reached = 0;
+    const std::size_t before = problems.size();
+    const std::string what = fmt::format("the {} {} streams", to_string(peer), to_string(dir));
+    const std::int64_t longest_wait = judge_raises(walk, {wanted, why}, what, "MAX_STREAMS", max_wait, *j.capture,
+                                                   reached, problems, r.evidence);
+    // Credit may not have come back for streams that were reset or stopped.
+    if (problems.size() > before && !walk.at_limit.empty() && problems.back().find("no MAX_STREAMS") != std::string::npos)
+      for (const AtLimit& h : walk.at_limit)
+        if (wanted > h.limit && !h.raised) problems.back() += closed_streams(conn, peer, dir, h.limit);
+    if (!maxes.empty())
+      r.evidence.push_back(evidence(*j.capture, maxes.back().at, fmt::format("last MAX_STREAMS {}", maxes.back().value)));
+
+    r.passed = problems.empty();
+    if (!r.passed) {
+      r.summary = problems.front();
+      if (problems.size() > 1) r.summary += fmt::format(" (and {} more problems)", problems.size() - 1);
+      return r;
+    }
+    r.summary = fmt::format("the {} {} limit went {} → {} in {} MAX_STREAMS; the {} wanted {} ({}); it reached a "
+                            "limit {} times, the longest wait for more {}",
+                            to_string(by), to_string(dir), *initial, highest_max, maxes.size(), to_string(peer), wanted,
+                            why, reached, ms(longest_wait));
+    return r;
+  }
+
+  // Why credit may not have come back: how the streams under the limit ended.
+  static std::string closed_streams(const ConnectionFacts& conn, Side peer, StreamDir dir, std::uint64_t limit) {
+    const std::uint64_t bits = (peer == Side::server ? 1 : 0) | (dir == StreamDir::uni ? 2 : 0);
+    const auto data = peer == Side::client ? dissect::Direction::client_to_server : dissect::Direction::server_to_client;
+    std::uint64_t finished = 0, reset = 0;
+    for (std::uint64_t i = 0; i < limit; ++i)
+      if (const auto* v = conn.stream(i << 2 | bits)) {
+        const auto& f = v->flow(data);
+        if (f.reset || f.stop_sending_error) ++reset;
+        else if (f.fin_size && f.unique_bytes >= *f.fin_size) ++finished;
+      }
+    return fmt::format(" (of the {} streams, {} finished, {} reset or stopped)", limit, finished, reset);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_max_streams_extended() { return std::make_unique<MaxStreamsExtended>(); }
+
+}  // namespace conform::quic_checks

@@ -1,0 +1,70 @@
+// `probe_advances_crypto`: successive datagrams re-sending CRYPTO of a space
+// do not re-send the same bytes again while later bytes of that space are
+// unacknowledged and left out, so a flight larger than one probe gets
+// through in one round of probes (RFC 9002 §6.2.4: probes carry data that
+// may be lost; the PQ handshake regression of
+// shared/background/client-packet-buffering-and-pq-handshake.md). Judged
+// at the sender's own capture.
+#include "check/quic/blocked_sent.hpp"
+#include "check/quic/catalogue.hpp"
+#include "check/quic/crypto_flights.hpp"
+
+#include <fmt/format.h>
+
+namespace conform::quic_checks {
+namespace {
+
+class ProbeAdvancesCrypto final : public QuicCheck {
+ public:
+  std::string name() const override { return "probe_advances_crypto"; }
+  std::string rfc() const override { return "RFC 9002 §6.2.4 (no MUST: recovery practice)"; }
+  std::string summary() const override {
+    return "a datagram `by` sends re-sending only CRYPTO the previous re-sending datagram of its space carried "
+           "does so only when no other CRYPTO of the space is unacknowledged";
+  }
+  std::vector<ValueSpec> params() const override {
+    return {side_param("by", "the endpoint whose probes count", std::string("client"))};
+  }
+
+  CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
+    const Side by = side_from(value_or<std::string>(input.params, "by", "client"));
+    const auto captures = run.at(by);
+    if (captures.empty()) return missing_captures(by);
+    std::vector<std::pair<std::string, CheckResult>> parts;
+    for (const Judged& j : connections_of(captures)) {
+      std::vector<std::string> problems;
+      std::vector<Evidence> ev;
+      std::size_t resends = 0;
+      std::array<const FlightDatagram*, 2> previous{};
+      const auto flights = crypto_flights(*j.connection, by);
+      for (const auto& d : flights.datagrams)
+        for (std::size_t s : {kInitial, kHandshake}) {
+          if (!d.resent[s]) continue;
+          ++resends;
+          const FlightDatagram* prev = previous[s];
+          previous[s] = &d;
+          if (!prev || d.fresh[s] || !prev->crypto[s].covers(d.crypto[s])) continue;
+          const RangeSet left_out = d.unacked[s].minus(prev->crypto[s]).minus(d.crypto[s]);
+          if (left_out.empty()) continue;
+          problems.push_back(fmt::format("frame {} ({}) re-sent {} CRYPTO {} as frame {} did, while {} bytes {} were "
+                                         "unacknowledged and left out",
+                                         d.at.frame, ms(d.at.time_ns), space_name(s), format_ranges(d.crypto[s]),
+                                         prev->at.frame, left_out.size(), format_ranges(left_out)));
+          ev.push_back(evidence(*j.capture, prev->at, fmt::format("{} CRYPTO {}", space_name(s), format_ranges(prev->crypto[s]))));
+          ev.push_back(evidence(*j.capture, d.at, fmt::format("{} CRYPTO {} again", space_name(s), format_ranges(d.crypto[s]))));
+        }
+      parts.emplace_back(label(j), verdict(problems, ev,
+                                           fmt::format("{} re-sendings of CRYPTO; none repeated the previous one while "
+                                                       "other bytes waited",
+                                                       resends)));
+    }
+    if (parts.empty()) return {false, "no QUIC connection in the " + std::string(to_string(by)) + " captures", {}};
+    return combine(parts);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_probe_advances_crypto() { return std::make_unique<ProbeAdvancesCrypto>(); }
+
+}  // namespace conform::quic_checks

@@ -1,0 +1,79 @@
+// `probe_coalesces_spaces`: a datagram re-sending CRYPTO while both the
+// Initial and the Handshake space hold unacknowledged CRYPTO carries both
+// spaces when the other space's pending bytes fit: the peer may have lost
+// either flight, and a missing Initial ACK does not say which (RFC 9002
+// §6.2.4: probes carry unacknowledged data; RFC 9000 §12.2: coalescing).
+// "Pending" leaves out what the same burst (datagrams within 1 ms before)
+// already re-sent. Judged at the sender's own capture.
+#include "check/quic/blocked_sent.hpp"
+#include "check/quic/catalogue.hpp"
+#include "check/quic/crypto_flights.hpp"
+
+#include <fmt/format.h>
+
+namespace conform::quic_checks {
+namespace {
+
+constexpr std::int64_t kBurstNs = 1'000'000;
+
+class ProbeCoalescesSpaces final : public QuicCheck {
+ public:
+  std::string name() const override { return "probe_coalesces_spaces"; }
+  std::string rfc() const override { return "RFC 9002 §6.2.4, RFC 9000 §12.2 (no MUST: recovery practice)"; }
+  std::string summary() const override {
+    return "a datagram `by` sends to re-send CRYPTO while both Initial and Handshake CRYPTO are unacknowledged "
+           "carries both spaces when they fit in `max_datagram_bytes`";
+  }
+  std::vector<ValueSpec> params() const override {
+    return {side_param("by", "the endpoint whose probes count", std::string("server")),
+            {"max_datagram_bytes", ValueType::integer, Value{std::int64_t{1200}},
+             "room in a probe datagram, bytes (1200: the size every path carries, RFC 9000 §14)"}};
+  }
+
+  CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
+    const Side by = side_from(value_or<std::string>(input.params, "by", "server"));
+    const auto room = std::uint64_t(value_or<std::int64_t>(input.params, "max_datagram_bytes", 1200));
+    const auto captures = run.at(by);
+    if (captures.empty()) return missing_captures(by);
+    std::vector<std::pair<std::string, CheckResult>> parts;
+    for (const Judged& j : connections_of(captures)) {
+      const auto flights = crypto_flights(*j.connection, by);
+      const auto& ds = flights.datagrams;
+      std::vector<std::string> problems;
+      std::vector<Evidence> ev;
+      std::size_t both = 0, judged = 0;
+      for (std::size_t i = 0; i < ds.size(); ++i) {
+        const auto& d = ds[i];
+        if (!(d.resent[kInitial] || d.resent[kHandshake]) || d.unacked[kInitial].empty() || d.unacked[kHandshake].empty())
+          continue;
+        ++judged;
+        if (!d.crypto[kInitial].empty() && !d.crypto[kHandshake].empty()) {
+          ++both;
+          continue;
+        }
+        const std::size_t other = d.crypto[kInitial].empty() ? kInitial : kHandshake;
+        RangeSet burst;
+        for (std::size_t k = i; k-- > 0 && d.at.time_ns - ds[k].at.time_ns <= kBurstNs;) burst.add(ds[k].crypto[other]);
+        const RangeSet pending = d.unacked[other].minus(burst);
+        if (pending.empty() || d.used + pending.size() + d.overhead[other] > room) continue;
+        problems.push_back(fmt::format("frame {} ({}) re-sent {} CRYPTO in {} of {} bytes without the {} {} CRYPTO "
+                                       "bytes {} that were unacknowledged and fit",
+                                       d.at.frame, ms(d.at.time_ns), space_name(1 - other), d.used, d.size,
+                                       pending.size(), space_name(other), format_ranges(pending)));
+        ev.push_back(evidence(*j.capture, d.at, fmt::format("probe without {} CRYPTO", space_name(other))));
+      }
+      parts.emplace_back(label(j), verdict(problems, ev,
+                                           fmt::format("{} datagrams re-sent CRYPTO while both spaces had some "
+                                                       "unacknowledged; {} carried both, the others had no room",
+                                                       judged, both)));
+    }
+    if (parts.empty()) return {false, "no QUIC connection in the " + std::string(to_string(by)) + " captures", {}};
+    return combine(parts);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_probe_coalesces_spaces() { return std::make_unique<ProbeCoalescesSpaces>(); }
+
+}  // namespace conform::quic_checks

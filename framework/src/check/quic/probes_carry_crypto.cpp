@@ -1,0 +1,58 @@
+// `probes_carry_crypto`: while an endpoint has unacknowledged CRYPTO data in
+// the Initial or Handshake space, its ack-eliciting packets of that space
+// carry CRYPTO, not a PING alone: a probe is to retransmit the data that
+// may be lost (RFC 9002 §6.2.4: "SHOULD include new data", previously sent
+// data otherwise; §6.2.2.1). Judged at the sender's own capture.
+#include "check/quic/blocked_sent.hpp"
+#include "check/quic/catalogue.hpp"
+#include "check/quic/crypto_flights.hpp"
+
+#include <fmt/format.h>
+
+namespace conform::quic_checks {
+namespace {
+
+class ProbesCarryCrypto final : public QuicCheck {
+ public:
+  std::string name() const override { return "probes_carry_crypto"; }
+  std::string rfc() const override { return "RFC 9002 §6.2.4 (SHOULD), §6.2.2.1"; }
+  std::string summary() const override {
+    return "no Initial or Handshake packet `by` sends is ack-eliciting without CRYPTO while CRYPTO data of its "
+           "space is unacknowledged";
+  }
+  std::vector<ValueSpec> params() const override { return {side_param("by", "the endpoint whose probes count")}; }
+
+  CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
+    const Side by = side_from(value_or<std::string>(input.params, "by", "server"));
+    const auto captures = run.at(by);
+    if (captures.empty()) return missing_captures(by);
+    std::vector<std::pair<std::string, CheckResult>> parts;
+    for (const Judged& j : connections_of(captures)) {
+      std::vector<std::string> problems;
+      std::vector<Evidence> ev;
+      std::size_t probes = 0;
+      for (const auto& d : crypto_flights(*j.connection, by).datagrams)
+        for (std::size_t s : {kInitial, kHandshake}) {
+          if (d.resent[s]) ++probes;
+          if (!d.eliciting_without_crypto[s] || !d.crypto[s].empty() || d.unacked[s].empty()) continue;
+          problems.push_back(fmt::format("frame {} ({}): an ack-eliciting {} packet without CRYPTO while {} bytes "
+                                         "{} were unacknowledged",
+                                         d.at.frame, ms(d.at.time_ns), space_name(s), d.unacked[s].size(),
+                                         format_ranges(d.unacked[s])));
+          ev.push_back(evidence(*j.capture, d.at, fmt::format("{} probe without CRYPTO", space_name(s))));
+        }
+      parts.emplace_back(label(j), verdict(problems, ev,
+                                           fmt::format("{} datagrams re-sent CRYPTO; no ack-eliciting Initial or "
+                                                       "Handshake packet went without it while some was unacknowledged",
+                                                       probes)));
+    }
+    if (parts.empty()) return {false, "no QUIC connection in the " + std::string(to_string(by)) + " captures", {}};
+    return combine(parts);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_probes_carry_crypto() { return std::make_unique<ProbesCarryCrypto>(); }
+
+}  // namespace conform::quic_checks

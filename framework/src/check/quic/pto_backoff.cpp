@@ -1,0 +1,106 @@
+// `pto_backoff`: while no acknowledgement of new packets arrives, each PTO
+// probe waits at least about twice as long as the one before (RFC 9002
+// §6.2.1: MUST double the PTO period on expiry; the backoff is reset only
+// when an acknowledgement newly acknowledges packets, Appendix A.7, so an
+// ACK that acknowledges nothing new must not reset it). A probe is an
+// ack-eliciting datagram of Initial or Handshake packets carrying no new
+// CRYPTO; datagrams within 1 ms of each other form one burst (PTO sends up
+// to two). The chain restarts at a datagram of new data or at an ACK
+// newly acknowledging the sender's packets. Judged at the sender's capture.
+#include "check/quic/blocked_sent.hpp"
+#include "check/quic/catalogue.hpp"
+#include "check/quic/crypto_flights.hpp"
+
+#include <fmt/format.h>
+
+#include <optional>
+
+namespace conform::quic_checks {
+namespace {
+
+constexpr std::int64_t kBurstNs = 1'000'000;
+
+class PtoBackoff final : public QuicCheck {
+ public:
+  std::string name() const override { return "pto_backoff"; }
+  std::string rfc() const override { return "RFC 9002 §6.2.1 (MUST), Appendix A.7"; }
+  std::string summary() const override {
+    return "each successive PTO probe of `by` without a new acknowledgement in between comes at least "
+           "`min_factor` times the previous interval later";
+  }
+  std::vector<ValueSpec> params() const override {
+    return {side_param("by", "the endpoint whose probes count"),
+            {"min_factor", ValueType::floating, Value{1.5},
+             "smallest ratio of an interval between probe bursts to the one before (2 exactly, less timer slack)"}};
+  }
+
+  CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
+    const Side by = side_from(value_or<std::string>(input.params, "by", "client"));
+    const double factor = value_or<double>(input.params, "min_factor", 1.5);
+    const auto captures = run.at(by);
+    if (captures.empty()) return missing_captures(by);
+    std::vector<std::pair<std::string, CheckResult>> parts;
+    for (const Judged& j : connections_of(captures)) parts.emplace_back(label(j), judge_one(j, by, factor));
+    if (parts.empty()) return {false, "no QUIC connection in the " + std::string(to_string(by)) + " captures", {}};
+    return combine(parts);
+  }
+
+ private:
+  static CheckResult judge_one(const Judged& j, Side by, double factor) {
+    const Flights flights = crypto_flights(*j.connection, by);
+    std::vector<std::string> problems;
+    std::vector<Evidence> ev;
+    std::optional<At> anchor, last_burst, last_sent;
+    std::int64_t interval = -1;  // between the last two bursts, ns; -1: none yet
+    std::size_t ai = 0, bursts = 0, longest = 0, chain = 0;
+    for (const auto& d : flights.datagrams) {
+      // An ACK newly acknowledging packets resets the backoff: the next
+      // probe is one PTO after the latest ack-eliciting datagram.
+      for (; ai < flights.new_acks.size() && flights.new_acks[ai].datagram < d.at.datagram; ++ai) {
+        anchor = last_sent;
+        last_burst.reset();
+        interval = -1;
+        chain = 0;
+      }
+      if (!d.ack_eliciting) continue;
+      const bool probe = d.handshake_eliciting() && !d.fresh[kInitial] && !d.fresh[kHandshake] &&
+                         (d.resent[kInitial] || d.resent[kHandshake] || d.eliciting_without_crypto[kInitial] ||
+                          d.eliciting_without_crypto[kHandshake]);
+      if (!probe) {
+        anchor = d.at;
+        last_burst.reset();
+        interval = -1;
+        chain = 0;
+      } else if (anchor) {
+        const At& from = last_burst ? *last_burst : *anchor;
+        const std::int64_t gap = d.at.time_ns - from.time_ns;
+        if (!last_burst || gap > kBurstNs) {
+          ++bursts;
+          longest = std::max(longest, ++chain);
+          if (interval > 0 && gap < factor * double(interval)) {
+            problems.push_back(fmt::format("the probe at frame {} ({}) came {} after the one at frame {}, which came "
+                                           "{} after its predecessor: factor {:.2f} < {}",
+                                           d.at.frame, ms(d.at.time_ns), ms(gap), from.frame, ms(interval),
+                                           double(gap) / double(interval), factor));
+            ev.push_back(evidence(*j.capture, from, "earlier probe"));
+            ev.push_back(evidence(*j.capture, d.at, fmt::format("probe {} later", ms(gap))));
+          }
+          interval = gap;
+          last_burst = d.at;
+        }
+      }
+      last_sent = d.at;
+    }
+    return verdict(problems, ev,
+                   bursts ? fmt::format("{} probe bursts, at most {} in a row without a new acknowledgement, each "
+                                        "interval at least {}× the one before",
+                                        bursts, longest, factor)
+                          : std::string("no PTO probes"));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_pto_backoff() { return std::make_unique<PtoBackoff>(); }
+
+}  // namespace conform::quic_checks

@@ -1,0 +1,75 @@
+// `streams_blocked_sent`: an endpoint that wants to open more streams than
+// its peer allows sends STREAMS_BLOCKED carrying that limit, again at each
+// new limit while still blocked, and opens no stream beyond it. RFC 9000
+// §4.6 (SHOULD send STREAMS_BLOCKED; MUST NOT exceed the limit), §19.14.
+// Judged at the opener's own capture.
+#include "check/quic/blocked_sent.hpp"
+#include "check/quic/catalogue.hpp"
+#include "check/quic/scenario_expectations.hpp"
+
+#include <fmt/format.h>
+
+namespace conform::quic_checks {
+namespace {
+
+class StreamsBlockedSent final : public QuicCheck {
+ public:
+  std::string name() const override { return "streams_blocked_sent"; }
+  std::string rfc() const override { return "RFC 9000 §4.6 (SHOULD; MUST NOT open beyond the limit), §19.14"; }
+  std::string summary() const override {
+    return "`by` sends STREAMS_BLOCKED with the limit each time it waits at its peer's stream limit, and opens "
+           "no stream beyond it";
+  }
+  std::vector<ValueSpec> params() const override {
+    return {blocked_by_param(), dir_param(),
+            {"expected", ValueType::integer, Value{std::int64_t{-1}},
+             "streams `by` wants per connection; -1: from the scenario parameters (and what the capture shows)"},
+            grace_param()};
+  }
+
+  CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
+    const Side by = side_from(value_or<std::string>(input.params, "by", "client"));
+    const StreamDir dir = dir_from(value_or<std::string>(input.params, "dir", "uni"));
+    const auto captures = run.at(by);
+    if (captures.empty()) return missing_captures(by);
+    std::vector<std::pair<std::string, CheckResult>> parts;
+    for (const Judged& j : connections_of(captures)) {
+      const auto& conn = *j.connection;
+      const auto initial = initial_max_streams(conn, dissect::other(by), dir);
+      if (!initial) {
+        parts.emplace_back(label(j), CheckResult{false, "the peer's transport parameters are not in the capture", {}});
+        continue;
+      }
+      BlockedScope scope{std::string(to_string(dir)) + " streams", "STREAMS_BLOCKED",
+                         walk_limit(*initial, conn.side(dissect::other(by)).max_streams[std::size_t(dir)],
+                                    stream_count_usage(conn.side(by).opened[std::size_t(dir)])),
+                         0, "", &conn.side(by).streams_blocked[std::size_t(dir)]};
+      scope.wanted = scope.walk.used;
+      scope.why = fmt::format("opened {}", scope.wanted);
+      const auto fixed = value_or<std::int64_t>(input.params, "expected", -1);
+      auto expected = fixed >= 0 ? std::optional<Expected>(Expected{std::uint64_t(fixed), "parameter expected"})
+                                 : expected_streams(input.settings.params, by, dir);
+      if (expected && expected->value > scope.wanted) {
+        scope.wanted = expected->value;
+        scope.why = expected->source;
+      }
+      std::vector<std::string> problems;
+      std::vector<Evidence> ev;
+      const auto grace = std::int64_t(value_or<double>(input.params, "grace_ms", 0) * 1e6);
+      const std::size_t needed = judge_blocked(scope, *j.capture, grace, problems, ev);
+      parts.emplace_back(label(j), verdict(problems, ev,
+                                           fmt::format("opened {} {} streams (wanted {}: {}), limit {} → {}; {} "
+                                                       "waits at a limit, each reported with STREAMS_BLOCKED",
+                                                       scope.walk.used, to_string(dir), scope.wanted, scope.why,
+                                                       *initial, scope.walk.final_limit, needed)));
+    }
+    if (parts.empty()) return {false, "no QUIC connection in the " + std::string(to_string(by)) + " captures", {}};
+    return combine(parts);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_streams_blocked_sent() { return std::make_unique<StreamsBlockedSent>(); }
+
+}  // namespace conform::quic_checks

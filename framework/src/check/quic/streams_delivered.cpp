@@ -1,0 +1,124 @@
+// `streams_delivered`: every stream the sender opened arrived complete (all
+// bytes up to its FIN) at the receiver's vantage point. RFC 9000 §2.2
+// (MUST: stream data is delivered reliably and in order) and §3.2 (Data
+// Recvd). Read at the receiver: "what arrived".
+#include "check/quic/catalogue.hpp"
+#include "check/quic/quic_check.hpp"
+#include "check/quic/range_set.hpp"
+#include "check/quic/scenario_expectations.hpp"
+
+#include <fmt/format.h>
+
+namespace conform::quic_checks {
+namespace {
+
+bool complete(const dissect::StreamFlow& f) { return f.fin_size && f.unique_bytes >= *f.fin_size; }
+
+class StreamsDelivered final : public QuicCheck {
+ public:
+  std::string name() const override { return "streams_delivered"; }
+  std::string rfc() const override { return "RFC 9000 §2.2 (MUST), §3.2"; }
+  std::string summary() const override {
+    return "every stream `from` opened in `dir` arrived complete (every byte up to its FIN) at each receiver";
+  }
+  std::vector<ValueSpec> params() const override {
+    return {side_param("from", "the sender of the streams"), dir_param(),
+            {"expected", ValueType::integer, Value{std::int64_t{-1}},
+             "streams per connection; -1: from the scenario parameters, else the sender's capture"}};
+  }
+
+  CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
+    const Side from = side_from(value_or<std::string>(input.params, "from", "server"));
+    const StreamDir dir = dir_from(value_or<std::string>(input.params, "dir", "uni"));
+    const auto receivers = run.at(dissect::other(from));
+    if (receivers.empty()) return missing_captures(dissect::other(from));
+    const auto senders = run.at(from);
+    std::vector<std::pair<std::string, CheckResult>> parts;
+    for (const Judged& j : connections_of(receivers)) {
+      const ConnectionFacts* sent = nullptr;
+      const CaptureFacts* sender_capture = nullptr;
+      for (const auto* cap : senders)
+        if ((sent = same_connection(cap, *j.connection->connection))) {
+          sender_capture = cap;
+          break;
+        }
+      parts.emplace_back(label(j), judge_one(j, sent, sender_capture, from, dir, input));
+    }
+    if (parts.empty()) return {false, fmt::format("no QUIC connection in the {} captures", to_string(dissect::other(from))), {}};
+    return combine(parts);
+  }
+
+ private:
+  static Expected expectation(const Judged& j, const ConnectionFacts* sent, const CaptureFacts* sender_capture,
+                              Side from, StreamDir dir, const CheckInput& input) {
+    const auto fixed = value_or<std::int64_t>(input.params, "expected", -1);
+    if (fixed >= 0) return {std::uint64_t(fixed), "parameter expected"};
+    if (auto e = expected_streams(input.settings.params, from, dir)) return *e;
+    if (sent)
+      return {sent->side(from).opened[std::size_t(dir)].size(), fmt::format("opened in {}", sender_capture->file)};
+    std::uint64_t highest = 0;
+    for (const auto& o : j.connection->side(from).opened[std::size_t(dir)])
+      highest = std::max(highest, stream_index(o.id) + 1);
+    return {highest, fmt::format("highest stream seen in {}, no sender capture", j.capture->file)};
+  }
+
+  static CheckResult judge_one(const Judged& j, const ConnectionFacts* sent, const CaptureFacts* sender_capture,
+                               Side from, StreamDir dir, const CheckInput& input) {
+    const Expected expected = expectation(j, sent, sender_capture, from, dir, input);
+    const auto data = from == Side::client ? dissect::Direction::client_to_server : dissect::Direction::server_to_client;
+    const std::uint64_t type_bits = (from == Side::server ? 1 : 0) | (dir == StreamDir::uni ? 2 : 0);
+    RangeSet missing;
+    std::uint64_t received = 0;
+    const dissect::StreamView* last_complete = nullptr;
+    for (std::uint64_t index = 0; index < expected.value; ++index) {
+      const auto* view = j.connection->stream(index << 2 | type_bits);
+      if (view && complete(view->flow(data))) {
+        ++received;
+        last_complete = view;
+      } else {
+        missing.add(index, index + 1);
+      }
+    }
+    CheckResult r;
+    r.passed = missing.empty();
+    r.summary = fmt::format("received={}/{} missing={} (expected from {})", received, expected.value,
+                            format_ranges(missing), expected.source);
+    const auto& conn = *j.connection;
+    if (last_complete)
+      r.evidence.push_back(evidence(*j.capture, conn.at_frame(last_complete->flow(data).last_frame),
+                                    fmt::format("stream {} (id {}) complete: the last one that arrived whole",
+                                                stream_index(last_complete->id), last_complete->id)));
+    if (missing.empty()) return r;
+    const std::uint64_t first = missing.ranges().begin()->first;
+    const std::uint64_t id = first << 2 | type_bits;
+    bool told = false;
+    if (const auto* view = conn.stream(id)) {
+      const auto& f = view->flow(data);
+      r.evidence.push_back(evidence(
+          *j.capture, conn.at_frame(f.first_frame),
+          fmt::format("stream {} (id {}): {} bytes arrived, {}", first, id, f.unique_bytes,
+                      f.reset ? fmt::format("reset with error {}", f.reset->error_code)
+                      : f.fin_size ? fmt::format("FIN at {}", *f.fin_size)
+                                   : std::string("no FIN"))));
+      told = true;
+    } else if (sent) {
+      for (const auto& o : sent->side(from).opened[std::size_t(dir)])
+        if (o.id == id) {
+          r.evidence.push_back(evidence(*sender_capture, o.at,
+                                        fmt::format("stream {} (id {}) sent here never arrived at {}", first, id,
+                                                    j.capture->file)));
+          told = true;
+          break;
+        }
+    }
+    if (!told)
+      r.evidence.push_back({j.capture->file, 0, -1, fmt::format("stream {} (id {}) never arrived", first, id)});
+    return r;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_streams_delivered() { return std::make_unique<StreamsDelivered>(); }
+
+}  // namespace conform::quic_checks

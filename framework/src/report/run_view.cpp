@@ -1,0 +1,190 @@
+// A run's artifact folder turned into the data the HTML page draws.
+#include "report/run_view.hpp"
+
+#include "capture/tcp_segment_reader.hpp"
+#include "common/input_error.hpp"
+#include "dissect/frame_format.hpp"
+#include "dissect/tcp/flow_analysis.hpp"
+#include "report/quic_series.hpp"
+#include "report/tcp_series.hpp"
+#include "report/vantage_pair.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+namespace conform::report {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// Frames a reader wants to see with their values in the one-line summary.
+bool worth_detail(const dissect::Frame& f) {
+  return std::holds_alternative<dissect::MaxStreamsFrame>(f) || std::holds_alternative<dissect::StreamsBlockedFrame>(f) ||
+         std::holds_alternative<dissect::MaxDataFrame>(f) || std::holds_alternative<dissect::DataBlockedFrame>(f) ||
+         std::holds_alternative<dissect::ConnectionCloseFrame>(f) || std::holds_alternative<dissect::MalformedFrame>(f);
+}
+
+std::string packet_heading(const dissect::Packet& p) {
+  std::string s(dissect::to_string(p.type));
+  if (p.packet_number) s += fmt::format(" {}", *p.packet_number);
+  if (p.undecryptable) s += fmt::format(" ({})", dissect::to_string(*p.undecryptable));
+  return s;
+}
+
+// "1-RTT 12: STREAM×3 ACK MAX_STREAMS uni=200 | ..." for the diagram's arrow.
+std::string summary(const dissect::Datagram& d) {
+  std::string out;
+  for (const auto& p : d.packets) {
+    if (!out.empty()) out += " | ";
+    out += packet_heading(p);
+    if (p.frames.empty()) continue;
+    out += ":";
+    // Frame names in order of first appearance, with counts.
+    std::vector<std::pair<std::string, std::size_t>> names;
+    for (const auto& f : p.frames) {
+      std::string name = worth_detail(f) ? dissect::describe_frame(f) : std::string(dissect::frame_name(f));
+      auto it = std::find_if(names.begin(), names.end(), [&](const auto& n) { return n.first == name; });
+      if (it == names.end()) names.emplace_back(name, 1);
+      else ++it->second;
+    }
+    for (const auto& [name, count] : names) out += count > 1 ? fmt::format(" {}×{}", name, count) : " " + name;
+  }
+  return out;
+}
+
+// Every frame of every packet, for the row's tooltip and detail line.
+std::string detail(const dissect::Datagram& d) {
+  std::string out;
+  for (const auto& p : d.packets) {
+    if (!out.empty()) out += "\n";
+    out += packet_heading(p) + fmt::format(" ({} B)", p.length);
+    for (const auto& f : p.frames) out += "\n  " + dissect::describe_frame(f);
+    if (p.undecryptable) out += "\n  " + p.detail;
+  }
+  return out;
+}
+
+double ms(std::int64_t t, std::int64_t t0) { return static_cast<double>(t - t0) / 1e6; }
+
+json steps(const std::vector<Step>& s, std::int64_t t0) {
+  json out = json::array();
+  for (const auto& p : s) out.push_back({ms(p.time_ns, t0), p.value});
+  return out;
+}
+
+json rows_json(const std::vector<DiagramRow>& rows, std::int64_t t0) {
+  json out = json::array();
+  for (std::size_t i = 0; i < rows.size() && i < kMaxDiagramRows; ++i) {
+    const auto& r = rows[i];
+    out.push_back({ms(r.time_ns, t0), r.direction == dissect::Direction::client_to_server ? 0 : 1,
+                   r.datagram->size, static_cast<int>(r.fate), r.client_frame, r.server_frame,
+                   r.arrival_ns < 0 ? json(nullptr) : json(ms(r.arrival_ns, t0)), summary(*r.datagram),
+                   detail(*r.datagram)});
+  }
+  return out;
+}
+
+json quic_view(const std::string& dir, const VantageCapture* client, const VantageCapture* server, json notes) {
+  std::int64_t t0 = INT64_MAX, end = INT64_MIN;
+  for (const VantageCapture* v : {client, server})
+    if (v && v->connection() && !v->connection()->datagrams.empty()) {
+      t0 = std::min(t0, v->connection()->datagrams.front().time_ns);
+      end = std::max(end, v->connection()->datagrams.back().time_ns);
+    }
+  for (const VantageCapture* v : {client, server})
+    if (v && v->timeline.connections.size() > 1)
+      notes.push_back(fmt::format("{} holds {} connections: only the first is drawn", v->file,
+                                  v->timeline.connections.size()));
+  const auto rows = diagram_rows(client, server);
+  if (rows.size() > kMaxDiagramRows)
+    notes.push_back(fmt::format("the diagram shows the first {} of {} datagrams; the plots use all of them",
+                                kMaxDiagramRows, rows.size()));
+  json view = {{"kind", "quic"},
+               {"dir", dir},
+               {"captures", {{"client", client ? json(client->file) : json(nullptr)},
+                             {"server", server ? json(server->file) : json(nullptr)}}},
+               {"t0_ns", t0},
+               {"end_ms", ms(end, t0)},
+               {"rows", rows_json(rows, t0)},
+               {"rows_total", rows.size()}};
+  view["streams"] = nullptr;
+  if (auto s = stream_series(client, server))
+    view["streams"] = {{"initiator", s->client_initiated ? "client" : "server"},
+                       {"direction", s->bidi ? "bidi" : "uni"},
+                       {"opened", steps(s->opened, t0)},
+                       {"delivered", client && server ? steps(s->delivered, t0) : json(nullptr)},
+                       {"limit", steps(s->limit, t0)}};
+  const auto h = handshake_series(client, server);
+  json probes = json::array();
+  for (const auto& p : h.probes)
+    probes.push_back({{"ms", ms(p.time_ns, t0)}, {"side", p.from_client ? "client" : "server"},
+                      {"stage", p.stage}, {"frame", p.frame}, {"what", p.what}});
+  view["handshake"] = {{"client", steps(h.client, t0)}, {"server", steps(h.server, t0)}, {"probes", probes}};
+  view["notes"] = std::move(notes);
+  return view;
+}
+
+json tcp_view(const std::string& dir, const std::string& file) {
+  json notes = json::array();
+  std::vector<tcp::Flow> flows;
+  try {
+    flows = tcp::analyze_tcp(read_tcp_segments((fs::path(dir) / file).string()));
+  } catch (const InputError& e) {
+    return {{"kind", "none"}, {"notes", {e.diagnostics().front().str()}}};
+  }
+  if (flows.empty()) return {{"kind", "none"}, {"notes", {file + " holds no TCP segment over IPv4"}}};
+  // The flow that carried the most data is the one the case is about.
+  const auto& flow = *std::max_element(flows.begin(), flows.end(), [](const auto& a, const auto& b) {
+    return a.dir[0].data_bytes + a.dir[1].data_bytes < b.dir[0].data_bytes + b.dir[1].data_bytes;
+  });
+  if (flows.size() > 1) notes.push_back(fmt::format("{} holds {} TCP connections: {} is plotted", file, flows.size(), flow.name()));
+  json view = tcp_series(flow);
+  view["kind"] = "tcp";
+  view["dir"] = dir;
+  view["capture"] = file;
+  view["notes"] = std::move(notes);
+  return view;
+}
+
+}  // namespace
+
+json run_view(const std::string& dir) {
+  const fs::path folder(dir);
+  std::error_code ec;
+  json notes = json::array();
+  dissect::KeyLog keys;
+  if (fs::exists(folder / "keys.log", ec)) {
+    try {
+      keys = dissect::read_key_log((folder / "keys.log").string());
+    } catch (const InputError& e) {
+      notes.push_back(e.diagnostics().front().str());
+    }
+  }
+  std::map<std::string, std::optional<VantageCapture>> quic;
+  for (const char* file : {"client.pcap", "server.pcap"}) {
+    if (!fs::exists(folder / file, ec)) continue;
+    try {
+      quic[file] = load_vantage((folder / file).string(), file, keys);
+    } catch (const InputError& e) {
+      notes.push_back(e.diagnostics().front().str());
+    }
+  }
+  auto usable = [&](const char* file) -> const VantageCapture* {
+    auto it = quic.find(file);
+    return it != quic.end() && it->second && it->second->connection() ? &*it->second : nullptr;
+  };
+  const VantageCapture* client = usable("client.pcap");
+  const VantageCapture* server = usable("server.pcap");
+  if (client || server) return quic_view(dir, client, server, std::move(notes));
+  if (fs::exists(folder / "loopback.pcap", ec)) return tcp_view(dir, "loopback.pcap");
+  if (!fs::is_directory(folder, ec)) notes.push_back(dir + ": no such folder");
+  else if (quic.empty()) notes.push_back("no capture in " + dir);
+  else notes.push_back("no QUIC connection in the captures of " + dir);
+  return {{"kind", "none"}, {"dir", dir}, {"notes", notes}};
+}
+
+}  // namespace conform::report

@@ -1,0 +1,173 @@
+// The knob table: one entry per knob, each naming the Config field it sets,
+// so adding a knob is one line. Defaults are read from a default Config, so
+// config.hpp stays the one place they are written.
+#include "scenarios/knobs.hpp"
+
+#include <functional>
+#include <limits>
+#include <type_traits>
+#include <utility>
+
+namespace conform::quic {
+namespace {
+
+struct Knob {
+  ValueSpec spec;
+  /// Sets the field from a value of the declared type; returns "" or why not.
+  std::function<std::string(const Value&, Config&)> apply;
+};
+
+template <class M>
+struct FieldOf;
+template <class T>
+struct FieldOf<T Config::*> {
+  using type = T;
+};
+template <auto Member>
+using FieldType = typename FieldOf<decltype(Member)>::type;
+
+/// The defaults every knob declares.
+const Config& defaults() {
+  static const Config config;
+  return config;
+}
+
+constexpr int64_t kVarintMax = (int64_t{1} << 62) - 1;  // RFC 9000 §16
+
+/// An unsigned integer field, in [min, max].
+template <auto Member>
+Knob integer(std::string name, std::string doc, int64_t min = 0, int64_t max = kVarintMax) {
+  const int64_t fallback = static_cast<int64_t>(defaults().*Member);
+  ValueSpec spec{name, ValueType::integer, Value{fallback}, std::move(doc)};
+  return {std::move(spec), [name, min, max](const Value& v, Config& c) -> std::string {
+            const int64_t x = std::get<int64_t>(v);
+            if (x < min || x > max)
+              return name + " = " + std::to_string(x) + ": must be from " + std::to_string(min) +
+                     " to " + std::to_string(max);
+            c.*Member = static_cast<FieldType<Member>>(x);
+            return {};
+          }};
+}
+
+template <auto Member>
+Knob flag(std::string name, std::string doc) {
+  ValueSpec spec{std::move(name), ValueType::boolean, Value{bool(defaults().*Member)}, std::move(doc)};
+  return {std::move(spec), [](const Value& v, Config& c) -> std::string {
+            c.*Member = std::get<bool>(v);
+            return {};
+          }};
+}
+
+/// A floating-point field, in (min, max].
+template <auto Member>
+Knob real(std::string name, std::string doc, double min, double max) {
+  ValueSpec spec{name, ValueType::floating, Value{double(defaults().*Member)}, std::move(doc)};
+  return {std::move(spec), [name, min, max](const Value& v, Config& c) -> std::string {
+            const double x = std::get<double>(v);
+            if (!(x > min && x <= max))
+              return name + " = " + std::to_string(x) + ": must be above " + std::to_string(min) +
+                     " and at most " + std::to_string(max);
+            c.*Member = x;
+            return {};
+          }};
+}
+
+/// A list of strings (ALPN protocols); refused empty.
+template <auto Member>
+Knob strings(std::string name, std::string doc) {
+  ValueSpec spec{name, ValueType::string_list, Value{defaults().*Member}, std::move(doc)};
+  return {std::move(spec), [name](const Value& v, Config& c) -> std::string {
+            const auto& list = std::get<std::vector<std::string>>(v);
+            if (list.empty()) return name + ": must name at least one";
+            c.*Member = list;
+            return {};
+          }};
+}
+
+/// An enum field spelled as one of `names` (the validator refuses others).
+template <auto Member>
+Knob choice(std::string name, std::string doc,
+            std::vector<std::pair<std::string, FieldType<Member>>> names) {
+  std::string fallback;
+  std::vector<std::string> allowed;
+  for (const auto& [text, value] : names) {
+    allowed.push_back(text);
+    if (value == defaults().*Member) fallback = text;
+  }
+  ValueSpec spec{std::move(name), ValueType::string, Value{fallback}, std::move(doc), allowed};
+  return {std::move(spec), [names](const Value& v, Config& c) -> std::string {
+            for (const auto& [text, value] : names)
+              if (text == std::get<std::string>(v)) c.*Member = value;
+            return {};
+          }};
+}
+
+const std::vector<Knob>& table() {
+  using MSP = MaxStreamsPolicy;
+  static const std::vector<Knob> knobs = {
+      integer<&Config::max_idle_timeout_ms>("max_idle_timeout_ms", "transport parameter max_idle_timeout (§18.2), milliseconds; 0: none"),
+      integer<&Config::max_udp_payload_size>("max_udp_payload_size", "transport parameter max_udp_payload_size, bytes", 1200, 65527),
+      integer<&Config::initial_max_data>("initial_max_data", "transport parameter initial_max_data: connection receive window (§4.1), bytes"),
+      integer<&Config::initial_max_stream_data_bidi_local>("initial_max_stream_data_bidi_local", "receive window of bidirectional streams we open, bytes"),
+      integer<&Config::initial_max_stream_data_bidi_remote>("initial_max_stream_data_bidi_remote", "receive window of bidirectional streams the peer opens, bytes"),
+      integer<&Config::initial_max_stream_data_uni>("initial_max_stream_data_uni", "receive window of unidirectional streams the peer opens, bytes"),
+      integer<&Config::initial_max_streams_bidi>("initial_max_streams_bidi", "bidirectional streams the peer may open before MAX_STREAMS (§4.6)", 0, int64_t{1} << 60),
+      integer<&Config::initial_max_streams_uni>("initial_max_streams_uni", "unidirectional streams the peer may open before MAX_STREAMS (§4.6)", 0, int64_t{1} << 60),
+      integer<&Config::ack_delay_exponent>("ack_delay_exponent", "transport parameter ack_delay_exponent (§18.2)", 0, 20),
+      integer<&Config::max_ack_delay_ms>("max_ack_delay_ms", "transport parameter max_ack_delay, milliseconds", 0, (1 << 14) - 1),
+      flag<&Config::disable_active_migration>("disable_active_migration", "transport parameter disable_active_migration (§18.2)"),
+      integer<&Config::active_connection_id_limit>("active_connection_id_limit", "transport parameter active_connection_id_limit", 2),
+      flag<&Config::emit_max_streams>("emit_max_streams", "raise the peer's stream limit with MAX_STREAMS; false reproduces the stream-cliff bug"),
+      flag<&Config::emit_max_data>("emit_max_data", "raise the peer's connection credit with MAX_DATA as data is consumed (§4.2); false stalls the sender at initial_max_data"),
+      choice<&Config::max_streams_policy>("max_streams_policy", "when MAX_STREAMS is sent: half_window (half the window's streams closed), every_stream (each closed stream), half_window_opened (half the window opened)",
+                                          {{"half_window", MSP::half_window}, {"every_stream", MSP::every_stream}, {"half_window_opened", MSP::half_window_opened}}),
+      flag<&Config::emit_streams_blocked>("emit_streams_blocked", "send STREAMS_BLOCKED when an open is refused at the peer's limit (§19.14)"),
+      flag<&Config::emit_data_blocked>("emit_data_blocked", "send DATA_BLOCKED and STREAM_DATA_BLOCKED when flow control blocks sending (§19.12-13)"),
+      choice<&Config::open_stream_when_blocked>("open_stream_when_blocked", "opening at the peer's stream limit waits for MAX_STREAMS (wait) or gives the stream up (fail)",
+                                                {{"wait", OpenWhenBlocked::wait}, {"fail", OpenWhenBlocked::fail}}),
+      flag<&Config::respect_peer_max_streams>("respect_peer_max_streams", "false: open streams beyond the peer's MAX_STREAMS (a violation, to test peers)"),
+      flag<&Config::respect_peer_flow_control>("respect_peer_flow_control", "false: send beyond the peer's MAX_DATA / MAX_STREAM_DATA (a violation, to test peers)"),
+      choice<&Config::tls_groups>("tls_groups", "TLS key exchange: x25519, p256, or cecpq2 (post-quantum, a ~1.4 KB ClientHello)",
+                                  {{"x25519", TlsGroups::x25519}, {"p256", TlsGroups::p256}, {"cecpq2", TlsGroups::cecpq2}}),
+      flag<&Config::retry>("retry", "server: answer each new client with Retry and require its token (§8.1.2)"),
+      integer<&Config::key_update_interval_packets>("key_update_interval_packets", "start a key update (RFC 9001 §6) after this many 1-RTT packets of a key phase; 0: never"),
+      strings<&Config::alpn>("alpn", "ALPN protocols offered (client) or accepted (server), in order of preference"),
+      integer<&Config::initial_mtu>("initial_mtu", "largest datagram before the peer's max_udp_payload_size is known and the Initial datagram size, bytes", 1200, 65527),
+      integer<&Config::base_mtu>("base_mtu", "datagram size to fall back to once a larger datagram is declared lost (the path cannot carry initial_mtu), bytes", 1200, 65527),
+      integer<&Config::initial_rtt_ms>("initial_rtt_ms", "RTT assumed before the first sample (RFC 9002 §6.2.2 kInitialRtt), milliseconds", 1, 60'000),
+      flag<&Config::client_packet_buffering>("client_packet_buffering", "keep Handshake and 1-RTT packets that arrive before their keys and process them later (RFC 9001 §5.7); false drops them"),
+      flag<&Config::probe_coalescing>("probe_coalescing", "a PTO probe datagram carries Initial and Handshake packets together when both have unacknowledged CRYPTO (RFC 9002 §6.2.4)"),
+      flag<&Config::probe_restart_crypto_at_zero>("probe_restart_crypto_at_zero", "the fault: every PTO probe re-sends CRYPTO from the first unacknowledged byte instead of advancing"),
+      flag<&Config::pad_ack_only_to_initial_mtu>("pad_ack_only_to_initial_mtu", "the fault: Initial datagrams carrying only an ACK are padded to initial_mtu too"),
+      integer<&Config::ack_only_ping_interval>("ack_only_ping_interval", "add a PING after this many non-ack-eliciting datagrams in a row (RFC 9000 §13.2.4); 0: never"),
+      integer<&Config::cc_initial_window_packets>("cc_initial_window_packets", "NewReno kInitialWindow (RFC 9002 §7.2), datagrams", 1, 1000),
+      integer<&Config::cc_minimum_window_packets>("cc_minimum_window_packets", "NewReno kMinimumWindow (RFC 9002 §7.2), datagrams", 1, 1000),
+      real<&Config::cc_loss_reduction_factor>("cc_loss_reduction_factor", "NewReno kLossReductionFactor (RFC 9002 §7.3.2), in (0, 1]", 0.0, 1.0),
+      flag<&Config::pacing>("pacing", "pace 1-RTT stream data at 1.25 * cwnd / smoothed_rtt (RFC 9002 §7.7)"),
+  };
+  return knobs;
+}
+
+}  // namespace
+
+const std::vector<ValueSpec>& knob_specs() {
+  static const std::vector<ValueSpec> specs = [] {
+    std::vector<ValueSpec> out;
+    for (const Knob& k : table()) out.push_back(k.spec);
+    return out;
+  }();
+  return specs;
+}
+
+std::string apply_knobs(const ValueMap& values, Config& config) {
+  for (const Knob& k : table()) {
+    auto it = values.find(k.spec.name);
+    if (it == values.end()) continue;
+    if (conform::type_of(it->second) != k.spec.type)
+      return k.spec.name + ": expected " + to_string(k.spec.type);
+    if (std::string problem = k.apply(it->second, config); !problem.empty()) return problem;
+  }
+  return {};
+}
+
+}  // namespace conform::quic

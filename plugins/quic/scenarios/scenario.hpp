@@ -1,0 +1,83 @@
+// The QUIC plugin's scenarios: each declares its parameters to the framework
+// and, for one case, makes the application of every connection (clients
+// and the server's side of each). One scenario per file; the list lives in
+// scenarios.cpp.
+#pragma once
+
+#include <conform/plugin.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "scenarios/application.hpp"
+
+namespace conform::quic {
+
+/// One case's workload, made from its parameters.
+class Scenario {
+ public:
+  explicit Scenario(size_t clients) : clients_(clients) {}
+  virtual ~Scenario() = default;
+  /// How many clients connect (subscribers of a fan-out); at least 1.
+  size_t clients() const { return clients_; }
+  /// The application of client `index` (from 0).
+  virtual std::unique_ptr<Application> client_app(size_t index) = 0;
+  /// The server's application for the connection of client `index`.
+  virtual std::unique_ptr<Application> server_app(size_t index) = 0;
+
+ private:
+  size_t clients_;
+};
+
+/// Result of making a scenario: the scenario, or why the parameters are
+/// unusable (one line naming the parameter).
+struct MadeScenario {
+  std::unique_ptr<Scenario> scenario;
+  std::string problem;
+};
+
+struct ScenarioEntry {
+  ScenarioSpec spec;
+  /// `params` holds every parameter of `spec`, defaults filled in.
+  std::function<MadeScenario(const ValueMap& params)> make;
+};
+
+/// Every scenario of the plugin.
+const std::vector<ScenarioEntry>& scenario_table();
+
+/// Makes scenario `name` from a case's params (missing ones take their
+/// defaults); a problem if the name is unknown or a value out of range.
+MadeScenario make_scenario(const std::string& name, const ValueMap& params);
+
+/// An integer parameter (make_scenario checked the type).
+inline int64_t integer_param(const ValueMap& params, const std::string& name) {
+  return std::get<int64_t>(params.at(name));
+}
+
+/// An integer ValueSpec with its default.
+inline ValueSpec integer_spec(std::string name, int64_t fallback, std::string doc) {
+  return {std::move(name), ValueType::integer, Value{fallback}, std::move(doc)};
+}
+
+/// The `clients` parameter of the scenarios whose clients each play the
+/// same workload on a connection of their own.
+inline ValueSpec clients_spec() {
+  return integer_spec("clients", 1, "clients, each playing the scenario on a connection of its own");
+}
+
+/// "" if `clients` is from 1 to 1000 (the network's limit), else why not.
+std::string clients_problem(const ValueMap& params);
+
+/// "" if every named parameter is >= `min`, else the first problem.
+std::string at_least(const ValueMap& params, const std::vector<std::string>& names, int64_t min);
+
+// The scenarios, one per file.
+ScenarioEntry handshake_scenario();
+ScenarioEntry uni_fanout_scenario();
+ScenarioEntry uni_publish_scenario();
+ScenarioEntry request_response_scenario();
+ScenarioEntry bulk_scenario();
+
+}  // namespace conform::quic

@@ -1,0 +1,83 @@
+// `uni-publish`: the speaker's side of the investigation. The client opens
+// `streams` unidirectional streams to the server, one every cadence_ms,
+// each carrying payload_bytes and finished; at the server's MAX_STREAMS
+// limit it waits (or gives up, with open_stream_when_blocked = fail) and
+// says so with STREAMS_BLOCKED (RFC 9000 §4.6, §19.14). The client closes
+// once all is acknowledged or after drain_ms without progress.
+#include "scenarios/closing.hpp"
+#include "scenarios/scenario.hpp"
+#include "scenarios/stream_broadcast.hpp"
+#include "scenarios/stream_reader.hpp"
+
+namespace conform::quic {
+namespace {
+
+class Publisher final : public Application {
+ public:
+  Publisher(const BroadcastPlan& plan, Duration drain) : streams_(plan), closing_(drain) {}
+  void on_event(Instant now, Connection&, const Event& e) override {
+    if (std::holds_alternative<HandshakeCompleted>(e)) streams_.start(now);
+  }
+  void poll(Instant now, Connection& c) override {
+    streams_.poll(now, c);
+    closing_.poll(now, c, streams_.last_due(), streams_.handed_over(), streams_.progress());
+  }
+  Instant wake_at() const override { return std::min(streams_.next_due(), closing_.deadline()); }
+  std::string summary() const override {
+    return "publisher: " + streams_.summary() +
+           closing_.describe();
+  }
+
+ private:
+  StreamBroadcast streams_;
+  Closing closing_;
+};
+
+class UniPublish final : public Scenario {
+ public:
+  UniPublish(const BroadcastPlan& plan, Duration drain, size_t clients)
+      : Scenario(clients), plan_(plan), drain_(drain) {}
+  std::unique_ptr<Application> client_app(size_t) override {
+    return std::make_unique<Publisher>(plan_, drain_);
+  }
+  std::unique_ptr<Application> server_app(size_t) override { return std::make_unique<StreamReader>(); }
+
+ private:
+  BroadcastPlan plan_;
+  Duration drain_;
+};
+
+MadeScenario make(const ValueMap& p) {
+  if (auto problem = at_least(p, {"streams"}, 1); !problem.empty()) return {nullptr, problem};
+  if (auto problem = at_least(p, {"cadence_ms", "payload_bytes", "drain_ms"}, 0); !problem.empty())
+    return {nullptr, problem};
+  if (auto problem = clients_problem(p); !problem.empty()) return {nullptr, problem};
+  BroadcastPlan plan;
+  plan.frames = integer_param(p, "streams");
+  plan.frames_per_group = 1;
+  plan.cadence = Duration::millis(integer_param(p, "cadence_ms"));
+  plan.payload_bytes = integer_param(p, "payload_bytes");
+  plan.dir = Dir::uni;
+  return {std::make_unique<UniPublish>(plan, Duration::millis(integer_param(p, "drain_ms")),
+                                       static_cast<size_t>(integer_param(p, "clients"))),
+          {}};
+}
+
+}  // namespace
+
+ScenarioEntry uni_publish_scenario() {
+  return {{"uni-publish",
+           "the client opens `streams` unidirectional streams to the server, one per cadence_ms, "
+           "each with payload_bytes and finished, waiting at the server's stream limit; it closes "
+           "(application error 0) once all is acknowledged or after drain_ms without progress",
+           {integer_spec("streams", 200, "unidirectional streams the client opens"),
+            integer_spec("cadence_ms", 20, "time between stream opens, milliseconds; 0: all at once"),
+            integer_spec("payload_bytes", 80, "bytes per stream"),
+            integer_spec("drain_ms", 2000,
+                         "the client gives up (closes) after this long without progress once the "
+                         "last stream was due, milliseconds"),
+            clients_spec()}},
+          make};
+}
+
+}  // namespace conform::quic

@@ -1,0 +1,94 @@
+// `conform run --html`, `conform report` and `conform dissect --qlog` as a
+// user runs them: the page written at the end of a run equals the one made
+// later from its JSON report, bad input is one line with exit 2, and a
+// missing Chart.js stops a run before it starts.
+#include "support/support.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+using namespace conform::test;
+
+namespace {
+
+const std::string kSuite = std::string(CONFORM_TEST_DATA_DIR) + "/suites/simulated.toml";
+const std::string kCaptures = std::string(CONFORM_SOURCE_DIR) + "/captures/ngtcp2/";
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(report_cli_test)
+
+BOOST_AUTO_TEST_CASE(run_html_equals_report_html) {
+  const std::string dir = scratch_dir("report-cli-run");
+  auto r = run_conform({"run", kSuite, "--filter", "sim/impaired-echo", "--seed", "5", "--out", dir + "/out",
+                        "--json", dir + "/r.json", "--html", dir + "/run.html"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.out + r.err);
+  const std::string page = read_file(dir + "/run.html");
+  BOOST_TEST(contains(page, "<div id=\"status\" data-state=\"loading\">"));
+  BOOST_TEST(contains(page, "Chart.js v3.9.1"));
+  BOOST_TEST(contains(page, "\"id\":\"sim/impaired-echo\""));
+  // The fixture's echo is not QUIC: the run's view says so.
+  BOOST_TEST(contains(page, "no QUIC connection in the captures of " + dir + "/out/sim/impaired-echo"));
+
+  r = run_conform({"report", dir + "/r.json", "--html", dir + "/later.html"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  BOOST_TEST(r.out.empty());
+  BOOST_TEST((read_file(dir + "/later.html") == page));
+}
+
+BOOST_AUTO_TEST_CASE(report_input_errors_exit_2) {
+  const std::string dir = scratch_dir("report-cli-errors");
+  auto r = run_conform({"report", dir + "/missing.json", "--html", dir + "/x.html"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err == dir + "/missing.json: cannot read the JSON report\n");
+
+  write_file(dir + "/bad.json", "{\n  \"cases\": [\n  }\n");
+  r = run_conform({"report", dir + "/bad.json", "--html", dir + "/x.html"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err.rfind(dir + "/bad.json:3:3: not JSON: ", 0) == 0u, r.err);
+
+  write_file(dir + "/other.json", "{\"a\": 1}");
+  r = run_conform({"report", dir + "/other.json", "--html", dir + "/x.html"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(contains(r.err, "not a conform JSON report"), r.err);
+  BOOST_TEST(!std::filesystem::exists(dir + "/x.html"));
+}
+
+BOOST_AUTO_TEST_CASE(missing_chart_js_stops_the_run_before_it_starts) {
+  const std::string dir = scratch_dir("report-cli-chartjs");
+  auto r = run_conform({"run", kSuite, "--filter", "sim/impaired-echo", "--out", dir + "/out", "--html",
+                        dir + "/r.html"},
+                       ".", {"CONFORM_CHART_JS=" + dir + "/none.js"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(contains(r.err, dir + "/none.js: the HTML report inlines Chart.js"), r.err);
+  BOOST_TEST(!std::filesystem::exists(dir + "/out/sim"));
+}
+
+BOOST_AUTO_TEST_CASE(dissect_writes_qlog) {
+  const std::string dir = scratch_dir("report-cli-qlog");
+  const std::string capture = kCaptures + "handshake.pcap", keys = kCaptures + "handshake.keys";
+  auto r = run_conform({"dissect", capture, "--keylog", keys, "--qlog", dir + "/h.sqlog", "--vantage", "client"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  BOOST_TEST(r.out.empty());
+  const std::string qlog = read_file(dir + "/h.sqlog");
+  BOOST_TEST_REQUIRE(!qlog.empty());
+  BOOST_TEST(qlog.front() == '\x1e');
+  const auto header = nlohmann::json::parse(qlog.substr(1, qlog.find('\n') - 1));
+  BOOST_TEST(header["trace"]["vantage_point"]["type"] == "client");
+
+  r = run_conform({"dissect", capture, "--keylog", keys, "--qlog", "-", "--vantage", "client"});
+  BOOST_TEST(r.exit_code == 0);
+  BOOST_TEST((r.out == qlog));
+
+  r = run_conform({"dissect", capture, "--qlog", "-", "--vantage", "middle"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(contains(r.err, "--vantage"), r.err);
+  r = run_conform({"dissect", capture, "--json", "--qlog", "-"});
+  BOOST_TEST(r.exit_code == 2);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,321 @@
+// The handshake, recovery and datagram checks (probe_coalesces_spaces,
+// probe_advances_crypto, probes_carry_crypto, pto_backoff,
+// *_buffers_early_packets, handshake_time, *_initial_padded,
+// datagrams_within_path_mtu, amplification_limit, initial_keys_discarded,
+// connection_closed_with, no_connection_error) on hand-made timelines.
+#include "check/quic/quic_check.hpp"
+#include "unit/check_timeline_builder.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+using namespace conform;
+using namespace conform::test;
+
+namespace {
+
+// The server's vantage: the client's Initial, then the server's first
+// flight (Initial CRYPTO 0-89, Handshake CRYPTO 0-`handshake_bytes`).
+TimelineBuilder server_flight(std::uint64_t handshake_bytes) {
+  TimelineBuilder b;
+  b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+  b.send(Side::server, 1 * kMs, {initial(0, {crypto(0, 90)}), handshake(0, {crypto(0, handshake_bytes)})});
+  return b;
+}
+
+// The client's vantage: its Initial of `size` bytes at 0 and the probes
+// re-sending it at `probes` (ms).
+TimelineBuilder client_probes(const std::vector<std::int64_t>& probes) {
+  TimelineBuilder b;
+  b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+  std::uint64_t pn = 1;
+  for (auto t : probes) b.send(Side::client, t * kMs, {initial(pn++, {crypto(0, 300), padding(856)})});
+  return b;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(handshake_checks_test)
+
+BOOST_AUTO_TEST_CASE(probe_coalesces_spaces_when_the_other_flight_fits) {
+  auto b = server_flight(800);
+  b.send(Side::server, 100 * kMs, {initial(1, {crypto(0, 90), padding(1000)})});
+  auto r = judge("probe_coalesces_spaces", server_run(b), {});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "frame 3 (100.000 ms) re-sent Initial CRYPTO in 134 of 1134 bytes without the 800 Handshake "
+                          "CRYPTO bytes [0-799] that were unacknowledged and fit",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{3}));
+
+  auto both = server_flight(800);
+  both.send(Side::server, 100 * kMs, {initial(1, {crypto(0, 90)}), handshake(1, {crypto(0, 800)})});
+  r = judge("probe_coalesces_spaces", server_run(both), {});
+  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST(r.summary == "1 datagrams re-sent CRYPTO while both spaces had some unacknowledged; 1 carried both, the "
+                          "others had no room");
+
+  // 1100 Handshake bytes do not fit beside 134.
+  auto big = server_flight(1100);
+  big.send(Side::server, 100 * kMs, {initial(1, {crypto(0, 90), padding(1000)})});
+  r = judge("probe_coalesces_spaces", server_run(big), {});
+  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST(r.summary == "1 datagrams re-sent CRYPTO while both spaces had some unacknowledged; 0 carried both, the "
+                          "others had no room");
+}
+
+BOOST_AUTO_TEST_CASE(probe_advances_crypto_past_what_the_previous_probe_carried) {
+  // A 1503-byte ClientHello in two datagrams; probes of 1100 bytes.
+  TimelineBuilder b;
+  b.send(Side::client, 0, {initial(0, {crypto(0, 1100)})});
+  b.send(Side::client, 0, {initial(1, {crypto(1100, 403), padding(700)})});
+  b.send(Side::client, 3 * kMs, {initial(2, {crypto(0, 1100)})});
+  b.send(Side::client, 3 * kMs, {initial(3, {crypto(0, 1100)})});
+  auto r = judge("probe_advances_crypto", client_run(b), {});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "frame 4 (3.000 ms) re-sent Initial CRYPTO [0-1099] as frame 3 did, while 403 bytes "
+                          "[1100-1502] were unacknowledged and left out",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{3, 4}));
+
+  TimelineBuilder good;
+  good.send(Side::client, 0, {initial(0, {crypto(0, 1100)})});
+  good.send(Side::client, 0, {initial(1, {crypto(1100, 403), padding(700)})});
+  good.send(Side::client, 3 * kMs, {initial(2, {crypto(0, 1100)})});
+  good.send(Side::client, 3 * kMs, {initial(3, {crypto(1100, 403), padding(700)})});
+  good.send(Side::client, 9 * kMs, {initial(4, {crypto(0, 1100)})});
+  r = judge("probe_advances_crypto", client_run(good), {});
+  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST(r.summary == "3 re-sendings of CRYPTO; none repeated the previous one while other bytes waited");
+}
+
+BOOST_AUTO_TEST_CASE(probes_carry_crypto_not_a_ping_alone) {
+  TimelineBuilder b;
+  b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+  b.send(Side::client, 3 * kMs, {initial(1, {ping(), padding(1156)})});
+  auto r = judge("probes_carry_crypto", client_run(b), {{"by", "client"}});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "frame 2 (3.000 ms): an ack-eliciting Initial packet without CRYPTO while 300 bytes [0-299] "
+                          "were unacknowledged",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{2}));
+
+  // Once the ClientHello is acknowledged a PING probe is all there is to send.
+  TimelineBuilder acked;
+  acked.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+  acked.send(Side::server, 2 * kMs, {initial(0, {ack(0, 0)})});
+  acked.send(Side::client, 6 * kMs, {initial(1, {ping(), padding(1156)})});
+  r = judge("probes_carry_crypto", client_run(acked), {{"by", "client"}});
+  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST(r.summary == "0 datagrams re-sent CRYPTO; no ack-eliciting Initial or Handshake packet went without it "
+                          "while some was unacknowledged");
+}
+
+BOOST_AUTO_TEST_CASE(pto_backoff_doubles_and_ignores_acks_of_nothing_new) {
+  auto r = judge("pto_backoff", client_run(client_probes({3, 9, 21})), {{"by", "client"}});
+  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST(r.summary == "3 probe bursts, at most 3 in a row without a new acknowledgement, each interval at least "
+                          "1.5× the one before",
+             r.summary);
+
+  r = judge("pto_backoff", client_run(client_probes({3, 6})), {{"by", "client"}});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "the probe at frame 3 (6.000 ms) came 3.000 ms after the one at frame 2, which came 3.000 ms "
+                          "after its predecessor: factor 1.00 < 1.5",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{2, 3}));
+
+  // An ACK of a packet never sent acknowledges nothing new: no reset.
+  auto stale = client_probes({3});
+  stale.send(Side::server, 4 * kMs, {initial(0, {ack(7, 7)})});
+  stale.send(Side::client, 6 * kMs, {initial(2, {crypto(0, 300), padding(856)})});
+  r = judge("pto_backoff", client_run(stale), {{"by", "client"}});
+  BOOST_TEST(!r.passed);
+
+  // An ACK of the first probe resets the backoff.
+  auto reset = client_probes({3});
+  reset.send(Side::server, 4 * kMs, {initial(0, {ack(1, 1)})});
+  reset.send(Side::client, 6 * kMs, {initial(2, {crypto(0, 300), padding(856)})});
+  r = judge("pto_backoff", client_run(reset), {{"by", "client"}});
+  BOOST_TEST(r.passed, r.summary);
+}
+
+BOOST_AUTO_TEST_CASE(client_buffers_early_packets_and_acknowledges_them) {
+  TimelineBuilder b;
+  b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+  b.send(Side::server, 10 * kMs, {handshake(0, {crypto(0, 800)})});
+  b.send(Side::server, 11 * kMs, {initial(0, {crypto(0, 90)})});
+  b.send(Side::client, 11 * kMs, {initial(1, {ack(0, 0)}), handshake(0, {ack(0, 0), crypto(0, 36)})});
+  auto r = judge("client_buffers_early_packets", client_run(b), {});
+  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST(r.summary == "1 packets arrived before their keys, all acknowledged later");
+  BOOST_TEST(frames_of(r) == (Frames{2}));
+  BOOST_TEST(r.evidence[0].text == "Handshake packet 0 arrived before its keys; acknowledged later");
+
+  TimelineBuilder dropped;
+  dropped.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+  dropped.send(Side::server, 10 * kMs, {handshake(0, {crypto(0, 800)})});
+  dropped.send(Side::server, 11 * kMs, {initial(0, {crypto(0, 90)})});
+  dropped.send(Side::client, 11 * kMs, {initial(1, {ack(0, 0)})});
+  dropped.send(Side::server, 40 * kMs, {handshake(1, {crypto(0, 800)})});
+  dropped.send(Side::client, 41 * kMs, {handshake(0, {ack(1, 1), crypto(0, 36)})});
+  r = judge("client_buffers_early_packets", client_run(dropped), {});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "Handshake packet 0 of the server arrived at frame 2 (10.000 ms) before the client could "
+                          "have its keys and was never acknowledged",
+             r.summary);
+
+  r = judge("client_buffers_early_packets", client_run(client_probes({})), {{"min_early", std::int64_t{1}}});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "0 packets arrived before their keys, fewer than min_early=1", r.summary);
+}
+
+BOOST_AUTO_TEST_CASE(server_buffers_early_one_rtt_packets) {
+  TimelineBuilder b;
+  b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+  b.send(Side::server, 1 * kMs, {initial(0, {crypto(0, 90)}), handshake(0, {crypto(0, 800)})});
+  b.send(Side::client, 3 * kMs, {one_rtt(0, {stream(0, 0, 10, true)})});
+  b.send(Side::client, 3 * kMs, {handshake(0, {ack(0, 0), crypto(0, 36)})});
+  b.send(Side::server, 4 * kMs, {one_rtt(0, {ack(0, 0)})});
+  auto r = judge("server_buffers_early_packets", server_run(b), {{"min_early", std::int64_t{1}}});
+  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{3}));
+  BOOST_TEST(r.evidence[0].text == "1-RTT packet 0 arrived before its keys; acknowledged later");
+}
+
+BOOST_AUTO_TEST_CASE(handshake_time_in_ms_and_round_trips) {
+  TimelineBuilder b;
+  b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+  b.send(Side::server, 10 * kMs, {initial(0, {crypto(0, 90)}), handshake(0, {crypto(0, 800)})});
+  b.send(Side::client, 11 * kMs, {handshake(0, {ack(0, 0), crypto(0, 36)})});
+  b.send(Side::server, 21 * kMs, {one_rtt(0, {dissect::HandshakeDoneFrame{}})});
+  auto r = judge("handshake_time", client_run(b), {{"max_ms", 20.0}});
+  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST(r.summary == "handshake complete after 11.000 ms (bound ≤ 20 ms)", r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{1, 3}));
+
+  r = judge("handshake_time", client_run(b), {{"max_rtts", 1.0}}, {}, {{"rtt_ms", std::int64_t{10}}});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "handshake complete after 11.000 ms = 1.10 RTT (bound ≤ 1 RTT of 10.000 ms (network rtt_ms))",
+             r.summary);
+
+  r = judge("handshake_time", client_run(b), {{"until", "confirmed"}, {"max_rtts", 2.5}, {"min_ms", 15.0}});
+  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST(r.summary == "handshake confirmed after 21.000 ms = 2.10 RTT (bound ≥ 15 ms, ≤ 2.5 RTT of 10.000 ms "
+                          "(first Initial to first reply))",
+             r.summary);
+
+  r = judge("handshake_time", client_run(client_probes({3})), {{"max_ms", 20.0}});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "the handshake was never complete", r.summary);
+}
+
+BOOST_AUTO_TEST_CASE(initial_datagrams_are_padded) {
+  TimelineBuilder b;
+  b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+  b.send(Side::server, 1 * kMs, {initial(0, {ack(0, 0)})});
+  b.send(Side::client, 2 * kMs, {initial(1, {ack(0, 0)}), handshake(0, {crypto(0, 36)})});
+  auto r = judge("client_initial_padded", client_run(b), {});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "frame 3 (2.000 ms): a datagram of 124 bytes carrying an Initial packet", r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{3}));
+  // The server's ACK-only Initial may be small.
+  r = judge("server_initial_padded", server_run(b), {});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "the server sent no datagram with such an Initial packet", r.summary);
+  b.send(Side::server, 3 * kMs, {initial(1, {crypto(0, 90)})}, 1200);
+  r = judge("server_initial_padded", server_run(b), {});
+  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST(r.summary == "1 datagrams carrying Initial packets, the smallest 1200 bytes");
+
+  auto good = client_probes({3});
+  r = judge("client_initial_padded", client_run(good), {});
+  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST(r.summary == "2 datagrams carrying Initial packets, the smallest 1200 bytes");
+}
+
+BOOST_AUTO_TEST_CASE(datagrams_within_path_mtu_from_the_network_and_the_peer) {
+  TimelineBuilder b;
+  b.send(Side::client, 0, {initial(0, {crypto(0, 300)})}, 1252);
+  b.send(Side::server, 1 * kMs, {initial(0, {crypto(0, 90)})}, 1300);
+  const quic_checks::QuicRun run(b.facts("server.pcap"), {b.facts("client.pcap")});
+  auto r = judge("datagrams_within_path_mtu", run, {}, {}, {{"mtu", std::int64_t{1280}}});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "client.pcap: 1 datagrams, the largest 1252 bytes (limit 1252 bytes (network mtu 1280)); "
+                          "server.pcap: frame 2 (1.000 ms): a datagram of 1300 bytes, above 1252 (limit 1252 bytes "
+                          "(network mtu 1280))",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{2}));
+
+  b.params(Side::server).max_udp_payload_size = 1200;
+  r = judge("datagrams_within_path_mtu", {nullptr, {b.facts("client.pcap")}}, {{"by", "client"}});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "frame 1 (0.000 ms): a datagram of 1252 bytes, above 1200 (limit 1200 bytes (default network "
+                          "mtu 1500, peer max_udp_payload_size 1200))",
+             r.summary);
+}
+
+BOOST_AUTO_TEST_CASE(amplification_limit_before_address_validation) {
+  TimelineBuilder b;
+  b.send(Side::client, 0, {initial(0, {crypto(0, 300)})}, 1200);
+  for (int i = 0; i < 3; ++i) b.send(Side::server, (1 + i) * kMs, {initial(std::uint64_t(i), {crypto(0, 90)})}, 1200);
+  auto over = b;
+  over.send(Side::server, 5 * kMs, {handshake(0, {crypto(0, 50)})}, 100);
+  auto r = judge("amplification_limit", server_run(over), {});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "frame 5 (5.000 ms): the server had sent 3700 bytes having received 1200 (limit 3600) before "
+                          "validating the address",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{5}));
+
+  b.send(Side::client, 4 * kMs, {handshake(0, {ack(0, 0)})}, 50);
+  b.send(Side::server, 5 * kMs, {handshake(0, {crypto(0, 50)})}, 100);
+  r = judge("amplification_limit", server_run(b), {});
+  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST(r.summary == "before validation at frame 5 the server sent 3600 bytes for 1250 received (at most 3.00×)",
+             r.summary);
+}
+
+BOOST_AUTO_TEST_CASE(initial_keys_discarded_after_the_first_handshake_packet) {
+  TimelineBuilder b;
+  b.send(Side::client, 0, {initial(0, {crypto(0, 300)})}, 1200);
+  b.send(Side::server, 1 * kMs, {initial(0, {crypto(0, 90)}), handshake(0, {crypto(0, 800)})});
+  b.send(Side::client, 2 * kMs, {handshake(0, {crypto(0, 36)})});
+  b.send(Side::client, 3 * kMs, {initial(1, {ack(0, 0)})}, 1200);
+  b.send(Side::server, 4 * kMs, {initial(1, {ack(1, 1)})});
+  const quic_checks::QuicRun run(b.facts("server.pcap"), {b.facts("client.pcap")});
+  auto r = judge("initial_keys_discarded", run, {});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "client.pcap: the client sent an Initial packet at frame 4 (3.000 ms) after discarding its "
+                          "Initial keys at frame 3; server.pcap: the server sent an Initial packet at frame 5 (4.000 "
+                          "ms) after discarding its Initial keys at frame 3",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{3, 4, 3, 5}));
+  r = judge("initial_keys_discarded", client_run(client_probes({3})), {{"by", "client"}});
+  BOOST_TEST(r.passed);
+  BOOST_TEST(r.summary == "the client never had to discard its Initial keys", r.summary);
+}
+
+BOOST_AUTO_TEST_CASE(connection_close_checks_read_the_error_code) {
+  TimelineBuilder b;
+  b.send(Side::client, 0, {connection_close(0)});
+  b.send(Side::server, 1 * kMs, {connection_close(0x04)});
+  const quic_checks::QuicRun run(b.facts("server.pcap"), {b.facts("client.pcap")});
+  auto r = judge("connection_closed_with", run, {{"by", "server"}, {"error", "STREAM_LIMIT_ERROR"}});
+  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST(r.summary == "CONNECTION_CLOSE STREAM_LIMIT_ERROR: the server STREAM_LIMIT_ERROR at frame 2", r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{2}));
+  r = judge("connection_closed_with", run, {{"by", "client"}, {"error", "0x4"}});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "no CONNECTION_CLOSE with 0x4 from client; transport closes seen: client NO_ERROR at frame 1",
+             r.summary);
+  r = judge("connection_closed_with", run, {{"error", "STREAM_LIMIT"}});
+  BOOST_TEST(r.summary == "error \"STREAM_LIMIT\" is neither an RFC 9000 §20.1 name nor a number", r.summary);
+
+  r = judge("no_connection_error", run, {});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "the server closed with STREAM_LIMIT_ERROR at frame 2 of server.pcap (1.000 ms)", r.summary);
+  r = judge("no_connection_error", run, {{"by", "client"}});
+  BOOST_TEST(r.passed);
+  BOOST_TEST(r.summary == "1 transport CONNECTION_CLOSE frames, none with an error", r.summary);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,270 @@
+// The stream checks (streams_delivered, max_streams_extended,
+// streams_blocked_sent, blocked_frames_not_early, max_streams_within_bound)
+// on hand-made timelines: each passes where the RFC's behaviour is shown
+// and fails, with the summary and evidence it must give, where it is not.
+#include "check/quic/quic_check.hpp"
+#include "support/support.hpp"
+#include "unit/check_timeline_builder.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+using namespace conform;
+using namespace conform::test;
+
+namespace {
+
+// The server's uni stream `index` (id 4·index + 3), complete in one frame.
+Frame server_uni(std::uint64_t index, std::uint64_t bytes = 80) { return stream(index * 4 + 3, 0, bytes, true); }
+
+// A connection where the server opened `sent` uni streams and the client
+// received the first `received` of them complete, one per datagram at
+// 1 ms steps: (client's view, server's view).
+std::pair<TimelineBuilder, TimelineBuilder> fanout(std::uint64_t sent, std::uint64_t received) {
+  TimelineBuilder client, server;
+  for (std::uint64_t i = 0; i < sent; ++i) {
+    server.send(Side::server, std::int64_t(i) * kMs, {server_uni(i)});
+    if (i < received) client.send(Side::server, std::int64_t(i) * kMs + 10 * kMs, {server_uni(i)});
+  }
+  return {std::move(client), std::move(server)};
+}
+
+ValueMap fanout_scenario(std::int64_t frames) { return {{"frames", frames}, {"frames_per_group", std::int64_t{1}}}; }
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(stream_limit_checks_test)
+
+BOOST_AUTO_TEST_CASE(streams_delivered_names_the_missing_streams_as_ranges) {
+  auto [client, server] = fanout(200, 99);
+  const quic_checks::QuicRun run(nullptr, {client.facts("client.pcap")});
+  auto r = judge("streams_delivered", run, {{"from", "server"}, {"dir", "uni"}}, fanout_scenario(200));
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "received=99/200 missing=[99-199] (expected from scenario frames=200 frames_per_group=1)",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{99, 0}));
+  BOOST_TEST(r.evidence[0].capture == "client.pcap");
+  BOOST_TEST(r.evidence[0].time_ns == 108 * kMs);
+  BOOST_TEST(r.evidence[0].text == "stream 98 (id 395) complete: the last one that arrived whole");
+  BOOST_TEST(r.evidence[1].text == "stream 99 (id 399) never arrived");
+
+  auto [all, unused] = fanout(200, 200);
+  r = judge("streams_delivered", {nullptr, {all.facts("client.pcap")}}, {{"from", "server"}, {"dir", "uni"}},
+            fanout_scenario(200));
+  BOOST_TEST(r.passed);
+  BOOST_TEST(r.summary == "received=200/200 missing=[] (expected from scenario frames=200 frames_per_group=1)");
+}
+
+BOOST_AUTO_TEST_CASE(streams_delivered_without_scenario_counts_what_the_sender_opened) {
+  auto [client, server] = fanout(5, 3);
+  // Stream 3 arrived in part: 10 of its bytes, no FIN.
+  client.send(Side::server, 50 * kMs, {stream(3 * 4 + 3, 0, 10, false)});
+  const quic_checks::QuicRun run(server.facts("server.pcap"), {client.facts("client.pcap")});
+  auto r = judge("streams_delivered", run, {{"from", "server"}, {"dir", "uni"}});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "received=3/5 missing=[3-4] (expected from opened in server.pcap)", r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{3, 4}));
+  BOOST_TEST(r.evidence[1].text == "stream 3 (id 15): 10 bytes arrived, no FIN");
+
+  // Without a sender capture the receiver's highest stream counts, and says so.
+  r = judge("streams_delivered", {nullptr, {client.facts("client.pcap")}}, {{"from", "server"}, {"dir", "uni"}});
+  BOOST_TEST(r.summary == "received=3/4 missing=[3] (expected from highest stream seen in client.pcap, no sender capture)",
+             r.summary);
+
+  // A stream missing entirely points at where the sender sent it.
+  auto [c2, s2] = fanout(3, 2);
+  r = judge("streams_delivered", {s2.facts("server.pcap"), {c2.facts("client.pcap")}},
+            {{"from", "server"}, {"dir", "uni"}, {"expected", std::int64_t{3}}});
+  BOOST_TEST(r.summary == "received=2/3 missing=[2] (expected from parameter expected)", r.summary);
+  BOOST_TEST(r.evidence[1].capture == "server.pcap");
+  BOOST_TEST(r.evidence[1].frame == 3u);
+  BOOST_TEST(r.evidence[1].text == "stream 2 (id 11) sent here never arrived at client.pcap");
+}
+
+BOOST_AUTO_TEST_CASE(streams_delivered_judges_every_subscriber) {
+  auto [first, s1] = fanout(2, 2);
+  TimelineBuilder second(40001);
+  second.send(Side::server, 3 * kMs, {server_uni(0)});
+  const quic_checks::QuicRun run(nullptr, {first.facts("client.pcap"), second.facts("client-2.pcap")});
+  auto r = judge("streams_delivered", run, {{"from", "server"}, {"dir", "uni"}}, fanout_scenario(2));
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary ==
+                 "client.pcap: received=2/2 missing=[] (expected from scenario frames=2 frames_per_group=1); "
+                 "client-2.pcap: received=1/2 missing=[1] (expected from scenario frames=2 frames_per_group=1)",
+             r.summary);
+}
+
+BOOST_AUTO_TEST_CASE(streams_delivered_derives_groups_and_requests) {
+  // frames_per_group 0: one stream for the whole broadcast.
+  auto [one, s] = fanout(1, 1);
+  auto r = judge("streams_delivered", {nullptr, {one.facts("client.pcap")}}, {{"from", "server"}, {"dir", "uni"}},
+                 {{"frames", std::int64_t{100}}, {"frames_per_group", std::int64_t{0}}});
+  BOOST_TEST(r.summary == "received=1/1 missing=[] (expected from scenario frames=100 frames_per_group=0)", r.summary);
+  r = judge("streams_delivered", {nullptr, {one.facts("client.pcap")}}, {{"from", "server"}, {"dir", "uni"}},
+            {{"frames", std::int64_t{7}}, {"frames_per_group", std::int64_t{5}}});
+  BOOST_TEST(r.summary == "received=1/2 missing=[1] (expected from scenario frames=7 frames_per_group=5)", r.summary);
+
+  // Client bidi requests arrive at the server.
+  TimelineBuilder b;
+  b.send(Side::client, 0, {stream(0, 0, 10, true)});
+  b.send(Side::client, kMs, {stream(4, 0, 10, true)});
+  r = judge("streams_delivered", {b.facts("server.pcap"), {}}, {{"from", "client"}, {"dir", "bidi"}},
+            {{"requests", std::int64_t{3}}});
+  BOOST_TEST(r.summary == "received=2/3 missing=[2] (expected from scenario requests=3)", r.summary);
+}
+
+BOOST_AUTO_TEST_CASE(max_streams_extended_passes_when_the_limit_rises_in_time) {
+  TimelineBuilder b;
+  b.params(Side::client).initial_max_streams_uni = 2;
+  b.send(Side::server, 1 * kMs, {server_uni(0)});
+  b.send(Side::server, 2 * kMs, {server_uni(1)});
+  b.send(Side::client, 7 * kMs, {max_streams(false, 4)});
+  b.send(Side::server, 20 * kMs, {server_uni(2)});
+  b.send(Side::server, 21 * kMs, {server_uni(3)});
+  auto r = judge("max_streams_extended", client_run(b), {{"by", "client"}, {"dir", "uni"}}, fanout_scenario(4));
+  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST(r.summary ==
+                 "the client uni limit went 2 → 4 in 1 MAX_STREAMS; the server wanted 4 (opened 4); it reached a "
+                 "limit 1 times, the longest wait for more 5.000 ms",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{2, 3}));
+  BOOST_TEST(r.evidence[0].text == "the server uni streams reached the limit 2");
+  BOOST_TEST(r.evidence[1].text == "last MAX_STREAMS 4");
+
+  r = judge("max_streams_extended", client_run(b), {{"by", "client"}, {"dir", "uni"}, {"max_wait_ms", 1.0}},
+            fanout_scenario(4));
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "the server uni streams reached the limit 2 at frame 2; MAX_STREAMS 4 came 5.000 ms later "
+                          "(bound 1.000 ms)",
+             r.summary);
+}
+
+BOOST_AUTO_TEST_CASE(max_streams_extended_fails_when_the_peer_stays_at_the_limit) {
+  TimelineBuilder b;
+  b.params(Side::client).initial_max_streams_uni = 2;
+  b.send(Side::server, 1 * kMs, {server_uni(0)});
+  b.send(Side::server, 2 * kMs, {server_uni(1)});
+  auto r = judge("max_streams_extended", client_run(b), {{"by", "client"}, {"dir", "uni"}}, fanout_scenario(4));
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary ==
+                 "the server uni streams reached the limit 2 at frame 2 (2.000 ms) wanting 4 (scenario frames=4 "
+                 "frames_per_group=1); no MAX_STREAMS raised it (of the 2 streams, 2 finished, 0 reset or stopped)",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{2}));
+
+  // Without a scenario, a STREAMS_BLOCKED from the peer shows it wanted more.
+  b.send(Side::server, 3 * kMs, {streams_blocked(false, 2)});
+  r = judge("max_streams_extended", client_run(b), {{"by", "client"}, {"dir", "uni"}});
+  BOOST_TEST(r.summary ==
+                 "the server uni streams reached the limit 2 at frame 2 (2.000 ms) wanting 3 (STREAMS_BLOCKED 2 at "
+                 "frame 3); no MAX_STREAMS raised it (of the 2 streams, 2 finished, 0 reset or stopped)",
+             r.summary);
+
+  // A peer that never needed more passes.
+  TimelineBuilder quiet;
+  quiet.params(Side::client).initial_max_streams_uni = 2;
+  quiet.send(Side::server, 1 * kMs, {server_uni(0)});
+  r = judge("max_streams_extended", client_run(quiet), {{"by", "client"}, {"dir", "uni"}});
+  BOOST_TEST(r.passed);
+  BOOST_TEST(r.summary == "the client uni limit went 2 → 2 in 0 MAX_STREAMS; the server wanted 1 (opened 1); it "
+                          "reached a limit 0 times, the longest wait for more 0.000 ms",
+             r.summary);
+}
+
+BOOST_AUTO_TEST_CASE(max_streams_extended_fails_on_a_decrease_or_a_stream_beyond_the_limit) {
+  TimelineBuilder b;
+  b.params(Side::client).initial_max_streams_bidi = 1;
+  b.send(Side::client, 1 * kMs, {max_streams(true, 5)});
+  b.send(Side::client, 2 * kMs, {max_streams(true, 3)});
+  b.send(Side::server, 3 * kMs, {stream(1 * 4 + 1, 0, 10, true)});
+  b.send(Side::server, 4 * kMs, {stream(5 * 4 + 1, 0, 10, true)});
+  auto r = judge("max_streams_extended", client_run(b), {{"by", "client"}, {"dir", "bidi"}});
+  BOOST_TEST(!r.passed);
+  // The decrease, the stream beyond the limit, and (the peer wanting 6)
+  // the limit 5 never raised.
+  BOOST_TEST(r.summary == "MAX_STREAMS decreased 5 → 3 at frame 2 (and 2 more problems)", r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{2, 4, 4, 2}));
+  BOOST_TEST(r.evidence[1].text == "stream 5 beyond the limit 5");
+}
+
+BOOST_AUTO_TEST_CASE(streams_blocked_sent_wants_the_frame_at_each_limit) {
+  // The client opens uni streams up to the server's limit 1, then 3.
+  auto client_uni = [](std::uint64_t i) { return stream(i * 4 + 2, 0, 10, true); };
+  TimelineBuilder b;
+  b.params(Side::server).initial_max_streams_uni = 1;
+  b.send(Side::client, 1 * kMs, {client_uni(0)});
+  b.send(Side::client, 2 * kMs, {streams_blocked(false, 1)});
+  b.send(Side::server, 5 * kMs, {max_streams(false, 3)});
+  b.send(Side::client, 6 * kMs, {client_uni(1)});
+  b.send(Side::client, 6 * kMs, {client_uni(2)});
+  auto r = judge("streams_blocked_sent", client_run(b), {{"by", "client"}, {"dir", "uni"}}, {{"streams", std::int64_t{3}}});
+  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST(r.summary == "opened 3 uni streams (wanted 3: opened 3), limit 1 → 3; 1 waits at a limit, each reported "
+                          "with STREAMS_BLOCKED",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{2}));
+
+  // Wanting 4, it waits again at 3 and says nothing.
+  r = judge("streams_blocked_sent", client_run(b), {{"by", "client"}, {"dir", "uni"}}, {{"streams", std::int64_t{4}}});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "uni streams: at the limit 3 from frame 5 (6.000 ms) wanting 4 (scenario streams=4), never "
+                          "raised; no STREAMS_BLOCKED 3 sent",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{2, 5}));
+
+  // A wait shorter than grace_ms needs no frame.
+  TimelineBuilder quick;
+  quick.params(Side::server).initial_max_streams_uni = 1;
+  quick.send(Side::client, 1 * kMs, {client_uni(0)});
+  quick.send(Side::server, 2 * kMs, {max_streams(false, 2)});
+  quick.send(Side::client, 3 * kMs, {client_uni(1)});
+  r = judge("streams_blocked_sent", client_run(quick), {{"by", "client"}, {"dir", "uni"}});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "uni streams: at the limit 1 from frame 1 (1.000 ms) wanting 2 (opened 2), raised at frame "
+                          "2; no STREAMS_BLOCKED 1 sent",
+             r.summary);
+  r = judge("streams_blocked_sent", client_run(quick), {{"by", "client"}, {"dir", "uni"}, {"grace_ms", 1.0}});
+  BOOST_TEST(r.passed, r.summary);
+}
+
+BOOST_AUTO_TEST_CASE(blocked_frames_not_early_wants_the_limit_in_force_fully_used) {
+  TimelineBuilder b;
+  b.params(Side::server).initial_max_streams_uni = 2;
+  b.params(Side::server).initial_max_data = 100;
+  b.params(Side::server).initial_max_stream_data_uni = 50;
+  b.send(Side::client, 1 * kMs, {stream(2, 0, 50, false)});
+  b.send(Side::client, 2 * kMs, {stream_data_blocked(2, 50)});
+  b.send(Side::client, 3 * kMs, {streams_blocked(false, 2)});
+  b.send(Side::client, 4 * kMs, {data_blocked(100)});
+  auto r = judge("blocked_frames_not_early", client_run(b), {{"by", "client"}});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "STREAMS_BLOCKED (uni) 2 at frame 3 while the limit was 2 and 1 of it used (and 1 more)",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{3, 4}));
+  BOOST_TEST(r.evidence[1].text == "DATA_BLOCKED 100: limit 100, used 50");
+
+  TimelineBuilder good;
+  good.params(Side::server).initial_max_stream_data_uni = 50;
+  good.send(Side::client, 1 * kMs, {stream(2, 0, 50, false)});
+  good.send(Side::client, 2 * kMs, {stream_data_blocked(2, 50)});
+  r = judge("blocked_frames_not_early", client_run(good), {{"by", "client"}});
+  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST(r.summary == "1 blocked frames, each at the limit in force and fully used");
+}
+
+BOOST_AUTO_TEST_CASE(max_streams_within_bound_flags_limits_above_2_to_the_60) {
+  TimelineBuilder b;
+  b.send(Side::client, 1 * kMs, {max_streams(false, std::uint64_t{1} << 60)});
+  auto r = judge("max_streams_within_bound", client_run(b), {});
+  BOOST_TEST(r.passed);
+  BOOST_TEST(r.summary == "1 stream limit frames, the highest 1152921504606846976");
+  b.send(Side::client, 2 * kMs, {dissect::MalformedFrame{0x13, 0, 9, "Maximum Streams exceeds 2^60 (§19.11)"}});
+  b.connection().notes.push_back("client transport parameters: transport parameter 0x09 has an invalid value (RFC 9000 §18.2)");
+  r = judge("max_streams_within_bound", client_run(b), {{"by", "client"}});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "the client sent frame type 0x13 at frame 2 of client.pcap: Maximum Streams exceeds 2^60 "
+                          "(§19.11) (and 1 more)",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{2}));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
