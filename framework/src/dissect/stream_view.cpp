@@ -33,7 +33,9 @@ struct Builder {
       f.unique_bytes += coverage[{s->stream_id, static_cast<std::size_t>(sent)}].add(s->offset, s->offset + s->length);
       if (s->fin) f.fin_size = s->offset + s->length;
     } else if (const auto* r = std::get_if<ResetStreamFrame>(&frame)) {
-      flow(r->stream_id, sent, at).reset = *r;
+      StreamFlow& f = flow(r->stream_id, sent, at);
+      f.reset = *r;
+      if (!f.reset_frame) f.reset_frame = at;
     } else if (const auto* ss = std::get_if<StopSendingFrame>(&frame)) {
       // Sent by the receiver about the data flowing towards it.
       flow(ss->stream_id, reverse(sent), at).stop_sending_error = ss->error_code;

@@ -25,6 +25,8 @@ struct StreamFlow {
   std::optional<std::uint64_t> fin_size;  // from a STREAM frame with FIN
   /// RESET_STREAM by the sender (§19.4): error code and final size.
   std::optional<ResetStreamFrame> reset;
+  /// The capture frame of the first RESET_STREAM, 0 when none.
+  std::uint64_t reset_frame = 0;
   /// STOP_SENDING by the receiver (§19.5): its error code.
   std::optional<std::uint64_t> stop_sending_error;
   /// The highest MAX_STREAM_DATA the receiver sent (§19.10), bytes.

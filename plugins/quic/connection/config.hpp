@@ -50,6 +50,29 @@ struct Config {
   bool emit_streams_blocked = true;  ///< STREAMS_BLOCKED when an open is refused (§19.14)
   bool emit_data_blocked = true;     ///< DATA_BLOCKED and STREAM_DATA_BLOCKED (§19.12-13)
   OpenWhenBlocked open_stream_when_blocked = OpenWhenBlocked::wait;
+
+  // Stream credit and flow control faults (suites/rfc9000/stream_credit.toml,
+  // credit_updates.toml): each true or false here reproduces a fault real
+  // stacks have shipped; the defaults are the RFC's behaviour.
+  /// false: a peer stream that ends by RESET_STREAM (reset by the peer, or
+  /// after our STOP_SENDING) does not return its credit to MAX_STREAMS; only
+  /// finished streams count (§4.6 expects credit as streams close, however).
+  bool credit_reset_streams = true;
+  /// false: STREAMS_BLOCKED only at the first limit an open is refused at,
+  /// not again at each new limit while still blocked (§4.6, §19.14).
+  bool repeat_streams_blocked = true;
+  /// true: every MAX_STREAMS carries 2^60 + 1, a count §19.11 forbids (the
+  /// peer MUST close with FRAME_ENCODING_ERROR).
+  bool max_streams_beyond_2_60 = false;
+  /// true: MAX_DATA and MAX_STREAM_DATA go out only in a packet that may
+  /// carry stream data, so a full congestion window (or the pacer) holds
+  /// the peer's credit back; false sends them with the next packet, ACKs
+  /// included.
+  bool credit_waits_for_cwnd = false;
+  /// true: DATA_BLOCKED and STREAM_DATA_BLOCKED as soon as data waits, before
+  /// the limit is used up (§19.12-13 carry the limit "at which blocking
+  /// occurred").
+  bool blocked_frames_early = false;
   /// false: open streams beyond the peer's MAX_STREAMS, a violation that a
   /// correct peer answers with STREAM_LIMIT_ERROR (to test peers, §4.6).
   bool respect_peer_max_streams = true;

@@ -211,8 +211,10 @@ void Connection::add_app_frames(Instant, size_t budget, PendingPacket& out) {
     emit(out, PathResponseFrame{path_responses_.front()}, std::nullopt);
     path_responses_.pop_front();
   }
-  // Credit first (§4.2): a peer waiting for it is the costliest stall.
-  if (auto due = conn_recv_.update_due(); config_.emit_max_data && (due || max_data_pending_)) {
+  // Credit first (§4.2): a peer waiting for it is the costliest stall. It
+  // goes out even when the congestion window holds stream data back.
+  const bool credit_ok = stream_data_ok_ || !config_.credit_waits_for_cwnd;
+  if (auto due = conn_recv_.update_due(); credit_ok && config_.emit_max_data && (due || max_data_pending_)) {
     const uint64_t value = due.value_or(conn_recv_.max());
     if (control(MaxDataFrame{value})) {
       conn_recv_.on_update_sent(value);
@@ -225,7 +227,9 @@ void Connection::add_app_frames(Instant, size_t budget, PendingPacket& out) {
     auto due = remote_limits_[i].update_due();
     if (!due && !max_streams_pending_[i]) continue;
     const uint64_t value = due.value_or(remote_limits_[i].max());
-    if (control(MaxStreamsFrame{d == Dir::bidi, value})) {
+    // The max_streams_beyond_2_60 fault puts a count §19.11 forbids on the wire.
+    const uint64_t wire = config_.max_streams_beyond_2_60 ? (uint64_t{1} << 60) + 1 : value;
+    if (control(MaxStreamsFrame{d == Dir::bidi, wire})) {
       remote_limits_[i].on_update_sent(value);
       max_streams_pending_[i] = false;
     }
@@ -244,7 +248,7 @@ void Connection::add_app_frames(Instant, size_t budget, PendingPacket& out) {
       if (control(f)) st.reset_pending = false;
     }
     if (st.stop_pending && control(StopSendingFrame{id, *st.stop_code})) st.stop_pending = false;
-    if (st.has_recv && !st.recv.final_size() && !st.peer_reset_code) {
+    if (credit_ok && st.has_recv && !st.recv.final_size() && !st.peer_reset_code) {
       auto due = st.recv_window.update_due();
       if (due || st.max_stream_data_pending) {
         const uint64_t value = due.value_or(st.recv_window.max());
@@ -258,7 +262,7 @@ void Connection::add_app_frames(Instant, size_t budget, PendingPacket& out) {
   }
   if (stream_data_ok_) add_stream_frames(budget, out);
   // §4.1: say so when flow control is what stops us.
-  if (config_.emit_data_blocked && conn_send_.blocked_report_due(any_unsent) &&
+  if (config_.emit_data_blocked && conn_send_.blocked_report_due(any_unsent, config_.blocked_frames_early) &&
       control(DataBlockedFrame{conn_send_.max()}))
     conn_send_.on_blocked_reported();
 }
@@ -290,7 +294,7 @@ void Connection::add_stream_frames(size_t budget, PendingPacket& out) {
       next_stream_cursor_ = id;
     }
     const bool waiting = st.has_send && !st.reset_code && st.send.written() > st.send.highest_sent();
-    if (config_.emit_data_blocked && st.send_credit.blocked_report_due(waiting)) {
+    if (config_.emit_data_blocked && st.send_credit.blocked_report_due(waiting, config_.blocked_frames_early)) {
       const StreamDataBlockedFrame f{id, st.send_credit.max()};
       if (out.payload.size() + encoded_size(f) <= budget) {
         emit(out, f, SentControl{f});

@@ -38,8 +38,10 @@ Stream& Connection::create_stream(StreamId id) {
 void Connection::maybe_collect(StreamId id) {
   auto it = streams_.find(id);
   if (it == streams_.end() || !it->second.closed()) return;
-  // A peer stream that is done returns its credit to the MAX_STREAMS policy.
-  if (!locally_initiated(id)) remote_limits_[dir_index(id)].on_closed();
+  // A peer stream that is done returns its credit to the MAX_STREAMS policy,
+  // however it ended (unless the credit_reset_streams fault is on).
+  const bool reset = it->second.peer_reset_code.has_value();
+  if (!locally_initiated(id) && (config_.credit_reset_streams || !reset)) remote_limits_[dir_index(id)].on_closed();
   streams_.erase(it);
 }
 
@@ -158,7 +160,7 @@ Result<StreamId, StreamError> Connection::open_stream(Dir dir) {
   if (!handshake_complete_ || state_ != ConnectionState::established) return StreamError::not_connected;
   LocalStreamLimit& limit = local_limits_[static_cast<size_t>(dir)];
   if (!limit.can_open() && config_.respect_peer_max_streams) {
-    limit.on_blocked();
+    limit.on_blocked(config_.repeat_streams_blocked);
     open_refused_[static_cast<size_t>(dir)] = true;
     return config_.open_stream_when_blocked == OpenWhenBlocked::wait ? StreamError::blocked
                                                                      : StreamError::limit_reached;

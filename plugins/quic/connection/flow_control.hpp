@@ -59,9 +59,10 @@ class SendCredit {
   }
   /// A *_BLOCKED frame for the current limit is due: blocked, and not yet
   /// reported at this limit (§4.1 "SHOULD send ... when it has data to send
-  /// and is blocked").
-  bool blocked_report_due(bool has_data) const {
-    return has_data && used_ >= max_ && reported_at_ != max_;
+  /// and is blocked"). `early`: the blocked_frames_early fault, due as soon
+  /// as data waits, before the limit is used up.
+  bool blocked_report_due(bool has_data, bool early = false) const {
+    return has_data && (used_ >= max_ || early) && reported_at_ != max_;
   }
   void on_blocked_reported() { reported_at_ = max_; }
 

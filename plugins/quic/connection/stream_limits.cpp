@@ -10,7 +10,9 @@ std::optional<uint64_t> RemoteStreamLimit::update_due() const {
   uint64_t next = base + window_;
   if (next > kMax) next = kMax;
   if (next <= max_) return std::nullopt;
-  const uint64_t threshold = policy_ == MaxStreamsPolicy::every_stream ? 1 : (window_ + 1) / 2;
+  const uint64_t threshold = policy_ == MaxStreamsPolicy::every_stream ? 1
+                             : policy_ == MaxStreamsPolicy::full_window ? window_
+                                                                        : (window_ + 1) / 2;
   if (next - max_ < threshold) return std::nullopt;
   return next;
 }

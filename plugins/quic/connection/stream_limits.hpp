@@ -21,6 +21,10 @@ enum class MaxStreamsPolicy : uint8_t {
   /// fix: opened + window once the peer has used half the window. It does
   /// not bound concurrency.
   half_window_opened,
+  /// Credit follows closed streams, sent only once a whole window of them
+  /// closed: the peer reaches every limit before it is raised (late by
+  /// design, the mutant of max_streams_extended's `ahead`).
+  full_window,
 };
 
 /// Streams we open, limited by the peer's allowance.
@@ -39,7 +43,11 @@ class LocalStreamLimit {
     return true;
   }
   /// An open was refused at this limit: STREAMS_BLOCKED(max) is due once.
-  void on_blocked() { if (reported_at_ != max_) blocked_pending_ = true; }
+  /// `repeat` false (the repeat_streams_blocked fault): only at the first
+  /// limit ever refused, not again at later ones.
+  void on_blocked(bool repeat = true) {
+    if (reported_at_ != max_ && (repeat || !reported_at_)) blocked_pending_ = true;
+  }
   std::optional<uint64_t> blocked_due() const {
     return blocked_pending_ && reported_at_ != max_ ? std::optional(max_) : std::nullopt;
   }

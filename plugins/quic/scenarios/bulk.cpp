@@ -1,7 +1,10 @@
 // `bulk`: one unidirectional stream carrying `bytes` from the server to the
-// client (`direction = download`) or the other way (`upload`), paced only by
-// flow control (RFC 9000 §4.1) and the path. The sender closes once the
-// stream is acknowledged, or after drain_ms without progress.
+// client (`direction = download`), the other way (`upload`), or one each way
+// at once (`both`), paced only by flow control (RFC 9000 §4.1) and the path:
+// with `both`, each side's congestion window is busy with its own data while
+// its peer waits for the credit it returns (RFC 9002 §7). A sender closes
+// once its stream is acknowledged and all it receives is read, or after
+// drain_ms without progress.
 #include "scenarios/closing.hpp"
 #include "scenarios/scenario.hpp"
 #include "scenarios/stream_reader.hpp"
@@ -40,20 +43,41 @@ class BulkSender final : public Application {
   Instant handed_at_ = Instant::never();
 };
 
+/// Sends one bulk stream and reads the peer's (`direction = both`).
+class BulkBothWays final : public Application {
+ public:
+  BulkBothWays(int64_t bytes, Duration drain) : sender_(bytes, drain) {}
+  void on_event(Instant now, Connection& c, const Event& e) override {
+    reader_.on_event(now, c, e);
+    sender_.on_event(now, c, e);
+  }
+  void poll(Instant now, Connection& c) override {
+    reader_.poll(now, c);
+    sender_.poll(now, c);
+  }
+  Instant wake_at() const override { return std::min(reader_.wake_at(), sender_.wake_at()); }
+  std::string summary() const override { return reader_.summary() + "; " + sender_.summary(); }
+
+ private:
+  StreamReader reader_;
+  BulkSender sender_;
+};
+
 class Bulk final : public Scenario {
  public:
-  Bulk(int64_t bytes, bool download, Duration drain, size_t clients)
-      : Scenario(clients), bytes_(bytes), download_(download), drain_(drain) {}
-  std::unique_ptr<Application> client_app(size_t) override { return side(!download_); }
-  std::unique_ptr<Application> server_app(size_t) override { return side(download_); }
+  Bulk(int64_t bytes, std::string direction, Duration drain, size_t clients)
+      : Scenario(clients), bytes_(bytes), direction_(std::move(direction)), drain_(drain) {}
+  std::unique_ptr<Application> client_app(size_t) override { return side(direction_ != "download"); }
+  std::unique_ptr<Application> server_app(size_t) override { return side(direction_ != "upload"); }
 
  private:
   std::unique_ptr<Application> side(bool sends) const {
+    if (sends && direction_ == "both") return std::make_unique<BulkBothWays>(bytes_, drain_);
     if (sends) return std::make_unique<BulkSender>(bytes_, drain_);
     return std::make_unique<StreamReader>();
   }
   int64_t bytes_;
-  bool download_;
+  std::string direction_;
   Duration drain_;
 };
 
@@ -61,12 +85,13 @@ class Bulk final : public Scenario {
 
 ScenarioEntry bulk_scenario() {
   return {{"bulk",
-           "one unidirectional stream carries `bytes` from the server to the client (download) or "
-           "from the client to the server (upload); the sender closes (application error 0) once "
-           "it is acknowledged",
+           "one unidirectional stream carries `bytes` from the server to the client (download), "
+           "from the client to the server (upload), or one each way (both); a sender closes "
+           "(application error 0) once its stream is acknowledged and what it receives is read",
            {integer_spec("bytes", 1'000'000, "bytes on the stream"),
             {"direction", ValueType::string, Value{std::string("download")},
-             "download: the server sends; upload: the client sends", {"download", "upload"}},
+             "download: the server sends; upload: the client sends; both: each sends `bytes`",
+             {"download", "upload", "both"}},
             integer_spec("drain_ms", 2000,
                          "the sender gives up (closes) after this long without progress, "
                          "milliseconds"),
@@ -75,7 +100,7 @@ ScenarioEntry bulk_scenario() {
             if (auto problem = at_least(p, {"bytes", "drain_ms"}, 0); !problem.empty()) return {nullptr, problem};
             if (auto problem = clients_problem(p); !problem.empty()) return {nullptr, problem};
             return {std::make_unique<Bulk>(integer_param(p, "bytes"),
-                                           std::get<std::string>(p.at("direction")) != "upload",
+                                           std::get<std::string>(p.at("direction")),
                                            Duration::millis(integer_param(p, "drain_ms")),
                                            static_cast<size_t>(integer_param(p, "clients"))),
                     {}};

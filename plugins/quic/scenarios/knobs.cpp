@@ -119,8 +119,8 @@ const std::vector<Knob>& table() {
       integer<&Config::active_connection_id_limit>("active_connection_id_limit", "transport parameter active_connection_id_limit", 2),
       flag<&Config::emit_max_streams>("emit_max_streams", "raise the peer's stream limit with MAX_STREAMS; false reproduces the stream-cliff bug"),
       flag<&Config::emit_max_data>("emit_max_data", "raise the peer's connection credit with MAX_DATA as data is consumed (§4.2); false stalls the sender at initial_max_data"),
-      choice<&Config::max_streams_policy>("max_streams_policy", "when MAX_STREAMS is sent: half_window (half the window's streams closed), every_stream (each closed stream), half_window_opened (half the window opened)",
-                                          {{"half_window", MSP::half_window}, {"every_stream", MSP::every_stream}, {"half_window_opened", MSP::half_window_opened}}),
+      choice<&Config::max_streams_policy>("max_streams_policy", "when MAX_STREAMS is sent: half_window (half the window's streams closed), every_stream (each closed stream), half_window_opened (half the window opened), full_window (a whole window closed: late)",
+                                          {{"half_window", MSP::half_window}, {"every_stream", MSP::every_stream}, {"half_window_opened", MSP::half_window_opened}, {"full_window", MSP::full_window}}),
       flag<&Config::emit_streams_blocked>("emit_streams_blocked", "send STREAMS_BLOCKED when an open is refused at the peer's limit (§19.14)"),
       flag<&Config::emit_data_blocked>("emit_data_blocked", "send DATA_BLOCKED and STREAM_DATA_BLOCKED when flow control blocks sending (§19.12-13)"),
       choice<&Config::open_stream_when_blocked>("open_stream_when_blocked", "opening at the peer's stream limit waits for MAX_STREAMS (wait) or gives the stream up (fail)",
@@ -144,6 +144,12 @@ const std::vector<Knob>& table() {
       integer<&Config::cc_minimum_window_packets>("cc_minimum_window_packets", "NewReno kMinimumWindow (RFC 9002 §7.2), datagrams", 1, 1000),
       real<&Config::cc_loss_reduction_factor>("cc_loss_reduction_factor", "NewReno kLossReductionFactor (RFC 9002 §7.3.2), in (0, 1]", 0.0, 1.0),
       flag<&Config::pacing>("pacing", "pace 1-RTT stream data at 1.25 * cwnd / smoothed_rtt (RFC 9002 §7.7)"),
+      // Stream credit and flow control faults (suites/rfc9000/stream_credit.toml, credit_updates.toml).
+      flag<&Config::credit_reset_streams>("credit_reset_streams", "return MAX_STREAMS credit for peer streams that end by RESET_STREAM (reset, or stopped by us) as for finished ones (§4.6); false: only finished streams count"),
+      flag<&Config::repeat_streams_blocked>("repeat_streams_blocked", "send STREAMS_BLOCKED again at each new limit while still blocked (§4.6, §19.14); false: only at the first limit"),
+      flag<&Config::max_streams_beyond_2_60>("max_streams_beyond_2_60", "the fault: every MAX_STREAMS carries 2^60 + 1, beyond what §19.11 allows"),
+      flag<&Config::credit_waits_for_cwnd>("credit_waits_for_cwnd", "the fault: MAX_DATA / MAX_STREAM_DATA go out only in packets the congestion window (and pacer) lets carry stream data"),
+      flag<&Config::blocked_frames_early>("blocked_frames_early", "the fault: DATA_BLOCKED / STREAM_DATA_BLOCKED as soon as data waits, before the limit is used up"),
   };
   return knobs;
 }

@@ -3,6 +3,12 @@
 #include "scenarios/stream_broadcast.hpp"
 
 namespace conform::quic {
+namespace {
+
+/// The application error code of a group's RESET_STREAM.
+constexpr uint64_t kGroupAbandoned = 0x10;
+
+}  // namespace
 
 int64_t BroadcastPlan::groups() const {
   if (frames <= 0) return 0;
@@ -90,7 +96,11 @@ void StreamBroadcast::write_opened(Connection& c) {
     }
     if (!gone && g.complete) {
       gone = true;
-      if (c.finish(*g.stream).ok()) ++streams_finished_;
+      if (plan_.reset_every > 0 && (g.number + 1) % plan_.reset_every == 0) {
+        if (c.reset(*g.stream, kGroupAbandoned).ok()) ++streams_reset_;
+      } else if (c.finish(*g.stream).ok()) {
+        ++streams_finished_;
+      }
     }
     it = gone ? opened_.erase(it) : it + 1;
   }
@@ -100,7 +110,7 @@ std::string StreamBroadcast::summary() const {
   return "opened " + std::to_string(streams_opened_) + "/" + std::to_string(plan_.groups()) +
          " streams, finished " + std::to_string(streams_finished_) + ", dropped at the queue limit " +
          std::to_string(groups_dropped_) + ", refused at the stream limit " + std::to_string(groups_refused_) +
-         ", frames handed over " + std::to_string(next_frame_) + "/" + std::to_string(plan_.frames);
+         ", reset " + std::to_string(streams_reset_) + ", frames handed over " + std::to_string(next_frame_) + "/" + std::to_string(plan_.frames);
 }
 
 }  // namespace conform::quic

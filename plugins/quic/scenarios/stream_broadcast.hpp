@@ -26,6 +26,10 @@ struct BroadcastPlan {
   Duration pause;
   /// Groups waiting for a stream beyond this many drop the oldest; 0: off.
   int64_t queue_limit_groups = 0;
+  /// Every this many groups (the Nth, 2Nth, ...), the stream is reset with
+  /// RESET_STREAM once its frames are written instead of finished (RFC 9000
+  /// §3.1: a sender abandoning a group); 0: none.
+  int64_t reset_every = 0;
   Dir dir = Dir::uni;
 
   int64_t groups() const;
@@ -49,8 +53,10 @@ class StreamBroadcast {
   /// Every frame is due and in a stream (or dropped): nothing waits.
   bool handed_over() const;
   /// Grows whenever a group is opened, finished or dropped.
-  uint64_t progress() const { return streams_opened_ + streams_finished_ + groups_dropped_ + groups_refused_; }
-  /// "opened 200/200 streams, finished 200, dropped 0, refused 0".
+  uint64_t progress() const {
+    return streams_opened_ + streams_finished_ + streams_reset_ + groups_dropped_ + groups_refused_;
+  }
+  /// "opened 200/200 streams, finished 200, dropped ... 0, refused ... 0, reset 0, ...".
   std::string summary() const;
 
  private:
@@ -70,7 +76,7 @@ class StreamBroadcast {
   int64_t last_group_ = -1;
   std::deque<Group> waiting_;  ///< No stream yet, oldest first.
   std::deque<Group> opened_;   ///< Stream open, not finished yet.
-  uint64_t streams_opened_ = 0, streams_finished_ = 0, groups_dropped_ = 0, groups_refused_ = 0;
+  uint64_t streams_opened_ = 0, streams_finished_ = 0, streams_reset_ = 0, groups_dropped_ = 0, groups_refused_ = 0;
 };
 
 }  // namespace conform::quic

@@ -9,11 +9,19 @@ namespace conform::quic {
 namespace {
 
 constexpr Duration kTick = Duration::millis(10);
+/// The application error code of the reader's STOP_SENDING.
+constexpr uint64_t kNotWanted = 0x11;
 
 }  // namespace
 
-void StreamReader::on_event(Instant, Connection&, const Event& e) {
-  if (std::holds_alternative<StreamOpened>(e)) ++opened_;
+void StreamReader::on_event(Instant, Connection& c, const Event& e) {
+  if (auto* o = std::get_if<StreamOpened>(&e)) {
+    ++opened_;
+    // A no-op when the whole stream already arrived: then it is simply read.
+    if (stop_every_ > 0 && static_cast<int64_t>(index_of(o->id) + 1) % stop_every_ == 0 &&
+        c.stop_sending(o->id, kNotWanted).ok())
+      ++stopped_;
+  }
   if (auto* r = std::get_if<StreamReadable>(&e)) readable_.insert(r->id);
   if (auto* r = std::get_if<StreamReset>(&e)) {
     ++reset_;
@@ -64,7 +72,7 @@ Instant StreamReader::wake_at() const {
 std::string StreamReader::summary() const {
   return "read " + std::to_string(finished_) + "/" + std::to_string(opened_) +
          " streams to their end, " + std::to_string(bytes_) + " bytes, " + std::to_string(reset_) +
-         " reset by the peer";
+         " reset by the peer, stop requested on " + std::to_string(stopped_);
 }
 
 }  // namespace conform::quic

@@ -16,7 +16,10 @@ namespace conform::quic {
 class StreamReader final : public Application {
  public:
   /// `bytes_per_s`: the most the application reads per second; 0: no limit.
-  explicit StreamReader(int64_t bytes_per_s = 0) : rate_(bytes_per_s) {}
+  /// `stop_every`: every this many peer streams (indexes N-1, 2N-1, ...) the
+  /// application asks the peer to stop sending as the stream opens
+  /// (STOP_SENDING, RFC 9000 §3.5); 0: none.
+  explicit StreamReader(int64_t bytes_per_s = 0, int64_t stop_every = 0) : rate_(bytes_per_s), stop_every_(stop_every) {}
 
   void on_event(Instant now, Connection& c, const Event& e) override;
   void poll(Instant now, Connection& c) override;
@@ -33,12 +36,13 @@ class StreamReader final : public Application {
   void refill(Instant now);
 
   int64_t rate_;
+  int64_t stop_every_;
   /// Bytes the rate allows now; refilled over time, capped at one tick's.
   double credit_ = 0;
   Instant refilled_at_ = Instant::never();
   std::set<StreamId> readable_;  ///< Streams that may hold unread data.
   std::vector<StreamId> finished_now_;
-  uint64_t opened_ = 0, finished_ = 0, reset_ = 0, bytes_ = 0;
+  uint64_t opened_ = 0, finished_ = 0, reset_ = 0, stopped_ = 0, bytes_ = 0;
 };
 
 }  // namespace conform::quic

@@ -6,7 +6,9 @@
 // at its initial limit. The broadcast starts when every subscriber's
 // handshake has completed at the server; the last subscriber may read
 // slowly; the relay may drop groups for a subscriber whose stream credit
-// is exhausted.
+// is exhausted; the relay may abandon groups (RESET_STREAM) and the
+// subscribers may refuse streams (STOP_SENDING), whose credit must come
+// back as well as that of finished ones.
 #include "scenarios/closing.hpp"
 #include "scenarios/scenario.hpp"
 #include "scenarios/stream_broadcast.hpp"
@@ -53,13 +55,13 @@ class Relay final : public Application {
 
 class UniFanout final : public Scenario {
  public:
-  UniFanout(const BroadcastPlan& plan, size_t subscribers, int64_t slow_rate, Duration drain)
-      : Scenario(subscribers), plan_(plan), subscribers_(subscribers), slow_rate_(slow_rate), drain_(drain),
-        start_(std::make_shared<BroadcastStart>()) {
+  UniFanout(const BroadcastPlan& plan, size_t subscribers, int64_t slow_rate, int64_t stop_every, Duration drain)
+      : Scenario(subscribers), plan_(plan), subscribers_(subscribers), slow_rate_(slow_rate), stop_every_(stop_every),
+        drain_(drain), start_(std::make_shared<BroadcastStart>()) {
     start_->subscribers = subscribers;
   }
   std::unique_ptr<Application> client_app(size_t index) override {
-    return std::make_unique<StreamReader>(index + 1 == subscribers_ ? slow_rate_ : 0);
+    return std::make_unique<StreamReader>(index + 1 == subscribers_ ? slow_rate_ : 0, stop_every_);
   }
   std::unique_ptr<Application> server_app(size_t) override {
     return std::make_unique<Relay>(plan_, drain_, start_);
@@ -69,6 +71,7 @@ class UniFanout final : public Scenario {
   BroadcastPlan plan_;
   size_t subscribers_;
   int64_t slow_rate_;
+  int64_t stop_every_;
   Duration drain_;
   std::shared_ptr<BroadcastStart> start_;
 };
@@ -76,7 +79,8 @@ class UniFanout final : public Scenario {
 MadeScenario make(const ValueMap& p) {
   for (auto [names, min] : {std::pair<std::vector<std::string>, int64_t>{{"subscribers", "frames"}, 1},
                             {{"frames_per_group", "cadence_ms", "payload_bytes", "pause_ms",
-                              "slow_subscriber_read_bytes_per_s", "queue_limit_groups", "drain_ms"}, 0},
+                              "slow_subscriber_read_bytes_per_s", "queue_limit_groups", "drain_ms",
+                              "reset_every", "stop_every"}, 0},
                             {{"pause_at_frame"}, -1}})
     if (auto problem = at_least(p, names, min); !problem.empty()) return {nullptr, problem};
   if (integer_param(p, "subscribers") > 1000) return {nullptr, "subscribers: at most 1000"};
@@ -88,9 +92,11 @@ MadeScenario make(const ValueMap& p) {
   plan.pause_at_frame = integer_param(p, "pause_at_frame");
   plan.pause = Duration::millis(integer_param(p, "pause_ms"));
   plan.queue_limit_groups = integer_param(p, "queue_limit_groups");
+  plan.reset_every = integer_param(p, "reset_every");
   plan.dir = Dir::uni;
   return {std::make_unique<UniFanout>(plan, static_cast<size_t>(integer_param(p, "subscribers")),
                                       integer_param(p, "slow_subscriber_read_bytes_per_s"),
+                                      integer_param(p, "stop_every"),
                                       Duration::millis(integer_param(p, "drain_ms"))),
           {}};
 }
@@ -118,6 +124,12 @@ ScenarioEntry uni_fanout_scenario() {
             integer_spec("queue_limit_groups", 0,
                          "per subscriber, groups waiting for stream credit beyond this many are "
                          "dropped, oldest first; 0: no limit"),
+            integer_spec("reset_every", 0,
+                         "the relay resets every this many groups' streams (RESET_STREAM once the group "
+                         "is written) instead of finishing them; 0: none"),
+            integer_spec("stop_every", 0,
+                         "each subscriber asks the relay to stop sending (STOP_SENDING) every this many "
+                         "streams as they open; 0: none"),
             integer_spec("drain_ms", 2000,
                          "the relay gives up (closes) after this long without progress once the "
                          "last frame was due, milliseconds")}},

@@ -13,6 +13,8 @@ void add_quic_checks(CheckRegistry& registry) {
                     make_amplification_limit, make_initial_keys_discarded, make_connection_closed_with,
                     make_no_connection_error})
     registry.add(make());
+  // Stream credit and flow control.
+  registry.add(make_credit_not_held_back());
 }
 
 }  // namespace conform::quic_checks

@@ -5,6 +5,7 @@
 // a stream beyond the limit is a STREAM_LIMIT_ERROR). Read at the receiver
 // `by`: MAX_STREAMS as it sent them, the peer's streams as they arrived.
 #include "check/quic/catalogue.hpp"
+#include "check/quic/credit_ahead.hpp"
 #include "check/quic/limit_walk.hpp"
 #include "check/quic/raises.hpp"
 #include "check/quic/quic_check.hpp"
@@ -27,7 +28,11 @@ class MaxStreamsExtended final : public QuicCheck {
     return {side_param("by", "the receiver of the peer-initiated streams"), dir_param(),
             {"expected", ValueType::integer, Value{std::int64_t{-1}},
              "streams the peer wants per connection; -1: from the scenario parameters (and what the captures show)"},
-            max_wait_param("MAX_STREAMS")};
+            max_wait_param("MAX_STREAMS"),
+            {"ahead", ValueType::boolean, Value{false},
+             "also fail a limit the peer reached although half a window of its streams had ended one round trip "
+             "before (credit held back; the receiver's application must read at once)"},
+            {"rtt_ms", ValueType::floating, Value{-1.0}, "the round trip for `ahead`, ms; -1: the case's network rtt_ms"}};
   }
 
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
@@ -84,6 +89,9 @@ class MaxStreamsExtended final : public QuicCheck {
     const std::string what = fmt::format("the {} {} streams", to_string(peer), to_string(dir));
     const std::int64_t longest_wait = judge_raises(walk, {wanted, why}, what, "MAX_STREAMS", max_wait, *j.capture,
                                                    reached, problems, r.evidence);
+    if (value_or<bool>(input.params, "ahead", false))
+      judge_credit_ahead(conn, peer, dir, walk, wanted, *initial, round_trip_ns(input), *j.capture, problems,
+                         r.evidence);
     // Credit may not have come back for streams that were reset or stopped.
     if (problems.size() > before && !walk.at_limit.empty() && problems.back().find("no MAX_STREAMS") != std::string::npos)
       for (const AtLimit& h : walk.at_limit)

@@ -47,7 +47,7 @@ std::optional<Expected> expected_bytes(const ValueMap& params, Side from) {
     const std::string direction = it != params.end() && std::holds_alternative<std::string>(it->second)
                                       ? std::get<std::string>(it->second)
                                       : "download";
-    if ((direction == "download") == (from == Side::server))
+    if (direction == "both" || (direction == "download") == (from == Side::server))
       return Expected{std::uint64_t(*bytes), fmt::format("scenario bytes={} direction={}", *bytes, direction)};
     return std::nullopt;
   }

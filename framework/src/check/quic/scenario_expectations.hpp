@@ -42,7 +42,7 @@ std::optional<Expected> expected_streams(const ValueMap& params, Side from, Stre
 
 /// Application bytes `from` sends on each connection, a lower bound of its
 /// stream data (an application may frame them): bulk `bytes` in its
-/// `direction` (download: server, upload: client), requests × request_bytes
+/// `direction` (download: server, upload: client, both: each), requests × request_bytes
 /// or × response_bytes, frames × payload_bytes (server), streams ×
 /// payload_bytes (client); nothing when the parameters do not say.
 std::optional<Expected> expected_bytes(const ValueMap& params, Side from);

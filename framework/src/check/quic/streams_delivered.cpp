@@ -1,7 +1,11 @@
 // `streams_delivered`: every stream the sender opened arrived complete (all
 // bytes up to its FIN) at the receiver's vantage point. RFC 9000 §2.2
 // (MUST: stream data is delivered reliably and in order) and §3.2 (Data
-// Recvd). Read at the receiver: "what arrived".
+// Recvd). A stream whose RESET_STREAM arrived is accounted for, not
+// missing (§3.2 Reset Recvd: its sender abandoned it, which §3.1 allows,
+// whether on its own or because the receiver sent STOP_SENDING, §3.5),
+// unless the case says no stream may be reset. Read at the receiver: "what
+// arrived".
 #include "check/quic/catalogue.hpp"
 #include "check/quic/quic_check.hpp"
 #include "check/quic/range_set.hpp"
@@ -24,7 +28,9 @@ class StreamsDelivered final : public QuicCheck {
   std::vector<ValueSpec> params() const override {
     return {side_param("from", "the sender of the streams"), dir_param(),
             {"expected", ValueType::integer, Value{std::int64_t{-1}},
-             "streams per connection; -1: from the scenario parameters, else the sender's capture"}};
+             "streams per connection; -1: from the scenario parameters, else the sender's capture"},
+            {"allow_reset", ValueType::boolean, Value{true},
+             "a stream whose RESET_STREAM arrived counts as accounted for; false: as missing"}};
   }
 
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
@@ -67,27 +73,38 @@ class StreamsDelivered final : public QuicCheck {
     const Expected expected = expectation(j, sent, sender_capture, from, dir, input);
     const auto data = from == Side::client ? dissect::Direction::client_to_server : dissect::Direction::server_to_client;
     const std::uint64_t type_bits = (from == Side::server ? 1 : 0) | (dir == StreamDir::uni ? 2 : 0);
+    const bool allow_reset = value_or<bool>(input.params, "allow_reset", true);
     RangeSet missing;
-    std::uint64_t received = 0;
+    std::uint64_t received = 0, reset = 0;
     const dissect::StreamView* last_complete = nullptr;
+    const dissect::StreamView* first_reset = nullptr;
     for (std::uint64_t index = 0; index < expected.value; ++index) {
       const auto* view = j.connection->stream(index << 2 | type_bits);
       if (view && complete(view->flow(data))) {
         ++received;
         last_complete = view;
+      } else if (view && allow_reset && view->flow(data).reset) {
+        ++reset;
+        if (!first_reset) first_reset = view;
       } else {
         missing.add(index, index + 1);
       }
     }
     CheckResult r;
     r.passed = missing.empty();
-    r.summary = fmt::format("received={}/{} missing={} (expected from {})", received, expected.value,
-                            format_ranges(missing), expected.source);
+    r.summary = fmt::format("received={}/{}{} missing={} (expected from {})", received, expected.value,
+                            reset ? fmt::format(" reset={}", reset) : std::string(), format_ranges(missing),
+                            expected.source);
     const auto& conn = *j.connection;
     if (last_complete)
       r.evidence.push_back(evidence(*j.capture, conn.at_frame(last_complete->flow(data).last_frame),
                                     fmt::format("stream {} (id {}) complete: the last one that arrived whole",
                                                 stream_index(last_complete->id), last_complete->id)));
+    if (first_reset)
+      r.evidence.push_back(evidence(*j.capture, conn.at_frame(first_reset->flow(data).reset_frame),
+                                    fmt::format("stream {} (id {}) reset with error {}: the first of {} reset",
+                                                stream_index(first_reset->id), first_reset->id,
+                                                first_reset->flow(data).reset->error_code, reset)));
     if (missing.empty()) return r;
     const std::uint64_t first = missing.ranges().begin()->first;
     const std::uint64_t id = first << 2 | type_bits;

@@ -1,0 +1,130 @@
+// `credit_not_held_back`: a receiver whose peer sits at its flow control
+// limit sends the raise (MAX_DATA, MAX_STREAM_DATA) in the next datagram it
+// sends, not after datagrams that leave without it, as a stack does that
+// queues credit behind its own stream data while its congestion window is
+// full. RFC 9000 §4.2 (a receiver sends credit early enough not to block
+// the sender; no requirement level) with RFC 9002 §7: the congestion window
+// bounds ack-eliciting packets and exempts only probes and a packet on
+// entering recovery, so this asks for more than RFC 9002 strictly allows
+// whenever the window is full, and the suite says so. Read at the receiver
+// `by`: the peer's data as it arrived, the raises and datagrams as sent.
+#include "check/quic/blocked_sent.hpp"
+#include "check/quic/catalogue.hpp"
+#include "check/quic/scenario_expectations.hpp"
+
+#include <fmt/format.h>
+
+namespace conform::quic_checks {
+namespace {
+
+/// One limit of `by` followed through the capture, and how far the peer
+/// wanted to go past it.
+struct CreditScope {
+  std::string what;         // "connection data", "stream 3 data"
+  std::string raise_frame;  // "MAX_DATA"
+  LimitWalk walk;
+  std::uint64_t wanted = 0;
+};
+
+class CreditNotHeldBack final : public QuicCheck {
+ public:
+  std::string name() const override { return "credit_not_held_back"; }
+  std::string rfc() const override { return "RFC 9000 §4.2 (no requirement level), §19.9-§19.10; RFC 9002 §7"; }
+  std::string summary() const override {
+    return "whenever the peer's data reached `by`'s MAX_DATA or MAX_STREAM_DATA limit while it had more to send, "
+           "`by` sent the raise within its next `max_datagrams` + 1 datagrams";
+  }
+  std::vector<ValueSpec> params() const override {
+    return {side_param("by", "the receiver of the data, which returns the credit"),
+            {"max_datagrams", ValueType::integer, Value{std::int64_t{0}},
+             "datagrams `by` may send without the raise once the peer is at the limit"},
+            {"expected_bytes", ValueType::integer, Value{std::int64_t{-1}},
+             "stream bytes the peer wants to send per connection; -1: from the scenario parameters"}};
+  }
+
+  CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
+    const Side by = side_from(value_or<std::string>(input.params, "by", "client"));
+    const auto slack = std::size_t(std::max<std::int64_t>(0, value_or<std::int64_t>(input.params, "max_datagrams", 0)));
+    return judge_each_connection(run, by, [&](const Judged& j) {
+      const auto& conn = *j.connection;
+      if (!conn.parameters(by))
+        return CheckResult{false, fmt::format("the {} transport parameters are not in the capture", to_string(by)), {}};
+      std::vector<std::string> problems;
+      std::vector<Evidence> ev;
+      std::size_t episodes = 0, longest = 0;
+      for (const CreditScope& scope : scopes(conn, by, input))
+        for (const AtLimit& h : scope.walk.at_limit) {
+          if (scope.wanted <= h.limit) continue;
+          ++episodes;
+          const auto [count, first] = datagrams_between(conn, by, h);
+          longest = std::max(longest, count);
+          if (count <= slack) continue;
+          problems.push_back(fmt::format(
+              "the {} {} reached the limit {} at frame {} ({}); the {} sent {} datagrams without {} (the first at "
+              "frame {}, {}) {}",
+              to_string(dissect::other(by)), scope.what, h.limit, h.reached.frame, ms(h.reached.time_ns),
+              to_string(by), count, scope.raise_frame, first.frame, ms(first.time_ns),
+              h.raised ? fmt::format("before {} {} at frame {} ({})", scope.raise_frame, h.raised->value,
+                                     h.raised->at.frame, ms(h.raised->at.time_ns))
+                       : std::string("and never raised it")));
+          ev.push_back(evidence(*j.capture, h.reached, fmt::format("{} reached the limit {}", scope.what, h.limit)));
+          ev.push_back(evidence(*j.capture, first, fmt::format("left without {}", scope.raise_frame)));
+          if (h.raised)
+            ev.push_back(evidence(*j.capture, h.raised->at, fmt::format("{} {}", scope.raise_frame, h.raised->value)));
+        }
+      return verdict(problems, ev,
+                     fmt::format("the {} reached a limit wanting more {} times; the most datagrams the {} sent "
+                                 "before the raise: {}",
+                                 to_string(dissect::other(by)), episodes, to_string(by), longest));
+    });
+  }
+
+ private:
+  // The connection limit and each of the peer's streams' limits.
+  static std::vector<CreditScope> scopes(const ConnectionFacts& conn, Side by, const CheckInput& input) {
+    const Side peer = dissect::other(by);
+    std::vector<CreditScope> out;
+    if (const auto initial = initial_max_data(conn, by)) {
+      CreditScope c{"connection data", "MAX_DATA", walk_limit(*initial, conn.side(by).max_data, conn.side(peer).data_sent), 0};
+      Demand d{c.walk.used, ""};
+      for (const auto& b : conn.side(peer).data_blocked) d.wanted = std::max(d.wanted, b.value + 1);
+      c.wanted = demand(d, value_or<std::int64_t>(input.params, "expected_bytes", -1), "expected_bytes",
+                        expected_bytes(input.settings.params, peer))
+                     .wanted;
+      out.push_back(std::move(c));
+    }
+    const auto data = peer == Side::client ? dissect::Direction::client_to_server : dissect::Direction::server_to_client;
+    for (const auto& [id, usage] : stream_offsets(conn, peer)) {
+      const auto initial = initial_max_stream_data(conn, by, id);
+      if (!initial) continue;
+      std::vector<LimitSeen> raises;
+      for (const auto& m : conn.side(by).max_stream_data)
+        if (m.stream_id == id) raises.push_back({m.at, m.value});
+      CreditScope s{fmt::format("stream {} data", id), "MAX_STREAM_DATA", walk_limit(*initial, raises, usage), 0};
+      const auto& flow = conn.stream(id)->flow(data);
+      s.wanted = flow.fin_size || flow.reset ? s.walk.used : s.walk.used + 1;
+      for (const auto& b : conn.side(peer).stream_data_blocked)
+        if (b.stream_id == id) s.wanted = std::max(s.wanted, b.value + 1);
+      out.push_back(std::move(s));
+    }
+    return out;
+  }
+
+  // The datagrams `by` sent after the peer reached the limit and before the
+  // raise (all later ones when none came), and the first of them.
+  static std::pair<std::size_t, At> datagrams_between(const ConnectionFacts& conn, Side by, const AtLimit& h) {
+    const auto& datagrams = conn.connection->datagrams;
+    const std::size_t end = h.raised ? h.raised->at.datagram : datagrams.size();
+    std::size_t count = 0;
+    At first;
+    for (std::size_t i = h.reached.datagram + 1; i < end; ++i)
+      if (sender_of(datagrams[i]) == by && count++ == 0) first = conn.at(i);
+    return {count, first};
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_credit_not_held_back() { return std::make_unique<CreditNotHeldBack>(); }
+
+}  // namespace conform::quic_checks

@@ -1,0 +1,210 @@
+// The stream credit and flow control credit judgements on hand-made
+// timelines: streams_delivered with streams the sender reset (RFC 9000
+// §3.2 Reset Recvd), max_streams_extended when the credit of reset or
+// stopped streams did not come back (§4.6), and credit_not_held_back
+// (§4.2): the raise leaves with the receiver's next datagram.
+#include "check/quic/quic_check.hpp"
+#include "support/support.hpp"
+#include "unit/check_timeline_builder.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+using namespace conform;
+using namespace conform::test;
+
+namespace {
+
+Frame reset_stream(std::uint64_t id, std::uint64_t error, std::uint64_t final_size) {
+  return dissect::ResetStreamFrame{id, error, final_size};
+}
+Frame stop_sending(std::uint64_t id, std::uint64_t error) { return dissect::StopSendingFrame{id, error}; }
+
+// The server's uni stream `index` (id 4·index + 3).
+std::uint64_t server_uni_id(std::uint64_t index) { return index * 4 + 3; }
+
+// At the client: the server's uni streams 0..n-1 arrive one per ms, every
+// `reset_every`th one (indexes reset_every-1, ...) reset after 40 bytes
+// instead of finished.
+TimelineBuilder fanout_with_resets(std::uint64_t n, std::uint64_t reset_every) {
+  TimelineBuilder b;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const auto id = server_uni_id(i);
+    if ((i + 1) % reset_every == 0)
+      b.send(Side::server, std::int64_t(i) * kMs, {stream(id, 0, 40, false), reset_stream(id, 0x10, 40)});
+    else
+      b.send(Side::server, std::int64_t(i) * kMs, {stream(id, 0, 80, true)});
+  }
+  return b;
+}
+
+ValueMap fanout_scenario(std::int64_t frames) { return {{"frames", frames}, {"frames_per_group", std::int64_t{1}}}; }
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(credit_checks_test)
+
+BOOST_AUTO_TEST_CASE(streams_delivered_accounts_for_reset_streams_unless_told_not_to) {
+  auto b = fanout_with_resets(6, 3);  // streams 2 and 5 reset
+  auto r = judge("streams_delivered", client_run(b), {{"from", "server"}, {"dir", "uni"}}, fanout_scenario(6));
+  BOOST_TEST(r.passed);
+  BOOST_TEST(r.summary == "received=4/6 reset=2 missing=[] (expected from scenario frames=6 frames_per_group=1)",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{5, 3}));
+  BOOST_TEST(r.evidence[1].text == "stream 2 (id 11) reset with error 16: the first of 2 reset", r.evidence[1].text);
+  BOOST_TEST(r.evidence[1].time_ns == 2 * kMs);
+
+  r = judge("streams_delivered", client_run(b), {{"from", "server"}, {"dir", "uni"}, {"allow_reset", false}},
+            fanout_scenario(6));
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "received=4/6 missing=[2, 5] (expected from scenario frames=6 frames_per_group=1)",
+             r.summary);
+  BOOST_TEST(r.evidence[1].text == "stream 2 (id 11): 40 bytes arrived, reset with error 16", r.evidence[1].text);
+}
+
+BOOST_AUTO_TEST_CASE(streams_delivered_still_misses_streams_that_never_ended) {
+  auto b = fanout_with_resets(4, 2);  // 1 and 3 reset
+  b.send(Side::server, 10 * kMs, {stream(server_uni_id(4), 0, 10, false)});
+  auto r = judge("streams_delivered", client_run(b), {{"from", "server"}, {"dir", "uni"}}, fanout_scenario(6));
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "received=2/6 reset=2 missing=[4-5] (expected from scenario frames=6 frames_per_group=1)",
+             r.summary);
+}
+
+BOOST_AUTO_TEST_CASE(max_streams_extended_says_how_the_streams_under_a_stuck_limit_ended) {
+  // Limit 4: streams 0-3 arrive, 1 and 3 reset, 2 stopped by the client
+  // (its STOP_SENDING, then the server's RESET_STREAM); the client raises
+  // nothing though the scenario wants 8.
+  TimelineBuilder b;
+  b.params(Side::client).initial_max_streams_uni = 4;
+  b.send(Side::server, 0, {stream(server_uni_id(0), 0, 80, true)});
+  b.send(Side::server, 1 * kMs, {reset_stream(server_uni_id(1), 0x10, 0)});
+  b.send(Side::server, 2 * kMs, {stream(server_uni_id(2), 0, 10, false)});
+  b.send(Side::client, 3 * kMs, {stop_sending(server_uni_id(2), 0x11)});
+  b.send(Side::server, 4 * kMs, {reset_stream(server_uni_id(2), 0x11, 10), stream(server_uni_id(3), 0, 40, false),
+                                 reset_stream(server_uni_id(3), 0x10, 40)});
+  auto r = judge("max_streams_extended", client_run(b), {{"by", "client"}, {"dir", "uni"}}, fanout_scenario(8));
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary ==
+                 "the server uni streams reached the limit 4 at frame 5 (4.000 ms) wanting 8 (scenario frames=8 "
+                 "frames_per_group=1); no MAX_STREAMS raised it (of the 4 streams, 1 finished, 3 reset or stopped)",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{5}));
+
+  // The same streams with the credit returned: MAX_STREAMS 8 after the resets.
+  b.send(Side::client, 5 * kMs, {max_streams(false, 8)});
+  for (std::uint64_t i = 4; i < 8; ++i) b.send(Side::server, std::int64_t(6 + i) * kMs, {stream(server_uni_id(i), 0, 80, true)});
+  r = judge("max_streams_extended", client_run(b), {{"by", "client"}, {"dir", "uni"}}, fanout_scenario(8));
+  BOOST_TEST(r.passed, r.summary);
+}
+
+namespace {
+
+// Limit 4; the server's streams 0-3 arrive whole `step` ms apart from 0,
+// the client raises to 8 1 ms after stream 3, then streams 4-7 arrive.
+TimelineBuilder raised_at_the_limit(std::int64_t step) {
+  TimelineBuilder b;
+  b.params(Side::client).initial_max_streams_uni = 4;
+  for (std::uint64_t i = 0; i < 4; ++i) b.send(Side::server, std::int64_t(i) * step * kMs, {stream(server_uni_id(i), 0, 80, true)});
+  b.send(Side::client, (3 * step + 1) * kMs, {max_streams(false, 8)});
+  for (std::uint64_t i = 4; i < 8; ++i) b.send(Side::server, std::int64_t(100 + i) * kMs, {stream(server_uni_id(i), 0, 80, true)});
+  return b;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(max_streams_extended_ahead_fails_credit_held_for_a_round_trip) {
+  const ValueMap params{{"by", "client"}, {"dir", "uni"}, {"ahead", true}, {"rtt_ms", 10.0}};
+  auto b = raised_at_the_limit(10);
+  // Raised once the peer was at the limit: enough for the plain check.
+  auto r = judge("max_streams_extended", client_run(b), {{"by", "client"}, {"dir", "uni"}}, fanout_scenario(8));
+  BOOST_TEST(r.passed, r.summary);
+  // Streams 0-2 had ended by 20 ms, one round trip before stream 3 reached
+  // the limit at 30 ms: at least 4 - 4/2 = 2 were due back.
+  r = judge("max_streams_extended", client_run(b), params, fanout_scenario(8));
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary ==
+                 "the server uni streams reached the limit 4 at frame 4 (30.000 ms) although one round trip (10.000 "
+                 "ms) earlier 3 of them had ended (at least 2: half the window of 4 was due back); MAX_STREAMS came "
+                 "too late",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{4, 4, 3, 5}));
+  // The network's rtt_ms stands in for the parameter.
+  r = judge("max_streams_extended", client_run(b), {{"by", "client"}, {"dir", "uni"}, {"ahead", true}},
+            fanout_scenario(8), {{"rtt_ms", 15.0}});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary.find("2 of them had ended") != std::string::npos, r.summary);
+
+  // A burst reaches the limit before any stream could end: nothing held back.
+  r = judge("max_streams_extended", client_run(raised_at_the_limit(0)), params, fanout_scenario(8));
+  BOOST_TEST(r.passed, r.summary);
+}
+
+namespace {
+
+// At the client, with initial_max_data 1000: the server's stream 3 brings
+// 1000 bytes at 1 ms (the limit), then `before` client datagrams (ACKs)
+// leave before MAX_DATA 2000, then 500 more bytes arrive.
+TimelineBuilder credit_after(int before) {
+  TimelineBuilder b;
+  b.params(Side::client).initial_max_data = 1000;
+  b.params(Side::client).initial_max_stream_data_uni = 100000;
+  b.send(Side::server, 0, {stream(3, 0, 500, false)});
+  b.send(Side::server, 1 * kMs, {stream(3, 500, 500, false)});
+  for (int i = 0; i < before; ++i) b.send(Side::client, (2 + i) * kMs, {ack(0, 1)});
+  b.send(Side::client, (2 + before) * kMs, {ack(0, 1), max_data(2000)});
+  b.send(Side::server, (30 + before) * kMs, {stream(3, 1000, 500, true)});
+  return b;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(credit_not_held_back_passes_a_raise_in_the_next_datagram) {
+  auto r = judge("credit_not_held_back", client_run(credit_after(0)), {{"by", "client"}});
+  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST(r.summary ==
+                 "the server reached a limit wanting more 1 times; the most datagrams the client sent before the "
+                 "raise: 0",
+             r.summary);
+}
+
+BOOST_AUTO_TEST_CASE(credit_not_held_back_fails_when_datagrams_leave_without_the_raise) {
+  auto r = judge("credit_not_held_back", client_run(credit_after(2)), {{"by", "client"}});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary ==
+                 "the server connection data reached the limit 1000 at frame 2 (1.000 ms); the client sent 2 "
+                 "datagrams without MAX_DATA (the first at frame 3, 2.000 ms) before MAX_DATA 2000 at frame 5 "
+                 "(4.000 ms)",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{2, 3, 5}));
+  // A bound of two datagrams lets it through.
+  r = judge("credit_not_held_back", client_run(credit_after(2)), {{"by", "client"}, {"max_datagrams", std::int64_t{2}}});
+  BOOST_TEST(r.passed, r.summary);
+}
+
+BOOST_AUTO_TEST_CASE(credit_not_held_back_judges_stream_limits_and_ignores_a_peer_done_at_the_limit) {
+  // Stream 3's limit of 600 is reached at frame 2, with more to come (no
+  // FIN); one ACK leaves before MAX_STREAM_DATA.
+  TimelineBuilder b;
+  b.params(Side::client).initial_max_data = 100000;
+  b.params(Side::client).initial_max_stream_data_uni = 600;
+  b.send(Side::server, 0, {stream(3, 0, 300, false)});
+  b.send(Side::server, 1 * kMs, {stream(3, 300, 300, false)});
+  b.send(Side::client, 2 * kMs, {ack(0, 1)});
+  b.send(Side::client, 3 * kMs, {max_stream_data(3, 1200)});
+  auto r = judge("credit_not_held_back", client_run(b), {{"by", "client"}});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary.find("the server stream 3 data reached the limit 600 at frame 2") == 0, r.summary);
+  BOOST_TEST(r.summary.find("before MAX_STREAM_DATA 1200 at frame 4") != std::string::npos, r.summary);
+
+  // A stream that ends exactly at the limit wanted nothing more.
+  TimelineBuilder done;
+  done.params(Side::client).initial_max_data = 100000;
+  done.params(Side::client).initial_max_stream_data_uni = 600;
+  done.send(Side::server, 0, {stream(3, 0, 600, true)});
+  done.send(Side::client, 2 * kMs, {ack(0, 0)});
+  r = judge("credit_not_held_back", client_run(done), {{"by", "client"}});
+  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST(r.summary.find("wanting more 0 times") != std::string::npos, r.summary);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
