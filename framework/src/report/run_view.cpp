@@ -13,7 +13,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
 
 namespace conform::report {
 namespace {
@@ -88,6 +90,27 @@ json rows_json(const std::vector<DiagramRow>& rows, std::int64_t t0) {
   return out;
 }
 
+// The streams the initiator's application wanted, from the
+// `conform:streams_wanted` events of its endpoint qlog (`<side>.sqlog`, the
+// in-house QUIC writes it): [ms, count] steps, or null without such events.
+// Times are the captures' clock (ms since the simulation began).
+json wanted_series(const std::string& dir, const std::string& side, bool bidi, std::int64_t t0) {
+  std::ifstream in(fs::path(dir) / (side + ".sqlog"), std::ios::binary);
+  if (!in) return nullptr;
+  json out = json::array();
+  const std::string type = bidi ? "bidirectional" : "unidirectional";
+  std::string record;
+  while (std::getline(in, record, '\x1e')) {
+    if (record.find("conform:streams_wanted") == std::string::npos) continue;
+    const json e = json::parse(record, nullptr, false);
+    if (e.is_discarded() || e.value("name", "") != "conform:streams_wanted") continue;
+    const json& d = e["data"];
+    if (d.value("stream_type", "") != type) continue;
+    out.push_back({e["time"].get<double>() - static_cast<double>(t0) / 1e6, d.value("count", 0)});
+  }
+  return out.empty() ? json(nullptr) : out;
+}
+
 json quic_view(const std::string& dir, const VantageCapture* client, const VantageCapture* server, json notes) {
   std::int64_t t0 = INT64_MAX, end = INT64_MIN;
   for (const VantageCapture* v : {client, server})
@@ -112,12 +135,15 @@ json quic_view(const std::string& dir, const VantageCapture* client, const Vanta
                {"rows", rows_json(rows, t0)},
                {"rows_total", rows.size()}};
   view["streams"] = nullptr;
-  if (auto s = stream_series(client, server))
-    view["streams"] = {{"initiator", s->client_initiated ? "client" : "server"},
+  if (auto s = stream_series(client, server)) {
+    const std::string initiator = s->client_initiated ? "client" : "server";
+    view["streams"] = {{"initiator", initiator},
                        {"direction", s->bidi ? "bidi" : "uni"},
                        {"opened", steps(s->opened, t0)},
                        {"delivered", client && server ? steps(s->delivered, t0) : json(nullptr)},
-                       {"limit", steps(s->limit, t0)}};
+                       {"limit", steps(s->limit, t0)},
+                       {"wanted", wanted_series(dir, initiator, s->bidi, t0)}};
+  }
   const auto h = handshake_series(client, server);
   json probes = json::array();
   for (const auto& p : h.probes)

@@ -141,8 +141,11 @@ struct Config {
   /// append or rewrite bytes, to send what a broken peer would (tests and
   /// mutants). Empty in normal runs.
   std::function<void(Space, Bytes& payload)> tamper_payload;
-  /// Every frame sent or received, for tests and qlog; may be empty.
+  /// Every frame sent or received, for tests; may be empty.
   std::function<void(TraceDir, Space, const Frame&)> frame_trace;
+  /// The connection's qlog events as JSON-SEQ records (connection/qlog_trace.hpp),
+  /// without the file's header; empty: no qlog.
+  std::function<void(std::string_view record)> qlog;
 };
 
 }  // namespace conform::quic

@@ -55,10 +55,13 @@ const char* to_string(StreamError e) {
 }
 
 Connection::Connection(const Config& config, Instant now)
-    : config_(config), recovery_(recovery_config(config)) {
+    : config_(config), recovery_(recovery_config(config)), qlog_(config.qlog) {
   uint64_t rng = config.seed * 2 + (config.is_server ? 1 : 0);
   local_cid_ = make_cid(rng);
-  if (!config.is_server) original_dcid_ = make_cid(rng);
+  if (!config.is_server) {
+    original_dcid_ = make_cid(rng);
+    qlog_.set_group(original_dcid_);
+  }
   conn_recv_ = RecvWindow(config.initial_max_data);
   remote_limits_[static_cast<size_t>(Dir::bidi)] =
       RemoteStreamLimit(config.initial_max_streams_bidi, config.max_streams_policy);

@@ -19,6 +19,7 @@
 #include "connection/ack_tracker.hpp"
 #include "connection/config.hpp"
 #include "connection/events.hpp"
+#include "connection/qlog_trace.hpp"
 #include "connection/stream.hpp"
 #include "connection/transport_params.hpp"
 #include "recovery/recovery.hpp"
@@ -105,6 +106,9 @@ class Connection {
   uint64_t peer_max_data() const { return conn_send_.max(); }
   /// Loss detection, RTT and congestion state (RFC 9002).
   const Recovery& recovery() const { return recovery_; }
+  /// The connection's qlog (config.qlog), where its application may log
+  /// events of its own; off when config.qlog is empty.
+  QlogTrace& qlog() { return qlog_; }
   /// The largest datagram we send now (MTU policy), bytes.
   size_t max_datagram_size() const { return max_datagram_; }
   uint64_t local_max_data() const { return conn_recv_.max(); }
@@ -142,7 +146,7 @@ class Connection {
   Status<> handle_frame(Instant now, Space s, PacketType type, const Frame& f);
   Status<> handle_ack(Instant now, Space s, const AckFrame& ack);
   void on_packet_acked(Space s, const SentPacket& p);
-  void on_packet_lost(Space s, const SentPacket& p);
+  void on_packet_lost(Instant now, Space s, const SentPacket& p);
 
   // connection_streams.cpp: stream frames and bookkeeping.
   Status<> on_stream_frame(const StreamFrame& f);
@@ -172,6 +176,7 @@ class Connection {
     bool ack_eliciting = false;
     bool padded = false;  ///< PADDING added: in flight though not ack-eliciting (RFC 9002 §2)
     std::vector<SentFrame> records;
+    std::string qlog_frames;  ///< its frames for qlog's packet_sent, when qlog is on
   };
   size_t header_overhead(Space s, size_t pn_len) const;
   Bytes seal_datagram(Instant now, std::vector<PendingPacket>& packets);
@@ -205,6 +210,7 @@ class Connection {
   std::unique_ptr<class TlsSession> tls_;
   std::array<PacketSpace, 3> spaces_;
   Recovery recovery_;
+  QlogTrace qlog_;
   ConnectionStats stats_;
   std::deque<Event> events_;
 

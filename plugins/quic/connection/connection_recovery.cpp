@@ -35,7 +35,8 @@ void Connection::on_recovery_timeout(Instant now) {
   // Nothing in flight means the anti-deadlock probe (§6.2.2.1): one is enough.
   const bool anything_in_flight = recovery_.ack_eliciting_in_flight() > 0;
   auto out = recovery_.on_timeout(now, recovery_context());
-  for (const auto& [s, p] : out.lost) on_packet_lost(s, p);
+  for (const auto& [s, p] : out.lost) on_packet_lost(now, s, p);
+  qlog_.metrics(now, recovery_);
   if (!out.probe) return;
   probe_space_ = *out.probe;
   probe_index_ = 0;

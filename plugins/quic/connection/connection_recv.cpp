@@ -92,6 +92,7 @@ void Connection::process_packet(Instant now, const PacketHeader& h, std::span<ui
     }
     if (config_.retry && !server_retry_gate(h)) return;
     original_dcid_ = retry_scid_ ? retry_odcid_ : h.dcid;
+    qlog_.set_group(original_dcid_);
     peer_cid_ = h.scid;
     install_initial_keys(h.dcid);
     if (auto st = init_tls(); !st) {
@@ -115,6 +116,7 @@ void Connection::process_packet(Instant now, const PacketHeader& h, std::span<ui
   }
   if (s == Space::application) on_one_rtt_opened(next_phase);
   ++stats_.packets_received;
+  qlog_.packet_received(now, h.type, opened->pn, packet.size(), opened->payload);
   idle_deadline_ = now + idle_timeout();
   // §17.2 / §17.3.1: reserved bits must be zero once unprotected.
   const uint8_t reserved = h.type == PacketType::one_rtt ? 0x18 : 0x0c;
@@ -230,7 +232,8 @@ Status<> Connection::handle_ack(Instant now, Space s, const AckFrame& ack) {
   if (s == Space::handshake && !out.value().acked.empty()) handshake_acked_ = true;
   if (s == Space::application) on_app_ack(ack.largest());
   for (const SentPacket& p : out.value().acked) on_packet_acked(s, p);
-  for (const SentPacket& p : out.value().lost) on_packet_lost(s, p);
+  for (const SentPacket& p : out.value().lost) on_packet_lost(now, s, p);
+  qlog_.metrics(now, recovery_);
   return {};
 }
 
@@ -257,8 +260,9 @@ void Connection::on_packet_acked(Space s, const SentPacket& p) {
   }
 }
 
-void Connection::on_packet_lost(Space s, const SentPacket& p) {
+void Connection::on_packet_lost(Instant now, Space s, const SentPacket& p) {
   ++stats_.packets_lost;
+  qlog_.packet_lost(now, s, p.pn);
   on_lost_datagram_size(p.datagram_bytes);
   for (const SentFrame& sf : p.frames) {
     if (auto* c = std::get_if<SentCrypto>(&sf)) {

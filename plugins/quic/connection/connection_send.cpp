@@ -43,6 +43,7 @@ void Connection::emit(PendingPacket& out, const Frame& f, std::optional<SentFram
   encode_frame(w, f);
   out.ack_eliciting = out.ack_eliciting || is_ack_eliciting(f);
   if (record) out.records.push_back(std::move(*record));
+  qlog_.add_frame(out.qlog_frames, f);
   if (config_.frame_trace) config_.frame_trace(TraceDir::sent, out.space, f);
 }
 
@@ -153,6 +154,7 @@ Bytes Connection::seal_datagram(Instant now, std::vector<PendingPacket>& packets
     sent.in_flight = p.ack_eliciting || p.padded;
     sent.frames = std::move(p.records);
     in_flight = in_flight || sent.in_flight;
+    qlog_.packet_sent(now, spec.type, p.pn, sent.bytes, p.qlog_frames);
     sent_packets.emplace_back(p.space, std::move(sent));
     ++stats_.packets_sent;
     sent_handshake = sent_handshake || p.space == Space::handshake;
@@ -167,6 +169,7 @@ Bytes Connection::seal_datagram(Instant now, std::vector<PendingPacket>& packets
   if (!config_.is_server && sent_handshake) discard_space(Space::initial);
   if (eliciting) idle_deadline_ = now + idle_timeout();
   rearm_recovery(now);
+  qlog_.metrics(now, recovery_);
   ++stats_.datagrams_sent;
   stats_.bytes_sent += dgram.size();
   return dgram;

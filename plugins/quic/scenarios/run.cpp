@@ -6,6 +6,9 @@
 #include "scenarios/scenario.hpp"
 #include "tls/test_certificate.hpp"
 
+#include <fstream>
+#include <memory>
+
 namespace conform::quic {
 namespace {
 
@@ -32,6 +35,20 @@ void log_sessions(RunContext& ctx, const std::string& side, const QuicEndpoint& 
     const std::string who = side.empty() ? "server, client " + std::to_string(s.peer.port - kFirstClientPort) : side;
     ctx.log("quic: " + who + ": " + s.app->summary() + "; " + describe_close(s.connection->close_reason()));
   }
+}
+
+/// `<artifact_dir>/<vantage>.sqlog`, its header written: every connection
+/// of that side logs into it (each event names its connection's group_id).
+/// Empty when the file cannot be opened: the case runs without qlog.
+QlogSink open_qlog(RunContext& ctx, const std::string& vantage) {
+  const std::string path = ctx.artifact_dir() + "/" + vantage + ".sqlog";
+  auto file = std::make_shared<std::ofstream>(path, std::ios::binary);
+  if (!*file) {
+    ctx.log("quic: cannot write " + path + ": no qlog for the " + vantage);
+    return {};
+  }
+  *file << QlogTrace::header(vantage, vantage + " of " + ctx.settings().scenario);
+  return [file](std::string_view record) { file->write(record.data(), static_cast<std::streamsize>(record.size())); };
 }
 
 RunOutcome outcome_of(const SimulationEnd& end) {
@@ -72,6 +89,8 @@ RunOutcome play(RunContext& ctx) {
   if (!server_config.certificate)
     return {RunOutcome::Status::error, "BoringSSL could not make the Ed25519 test certificate"};
   client_config.keylog = server_config.keylog = [&ctx](std::string_view line) { ctx.key_log(line); };
+  client_config.qlog = open_qlog(ctx, "client");
+  server_config.qlog = open_qlog(ctx, "server");
 
   std::string failure;
   QuicEndpoint server([&](UdpEndpoint from, Instant now) {

@@ -39,6 +39,7 @@ void StreamBroadcast::poll(Instant now, Connection& c) {
   if (!started()) return;
   while (next_frame_ < plan_.frames && start_ + plan_.offset_of(next_frame_) <= now)
     take_frame(next_frame_++);
+  log_wanted(now, c);
   open_waiting(c);
   write_opened(c);
 }
@@ -65,6 +66,17 @@ void StreamBroadcast::take_frame(int64_t k) {
   const bool last_of_group = k == plan_.frames - 1 ||
                              (plan_.frames_per_group > 0 && (k + 1) % plan_.frames_per_group == 0);
   if (last_of_group) current->complete = true;
+}
+
+void StreamBroadcast::log_wanted(Instant now, Connection& c) {
+  // What no capture shows: a stream for every group, whether or not the
+  // peer's stream limit lets it open. The report plots it against the
+  // streams the wire carried, so a sender held at MAX_STREAMS shows a cliff.
+  if (last_group_ + 1 <= groups_logged_) return;
+  groups_logged_ = last_group_ + 1;
+  c.qlog().event(now, "conform:streams_wanted",
+                 std::string("{\"stream_type\":\"") + (plan_.dir == Dir::bidi ? "bidirectional" : "unidirectional") +
+                     "\",\"count\":" + std::to_string(groups_logged_) + "}");
 }
 
 void StreamBroadcast::open_waiting(Connection& c) {

@@ -67,6 +67,8 @@ class StreamBroadcast {
     bool complete = false;  ///< Its last frame was handed over.
   };
   void take_frame(int64_t k);
+  /// qlog: the streams the application wants, when that grew (see poll).
+  void log_wanted(Instant now, Connection& c);
   void open_waiting(Connection& c);
   void write_opened(Connection& c);
 
@@ -74,6 +76,7 @@ class StreamBroadcast {
   Instant start_ = Instant::never();
   int64_t next_frame_ = 0;
   int64_t last_group_ = -1;
+  int64_t groups_logged_ = 0;  ///< groups the qlog has counted as wanted
   std::deque<Group> waiting_;  ///< No stream yet, oldest first.
   std::deque<Group> opened_;   ///< Stream open, not finished yet.
   uint64_t streams_opened_ = 0, streams_finished_ = 0, streams_reset_ = 0, groups_dropped_ = 0, groups_refused_ = 0;

@@ -185,7 +185,7 @@
 
   function streamsPlot(view, uid) {
     const s = view.streams;
-    const series = { opened: s.opened, delivered: s.delivered, limit: s.limit };
+    const series = { opened: s.opened, delivered: s.delivered, limit: s.limit, wanted: s.wanted };
     const box = el('div', { class: 'plot streams', id: uid + '-streams', 'data-initiator': s.initiator,
       'data-direction': s.direction, 'data-series': JSON.stringify(series) },
       el('h4', {}, `Streams (${s.initiator}-initiated, ${s.direction}): opened by the ${s.initiator} vs delivered to the peer, and the peer's limit`));
@@ -195,6 +195,10 @@
     ];
     if (s.delivered)
       datasets.splice(1, 0, { label: 'delivered (peer\'s capture)', data: heldTo(s.delivered, view.end_ms), stepped: 'before', borderColor: '#c0392b', pointRadius: 0 });
+    // What the sender's application asked for, from its own qlog: above the
+    // opened line when the stream limit held it back.
+    if (s.wanted)
+      datasets.unshift({ label: `wanted by the ${s.initiator}'s application (${s.initiator}.sqlog)`, data: heldTo(s.wanted, view.end_ms), stepped: 'before', borderColor: '#e67e22', borderDash: [2, 2], pointRadius: 0 });
     chart(box, { type: 'line', data: { datasets }, options: { scales: { x: linearX('ms'), y: { beginAtZero: true, title: { display: true, text: 'streams' } } } } });
     return box;
   }
@@ -369,6 +373,18 @@
       el('h2', {}, 'Overview'), overview(report.cases),
       el('h2', {}, 'Cases'),
       ...report.cases.map((c, i) => caseBlock(c, i, runs <= EAGER_RUNS)));
+    // report.html#failures: a link that opens the page with the filter on.
+    if (location.hash === '#failures') {
+      document.getElementById('only-failures').checked = true;
+      applyFilters();
+    }
+    // report.html#case-N: that case and its runs opened, and in view once laid out.
+    const target = /^#case-\d+$/.test(location.hash) && document.getElementById(location.hash.slice(1));
+    if (target) {
+      target.open = true;
+      for (const run of target.querySelectorAll('details.run')) run.open = true;
+      requestAnimationFrame(() => target.scrollIntoView());
+    }
   }
 
   let DATA;
