@@ -22,6 +22,9 @@ packages=(
   clang libclang-rt-14-dev
   # reference captures: scripts/make-reference-captures.sh (tests read the committed files)
   ngtcp2-client ngtcp2-server   # gtlsclient, gtlsserver
+  # the external plugin's quic-go peer (plugins/external/quic-go-peer), built
+  # offline in GOPATH mode by CMake: Go 1.19 and quic-go 0.29 with qtls-go1-19
+  golang-go golang-github-lucas-clemente-quic-go-dev
   tshark tcpdump openssl
   # HTML report: Chart.js is inlined into every report (read at report time)
   libjs-chart.js

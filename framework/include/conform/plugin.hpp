@@ -16,7 +16,8 @@ namespace conform {
 /// meaning; the loader refuses a plugin built against another version.
 /// 2: RunContext::network() and relay(), RunOutcome::Status::timeout.
 /// 3: RunContext::adopt_capture.
-inline constexpr std::uint32_t kAbiVersion = 3;
+/// 4: PluginInfo::problems.
+inline constexpr std::uint32_t kAbiVersion = 4;
 
 /// Whether a plugin's runs advance a virtual clock (repeatable to the
 /// nanosecond) or run on the wall clock with real sockets.
@@ -24,6 +25,16 @@ enum class TimeModel { simulated, real };
 
 /// "simulated" or "real".
 inline const char* to_string(TimeModel m) { return m == TimeModel::simulated ? "simulated" : "real"; }
+
+/// Something wrong in a file a plugin reads to describe itself (the external
+/// plugin's profiles): where, and what. Line and column count from 1, 0 when
+/// unknown.
+struct PluginProblem {
+  std::string file;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+  std::string message;
+};
 
 /// A workload a plugin can play, with the parameters a case's `params` sets.
 struct ScenarioSpec {
@@ -43,6 +54,10 @@ struct PluginInfo {
   /// Roles whose knobs a case may set ("client", "server", ...). A case that
   /// sets knobs of a well-known role the plugin does not play is unsupported.
   std::vector<std::string> roles;
+  /// What is wrong with the plugin's own configuration files. A suite that
+  /// names a plugin with problems is refused before anything runs (exit 2,
+  /// one `file:line:col: message` line each). Since ABI version 4.
+  std::vector<PluginProblem> problems;
 };
 
 /// The end of one run, as the plugin saw it. Pass or fail is never decided

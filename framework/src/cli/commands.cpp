@@ -6,11 +6,13 @@
 #include "common/input_error.hpp"
 #include "net/network_spec.hpp"
 #include "report/file_reporter.hpp"
+#include "report/interop_matrix.hpp"
 #include "run/runner.hpp"
 #include "suite/matrix.hpp"
 #include "suite/value_format.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <thread>
@@ -136,9 +138,12 @@ int command_run(const RunCommandOptions& options) {
   if (!options.json.empty()) files.push_back(std::make_unique<JsonReporter>(options.json));
   if (!options.json.empty()) json = static_cast<JsonReporter*>(files.back().get());
   if (!options.html.empty()) files.push_back(std::make_unique<HtmlReporter>(options.html));
-  std::vector<Reporter*> reporters{&console};
+  InteropMatrixReporter interop(stdout);
+  std::vector<Reporter*> reporters{&console, &interop};
   for (auto& f : files) reporters.push_back(f.get());
   gate.attach(reporters, json, run.replay_args);
+  if (json)
+    json->add_section("interop", [&interop] { return interop.to_json(); });
 
   RunTotals totals = run_cases(cases, plugins, CheckRegistry::builtin(), run, reporters);
   close(lock);
@@ -174,6 +179,9 @@ int command_plugins(const PluginOptions& plugin_options) {
     }
     fmt::print("  knobs:\n");
     for (const auto& k : info.knobs) fmt::print("    {}\n", describe(k));
+    if (!info.problems.empty()) fmt::print("  problems (cases naming this plugin are refused):\n");
+    for (const auto& q : info.problems)
+      fmt::print("    {}: {}\n", SourcePos{q.file, q.line, q.column}.str(), q.message);
   }
   // Not a plugin's: the simulator and the relay read these for every case.
   fmt::print("network (a case's `network` table, for every plugin):\n");

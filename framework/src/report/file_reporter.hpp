@@ -50,6 +50,7 @@ class JsonReporter final : public CollectingReporter {
   /// Adds a top-level member `key` whose value `render` gives when the
   /// report is written (after every other reporter's end() that came before
   /// this one): how sharding, baselines and offline checks add their part.
+  /// A null value leaves the member out.
   void add_section(std::string key, std::function<nlohmann::json()> render);
 
  protected:

@@ -68,7 +68,9 @@ json report_document(const std::vector<CaseResult>& results, const RunPlan& plan
 std::string JsonReporter::render(const RunTotals& totals) const {
   // Paths and ids need not be UTF-8; JSON must be.
   json doc = report_document(results_, plan_, totals);
-  for (const auto& [key, section] : sections_) doc[key] = section();
+  // A section with nothing to say (null) is left out.
+  for (const auto& [key, section] : sections_)
+    if (json value = section(); !value.is_null()) doc[key] = std::move(value);
   return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 

@@ -104,6 +104,19 @@ void read_suite_table(const toml::table& root, SuiteFile& suite, Problems& probl
   }
 }
 
+// A plugin whose own files are wrong cannot run the cases naming it: its
+// problems are the suite's, once each.
+void add_plugin_problems(const std::vector<std::unique_ptr<SuiteFile>>& suites,
+                         const Catalogue& catalogue, std::vector<Diagnostic>& problems) {
+  std::set<std::string> named;
+  for (const auto& suite : suites)
+    for (const auto& c : suite->cases) named.insert(c.plugin);
+  for (const PluginInfo* p : catalogue.plugins)
+    if (named.contains(p->name))
+      for (const PluginProblem& q : p->problems)
+        problems.push_back({SourcePos{q.file, q.line, q.column}, "plugin '" + p->name + "': " + q.message});
+}
+
 }  // namespace
 
 std::unique_ptr<SuiteFile> parse_suite_file(const std::string& path, const Catalogue& catalogue,
@@ -168,6 +181,7 @@ std::vector<std::unique_ptr<SuiteFile>> load_suites(const std::vector<std::strin
         problems.push_back(
             {c.pos, "duplicate case id '" + c.id + "' (first at " + it->second.str() + ")"});
     }
+  add_plugin_problems(suites, catalogue, problems);
   // toml++ visits keys by name; users read problems best in file order.
   std::stable_sort(problems.begin(), problems.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return std::tie(a.pos.file, a.pos.line, a.pos.column) < std::tie(b.pos.file, b.pos.line, b.pos.column);

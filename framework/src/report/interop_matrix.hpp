@@ -1,0 +1,39 @@
+// The interop matrix, as interop runners print it: one row per pair of
+// implementations (client → server), one column per case, a verdict in each
+// cell. A case takes part when both its `client` and `server` knobs hold a
+// string `implementation` (the external plugin's profiles); other cases are
+// left out, and a run without such cases prints nothing.
+#pragma once
+
+#include "report/reporter.hpp"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace conform {
+
+class InteropMatrixReporter final : public Reporter {
+ public:
+  /// Prints to `out` when the run ends.
+  explicit InteropMatrixReporter(std::FILE* out) : out_(out) {}
+  void case_done(const CaseResult& result) override;
+  void end(const RunTotals& totals) override;
+
+  /// The JSON report's `interop` member (null when no case took part): `pairs` ("client → server" labels
+  /// in first-run order), `cases` (case ids as declared), and `cells`
+  /// ({client, server, case, id, status, headline}).
+  nlohmann::json to_json() const;
+
+ private:
+  struct Cell {
+    std::string client, server, case_id, id, status, headline;
+  };
+  std::FILE* out_;
+  std::vector<Cell> cells_;
+  std::vector<std::string> pairs_, cases_;
+};
+
+}  // namespace conform

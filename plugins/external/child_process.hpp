@@ -1,0 +1,51 @@
+// A program the external plugin runs: started with posix_spawn, stdout and
+// stderr to files of the case folder, stopped with SIGTERM then SIGKILL.
+// The plugin runs in a process group of its own, so anything left behind
+// dies with the case.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+#include <sys/types.h>
+
+namespace external {
+
+/// The absolute path of `program`: itself when it holds a '/', else the
+/// first executable of that name in `first_dirs`, then $PATH, then
+/// /usr/local/sbin, /usr/sbin, /sbin (Debian puts gtlsserver there, off a
+/// user's PATH). Empty when there is none.
+std::string program_path(const std::string& program, const std::vector<std::string>& first_dirs);
+
+class ChildProcess {
+ public:
+  /// Starts `argv` (argv[0] an absolute path) with the environment of this
+  /// process plus `env`, output to `<log_prefix>.out` and `.err`. On
+  /// failure running() is false and error() says why.
+  ChildProcess(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+               const std::string& log_prefix);
+  ~ChildProcess();
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  const std::string& error() const { return error_; }
+  bool running();
+  /// Waits until the program exits or `limit` passes; its exit status
+  /// (128 + signal when killed by one), or nothing when still running.
+  std::optional<int> wait_for(std::chrono::milliseconds limit);
+  /// SIGTERM, up to `grace` to exit, then SIGKILL; the exit status.
+  int stop(std::chrono::milliseconds grace);
+  /// The last `bytes` of its stderr, for error messages.
+  std::string stderr_tail(std::size_t bytes = 400) const;
+
+ private:
+  void reap(int status);
+  pid_t pid_ = -1;
+  std::optional<int> status_;
+  std::string error_;
+  std::string err_path_;
+};
+
+}  // namespace external

@@ -1,0 +1,154 @@
+// Profile files: TOML parsed with toml++, every problem with its position.
+#include "profile.hpp"
+
+#include "command_template.hpp"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <filesystem>
+
+namespace external {
+namespace fs = std::filesystem;
+using conform::PluginProblem;
+
+const Profile* ProfileSet::find(const std::string& name) const {
+  for (const auto& p : profiles)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+namespace {
+
+// Problems of one file, positioned at toml++ nodes.
+struct FileProblems {
+  std::string file;
+  std::vector<PluginProblem> list;
+  void add(const toml::source_region& at, std::string message, std::size_t column_offset = 0) {
+    list.push_back({file, at.begin.line, static_cast<std::uint32_t>(at.begin.column + column_offset),
+                    std::move(message)});
+  }
+};
+
+void reject_unknown_keys(const toml::table& t, const std::vector<std::string>& allowed, const std::string& where,
+                         FileProblems& problems) {
+  for (const auto& [key, value] : t) {
+    const std::string name(key.str());
+    if (std::find(allowed.begin(), allowed.end(), name) != allowed.end()) continue;
+    std::string list;
+    for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+    problems.add(key.source(), "unknown key '" + name + "' in " + where + "; expected " + list);
+  }
+}
+
+std::optional<std::string> template_string(const toml::node& node, const std::string& what, FileProblems& problems) {
+  const auto* s = node.as_string();
+  if (!s) {
+    problems.add(node.source(), what + " must be a string");
+    return std::nullopt;
+  }
+  if (auto bad = check_template(s->get())) {
+    // +1: the opening quote.
+    problems.add(node.source(), what + ": " + bad->message, bad->offset + 1);
+    return std::nullopt;
+  }
+  return s->get();
+}
+
+std::optional<RoleCommand> read_role(const toml::table& root, const std::string& role, FileProblems& problems) {
+  const toml::node* node = root.get(role);
+  if (!node) return std::nullopt;
+  const toml::table* t = node->as_table();
+  if (!t) {
+    problems.add(node->source(), "'" + role + "' must be a table: write [" + role + "]");
+    return std::nullopt;
+  }
+  reject_unknown_keys(*t, {"program", "args", "env"}, "[" + role + "]", problems);
+  RoleCommand c;
+  const toml::node* program = t->get("program");
+  if (!program || !program->as_string() || program->as_string()->get().empty())
+    problems.add(program ? program->source() : t->source(),
+                 "[" + role + "] needs 'program', a non-empty string");
+  else
+    c.program = program->as_string()->get();
+  if (const toml::node* args = t->get("args")) {
+    if (const toml::array* list = args->as_array()) {
+      for (const auto& a : *list)
+        if (auto s = template_string(a, role + ".args item", problems)) c.args.push_back(*s);
+    } else {
+      problems.add(args->source(), role + ".args must be an array of strings");
+    }
+  }
+  if (const toml::node* env = t->get("env")) {
+    if (const toml::table* vars = env->as_table()) {
+      for (const auto& [key, value] : *vars)
+        if (auto s = template_string(value, role + ".env." + std::string(key.str()), problems))
+          c.env[std::string(key.str())] = *s;
+    } else {
+      problems.add(env->source(), role + ".env must be a table of strings");
+    }
+  }
+  return c;
+}
+
+}  // namespace
+
+void load_profile_file(const std::string& path, ProfileSet& set) {
+  FileProblems problems{path, {}};
+  toml::table root;
+  try {
+    root = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    problems.add(e.source(), std::string(e.description()));
+    set.problems.insert(set.problems.end(), problems.list.begin(), problems.list.end());
+    return;
+  }
+  reject_unknown_keys(root, {"profile", "client", "server"}, "a profile", problems);
+  Profile p;
+  p.file = path;
+  const toml::table* head = root.get("profile") ? root.get("profile")->as_table() : nullptr;
+  if (!head) {
+    problems.list.push_back({path, 1, 1, "a profile needs a [profile] table with 'name'"});
+  } else {
+    reject_unknown_keys(*head, {"name", "summary"}, "[profile]", problems);
+    const toml::node* name = head->get("name");
+    if (!name || !name->as_string() || name->as_string()->get().empty())
+      problems.add(name ? name->source() : head->source(), "[profile] needs 'name', a non-empty string");
+    else
+      p.name = name->as_string()->get();
+    if (const toml::node* summary = head->get("summary")) {
+      if (summary->as_string())
+        p.summary = summary->as_string()->get();
+      else
+        problems.add(summary->source(), "'summary' must be a string");
+    }
+  }
+  p.client = read_role(root, "client", problems);
+  p.server = read_role(root, "server", problems);
+  if (problems.list.empty() && !p.client && !p.server)
+    problems.list.push_back({path, 1, 1, "a profile needs [client], [server] or both"});
+  if (problems.list.empty() && set.find(p.name))
+    problems.add(head->get("name")->source(),
+                 "profile '" + p.name + "' is also defined in " + set.find(p.name)->file);
+  if (problems.list.empty()) set.profiles.push_back(std::move(p));
+  set.problems.insert(set.problems.end(), problems.list.begin(), problems.list.end());
+}
+
+ProfileSet load_profiles(const std::vector<std::string>& dirs) {
+  ProfileSet set;
+  for (const auto& dir : dirs) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) {
+      set.problems.push_back({dir, 0, 0, "no such profile folder"});
+      continue;
+    }
+    std::vector<std::string> files;
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+      if (entry.path().extension() == ".toml") files.push_back(entry.path().string());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) load_profile_file(f, set);
+  }
+  return set;
+}
+
+}  // namespace external

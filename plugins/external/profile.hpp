@@ -1,0 +1,49 @@
+// Profiles: how the external plugin starts a third-party QUIC client or
+// server. One TOML file per implementation, `[profile]` naming it and
+// `[client]` / `[server]` giving a program, its argument templates and
+// environment (docs/plugins.md, "The external plugin").
+#pragma once
+
+#include <conform/plugin.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace external {
+
+/// How to start one role: `program` is a name looked up as program_path()
+/// says, or a path; `args` and `env` values are command templates.
+struct RoleCommand {
+  std::string program;
+  std::vector<std::string> args;
+  std::map<std::string, std::string> env;
+};
+
+/// One implementation: its name (the `implementation` knob's value), a
+/// summary, and the roles it plays.
+struct Profile {
+  std::string name;
+  std::string summary;
+  std::string file;
+  std::optional<RoleCommand> client, server;
+  const std::optional<RoleCommand>& role(const std::string& r) const { return r == "client" ? client : server; }
+};
+
+/// Every profile found, and every problem of the files read.
+struct ProfileSet {
+  std::vector<Profile> profiles;
+  std::vector<conform::PluginProblem> problems;
+  const Profile* find(const std::string& name) const;
+};
+
+/// Reads every `*.toml` of each folder of `dirs` (in name order; a missing
+/// folder is a problem). A file with a problem is left out whole; a name
+/// defined twice keeps the first and reports the second.
+ProfileSet load_profiles(const std::vector<std::string>& dirs);
+
+/// Reads one profile file into `set`.
+void load_profile_file(const std::string& path, ProfileSet& set);
+
+}  // namespace external
