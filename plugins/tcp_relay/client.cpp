@@ -23,11 +23,14 @@ std::string read_answer(int fd, std::int64_t bytes, std::int64_t delay_us, Clock
     if (delay_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(delay_us));
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) return "time limit reached";
-    pollfd p{fd, POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready == 0) return "time limit reached";
-    ssize_t n = ::recv(fd, buffer.data(), std::min<std::size_t>(buffer.size(), bytes), 0);
+    // Bytes already queued are taken at once; poll() only waits for more.
+    ssize_t n = ::recv(fd, buffer.data(), std::min<std::size_t>(buffer.size(), bytes), MSG_DONTWAIT);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      pollfd p{fd, POLLIN, 0};
+      const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
+      if (ready == 0) return "time limit reached";
+      continue;
+    }
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return std::string("recv: ") + std::strerror(errno);
     if (n == 0) return "the answer ended early";

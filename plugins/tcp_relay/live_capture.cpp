@@ -10,7 +10,12 @@ constexpr int kSnapLen = 128;
 // Far more than a burst of header-only records needs: the writer thread may
 // be starved of CPU by the very hogs the case runs.
 constexpr int kKernelBufferBytes = 64 << 20;
-constexpr int kPollMs = 10;
+// Not immediate mode: the kernel hands libpcap a block of packets when it
+// fills or kBlockMs after its first packet, so the writer wakes about 100
+// times a second instead of once per segment. Woken per segment it competed
+// with the transfers it records (a relayed transfer has twice the segments):
+// a relayed 1 MiB answer took 0.73 ms instead of 0.48 ms on 2 loaded CPUs.
+constexpr int kBlockMs = 10;
 }  // namespace
 
 struct LiveCapture::Handles {
@@ -31,8 +36,8 @@ LiveCapture::Opened LiveCapture::open(const std::string& path, const std::vector
   }
   pcap_set_snaplen(h_->pcap, kSnapLen);
   pcap_set_buffer_size(h_->pcap, kKernelBufferBytes);
-  pcap_set_immediate_mode(h_->pcap, 1);
-  pcap_set_timeout(h_->pcap, kPollMs);
+  pcap_set_immediate_mode(h_->pcap, 0);
+  pcap_set_timeout(h_->pcap, kBlockMs);
   pcap_set_tstamp_precision(h_->pcap, PCAP_TSTAMP_PRECISION_NANO);
   const int rc = pcap_activate(h_->pcap);
   if (rc < 0) {

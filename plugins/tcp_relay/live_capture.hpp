@@ -26,7 +26,9 @@ class LiveCapture {
   /// moment this returns ok; `problem()` says why it did not.
   Opened open(const std::string& path, const std::vector<std::uint16_t>& ports);
   /// Stops after every packet the kernel already holds is written, and
-  /// closes the file. Returns packets the kernel dropped before libpcap
+  /// closes the file. A packet is readable 10 ms after it was captured at
+  /// the latest (the kernel hands packets over in blocks): call this at
+  /// least that long after the last packet of interest. Returns packets the kernel dropped before libpcap
   /// could read them (0 when the file is whole).
   std::uint64_t finish();
   const std::string& problem() const { return problem_; }

@@ -2,6 +2,7 @@
 // server, and each direction forwarded as it arrives: every read of up to
 // `piece_bytes` is written on at once (TCP_NODELAY), the write pattern of a
 // streaming proxy that flushes each piece, which the spike found to stall.
+// How a piece crosses the relay (copied or spliced) is in forwarding.hpp.
 #pragma once
 
 #include "settings.hpp"
@@ -13,6 +14,7 @@ namespace tcp_relay {
 struct RelayShape {
   std::uint16_t upstream_port = 0;
   std::int64_t piece_bytes = 0;
+  Forwarding forwarding = Forwarding::splice;
   /// Buffers of the relay's upstream socket.
   RoleBuffers buffers;
 };

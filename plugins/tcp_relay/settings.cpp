@@ -34,6 +34,10 @@ std::vector<ValueSpec> scenario_params() {
        "path of the transfers: direct (answer in one write), relay (through the relay, which "
        "forwards in pieces), direct-pieces (answer written in piece_bytes pieces)",
        {"direct", "relay", "direct-pieces"}},
+      {"forwarding", ValueType::string, Value{std::string("splice")},
+       "how the relay moves each piece: splice (splice(2) through a pipe, no copy in the "
+       "relay) or copy (recv into a buffer, then send); the pieces and writes are the same",
+       {"splice", "copy"}},
       {"request_bytes", ValueType::integer, integer(65536), "request size, bytes"},
       {"response_bytes", ValueType::integer, integer(1 << 20), "answer size, bytes"},
       {"piece_bytes", ValueType::integer, integer(32768),
@@ -70,6 +74,8 @@ ParsedSettings parse_settings(const conform::CaseSettings& c) {
   RunSettings s;
   const auto leg = value_or<std::string>(c.params, "leg", "relay");
   s.leg = leg == "direct" ? Leg::direct : leg == "direct-pieces" ? Leg::direct_pieces : Leg::relay;
+  s.forwarding = value_or<std::string>(c.params, "forwarding", "splice") == "copy" ? Forwarding::copy
+                                                                                 : Forwarding::splice;
   auto get = [&](const char* name, std::int64_t fallback) {
     return value_or<std::int64_t>(c.params, name, fallback);
   };

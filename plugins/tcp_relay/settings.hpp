@@ -24,6 +24,15 @@ enum class Leg {
   direct_pieces,
 };
 
+/// How the relay moves a piece from one socket to the other; the pieces and
+/// their writes are the same either way (forwarding.hpp).
+enum class Forwarding {
+  /// splice(2) through a pipe: the relay never copies the bytes.
+  splice,
+  /// recv() into a buffer, then send(): two copies of every byte in the relay.
+  copy,
+};
+
 /// A socket buffer: the kernel's autotuning (SO_RCVBUF / SO_SNDBUF untouched)
 /// or a fixed size in bytes asked of setsockopt (the kernel doubles it for
 /// its bookkeeping and stops autotuning that buffer).
@@ -39,6 +48,7 @@ struct RoleBuffers {
 
 struct RunSettings {
   Leg leg = Leg::relay;
+  Forwarding forwarding = Forwarding::splice;
   std::int64_t request_bytes = 0, response_bytes = 0, piece_bytes = 0;
   std::int64_t transfers = 0, connections = 0;
   /// The client sleeps this long before each read of the answer, microseconds.

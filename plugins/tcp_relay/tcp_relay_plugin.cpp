@@ -6,6 +6,7 @@
 // TCP_INFO is sampled during slow transfers into tcp_info.json.
 #include "acceptor.hpp"
 #include "client.hpp"
+#include "forwarding.hpp"
 #include "live_capture.hpp"
 #include "relay.hpp"
 #include "settings.hpp"
@@ -27,7 +28,8 @@ namespace {
 using namespace conform;
 
 // Segments still in flight when the client closes (FIN, last ACKs) reach the
-// capture within microseconds on loopback; this leaves room for a starved CPU.
+// capture within microseconds on loopback, and libpcap gets them 10 ms later
+// at most (LiveCapture::finish); this leaves room for a starved CPU.
 constexpr auto kCaptureTail = std::chrono::milliseconds(100);
 
 std::string fmt_ms(double ms) {
@@ -87,8 +89,10 @@ class TcpRelayPlugin final : public Plugin {
     Acceptor server(std::move(server_listener.fd),
                     [&](Fd conn) { serve_connection(std::move(conn), shape, sockets); });
     std::optional<Acceptor> relay;
-    RelayShape relay_shape{server.port(), s.piece_bytes, s.relay};
+    RelayShape relay_shape{server.port(), s.piece_bytes, s.forwarding, s.relay};
     if (s.leg == Leg::relay) {
+      if (auto p = forwarding_problem(s.piece_bytes, s.forwarding); !p.empty())
+        return {RunOutcome::Status::error, "relay: " + p};
       auto relay_listener = listen_loopback(s.relay);
       if (!relay_listener.fd) return {RunOutcome::Status::error, "relay: " + relay_listener.problem};
       relay.emplace(std::move(relay_listener.fd),

@@ -16,6 +16,18 @@
 
 using namespace conform::test;
 
+namespace {
+
+// Runs the one-file suite `toml` (written to <scratch>/case.toml) with the
+// build's plugins, one case at a time, artifacts in <scratch>/out.
+CommandResult run_suite_text(const std::string& scratch, const std::string& toml) {
+  const std::string suite = write_file(scratch + "/case.toml", toml);
+  return run_conform({"run", suite, "-j", "1", "--out", scratch + "/out"}, ".",
+                     {std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR});
+}
+
+}  // namespace
+
 BOOST_AUTO_TEST_SUITE(tcp_suite_test)
 
 BOOST_AUTO_TEST_CASE(every_mutant_is_killed) {
@@ -67,8 +79,7 @@ BOOST_AUTO_TEST_CASE(without_capture_privilege_every_case_is_unsupported_never_p
 }
 
 BOOST_AUTO_TEST_CASE(a_buffer_that_is_neither_auto_nor_bytes_is_an_error_naming_it) {
-  const std::string dir = scratch_dir("tcp_suite_bad_buffer");
-  const std::string suite = write_file(dir + "/bad.toml", R"([[case]]
+  auto r = run_suite_text(scratch_dir("tcp_suite_bad_buffer"), R"([[case]]
 id = "bad-buffer"
 rfc = "9293§3.8.6"
 requirement = "a receiver MUST avoid small windows"
@@ -78,11 +89,55 @@ client = { rcvbuf = "lots" }
   [[case.expect]]
   check = "no_stalls"
 )");
-  auto r = run_conform({"run", suite, "--out", dir + "/out"}, ".",
-                       {std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR});
   BOOST_TEST(r.exit_code == 1);
   BOOST_TEST(r.out.find("ERROR       bad-buffer") != std::string::npos, r.out);
   BOOST_TEST(r.out.find("client.rcvbuf = \"lots\": expected \"auto\" or a positive number of bytes") !=
+                 std::string::npos,
+             r.out);
+}
+
+BOOST_AUTO_TEST_CASE(the_relay_forwards_every_byte_spliced_or_copied_in_odd_pieces) {
+  if (geteuid() != 0) {
+    BOOST_TEST_MESSAGE("not root: the relay cannot capture here; skipped");
+    return;
+  }
+  const std::string dir = scratch_dir("tcp_relay_forwarding");
+  // 1000-byte pieces: neither a page nor a segment, so splice's pipe and
+  // copy's buffer both end pieces mid-segment; 3 answers of 300,001 bytes
+  // and a 70,001-byte request must each arrive whole.
+  auto r = run_suite_text(dir, R"([[case]]
+id = "forwarding"
+rfc = "9293§3.8"
+requirement = "a relay MUST deliver every byte in order"
+plugin = "tcp_relay"
+scenario = "transfers"
+params = { leg = "relay", request_bytes = 70001, response_bytes = 300001, piece_bytes = 1000, transfers = 3 }
+matrix = { forwarding = ["splice", "copy"] }
+  [[case.expect]]
+  check = "transfer_time"
+  min_transfers = 3
+)");
+  BOOST_TEST(r.exit_code == 0, r.out << r.err);
+  BOOST_TEST(r.out.find("PASS        forwarding[forwarding=splice]") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("PASS        forwarding[forwarding=copy]") != std::string::npos, r.out);
+  BOOST_TEST(read_file(dir + "/out/forwarding[forwarding=splice]/log.txt").find("3 transfers: median") !=
+                 std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_piece_no_pipe_can_hold_is_an_error_naming_it) {
+  auto r = run_suite_text(scratch_dir("tcp_relay_huge_piece"), R"([[case]]
+id = "huge-piece"
+rfc = "9293§3.8"
+requirement = "a relay MUST deliver every byte in order"
+plugin = "tcp_relay"
+scenario = "transfers"
+params = { leg = "relay", piece_bytes = 4294967296 }
+  [[case.expect]]
+  check = "no_stalls"
+)");
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.out.find("ERROR       huge-piece") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("relay: piece_bytes = 4294967296: a pipe cannot hold that much here") !=
                  std::string::npos,
              r.out);
 }
