@@ -140,10 +140,12 @@ const std::vector<Knob>& table() {
       flag<&Config::probe_restart_crypto_at_zero>("probe_restart_crypto_at_zero", "the fault: every PTO probe re-sends CRYPTO from the first unacknowledged byte instead of advancing"),
       flag<&Config::pad_ack_only_to_initial_mtu>("pad_ack_only_to_initial_mtu", "the fault: Initial datagrams carrying only an ACK are padded to initial_mtu too"),
       integer<&Config::ack_only_ping_interval>("ack_only_ping_interval", "add a PING after this many non-ack-eliciting datagrams in a row (RFC 9000 §13.2.4); 0: never"),
-      integer<&Config::cc_initial_window_packets>("cc_initial_window_packets", "NewReno kInitialWindow (RFC 9002 §7.2), datagrams", 1, 1000),
+      choice<&Config::congestion_controller>("congestion_controller", "newreno (RFC 9002 §7) or bbr (a BBR-style model-based controller, draft-ietf-ccwg-bbr; docs/congestion.md)",
+                                             {{"newreno", CongestionControl::newreno}, {"bbr", CongestionControl::bbr}}),
+      integer<&Config::cc_initial_window_packets>("cc_initial_window_packets", "kInitialWindow (RFC 9002 §7.2) of either controller, datagrams", 1, 1000),
       integer<&Config::cc_minimum_window_packets>("cc_minimum_window_packets", "NewReno kMinimumWindow (RFC 9002 §7.2), datagrams", 1, 1000),
       real<&Config::cc_loss_reduction_factor>("cc_loss_reduction_factor", "NewReno kLossReductionFactor (RFC 9002 §7.3.2), in (0, 1]", 0.0, 1.0),
-      flag<&Config::pacing>("pacing", "pace 1-RTT stream data at 1.25 * cwnd / smoothed_rtt (RFC 9002 §7.7)"),
+      flag<&Config::pacing>("pacing", "pace 1-RTT stream data (RFC 9002 §7.7): newreno at 1.25 * cwnd / smoothed_rtt, bbr at its pacing gain times its bandwidth estimate"),
   };
   return knobs;
 }
