@@ -105,6 +105,12 @@ struct Config {
   uint64_t cc_initial_window_packets = 10;
   uint64_t cc_minimum_window_packets = 2;
   double cc_loss_reduction_factor = 0.5;
+  /// DPLPMTUD-lite (RFC 8899, RFC 9000 §14.3; connection/path_mtu.hpp):
+  /// once the handshake is confirmed, probe upward from base_mtu with
+  /// PING + PADDING packets up to the smaller of the peer's and our
+  /// max_udp_payload_size, raising the datagram size on each acknowledged
+  /// probe. Lost probes are not congestion.
+  bool pmtud = false;
   /// Pace 1-RTT stream data (RFC 9002 §7.7): NewReno at 1.25 * cwnd /
   /// smoothed_rtt, BBR at its pacing gain times the bandwidth estimate.
   bool pacing = true;

@@ -104,8 +104,9 @@ bool Recovery::on_packets_lost(const std::vector<SentPacket>& lost, Instant now)
   uint64_t lost_bytes = 0;
   for (const SentPacket& p : lost) {
     if (!p.in_flight) continue;
-    lost_bytes += p.bytes;
     cc_->remove_from_flight(p.bytes);
+    if (p.mtu_probe) continue;  // RFC 9000 §14.4: no congestion signal
+    lost_bytes += p.bytes;
     largest_lost_sent = std::max(largest_lost_sent, p.time_sent);
   }
   if (lost_bytes == 0) return false;
@@ -118,6 +119,7 @@ bool Recovery::on_packets_lost(const std::vector<SentPacket>& lost, Instant now)
   const SentPacket* run_start = nullptr;
   const SentPacket* prev = nullptr;
   for (const SentPacket& p : lost) {
+    if (p.mtu_probe) continue;
     if (!p.ack_eliciting || p.time_sent <= first_rtt_sample_) {
       run_start = prev = nullptr;
       continue;

@@ -43,6 +43,9 @@ struct SentPacket {
   size_t datagram_bytes = 0;   ///< the whole datagram it went in (MTU policy)
   bool ack_eliciting = false;
   bool in_flight = false;      ///< §2: ack-eliciting or padded; counts against the window
+  /// A DPLPMTUD probe (RFC 8899 §4.1): its loss says the path is too
+  /// small for it, not that it is congested (RFC 9000 §14.4).
+  bool mtu_probe = false;
   std::vector<SentFrame> frames;
   DeliveryStamp delivery;      ///< set by the congestion controller when sent
 };

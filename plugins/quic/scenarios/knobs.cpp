@@ -145,6 +145,7 @@ const std::vector<Knob>& table() {
       integer<&Config::cc_initial_window_packets>("cc_initial_window_packets", "kInitialWindow (RFC 9002 §7.2) of either controller, datagrams", 1, 1000),
       integer<&Config::cc_minimum_window_packets>("cc_minimum_window_packets", "NewReno kMinimumWindow (RFC 9002 §7.2), datagrams", 1, 1000),
       real<&Config::cc_loss_reduction_factor>("cc_loss_reduction_factor", "NewReno kLossReductionFactor (RFC 9002 §7.3.2), in (0, 1]", 0.0, 1.0),
+      flag<&Config::pmtud>("pmtud", "DPLPMTUD-lite (RFC 8899, RFC 9000 §14.3): after the handshake, probe upward from base_mtu with PING + PADDING packets, raising the datagram size on each acknowledged probe"),
       flag<&Config::pacing>("pacing", "pace 1-RTT stream data (RFC 9002 §7.7): newreno at 1.25 * cwnd / smoothed_rtt, bbr at its pacing gain times its bandwidth estimate"),
   };
   return knobs;
