@@ -6,17 +6,20 @@
 //     (1 ms RTT, path MTU 1500, base_mtu 1450, initial_mtu 8940), with the
 //     measured stack's two faults and without them;
 //  2. bulk transfer over a 100 Mbit/s bottleneck at 40 ms RTT (drop-tail
-//     queue of one BDP) at 0 % and 1 % random loss: goodput as a fraction
+//     queue of one BDP) at 0 % and 1 % random loss, with each congestion
+//     controller (NewReno, BBR; docs/congestion.md): goodput as a fraction
 //     of the link rate, and the wall-clock cost of simulating it.
 //
-//   bench_quic_recovery [--bytes N] [--loss-reduction F] [--table-only]
+//   bench_quic_recovery [--bytes N] [--cc newreno|bbr] [--loss-reduction F] [--table-only]
 //
 // Issue 6's targets: >= 90 % of the link without loss, >= 60 % at 1 %.
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "unit/quic_pq_cases.hpp"
 
@@ -41,11 +44,12 @@ struct BulkResult {
   double goodput_fraction = 0;
   double simulated_s = 0;
   double wall_s = 0;
+  double cpu_s = 0;  ///< this process's CPU time: the cost without waiting for a core
   uint64_t lost = 0, sent = 0;
   bool complete = false;
 };
 
-BulkResult run_bulk(size_t bytes, double loss, double loss_reduction) {
+BulkResult run_bulk(size_t bytes, double loss, CongestionControl cc, double loss_reduction) {
   Config c, s;
   s.is_server = true;
   c.seed = s.seed = 5;
@@ -57,6 +61,7 @@ BulkResult run_bulk(size_t bytes, double loss, double loss_reduction) {
     k->initial_max_stream_data_uni = 64u << 20;
     k->initial_max_stream_data_bidi_local = k->initial_max_stream_data_bidi_remote = 64u << 20;
     k->cc_loss_reduction_factor = loss_reduction;
+    k->congestion_controller = cc;
     k->max_idle_timeout_ms = 600'000;
   }
   LinkSpec link;
@@ -67,6 +72,7 @@ BulkResult run_bulk(size_t bytes, double loss, double loss_reduction) {
   SimPath p(c, s, link, link, 9);
   BulkResult r;
   const auto wall0 = std::chrono::steady_clock::now();
+  const std::clock_t cpu0 = std::clock();
   if (!p.handshake_time()) return r;
   Bytes payload(bytes, 0x5a);
   auto id = p.server().open_stream(Dir::uni);
@@ -86,6 +92,7 @@ BulkResult run_bulk(size_t bytes, double loss, double loss_reduction) {
   r.complete = p.run(start + Duration::seconds(3600), [&] { return fin; });
   r.simulated_s = static_cast<double>((p.now - start).ns) / 1e9;
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  r.cpu_s = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
   r.goodput_fraction = static_cast<double>(got) * 8 / r.simulated_s / static_cast<double>(link.rate_bps);
   r.lost = p.server().stats().packets_lost;
   r.sent = p.server().stats().packets_sent;
@@ -98,25 +105,33 @@ int main(int argc, char** argv) {
   size_t bytes = 50u << 20;
   double loss_reduction = 0.5;
   bool table_only = false;
+  std::vector<CongestionControl> controllers = {CongestionControl::newreno, CongestionControl::bbr};
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--bytes") && i + 1 < argc) bytes = std::strtoull(argv[++i], nullptr, 10);
     else if (!std::strcmp(argv[i], "--loss-reduction") && i + 1 < argc) loss_reduction = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--table-only")) table_only = true;
+    else if (!std::strcmp(argv[i], "--cc") && i + 1 < argc && !std::strcmp(argv[i + 1], "newreno") && ++i)
+      controllers = {CongestionControl::newreno};
+    else if (!std::strcmp(argv[i], "--cc") && i + 1 < argc && !std::strcmp(argv[i + 1], "bbr") && ++i)
+      controllers = {CongestionControl::bbr};
     else {
-      std::fprintf(stderr, "usage: %s [--bytes N] [--loss-reduction F] [--table-only]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--bytes N] [--cc newreno|bbr] [--loss-reduction F] [--table-only]\n", argv[0]);
       return 2;
     }
   }
   print_pq_table();
   if (table_only) return 0;
-  std::printf("\nBulk, 100 Mbit/s bottleneck, 40 ms RTT, queue 500 KB, %zu bytes, kLossReductionFactor %.2f\n",
+  std::printf("\nBulk, 100 Mbit/s bottleneck, 40 ms RTT, queue 500 KB, %zu bytes, NewReno kLossReductionFactor %.2f\n",
               bytes, loss_reduction);
-  std::printf("%6s %10s %12s %12s %10s %10s\n", "loss", "goodput", "simulated s", "wall s", "lost", "sent");
-  for (double loss : {0.0, 0.01}) {
-    const BulkResult r = run_bulk(bytes, loss, loss_reduction);
-    std::printf("%5.1f%% %9.1f%% %12.3f %12.3f %10llu %10llu%s\n", loss * 100, r.goodput_fraction * 100,
-                r.simulated_s, r.wall_s, static_cast<unsigned long long>(r.lost),
-                static_cast<unsigned long long>(r.sent), r.complete ? "" : "  (incomplete)");
-  }
+  std::printf("%-8s %6s %10s %12s %12s %12s %10s %10s\n", "cc", "loss", "goodput", "simulated s", "wall s",
+              "cpu s", "lost", "sent");
+  for (CongestionControl cc : controllers)
+    for (double loss : {0.0, 0.01}) {
+      const BulkResult r = run_bulk(bytes, loss, cc, loss_reduction);
+      std::printf("%-8s %5.1f%% %9.1f%% %12.3f %12.3f %12.3f %10llu %10llu%s\n",
+                  cc == CongestionControl::bbr ? "bbr" : "newreno", loss * 100, r.goodput_fraction * 100,
+                  r.simulated_s, r.wall_s, r.cpu_s, static_cast<unsigned long long>(r.lost),
+                  static_cast<unsigned long long>(r.sent), r.complete ? "" : "  (incomplete)");
+    }
   return 0;
 }

@@ -54,6 +54,8 @@ BOOST_AUTO_TEST_CASE(every_value_lands_in_its_field) {
       {"retry", Value{true}},
       {"key_update_interval_packets", I(1000)},
       {"initial_mtu", I(1400)},
+      {"congestion_controller", S("bbr")},
+      {"pmtud", Value{true}},
       {"alpn", Value{std::vector<std::string>{"h3", "hq-interop"}}},
   };
   Config c;
@@ -81,6 +83,8 @@ BOOST_AUTO_TEST_CASE(every_value_lands_in_its_field) {
   BOOST_TEST(c.retry);
   BOOST_TEST(c.key_update_interval_packets == 1000u);
   BOOST_TEST(c.initial_mtu == 1400u);
+  BOOST_TEST((c.congestion_controller == CongestionControl::bbr));
+  BOOST_TEST(c.pmtud);
   BOOST_TEST((c.alpn == std::vector<std::string>{"h3", "hq-interop"}));
   // Each value above is a declared knob of its declared type.
   for (const auto& [name, value] : values) {
@@ -101,6 +105,9 @@ BOOST_AUTO_TEST_CASE(defaults_are_the_configs_own) {
   BOOST_TEST(std::get<std::string>(*spec_of("open_stream_when_blocked")->default_value) == "wait");
   BOOST_TEST(std::get<std::string>(*spec_of("tls_groups")->default_value) == "x25519");
   BOOST_TEST((spec_of("tls_groups")->one_of == std::vector<std::string>{"x25519", "p256", "cecpq2"}));
+  BOOST_TEST(std::get<std::string>(*spec_of("congestion_controller")->default_value) == "newreno");
+  BOOST_TEST((spec_of("congestion_controller")->one_of == std::vector<std::string>{"newreno", "bbr"}));
+  BOOST_TEST(std::get<bool>(*spec_of("pmtud")->default_value) == false);
   // Applying every default leaves a default Config.
   ValueMap defaults;
   for (const ValueSpec& s : knob_specs()) defaults.emplace(s.name, *s.default_value);

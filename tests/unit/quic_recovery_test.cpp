@@ -6,6 +6,7 @@
 
 #include <ostream>
 
+#include "recovery/congestion.hpp"
 #include "recovery/recovery.hpp"
 
 using namespace conform::quic;
@@ -226,13 +227,16 @@ BOOST_AUTO_TEST_CASE(new_reno_window_arithmetic) {
   NewReno cc(CongestionParams{}, 1200);
   BOOST_TEST(cc.window() == 12000u);  // 10 * 1200
   BOOST_TEST(cc.minimum_window() == 2400u);
-  for (int i = 0; i < 3; ++i) cc.on_packet_sent(1200);
+  for (uint64_t pn = 0; pn < 3; ++pn) {
+    SentPacket p = packet(pn, 0);
+    cc.on_packet_sent(at_ms(0), p);
+  }
   cc.on_packet_acked(1200, at_ms(0));  // slow start: + bytes acked
   BOOST_TEST(cc.window() == 13200u);
-  cc.on_congestion_event(at_ms(1), at_ms(10));
+  cc.on_congestion_event(at_ms(10), at_ms(1), 1200);
   BOOST_TEST(cc.ssthresh() == 6600u);  // 13200 * 0.5
   BOOST_TEST(cc.window() == 6600u);
-  cc.on_congestion_event(at_ms(5), at_ms(11));  // sent before recovery began: same period
+  cc.on_congestion_event(at_ms(11), at_ms(5), 1200);  // sent before recovery began: same period
   BOOST_TEST(cc.window() == 6600u);
   cc.on_packet_acked(1200, at_ms(2));  // sent before recovery: no growth
   BOOST_TEST(cc.window() == 6600u);
@@ -242,7 +246,8 @@ BOOST_AUTO_TEST_CASE(new_reno_window_arithmetic) {
   cc.on_packet_acked(1200, at_ms(20));
   BOOST_TEST(cc.window() == 7800u);
   cc.set_app_limited(true);  // §7.8: an underused window does not grow
-  cc.on_packet_sent(1200);
+  SentPacket p = packet(3, 25);
+  cc.on_packet_sent(at_ms(25), p);
   cc.on_packet_acked(1200, at_ms(30));
   BOOST_TEST(cc.window() == 7800u);
   cc.set_app_limited(false);
@@ -269,19 +274,21 @@ BOOST_AUTO_TEST_CASE(persistent_congestion_collapses_the_window) {
   BOOST_TEST(rec.persistent_congestion_duration() == ms(825));
   // Window: 13200 halved to ssthresh 6600, then the minimum 2400, then
   // pn 6 acknowledged in slow start: 3600.
-  BOOST_TEST(rec.congestion().ssthresh() == 6600u);
+  BOOST_TEST(dynamic_cast<const NewReno&>(rec.congestion()).ssthresh() == 6600u);
   BOOST_TEST(rec.congestion().window() == 3600u);
 }
 
 BOOST_AUTO_TEST_CASE(pacing_spreads_a_window_over_the_rtt) {
   // 12000-byte window, 100 ms RTT: 1.25 * 12000 / 0.1 s = 150000 bytes/s.
   Pacer p(2400);
-  const Duration rtt = ms(100);
-  BOOST_TEST((p.release_time(at_ms(0), 1200, 12000, rtt) == at_ms(0)));
-  p.on_sent(at_ms(0), 1200, 12000, rtt);
-  p.on_sent(at_ms(0), 1200, 12000, rtt);
+  NewReno cc(CongestionParams{}, 1200);
+  const double rate = cc.pacing_rate(ms(100));
+  BOOST_TEST(rate == 150000.0);
+  BOOST_TEST((p.release_time(at_ms(0), 1200, rate) == at_ms(0)));
+  p.on_sent(at_ms(0), 1200, rate);
+  p.on_sent(at_ms(0), 1200, rate);
   // Empty bucket: 1200 bytes take 8 ms to refill.
-  const Instant next = p.release_time(at_ms(0), 1200, 12000, rtt);
+  const Instant next = p.release_time(at_ms(0), 1200, rate);
   BOOST_TEST(next.ns >= at_ms(8).ns);
   BOOST_TEST(next.ns <= at_ms(8).ns + 1000);
 }

@@ -120,12 +120,22 @@ struct Config {
   /// After this many datagrams in a row that elicit no ACK, add a PING so
   /// the peer acknowledges them (RFC 9000 §13.2.4); 0 never.
   uint64_t ack_only_ping_interval = 4;
-  /// NewReno (RFC 9002 §7, Appendix B): kInitialWindow and kMinimumWindow in
-  /// datagrams, kLossReductionFactor in (0, 1].
+  /// The congestion controller: NewReno (RFC 9002 §7, the default) or the
+  /// BBR-style model-based one (recovery/bbr.hpp, docs/congestion.md).
+  CongestionControl congestion_controller = CongestionControl::newreno;
+  /// kInitialWindow (both controllers) and NewReno's kMinimumWindow in
+  /// datagrams (RFC 9002 §7.2, Appendix B), kLossReductionFactor in (0, 1].
   uint64_t cc_initial_window_packets = 10;
   uint64_t cc_minimum_window_packets = 2;
   double cc_loss_reduction_factor = 0.5;
-  /// Pace 1-RTT stream data at 1.25 * cwnd / smoothed_rtt (RFC 9002 §7.7).
+  /// DPLPMTUD-lite (RFC 8899, RFC 9000 §14.3; connection/path_mtu.hpp):
+  /// once the handshake is confirmed, probe upward from base_mtu with
+  /// PING + PADDING packets up to the smaller of the peer's and our
+  /// max_udp_payload_size, raising the datagram size on each acknowledged
+  /// probe. Lost probes are not congestion.
+  bool pmtud = false;
+  /// Pace 1-RTT stream data (RFC 9002 §7.7): NewReno at 1.25 * cwnd /
+  /// smoothed_rtt, BBR at its pacing gain times the bandwidth estimate.
   bool pacing = true;
 
   // TLS.

@@ -34,6 +34,7 @@ RecoveryConfig recovery_config(const Config& c) {
   // 1-RTT PTO uses it, and that waits for handshake confirmation.
   r.max_ack_delay = Duration::millis(static_cast<int64_t>(c.max_ack_delay_ms));
   r.congestion = {c.cc_initial_window_packets, c.cc_minimum_window_packets, c.cc_loss_reduction_factor};
+  r.controller = c.congestion_controller;
   r.max_datagram_size = std::max<size_t>(1200, c.initial_mtu);
   return r;
 }

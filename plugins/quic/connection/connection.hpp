@@ -19,6 +19,7 @@
 #include "connection/ack_tracker.hpp"
 #include "connection/config.hpp"
 #include "connection/events.hpp"
+#include "connection/path_mtu.hpp"
 #include "connection/qlog_trace.hpp"
 #include "connection/stream.hpp"
 #include "connection/transport_params.hpp"
@@ -109,7 +110,7 @@ class Connection {
   /// The connection's qlog (config.qlog), where its application may log
   /// events of its own; off when config.qlog is empty.
   QlogTrace& qlog() { return qlog_; }
-  /// The largest datagram we send now (MTU policy), bytes.
+  /// The largest datagram we send now (MTU policy, DPLPMTUD), bytes.
   size_t max_datagram_size() const { return max_datagram_; }
   uint64_t local_max_data() const { return conn_recv_.max(); }
   size_t open_streams() const { return streams_.size(); }
@@ -175,6 +176,7 @@ class Connection {
     Bytes payload;
     bool ack_eliciting = false;
     bool padded = false;  ///< PADDING added: in flight though not ack-eliciting (RFC 9002 §2)
+    bool mtu_probe = false;
     std::vector<SentFrame> records;
     std::string qlog_frames;  ///< its frames for qlog's packet_sent, when qlog is on
   };
@@ -202,6 +204,9 @@ class Connection {
   /// Whether new or lost STREAM data may go out now (cwnd, pacing).
   bool stream_data_allowed(Instant now, size_t limit);
   void on_lost_datagram_size(size_t datagram_bytes);
+  /// A DPLPMTUD probe datagram if one is due (connection_pmtud.cpp).
+  std::optional<Bytes> mtu_probe_datagram(Instant now);
+  void on_mtu_probe_done(const SentPacket& p, bool acked);
   bool buffer_undecryptable(Space s, std::span<const uint8_t> packet);
   void replay_buffered(Instant now);
 
@@ -243,6 +248,7 @@ class Connection {
     Bytes bytes;
   };
   std::vector<BufferedPacket> buffered_;
+  std::optional<PathMtuSearch> pmtu_;  ///< DPLPMTUD, from handshake confirmation
 
   // Flow control (§4.1) and stream limits (§4.6).
   SendCredit conn_send_;

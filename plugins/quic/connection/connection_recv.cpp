@@ -238,6 +238,7 @@ Status<> Connection::handle_ack(Instant now, Space s, const AckFrame& ack) {
 }
 
 void Connection::on_packet_acked(Space s, const SentPacket& p) {
+  if (p.mtu_probe) on_mtu_probe_done(p, true);
   for (const SentFrame& sf : p.frames) {
     if (auto* c = std::get_if<SentCrypto>(&sf)) {
       space(s).crypto_send.on_acked(c->offset, c->len, false);
@@ -263,6 +264,7 @@ void Connection::on_packet_acked(Space s, const SentPacket& p) {
 void Connection::on_packet_lost(Instant now, Space s, const SentPacket& p) {
   ++stats_.packets_lost;
   qlog_.packet_lost(now, s, p.pn);
+  if (p.mtu_probe) return on_mtu_probe_done(p, false);  // PING + PADDING: nothing to send again
   on_lost_datagram_size(p.datagram_bytes);
   for (const SentFrame& sf : p.frames) {
     if (auto* c = std::get_if<SentCrypto>(&sf)) {

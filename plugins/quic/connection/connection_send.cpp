@@ -64,6 +64,7 @@ std::optional<Bytes> Connection::poll_transmit(Instant now) {
     return retry;
   }
   if (!tls_) return std::nullopt;  // a server before the first Initial
+  if (auto probe = mtu_probe_datagram(now)) return probe;
 
   size_t limit = max_datagram_;
   if (config_.is_server && !address_validated_) {
@@ -152,6 +153,7 @@ Bytes Connection::seal_datagram(Instant now, std::vector<PendingPacket>& packets
     sent.bytes = dgram.size() - start;
     sent.ack_eliciting = p.ack_eliciting;
     sent.in_flight = p.ack_eliciting || p.padded;
+    sent.mtu_probe = p.mtu_probe;
     sent.frames = std::move(p.records);
     in_flight = in_flight || sent.in_flight;
     qlog_.packet_sent(now, spec.type, p.pn, sent.bytes, p.qlog_frames);

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "recovery/bbr.hpp"
+
 namespace conform::quic {
 
 NewReno::NewReno(CongestionParams params, size_t max_datagram_size)
@@ -13,6 +15,11 @@ void NewReno::set_max_datagram_size(size_t bytes) {
   // that the window never stays below the new minimum.
   mds_ = bytes;
   cwnd_ = std::max(cwnd_, minimum_window());
+}
+
+void NewReno::on_packets_acked(Instant, const std::vector<SentPacket>& acked, const RttEstimator&) {
+  for (const SentPacket& p : acked)
+    if (p.in_flight) on_packet_acked(p.bytes, p.time_sent);
 }
 
 void NewReno::on_packet_acked(size_t bytes, Instant time_sent) {
@@ -31,11 +38,7 @@ void NewReno::on_packet_acked(size_t bytes, Instant time_sent) {
   }
 }
 
-void NewReno::remove_from_flight(size_t bytes) {
-  bytes_in_flight_ -= std::min<uint64_t>(bytes_in_flight_, bytes);
-}
-
-void NewReno::on_congestion_event(Instant largest_lost_sent, Instant now) {
+void NewReno::on_congestion_event(Instant now, Instant largest_lost_sent, uint64_t) {
   if (largest_lost_sent <= recovery_start_) return;  // §7.3.2: one reduction per period
   recovery_start_ = now;
   ssthresh_ = std::max(static_cast<uint64_t>(static_cast<double>(cwnd_) * params_.loss_reduction_factor),
@@ -48,6 +51,17 @@ void NewReno::on_persistent_congestion() {
   cwnd_ = minimum_window();
   recovery_start_ = Instant::from_nanos(std::numeric_limits<int64_t>::min());
   ca_acked_ = 0;
+}
+
+double NewReno::pacing_rate(Duration smoothed_rtt) const {
+  const double rtt_s = static_cast<double>(std::max<int64_t>(smoothed_rtt.ns, 1)) / 1e9;
+  return 1.25 * static_cast<double>(cwnd_) / rtt_s;
+}
+
+std::unique_ptr<CongestionController> make_congestion_controller(CongestionControl kind, CongestionParams params,
+                                                                 size_t max_datagram_size) {
+  if (kind == CongestionControl::bbr) return std::make_unique<Bbr>(params, max_datagram_size);
+  return std::make_unique<NewReno>(params, max_datagram_size);
 }
 
 }  // namespace conform::quic

@@ -5,33 +5,23 @@
 
 namespace conform::quic {
 
-namespace {
-
-// Rate in bytes per second, N = 1.25 (§7.7) as 5/4.
-double rate(uint64_t window, Duration smoothed_rtt) {
-  const double rtt_s = static_cast<double>(std::max<int64_t>(smoothed_rtt.ns, 1)) / 1e9;
-  return 1.25 * static_cast<double>(window) / rtt_s;
-}
-
-}  // namespace
-
-void Pacer::refill(Instant now, uint64_t window, Duration smoothed_rtt) {
+void Pacer::refill(Instant now, double rate) {
   if (now <= last_) return;
-  const double add = rate(window, smoothed_rtt) * static_cast<double>((now - last_).ns) / 1e9;
-  tokens_ = std::min<uint64_t>(burst_, tokens_ + static_cast<uint64_t>(add));
+  const double add = rate * static_cast<double>((now - last_).ns) / 1e9;
+  tokens_ = std::min<uint64_t>(burst_, tokens_ + static_cast<uint64_t>(std::min(add, 1e18)));
   last_ = now;
 }
 
-Instant Pacer::release_time(Instant now, size_t bytes, uint64_t window, Duration smoothed_rtt) {
-  refill(now, window, smoothed_rtt);
+Instant Pacer::release_time(Instant now, size_t bytes, double rate) {
+  refill(now, rate);
   if (tokens_ >= bytes) return now;
   const double missing = static_cast<double>(bytes - tokens_);
-  const double wait_ns = missing / rate(window, smoothed_rtt) * 1e9;
+  const double wait_ns = missing / std::max(rate, 1.0) * 1e9;
   return now + Duration::nanos(static_cast<int64_t>(wait_ns) + 1);
 }
 
-void Pacer::on_sent(Instant now, size_t bytes, uint64_t window, Duration smoothed_rtt) {
-  refill(now, window, smoothed_rtt);
+void Pacer::on_sent(Instant now, size_t bytes, double rate) {
+  refill(now, rate);
   tokens_ -= std::min<uint64_t>(tokens_, bytes);
 }
 

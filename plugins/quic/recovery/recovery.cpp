@@ -17,7 +17,7 @@ constexpr int kMaxBackoffShift = 16;                     // keeps 2^pto_count fi
 Recovery::Recovery(const RecoveryConfig& config)
     : rtt_(config.initial_rtt),
       max_ack_delay_(config.max_ack_delay),
-      cc_(config.congestion, config.max_datagram_size),
+      cc_(make_congestion_controller(config.controller, config.congestion, config.max_datagram_size)),
       pacer_(config.congestion.initial_window_packets * config.max_datagram_size) {}
 
 size_t Recovery::ack_eliciting_in_flight() const {
@@ -34,7 +34,7 @@ void Recovery::on_packet_sent(Space space, SentPacket packet) {
     ++s.eliciting;
     anti_deadlock_since_ = Instant::never();
   }
-  if (packet.in_flight) cc_.on_packet_sent(packet.bytes);
+  if (packet.in_flight) cc_->on_packet_sent(packet.time_sent, packet);
   const uint64_t pn = packet.pn;
   s.sent.emplace(pn, std::move(packet));
 }
@@ -73,8 +73,7 @@ Result<Recovery::AckOutcome> Recovery::on_ack_received(Space space, const AckFra
   }
   out.lost = detect_lost(s, now);
   out.persistent_congestion = on_packets_lost(out.lost, now);
-  for (const SentPacket& p : out.acked)
-    if (p.in_flight) cc_.on_packet_acked(p.bytes, p.time_sent);
+  cc_->on_packets_acked(now, out.acked, rtt_);
   if (ctx.peer_completed_address_validation) pto_count_ = 0;  // §6.2.1
   set_timer(now, ctx);
   return out;
@@ -102,15 +101,16 @@ std::vector<SentPacket> Recovery::detect_lost(SpaceState& s, Instant now) {
 
 bool Recovery::on_packets_lost(const std::vector<SentPacket>& lost, Instant now) {
   Instant largest_lost_sent = Instant::from_nanos(std::numeric_limits<int64_t>::min());
-  bool any_in_flight = false;
+  uint64_t lost_bytes = 0;
   for (const SentPacket& p : lost) {
     if (!p.in_flight) continue;
-    any_in_flight = true;
-    cc_.remove_from_flight(p.bytes);
+    cc_->remove_from_flight(p.bytes);
+    if (p.mtu_probe) continue;  // RFC 9000 §14.4: no congestion signal
+    lost_bytes += p.bytes;
     largest_lost_sent = std::max(largest_lost_sent, p.time_sent);
   }
-  if (!any_in_flight) return false;
-  cc_.on_congestion_event(largest_lost_sent, now);
+  if (lost_bytes == 0) return false;
+  cc_->on_congestion_event(now, largest_lost_sent, lost_bytes);
   // §7.6.2: ack-eliciting packets sent after the first RTT sample, lost in a
   // run of consecutive packet numbers (nothing between them acknowledged)
   // spanning longer than the persistent congestion duration.
@@ -119,6 +119,7 @@ bool Recovery::on_packets_lost(const std::vector<SentPacket>& lost, Instant now)
   const SentPacket* run_start = nullptr;
   const SentPacket* prev = nullptr;
   for (const SentPacket& p : lost) {
+    if (p.mtu_probe) continue;
     if (!p.ack_eliciting || p.time_sent <= first_rtt_sample_) {
       run_start = prev = nullptr;
       continue;
@@ -126,7 +127,7 @@ bool Recovery::on_packets_lost(const std::vector<SentPacket>& lost, Instant now)
     if (!prev || p.pn != prev->pn + 1) run_start = &p;
     prev = &p;
     if (p.time_sent - run_start->time_sent > threshold) {
-      cc_.on_persistent_congestion();
+      cc_->on_persistent_congestion();
       return true;
     }
   }
@@ -219,7 +220,7 @@ Recovery::TimeoutOutcome Recovery::on_timeout(Instant now, const RecoveryContext
 void Recovery::discard(Space space) {
   SpaceState& s = spaces_[idx(space)];
   for (auto& [pn, p] : s.sent)
-    if (p.in_flight) cc_.remove_from_flight(p.bytes);
+    if (p.in_flight) cc_->remove_from_flight(p.bytes);
   s.sent.clear();
   s.eliciting = 0;
   s.loss_time = Instant::never();

@@ -3,13 +3,15 @@
 // (packet and time thresholds, §6.1), and the one loss detection timer:
 // the earliest loss time, else the PTO (§6.2) with exponential backoff and
 // the client's anti-deadlock rules (§6.2.2.1). It owns the RTT estimator
-// (§5), the NewReno controller (§7) and the pacer (§7.7), and tells the
+// (§5), the congestion controller (§7: NewReno or BBR) and the pacer
+// (§7.7), and tells the
 // connection what was acknowledged or lost and when to probe; the
 // connection decides what to retransmit.
 #pragma once
 
 #include <array>
 #include <map>
+#include <memory>
 #include <optional>
 #include <variant>
 #include <vector>
@@ -17,32 +19,12 @@
 #include "codec/error.hpp"
 #include "codec/frame.hpp"
 #include "codec/time.hpp"
-#include "recovery/congestion.hpp"
+#include "recovery/congestion_controller.hpp"
 #include "recovery/pacer.hpp"
 #include "recovery/rtt_estimator.hpp"
+#include "recovery/sent_packet.hpp"
 
 namespace conform::quic {
-
-/// Packet number spaces, RFC 9000 §12.3.
-enum class Space : uint8_t { initial = 0, handshake = 1, application = 2 };
-
-/// What a sent packet carried that matters if it is acknowledged or lost.
-struct SentCrypto { uint64_t offset = 0; size_t len = 0; };
-struct SentStream { uint64_t stream_id = 0, offset = 0; size_t len = 0; bool fin = false; };
-/// A control frame (MAX_*, *_BLOCKED, RESET_STREAM, STOP_SENDING,
-/// HANDSHAKE_DONE): on loss the connection sends the current value again.
-struct SentControl { Frame frame; };
-using SentFrame = std::variant<SentCrypto, SentStream, SentControl>;
-
-struct SentPacket {
-  uint64_t pn = 0;
-  Instant time_sent;
-  size_t bytes = 0;            ///< the packet's size on the wire
-  size_t datagram_bytes = 0;   ///< the whole datagram it went in (MTU policy)
-  bool ack_eliciting = false;
-  bool in_flight = false;      ///< §2: ack-eliciting or padded; counts against the window
-  std::vector<SentFrame> frames;
-};
 
 /// The connection's state the loss detection timer depends on (App. A.8).
 struct RecoveryContext {
@@ -59,6 +41,7 @@ struct RecoveryConfig {
   Duration initial_rtt = Duration::millis(333);  ///< kInitialRtt, §6.2.2
   Duration max_ack_delay = Duration::millis(0);  ///< the peer's, §5.3; 0 until its parameters arrive
   CongestionParams congestion;
+  CongestionControl controller = CongestionControl::newreno;
   size_t max_datagram_size = 1200;  ///< bytes, sizes the windows (§7.2)
 };
 
@@ -103,9 +86,9 @@ class Recovery {
   /// The peer's max_ack_delay (§5.3, §6.2.1) once its transport parameters arrive.
   void set_peer_max_ack_delay(Duration d) { max_ack_delay_ = d; }
   /// §7.8: whether the sender is application-limited (window underused).
-  void set_app_limited(bool v) { cc_.set_app_limited(v); }
+  void set_app_limited(bool v) { cc_->set_app_limited(v); }
   /// The datagram size changed (MTU policy): the congestion windows follow.
-  void set_max_datagram_size(size_t bytes) { cc_.set_max_datagram_size(bytes); }
+  void set_max_datagram_size(size_t bytes) { cc_->set_max_datagram_size(bytes); }
 
   /// PTO period (§6.2.1) for a space, without backoff: smoothed_rtt +
   /// max(4 * rttvar, kGranularity), + max_ack_delay for 1-RTT.
@@ -113,7 +96,7 @@ class Recovery {
   /// The persistent congestion duration (§7.6.1).
   Duration persistent_congestion_duration() const;
   const RttEstimator& rtt() const { return rtt_; }
-  const NewReno& congestion() const { return cc_; }
+  const CongestionController& congestion() const { return *cc_; }
   int pto_count() const { return pto_count_; }
   /// Largest packet number the peer acknowledged in a space; -1 if none.
   int64_t largest_acked(Space space) const { return spaces_[idx(space)].largest_acked; }
@@ -122,8 +105,10 @@ class Recovery {
   size_t ack_eliciting_in_flight() const;
 
   /// Pacing (§7.7): when a datagram of `bytes` may leave.
-  Instant pacing_release(Instant now, size_t bytes) { return pacer_.release_time(now, bytes, cc_.window(), rtt_.smoothed()); }
-  void on_paced_send(Instant now, size_t bytes) { pacer_.on_sent(now, bytes, cc_.window(), rtt_.smoothed()); }
+  Instant pacing_release(Instant now, size_t bytes) {
+    return pacer_.release_time(now, bytes, cc_->pacing_rate(rtt_.smoothed()));
+  }
+  void on_paced_send(Instant now, size_t bytes) { pacer_.on_sent(now, bytes, cc_->pacing_rate(rtt_.smoothed())); }
 
  private:
   struct SpaceState {
@@ -145,7 +130,7 @@ class Recovery {
   std::array<SpaceState, 3> spaces_;
   RttEstimator rtt_;
   Duration max_ack_delay_;
-  NewReno cc_;
+  std::unique_ptr<CongestionController> cc_;
   Pacer pacer_;
   int pto_count_ = 0;
   Instant timer_ = Instant::never();
