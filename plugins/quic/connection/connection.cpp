@@ -35,6 +35,8 @@ RecoveryConfig recovery_config(const Config& c) {
   r.max_ack_delay = Duration::millis(static_cast<int64_t>(c.max_ack_delay_ms));
   r.congestion = {c.cc_initial_window_packets, c.cc_minimum_window_packets, c.cc_loss_reduction_factor};
   r.max_datagram_size = std::max<size_t>(1200, c.initial_mtu);
+  r.pto_backoff = c.pto_backoff;
+  r.anti_deadlock = c.anti_deadlock_probe;
   return r;
 }
 

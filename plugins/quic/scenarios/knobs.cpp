@@ -144,6 +144,12 @@ const std::vector<Knob>& table() {
       integer<&Config::cc_minimum_window_packets>("cc_minimum_window_packets", "NewReno kMinimumWindow (RFC 9002 §7.2), datagrams", 1, 1000),
       real<&Config::cc_loss_reduction_factor>("cc_loss_reduction_factor", "NewReno kLossReductionFactor (RFC 9002 §7.3.2), in (0, 1]", 0.0, 1.0),
       flag<&Config::pacing>("pacing", "pace 1-RTT stream data at 1.25 * cwnd / smoothed_rtt (RFC 9002 §7.7)"),
+      // Handshake recovery faults (suites/rfc9000/handshake_loss.toml).
+      flag<&Config::probe_ping_only>("probe_ping_only", "the fault: PTO probes carry a PING and no CRYPTO (RFC 9002 §6.2.4)"),
+      flag<&Config::pto_backoff>("pto_backoff", "double the PTO period on each expiry (RFC 9002 §6.2.1); false: the fault, a constant period"),
+      flag<&Config::anti_deadlock_probe>("anti_deadlock_probe", "a client with nothing in flight keeps its PTO armed until its address is validated (RFC 9002 §6.2.2.1); false: the fault"),
+      flag<&Config::respect_amplification_limit>("respect_amplification_limit", "a server sends at most 3x the bytes received before validating the address (RFC 9000 §8.1); false: the fault"),
+      flag<&Config::discard_initial_keys>("discard_initial_keys", "drop Initial keys at the first Handshake packet sent (client) or processed (server) (RFC 9001 §4.9.1); false: the fault"),
   };
   return knobs;
 }
