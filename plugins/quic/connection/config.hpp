@@ -117,6 +117,22 @@ struct Config {
   /// client's Initial datagrams, and only to 1200), so an endpoint cannot
   /// report progress over a path that drops initial_mtu.
   bool pad_ack_only_to_initial_mtu = false;
+  /// Handshake recovery faults, each false by default as RFC 9002 asks
+  /// (suites/rfc9000/handshake_loss.toml). A PTO probe carries only a PING,
+  /// no CRYPTO (§6.2.4 asks probes to carry data that may be lost).
+  bool probe_ping_only = false;
+  /// false, the fault: the PTO period is not doubled on expiry (§6.2.1 MUST).
+  bool pto_backoff = true;
+  /// false, the fault: a client with nothing in flight arms no PTO before
+  /// the server validated its address (§6.2.2.1 MUST), so a lost server
+  /// flight or an amplification-limited server deadlocks the handshake.
+  bool anti_deadlock_probe = true;
+  /// false, the fault: a server sends beyond 3x the bytes received before
+  /// validating the client's address (RFC 9000 §8.1 MUST NOT).
+  bool respect_amplification_limit = true;
+  /// false, the fault: Initial keys are kept after the first Handshake
+  /// packet sent (client) or processed (server) (RFC 9001 §4.9.1 MUST).
+  bool discard_initial_keys = true;
   /// After this many datagrams in a row that elicit no ACK, add a PING so
   /// the peer acknowledges them (RFC 9000 §13.2.4); 0 never.
   uint64_t ack_only_ping_interval = 4;

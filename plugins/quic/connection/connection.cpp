@@ -36,6 +36,8 @@ RecoveryConfig recovery_config(const Config& c) {
   r.congestion = {c.cc_initial_window_packets, c.cc_minimum_window_packets, c.cc_loss_reduction_factor};
   r.controller = c.congestion_controller;
   r.max_datagram_size = std::max<size_t>(1200, c.initial_mtu);
+  r.pto_backoff = c.pto_backoff;
+  r.anti_deadlock = c.anti_deadlock_probe;
   return r;
 }
 

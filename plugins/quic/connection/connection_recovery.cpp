@@ -24,8 +24,8 @@ RecoveryContext Connection::recovery_context() const {
   c.has_handshake_keys = hs.tx.has_value() && !hs.discarded;
   c.handshake_confirmed = handshake_confirmed_;
   c.peer_completed_address_validation = config_.is_server || handshake_acked_ || handshake_confirmed_;
-  c.amplification_blocked =
-      config_.is_server && !address_validated_ && stats_.bytes_sent >= 3 * stats_.bytes_received;
+  c.amplification_blocked = config_.is_server && !address_validated_ && config_.respect_amplification_limit &&
+                            stats_.bytes_sent >= 3 * stats_.bytes_received;
   return c;
 }
 

@@ -130,7 +130,7 @@ void Connection::process_packet(Instant now, const PacketHeader& h, std::span<ui
   }
   if (config_.is_server && h.type == PacketType::handshake) {
     address_validated_ = true;       // §8.1: a Handshake packet proves the address
-    discard_space(Space::initial);   // RFC 9001 §4.9.1
+    if (config_.discard_initial_keys) discard_space(Space::initial);  // RFC 9001 §4.9.1
   }
   bool eliciting = false;
   if (auto st = process_payload(now, s, h.type, opened->payload, eliciting); !st) {

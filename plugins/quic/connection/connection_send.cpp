@@ -67,7 +67,7 @@ std::optional<Bytes> Connection::poll_transmit(Instant now) {
   if (auto probe = mtu_probe_datagram(now)) return probe;
 
   size_t limit = max_datagram_;
-  if (config_.is_server && !address_validated_) {
+  if (config_.is_server && !address_validated_ && config_.respect_amplification_limit) {
     // §8.1: at most three times the bytes received before validation.
     const uint64_t allowed = 3 * stats_.bytes_received;
     if (allowed <= stats_.bytes_sent) return std::nullopt;
@@ -168,7 +168,7 @@ Bytes Connection::seal_datagram(Instant now, std::vector<PendingPacket>& packets
   }
   if (in_flight && config_.pacing) recovery_.on_paced_send(now, dgram.size());
   // RFC 9001 §4.9.1: a client drops Initial keys once it sends a Handshake packet.
-  if (!config_.is_server && sent_handshake) discard_space(Space::initial);
+  if (!config_.is_server && sent_handshake && config_.discard_initial_keys) discard_space(Space::initial);
   if (eliciting) idle_deadline_ = now + idle_timeout();
   rearm_recovery(now);
   qlog_.metrics(now, recovery_);
@@ -185,7 +185,7 @@ bool Connection::build_payload(Instant now, Space s, size_t budget, PendingPacke
   const size_t content_budget = budget > ack_size ? budget - ack_size : 0;
   // CRYPTO first: the handshake cannot progress without it. A probe
   // carries unacknowledged CRYPTO even if it is not yet declared lost.
-  if (probe) add_probe_crypto(s, content_budget, out);
+  if (probe && !config_.probe_ping_only) add_probe_crypto(s, content_budget, out);
   while (!probe && content_budget > out.payload.size() + 16) {
     const size_t room = content_budget - out.payload.size() - 16;
     const auto chunk = sp.crypto_send.peek(room, kMaxVarint);

@@ -18,7 +18,9 @@ Recovery::Recovery(const RecoveryConfig& config)
     : rtt_(config.initial_rtt),
       max_ack_delay_(config.max_ack_delay),
       cc_(make_congestion_controller(config.controller, config.congestion, config.max_datagram_size)),
-      pacer_(config.congestion.initial_window_packets * config.max_datagram_size) {}
+      pacer_(config.congestion.initial_window_packets * config.max_datagram_size),
+      pto_backoff_(config.pto_backoff),
+      anti_deadlock_(config.anti_deadlock) {}
 
 size_t Recovery::ack_eliciting_in_flight() const {
   size_t n = 0;
@@ -183,7 +185,7 @@ void Recovery::set_timer(Instant now, const RecoveryContext& ctx) {
     timer_ = Instant::never();  // §6.2.2.1: nothing could be sent anyway
     return;
   }
-  if (ack_eliciting_in_flight() == 0 && (ctx.is_server || ctx.peer_completed_address_validation)) {
+  if (ack_eliciting_in_flight() == 0 && (ctx.is_server || ctx.peer_completed_address_validation || !anti_deadlock_)) {
     timer_ = Instant::never();
     anti_deadlock_since_ = Instant::never();
     return;
@@ -210,7 +212,7 @@ Recovery::TimeoutOutcome Recovery::on_timeout(Instant now, const RecoveryContext
     return out;
   }
   out.probe = pto_time_and_space(now, ctx).second;
-  ++pto_count_;
+  if (pto_backoff_) ++pto_count_;
   anti_deadlock_since_ = Instant::never();
   if (ack_eliciting_in_flight() == 0) anti_deadlock_since_ = now;
   set_timer(now, ctx);

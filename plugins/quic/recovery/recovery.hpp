@@ -43,6 +43,8 @@ struct RecoveryConfig {
   CongestionParams congestion;
   CongestionControl controller = CongestionControl::newreno;
   size_t max_datagram_size = 1200;  ///< bytes, sizes the windows (§7.2)
+  bool pto_backoff = true;          ///< false: the fault of a PTO period never doubled (§6.2.1)
+  bool anti_deadlock = true;        ///< false: the fault of a client PTO disarmed with nothing in flight (§6.2.2.1)
 };
 
 class Recovery {
@@ -132,6 +134,7 @@ class Recovery {
   Duration max_ack_delay_;
   std::unique_ptr<CongestionController> cc_;
   Pacer pacer_;
+  bool pto_backoff_, anti_deadlock_;
   int pto_count_ = 0;
   Instant timer_ = Instant::never();
   Instant first_rtt_sample_ = Instant::never();

@@ -153,6 +153,12 @@ const std::vector<Knob>& table() {
       flag<&Config::max_streams_beyond_2_60>("max_streams_beyond_2_60", "the fault: every MAX_STREAMS carries 2^60 + 1, beyond what §19.11 allows"),
       flag<&Config::credit_waits_for_cwnd>("credit_waits_for_cwnd", "the fault: MAX_DATA / MAX_STREAM_DATA go out only in packets the congestion window (and pacer) lets carry stream data"),
       flag<&Config::blocked_frames_early>("blocked_frames_early", "the fault: DATA_BLOCKED / STREAM_DATA_BLOCKED as soon as data waits, before the limit is used up"),
+      // Handshake recovery faults (suites/rfc9000/handshake_loss.toml).
+      flag<&Config::probe_ping_only>("probe_ping_only", "the fault: PTO probes carry a PING and no CRYPTO (RFC 9002 §6.2.4)"),
+      flag<&Config::pto_backoff>("pto_backoff", "double the PTO period on each expiry (RFC 9002 §6.2.1); false: the fault, a constant period"),
+      flag<&Config::anti_deadlock_probe>("anti_deadlock_probe", "a client with nothing in flight keeps its PTO armed until its address is validated (RFC 9002 §6.2.2.1); false: the fault"),
+      flag<&Config::respect_amplification_limit>("respect_amplification_limit", "a server sends at most 3x the bytes received before validating the address (RFC 9000 §8.1); false: the fault"),
+      flag<&Config::discard_initial_keys>("discard_initial_keys", "drop Initial keys at the first Handshake packet sent (client) or processed (server) (RFC 9001 §4.9.1); false: the fault"),
   };
   return knobs;
 }

@@ -11,7 +11,8 @@ void add_quic_checks(CheckRegistry& registry) {
                     make_client_buffers_early_packets, make_server_buffers_early_packets, make_handshake_time,
                     make_client_initial_padded, make_server_initial_padded, make_datagrams_within_path_mtu,
                     make_amplification_limit, make_initial_keys_discarded, make_connection_closed_with,
-                    make_no_connection_error})
+                    make_no_connection_error,
+                    make_client_anti_deadlock_probe})
     registry.add(make());
   // Stream credit and flow control.
   registry.add(make_credit_not_held_back());

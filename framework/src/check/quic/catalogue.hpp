@@ -31,6 +31,7 @@ std::unique_ptr<Check> make_amplification_limit();
 std::unique_ptr<Check> make_initial_keys_discarded();
 std::unique_ptr<Check> make_connection_closed_with();
 std::unique_ptr<Check> make_no_connection_error();
+std::unique_ptr<Check> make_client_anti_deadlock_probe();
 // Stream credit and flow control (suites/rfc9000/credit_updates.toml).
 std::unique_ptr<Check> make_credit_not_held_back();
 

@@ -1,0 +1,66 @@
+// The recovery faults a suite's mutants switch on (RecoveryConfig's
+// pto_backoff and anti_deadlock, the knobs of the same names): each breaks
+// exactly the RFC 9002 rule it names, in the values of quic_recovery_test's
+// hand-worked examples (no RTT sample: PTO = 333 + 4 * 166.5 = 999 ms).
+#include <boost/test/unit_test.hpp>
+
+#include "recovery/recovery.hpp"
+
+using namespace conform::quic;
+
+namespace {
+
+Instant at_ms(int64_t ms) { return Instant::from_nanos(ms * 1'000'000); }
+
+SentPacket initial_packet(uint64_t pn, int64_t sent_ms) {
+  SentPacket p;
+  p.pn = pn;
+  p.time_sent = at_ms(sent_ms);
+  p.bytes = p.datagram_bytes = 1200;
+  p.ack_eliciting = p.in_flight = true;
+  return p;
+}
+
+RecoveryContext early_client() {
+  RecoveryContext c;
+  c.peer_completed_address_validation = false;
+  return c;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(quic_recovery_faults_test)
+
+BOOST_AUTO_TEST_CASE(without_backoff_the_pto_period_stays_the_same) {
+  // §6.2.1 asks 999, then 2 * 999 after the same packet; the fault keeps 999.
+  RecoveryConfig config;
+  config.pto_backoff = false;
+  Recovery rec(config);
+  const RecoveryContext ctx = early_client();
+  rec.on_packet_sent(Space::initial, initial_packet(0, 0));
+  rec.set_timer(at_ms(0), ctx);
+  BOOST_TEST((rec.next_timeout() == at_ms(999)));
+  const auto t = rec.on_timeout(at_ms(999), ctx);
+  BOOST_TEST(t.probe.has_value());
+  BOOST_TEST(rec.pto_count() == 0);
+  rec.on_packet_sent(Space::initial, initial_packet(1, 999));
+  rec.set_timer(at_ms(999), ctx);
+  BOOST_TEST((rec.next_timeout() == at_ms(1998)));
+}
+
+BOOST_AUTO_TEST_CASE(without_the_anti_deadlock_rule_a_client_with_nothing_in_flight_has_no_timer) {
+  // §6.2.2.1 arms the PTO at 10 + 999 ms (quic_recovery_test); the fault none.
+  RecoveryConfig config;
+  config.anti_deadlock = false;
+  Recovery rec(config);
+  RecoveryContext ctx = early_client();
+  ctx.has_handshake_keys = true;
+  rec.set_timer(at_ms(10), ctx);
+  BOOST_TEST(rec.next_timeout().is_never());
+  // Packets in flight are still probed for as usual.
+  rec.on_packet_sent(Space::initial, initial_packet(0, 20));
+  rec.set_timer(at_ms(20), ctx);
+  BOOST_TEST((rec.next_timeout() == at_ms(1019)));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
