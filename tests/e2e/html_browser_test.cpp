@@ -16,12 +16,14 @@
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <regex>
+#include <tuple>
 #include <unistd.h>
 
 using namespace conform::test;
@@ -288,8 +290,17 @@ BOOST_AUTO_TEST_CASE(sequence_diagrams_show_datagrams_frames_and_losses) {
   BOOST_TEST(diagram.find("class=\"row fate-lost") != std::string::npos);
   BOOST_TEST(diagram.find("class=\"arrow lost\"") != std::string::npos);
   BOOST_TEST(diagram.find("✕") != std::string::npos);
-  // Its handshake plot counts the PTO probes that recovered.
+  // Its handshake plot counts the PTO probes that recovered; beside it the
+  // endpoints' own qlog shows each PTO count rising and the windows.
   BOOST_TEST(std::stoi(attribute_of(r.dom.out, jumbo + "-run-0-handshake", "data-probes")) > 0);
+  const json recovery = json::parse(attribute_of(r.dom.out, jumbo + "-run-0-recovery", "data-series"));
+  for (const char* side : {"client", "server"}) {
+    double highest = 0;
+    for (const auto& p : recovery[side]["pto_count"]) highest = std::max(highest, p[1].get<double>());
+    BOOST_TEST(highest >= 1.0, side);
+    BOOST_TEST(recovery[side]["congestion_window"].size() > 0u, side);
+    BOOST_TEST(recovery[side]["bytes_in_flight"].size() > 1u, side);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(a_large_case_draws_only_the_rows_in_view) {
@@ -365,13 +376,16 @@ BOOST_AUTO_TEST_CASE(tcp_cases_plot_windows_and_transfers_by_leg) {
 }
 
 BOOST_AUTO_TEST_CASE(screenshots_are_kept) {
-  // The top of the page (overview, the failing case open), and the fanout
-  // case opened through report.html#case-N (its mutant's cliff).
+  // The top of the page (overview, the failing case open), and the whole
+  // page with the fanout case and its runs opened through report.html#case-N
+  // (its mutant's cliff). A window taller than the page: headless Chromium
+  // leaves a scrolled screenshot blank above the scroll position.
   const Run& r = real_run();
-  for (const auto& [file, anchor] : {std::pair<std::string, std::string>{"report.png", ""},
-                                     {"cliff.png", "#" + uid(r, "max-streams-uni/fanout")}}) {
+  for (const auto& [file, anchor, window] :
+       {std::tuple<std::string, std::string, std::string>{"report.png", "", "1400,2400"},
+        {"cliff.png", "#" + uid(r, "max-streams-uni/fanout"), "1400,5000"}}) {
     const std::string png = r.dir + "/" + file;
-    const Browser shot = chromium(r.dir, "file://" + r.page + anchor, "--screenshot='" + png + "'", "1400,2400");
+    const Browser shot = chromium(r.dir, "file://" + r.page + anchor, "--screenshot='" + png + "'", window);
     BOOST_TEST_REQUIRE(shot.exit_code == 0, shot.log);
     const std::string image = read_file(png);
     BOOST_TEST(image.substr(0, 8) == std::string("\x89PNG\r\n\x1a\n", 8));

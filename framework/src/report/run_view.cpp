@@ -5,6 +5,7 @@
 #include "common/input_error.hpp"
 #include "dissect/frame_format.hpp"
 #include "dissect/tcp/flow_analysis.hpp"
+#include "report/endpoint_qlog.hpp"
 #include "report/quic_series.hpp"
 #include "report/tcp_series.hpp"
 #include "report/vantage_pair.hpp"
@@ -13,9 +14,7 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 namespace conform::report {
 namespace {
@@ -90,27 +89,6 @@ json rows_json(const std::vector<DiagramRow>& rows, std::int64_t t0) {
   return out;
 }
 
-// The streams the initiator's application wanted, from the
-// `conform:streams_wanted` events of its endpoint qlog (`<side>.sqlog`, the
-// in-house QUIC writes it): [ms, count] steps, or null without such events.
-// Times are the captures' clock (ms since the simulation began).
-json wanted_series(const std::string& dir, const std::string& side, bool bidi, std::int64_t t0) {
-  std::ifstream in(fs::path(dir) / (side + ".sqlog"), std::ios::binary);
-  if (!in) return nullptr;
-  json out = json::array();
-  const std::string type = bidi ? "bidirectional" : "unidirectional";
-  std::string record;
-  while (std::getline(in, record, '\x1e')) {
-    if (record.find("conform:streams_wanted") == std::string::npos) continue;
-    const json e = json::parse(record, nullptr, false);
-    if (e.is_discarded() || e.value("name", "") != "conform:streams_wanted") continue;
-    const json& d = e["data"];
-    if (d.value("stream_type", "") != type) continue;
-    out.push_back({e["time"].get<double>() - static_cast<double>(t0) / 1e6, d.value("count", 0)});
-  }
-  return out.empty() ? json(nullptr) : out;
-}
-
 json quic_view(const std::string& dir, const VantageCapture* client, const VantageCapture* server, json notes) {
   std::int64_t t0 = INT64_MAX, end = INT64_MIN;
   for (const VantageCapture* v : {client, server})
@@ -134,6 +112,15 @@ json quic_view(const std::string& dir, const VantageCapture* client, const Vanta
                {"end_ms", ms(end, t0)},
                {"rows", rows_json(rows, t0)},
                {"rows_total", rows.size()}};
+  // The endpoints' own qlog (the in-house QUIC writes one per side).
+  std::map<std::string, EndpointQlog> endpoint;
+  json recovery = json::object();
+  for (const char* side : {"client", "server"})
+    if (auto q = read_endpoint_qlog((fs::path(dir) / (std::string(side) + ".sqlog")).string(), t0)) {
+      if (!q->recovery.empty()) recovery[side] = q->recovery;
+      endpoint[side] = std::move(*q);
+    }
+  view["recovery"] = recovery.empty() ? json(nullptr) : recovery;
   view["streams"] = nullptr;
   if (auto s = stream_series(client, server)) {
     const std::string initiator = s->client_initiated ? "client" : "server";
@@ -142,7 +129,10 @@ json quic_view(const std::string& dir, const VantageCapture* client, const Vanta
                        {"opened", steps(s->opened, t0)},
                        {"delivered", client && server ? steps(s->delivered, t0) : json(nullptr)},
                        {"limit", steps(s->limit, t0)},
-                       {"wanted", wanted_series(dir, initiator, s->bidi, t0)}};
+                       {"wanted", nullptr}};
+    const auto q = endpoint.find(initiator);
+    const char* type = s->bidi ? "bidirectional" : "unidirectional";
+    if (q != endpoint.end() && q->second.wanted.contains(type)) view["streams"]["wanted"] = q->second.wanted[type];
   }
   const auto h = handshake_series(client, server);
   json probes = json::array();

@@ -1,7 +1,7 @@
 // Window and transfer series of a TCP flow.
 #include "report/tcp_series.hpp"
 
-#include <algorithm>
+#include "report/plot_points.hpp"
 
 namespace conform::report {
 namespace {
@@ -11,28 +11,10 @@ using nlohmann::json;
 double ms_since(std::int64_t t, std::int64_t t0) { return static_cast<double>(t - t0) / 1e6; }
 
 json window_points(const std::vector<tcp::WindowAdvert>& windows, std::int64_t t0) {
-  json points = json::array();
-  const std::size_t n = windows.size();
-  if (n <= kMaxWindowPoints) {
-    for (const auto& w : windows) points.push_back({ms_since(w.at.time_ns, t0), w.bytes});
-    return points;
-  }
-  // Each bucket keeps its lowest and highest advert, in time order.
-  const std::size_t buckets = kMaxWindowPoints / 2;
-  for (std::size_t b = 0; b < buckets; ++b) {
-    const std::size_t from = b * n / buckets, to = (b + 1) * n / buckets;
-    if (from == to) continue;
-    auto lo = from, hi = from;
-    for (auto i = from; i < to; ++i) {
-      if (windows[i].bytes < windows[lo].bytes) lo = i;
-      if (windows[i].bytes > windows[hi].bytes) hi = i;
-    }
-    for (auto i : {std::min(lo, hi), std::max(lo, hi)}) {
-      points.push_back({ms_since(windows[i].at.time_ns, t0), windows[i].bytes});
-      if (lo == hi) break;
-    }
-  }
-  return points;
+  std::vector<std::pair<double, double>> points;
+  points.reserve(windows.size());
+  for (const auto& w : windows) points.emplace_back(ms_since(w.at.time_ns, t0), static_cast<double>(w.bytes));
+  return thinned_points(points, kMaxWindowPoints);
 }
 
 }  // namespace

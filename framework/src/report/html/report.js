@@ -221,6 +221,27 @@
     return box;
   }
 
+  // The endpoints' recovery state from their own qlog (RFC 9002): the
+  // congestion window and bytes in flight (left axis), the PTO count (right).
+  function recoveryPlot(view, uid) {
+    const r = view.recovery;
+    const box = el('div', { class: 'plot recovery', id: uid + '-recovery', 'data-series': JSON.stringify(r) },
+      el('h4', {}, 'Recovery state (the endpoints\' own qlog): congestion window, bytes in flight, PTO count'));
+    const colors = { client: '#1f6fb2', server: '#27ae60' };
+    const datasets = [];
+    for (const side of ['client', 'server']) {
+      const m = r[side];
+      if (!m) continue;
+      if (m.congestion_window) datasets.push({ label: `${side} cwnd`, data: heldTo(m.congestion_window, view.end_ms), stepped: 'before', borderColor: colors[side], pointRadius: 0, yAxisID: 'y' });
+      if (m.bytes_in_flight) datasets.push({ label: `${side} bytes in flight`, data: heldTo(m.bytes_in_flight, view.end_ms), stepped: 'before', borderColor: colors[side], borderDash: [4, 3], borderWidth: 1, pointRadius: 0, yAxisID: 'y' });
+      if (m.pto_count) datasets.push({ label: `${side} PTO count`, data: heldTo(m.pto_count, view.end_ms), stepped: 'before', borderColor: '#c0392b', borderDash: side === 'client' ? [] : [2, 2], pointRadius: 0, yAxisID: 'y1' });
+    }
+    chart(box, { type: 'line', data: { datasets }, options: { scales: { x: linearX('ms'),
+      y: { beginAtZero: true, position: 'left', title: { display: true, text: 'bytes' } },
+      y1: { beginAtZero: true, position: 'right', grid: { drawOnChartArea: false }, ticks: { stepSize: 1 }, title: { display: true, text: 'PTO count' } } } } });
+    return box;
+  }
+
   function tcpPlots(view, uid) {
     const windows = el('div', { class: 'plot windows', id: uid + '-windows' },
       el('h4', {}, `Advertised receive window, ${view.flow}`));
@@ -282,7 +303,10 @@
       const plots = el('div', { class: 'plots' });
       if (view.kind === 'quic') {
         if (view.streams) plots.append(streamsPlot(view, uid));
-        if (view.handshake.probes.length || c.scenario === 'handshake') plots.append(handshakePlot(view, uid));
+        if (view.handshake.probes.length || c.scenario === 'handshake') {
+          plots.append(handshakePlot(view, uid));
+          if (view.recovery) plots.append(recoveryPlot(view, uid));
+        }
         body.append(plots, diagram.root);
       } else if (view.kind === 'tcp') {
         plots.append(...tcpPlots(view, uid));
@@ -378,12 +402,12 @@
       document.getElementById('only-failures').checked = true;
       applyFilters();
     }
-    // report.html#case-N: that case and its runs opened, and in view once laid out.
+    // report.html#case-N: that case and its runs opened (the browser
+    // scrolls to it, the fragment's element).
     const target = /^#case-\d+$/.test(location.hash) && document.getElementById(location.hash.slice(1));
     if (target) {
       target.open = true;
       for (const run of target.querySelectorAll('details.run')) run.open = true;
-      requestAnimationFrame(() => target.scrollIntoView());
     }
   }
 
