@@ -19,8 +19,10 @@ constexpr std::size_t kReadBytes = 64 * 1024;
 // Reads exactly `bytes` before `deadline`; an empty string or why not.
 std::string read_answer(int fd, std::int64_t bytes, std::int64_t delay_us, Clock::time_point deadline,
                         std::vector<std::uint8_t>& buffer) {
+  bool woken = false;  // by poll(): bytes are queued, the delay was taken
   while (bytes > 0) {
-    if (delay_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(delay_us));
+    if (delay_us > 0 && !woken) std::this_thread::sleep_for(std::chrono::microseconds(delay_us));
+    woken = false;
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) return "time limit reached";
     // Bytes already queued are taken at once; poll() only waits for more.
@@ -29,6 +31,7 @@ std::string read_answer(int fd, std::int64_t bytes, std::int64_t delay_us, Clock
       pollfd p{fd, POLLIN, 0};
       const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
       if (ready == 0) return "time limit reached";
+      woken = ready > 0;
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
