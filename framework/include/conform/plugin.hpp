@@ -16,7 +16,8 @@ namespace conform {
 /// meaning; the loader refuses a plugin built against another version.
 /// 2: RunContext::network() and relay(), RunOutcome::Status::timeout.
 /// 3: RunContext::adopt_capture.
-inline constexpr std::uint32_t kAbiVersion = 3;
+/// 4: ValueSpec::min and max.
+inline constexpr std::uint32_t kAbiVersion = 4;
 
 /// Whether a plugin's runs advance a virtual clock (repeatable to the
 /// nanosecond) or run on the wall clock with real sockets.
