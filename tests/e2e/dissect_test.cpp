@@ -63,13 +63,15 @@ BOOST_AUTO_TEST_CASE(json_is_for_tools) {
   BOOST_TEST(j["unattributed"][0]["frame"] == 3);
 }
 
-BOOST_AUTO_TEST_CASE(bad_key_log_lines_are_named_and_the_capture_still_shows) {
+// A key log with a malformed line is not the one the user meant: exit 2,
+// the line named, nothing printed.
+BOOST_AUTO_TEST_CASE(bad_key_log_lines_are_named_and_exit_2) {
   const std::string dir = scratch_dir("dissect-keylog");
   const std::string keys = write_file(dir + "/keys.log", "# ok\nGARBAGE line\n");
   auto r = run_conform({"dissect", rfc_capture(dir), "--keylog", keys});
-  BOOST_TEST(r.exit_code == 0);
+  BOOST_TEST(r.exit_code == 2);
   BOOST_TEST(r.err == keys + ":2:1: unknown key log label 'GARBAGE'\n");
-  BOOST_TEST(r.out.find("Initial pn=2") != std::string::npos);
+  BOOST_TEST(r.out.empty());
 }
 
 BOOST_AUTO_TEST_CASE(unreadable_files_are_one_line_and_exit_2) {
@@ -113,7 +115,7 @@ BOOST_AUTO_TEST_CASE(a_cut_capture_shows_what_came_before) {
   const std::size_t records = conform::read_capture(std::string(CONFORM_SOURCE_DIR) +
                                                     "/captures/ngtcp2/handshake.pcap").summary.records;
   const std::string last = std::to_string(records);
-  BOOST_TEST(r.err.rfind(capture + ": frame " + last + ": ", 0) == 0u, r.err);
+  BOOST_TEST(r.err.rfind(capture + ": frame " + last + " at byte ", 0) == 0u, r.err);
   BOOST_TEST(r.out.find("#" + std::to_string(records - 1) + " ") != std::string::npos, r.out);
   BOOST_TEST(r.out.find("#" + last + " ") == std::string::npos, r.out);
 }

@@ -115,8 +115,13 @@ BOOST_AUTO_TEST_CASE(two_connections_are_judged_one_by_one_with_evidence_in_the_
   BOOST_TEST(evidence[0].at("capture") == capture);
   BOOST_TEST(evidence[0].at("frame") == 12);
   BOOST_TEST(evidence[1].at("frame") == 23);
+  // Summaries name the capture judged, not the connection folder's file.
   BOOST_TEST(second.at("runs")[0].at("checks")[0].at("summary") ==
-             "client.pcap holds 7 datagrams from client (required 6..6)");
+             "two-connections.pcap holds 7 datagrams from client (required 6..6)");
+  // Nothing was simulated: no seed anywhere on the console.
+  BOOST_TEST(contains(r.out, " · captures, no seed · "), r.out);
+  BOOST_TEST(!contains(r.out, "seed 0"), r.out);
+  BOOST_TEST(!contains(r.out, "seed 1"), r.out);
   // The failure line replays from the captures, not with a seed.
   BOOST_TEST(contains(r.out, "(replay: conform check " + capture + " --keylog " + kCaptures +
                                  "/ngtcp2/two-connections.keys " + suite + " --filter count/client)"),

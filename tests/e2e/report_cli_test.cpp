@@ -18,6 +18,14 @@ const std::string kCaptures = std::string(CONFORM_SOURCE_DIR) + "/captures/ngtcp
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
+// A JSON report of one fixture case in `dir`/r.json.
+std::string fixture_report(const std::string& dir) {
+  auto r = run_conform({"run", kSuite, "--filter", "sim/impaired-echo", "--out", dir + "/out", "--json",
+                        dir + "/r.json"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.out + r.err);
+  return dir + "/r.json";
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(report_cli_test)
@@ -44,18 +52,61 @@ BOOST_AUTO_TEST_CASE(report_input_errors_exit_2) {
   const std::string dir = scratch_dir("report-cli-errors");
   auto r = run_conform({"report", dir + "/missing.json", "--html", dir + "/x.html"});
   BOOST_TEST(r.exit_code == 2);
-  BOOST_TEST(r.err == dir + "/missing.json: cannot read the JSON report\n");
+  BOOST_TEST(r.err == dir + "/missing.json: cannot read the file\n");
 
   write_file(dir + "/bad.json", "{\n  \"cases\": [\n  }\n");
   r = run_conform({"report", dir + "/bad.json", "--html", dir + "/x.html"});
   BOOST_TEST(r.exit_code == 2);
-  BOOST_TEST(r.err.rfind(dir + "/bad.json:3:3: not JSON: ", 0) == 0u, r.err);
+  BOOST_TEST(r.err.rfind(dir + "/bad.json:3:3: malformed JSON: ", 0) == 0u, r.err);
 
   write_file(dir + "/other.json", "{\"a\": 1}");
   r = run_conform({"report", dir + "/other.json", "--html", dir + "/x.html"});
   BOOST_TEST(r.exit_code == 2);
-  BOOST_TEST(contains(r.err, "not a conform JSON report"), r.err);
+  BOOST_TEST(r.err == dir + "/other.json: at /: no \"conform_version\"\n", r.err);
   BOOST_TEST(!std::filesystem::exists(dir + "/x.html"));
+}
+
+// A report of the wrong shape names the member, exit 2, and writes nothing:
+// the page's script would otherwise fail on it, or show a bogus verdict.
+BOOST_AUTO_TEST_CASE(a_report_of_the_wrong_shape_names_the_member) {
+  const std::string dir = scratch_dir("report-cli-shape");
+  const nlohmann::json good = nlohmann::json::parse(read_file(fixture_report(dir)));
+  struct Bad {
+    const char* pointer;
+    nlohmann::json value;
+    const char* message;
+  };
+  for (const Bad& b : {Bad{"/cases/0/runs", "x", "expected an array"},
+                       Bad{"/cases/0/status", "BOGUS", "unknown status \"BOGUS\""},
+                       Bad{"/cases/0/duration_s", "x", "type must be number, but is string"},
+                       Bad{"/cases/0/duration_s", -1.5, "must be a number of seconds, at least 0"},
+                       Bad{"/cases/0/runs/0/status", "BOGUS", "unknown status \"BOGUS\""},
+                       Bad{"/cases/0/runs/0/duration_s", -1, "must be a number of seconds, at least 0"}}) {
+    nlohmann::json doc = good;
+    doc[nlohmann::json::json_pointer(b.pointer)] = b.value;
+    const std::string path = write_file(dir + "/bad.json", doc.dump(1));
+    auto r = run_conform({"report", path, "--html", dir + "/x.html"});
+    BOOST_TEST(r.exit_code == 2, b.pointer);
+    BOOST_TEST(r.err == path + ": at " + b.pointer + ": " + b.message + "\n", b.pointer);
+    BOOST_TEST(!std::filesystem::exists(dir + "/x.html"));
+  }
+}
+
+// The page must not overwrite the report it is made from.
+BOOST_AUTO_TEST_CASE(report_refuses_to_overwrite_its_input) {
+  const std::string dir = scratch_dir("report-cli-same");
+  const std::string before = read_file(fixture_report(dir));
+  auto r = run_conform({"report", dir + "/r.json", "--html", dir + "/./r.json"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err == dir + "/./r.json: --html names an input file (" + dir +
+                          "/r.json): writing the report would overwrite it\n",
+             r.err);
+  BOOST_TEST(read_file(dir + "/r.json") == before);
+  // A hard link is the same file under another name.
+  std::filesystem::create_hard_link(dir + "/r.json", dir + "/link.json");
+  r = run_conform({"report", dir + "/r.json", "--html", dir + "/link.json"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(read_file(dir + "/r.json") == before);
 }
 
 BOOST_AUTO_TEST_CASE(missing_chart_js_stops_the_run_before_it_starts) {

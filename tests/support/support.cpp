@@ -41,9 +41,14 @@ std::string read_file(const std::string& path) {
 
 CommandResult run_conform(const std::vector<std::string>& args, const std::string& cwd,
                           const std::vector<std::string>& env) {
+  return run_program(CONFORM_BINARY, args, cwd, env);
+}
+
+CommandResult run_program(const std::string& binary, const std::vector<std::string>& args, const std::string& cwd,
+                          const std::vector<std::string>& env) {
   std::string tmp = scratch_dir("run_conform_io_" + std::to_string(getpid()));
   std::string out_path = tmp + "/out", err_path = tmp + "/err";
-  std::vector<std::string> argv_s{CONFORM_BINARY};
+  std::vector<std::string> argv_s{binary};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());

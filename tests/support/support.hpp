@@ -30,4 +30,8 @@ struct CommandResult {
 CommandResult run_conform(const std::vector<std::string>& args, const std::string& cwd = ".",
                           const std::vector<std::string>& env = {});
 
+/// As run_conform, for another program of the build (`binary`, a path).
+CommandResult run_program(const std::string& binary, const std::vector<std::string>& args,
+                          const std::string& cwd = ".", const std::vector<std::string>& env = {});
+
 }  // namespace conform::test

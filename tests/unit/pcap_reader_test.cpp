@@ -136,9 +136,28 @@ BOOST_AUTO_TEST_CASE(a_cut_file_keeps_what_came_before) {
   const auto c = read_capture(path);
   BOOST_TEST(c.datagrams.size() == 1u);
   BOOST_REQUIRE(c.summary.damage.has_value());
-  BOOST_TEST(c.summary.damage->rfind("frame 2: ", 0) == 0u, *c.summary.damage);
+  // The file header is 24 bytes, a record header 16.
+  const std::string at = "frame 2 at byte " + std::to_string(24 + 16 + ipv4_udp().size()) + ": ";
+  BOOST_TEST(c.summary.damage->rfind(at, 0) == 0u, *c.summary.damage);
+  BOOST_TEST(c.summary.cut_short);
   BOOST_CHECK_THROW(read_udp_datagrams(path), InputError);
   BOOST_CHECK_THROW(read_capture(write_pcap("usb.pcap", 189, {})), InputError);
+}
+
+BOOST_AUTO_TEST_CASE(a_corrupt_record_is_not_a_cut_end) {
+  // Record 2 claims 16 MB, more than any record of its link type may hold.
+  std::string path = write_pcap("corrupt.pcap", 101, {ipv4_udp(), ipv4_udp(), ipv4_udp()});
+  std::fstream f(path, std::ios::binary | std::ios::in | std::ios::out);
+  f.seekp(static_cast<std::streamoff>(24 + 16 + ipv4_udp().size() + 8));
+  f.write("\xff\xff\xff\x00", 4);
+  f.close();
+  const auto c = read_capture(path);
+  BOOST_TEST(c.datagrams.size() == 1u);
+  BOOST_REQUIRE(c.summary.damage.has_value());
+  BOOST_TEST(c.summary.damage->rfind("frame 2 at byte " + std::to_string(24 + 16 + ipv4_udp().size()) + ": ", 0) ==
+                 0u,
+             *c.summary.damage);
+  BOOST_TEST(!c.summary.cut_short);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -163,11 +163,18 @@ BOOST_AUTO_TEST_CASE(scenarios_declare_the_names_the_suites_use) {
                                              "request-response", "bulk"}));
   BOOST_TEST(make_scenario("uni-fanout", {}).problem == "");
   BOOST_TEST(make_scenario("uni-fanout", {{"subscribers", I(3)}}).scenario->clients() == 3u);
-  BOOST_TEST(make_scenario("uni-fanout", {{"frames", I(0)}}).problem == "frames = 0: must be at least 1");
+  BOOST_TEST(make_scenario("uni-fanout", {{"frames", I(0)}}).problem == "frames = 0: must be from 1 to 100000");
   BOOST_TEST(make_scenario("uni-fanout", {{"pause_at_frame", I(-2)}}).problem ==
-             "pause_at_frame = -2: must be at least -1");
+             "pause_at_frame = -2: must be from -1 to 100000");
   BOOST_TEST(make_scenario("request-response", {{"concurrency", I(0)}}).problem ==
-             "concurrency = 0: must be at least 1");
+             "concurrency = 0: must be from 1 to 100000");
+  // Sizes have upper bounds: a typo must not allocate gigabytes.
+  BOOST_TEST(make_scenario("uni-fanout", {{"payload_bytes", I(1'000'000'000)}}).problem ==
+             "payload_bytes = 1000000000: must be from 0 to 1048576");
+  BOOST_TEST(make_scenario("uni-publish", {{"payload_bytes", I(1 << 20)}}).problem == "");
+  BOOST_TEST(make_scenario("bulk", {{"bytes", I((1 << 26) + 1)}}).problem ==
+             "bytes = 67108865: must be from 0 to 67108864");
+  BOOST_TEST(make_scenario("handshake", {{"clients", I(1001)}}).problem == "clients = 1001: must be from 1 to 1000");
   BOOST_TEST(make_scenario("bulk", {{"bytes", S("many")}}).problem ==
              "scenario bulk: parameter bytes must be integer");
   BOOST_TEST(make_scenario("fanout", {}).problem == "the quic plugin has no scenario 'fanout'");

@@ -325,7 +325,7 @@ BOOST_AUTO_TEST_CASE(report_in_missing_folder_throws_naming_the_file) {
     reporter.end(w.totals());
     BOOST_FAIL("the report was written into a missing folder");
   } catch (const std::runtime_error& e) {
-    BOOST_TEST(std::string(e.what()).rfind(path + ": cannot write report", 0) == 0u, e.what());
+    BOOST_TEST(std::string(e.what()).rfind(path + ": cannot write the report: ", 0) == 0u, e.what());
   }
 }
 

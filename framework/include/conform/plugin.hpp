@@ -17,7 +17,8 @@ namespace conform {
 /// 2: RunContext::network() and relay(), RunOutcome::Status::timeout.
 /// 3: RunContext::adopt_capture.
 /// 4: PluginInfo::problems.
-inline constexpr std::uint32_t kAbiVersion = 4;
+/// 5: ValueSpec::min and max.
+inline constexpr std::uint32_t kAbiVersion = 5;
 
 /// Whether a plugin's runs advance a virtual clock (repeatable to the
 /// nanosecond) or run on the wall clock with real sockets.

@@ -48,6 +48,11 @@ struct ValueSpec {
   std::string doc;
   /// For strings: the only values allowed; empty means any.
   std::vector<std::string> one_of = {};
+  /// For integers: the smallest and largest values allowed (inclusive);
+  /// none means the type's own limit. The suite loader refuses a value
+  /// outside, naming its file, line and column, before anything runs.
+  std::optional<std::int64_t> min = {};
+  std::optional<std::int64_t> max = {};
 };
 
 /// Value of `name` in `values`, else `fallback`; the caller names the type.

@@ -8,6 +8,7 @@
 #include <pcap/pcap.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <span>
 
@@ -174,7 +175,10 @@ CaptureSummary for_each_datagram(const std::string& path,
   const u_char* data = nullptr;
   int rc = 0;
   CapturedDatagram d;  // reused: its payload buffer keeps its capacity
-  while ((rc = pcap_next_ex(pcap.get(), &header, &data)) == 1) {
+  // Where the next record starts, to name a damaged one by its offset.
+  FILE* file = pcap_file(pcap.get());
+  long offset = file ? std::ftell(file) : -1;
+  for (; (rc = pcap_next_ex(pcap.get(), &header, &data)) == 1; offset = file ? std::ftell(file) : -1) {
     const std::uint64_t frame = ++summary.records;
     d.from = d.to = NetEndpoint{};
     d.truncated = false;
@@ -195,8 +199,14 @@ CaptureSummary for_each_datagram(const std::string& path,
     d.time_ns = ns;
     on_datagram(d);
   }
-  if (rc == PCAP_ERROR)
-    summary.damage = "frame " + std::to_string(summary.records + 1) + ": " + pcap_geterr(pcap.get());
+  if (rc == PCAP_ERROR) {
+    const std::string why = pcap_geterr(pcap.get());
+    summary.damage = "frame " + std::to_string(summary.records + 1) +
+                     (offset >= 0 ? " at byte " + std::to_string(offset) : std::string()) + ": " + why;
+    // libpcap's words for a short read at the end of the file (pcap and
+    // pcapng alike): "truncated dump file; tried to read ...".
+    summary.cut_short = why.find("truncated") != std::string::npos;
+  }
   return summary;
 }
 

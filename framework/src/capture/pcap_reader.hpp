@@ -55,8 +55,13 @@ struct CaptureSummary {
   std::uint64_t fragments = 0;     // IP fragments: not reassembled
   std::uint64_t truncated = 0;     // UDP datagrams cut by the snap length
   /// Set when the file ends in the middle of a record or is damaged after
-  /// some records: the datagrams before it are still returned.
+  /// some records: "frame 3 at byte 1260: <what libpcap says>", the frame
+  /// and byte offset of the record that could not be read. The datagrams
+  /// before it are still returned.
   std::optional<std::string> damage;
+  /// The damage is only that the file ends inside its last record, as a
+  /// capture cut mid-write does; false for a corrupt record.
+  bool cut_short = false;
 };
 
 struct CaptureContents {

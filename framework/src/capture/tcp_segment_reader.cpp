@@ -81,7 +81,7 @@ std::optional<TcpSegment> parse_tcp(std::span<const std::uint8_t> ip, std::uint3
 
 }  // namespace
 
-std::vector<TcpSegment> read_tcp_segments(const std::string& path) {
+std::vector<TcpSegment> read_tcp_segments(const std::string& path, bool allow_cut_end) {
   char err[PCAP_ERRBUF_SIZE] = {};
   std::unique_ptr<pcap_t, decltype(&pcap_close)> pcap(
       pcap_open_offline_with_tstamp_precision(path.c_str(), PCAP_TSTAMP_PRECISION_NANO, err),
@@ -109,8 +109,12 @@ std::vector<TcpSegment> read_tcp_segments(const std::string& path) {
     segment->time_ns = std::int64_t{header->ts.tv_sec} * 1'000'000'000 + header->ts.tv_usec;
     out.push_back(*segment);
   }
-  if (rc == PCAP_ERROR)
-    throw InputError({path}, "frame " + std::to_string(frame + 1) + ": " + pcap_geterr(pcap.get()));
+  if (rc == PCAP_ERROR) {
+    const std::string why = pcap_geterr(pcap.get());
+    // libpcap's words for a short read at the end of the file.
+    if (allow_cut_end && why.find("truncated") != std::string::npos) return out;
+    throw InputError({path}, "frame " + std::to_string(frame + 1) + ": " + why);
+  }
   return out;
 }
 

@@ -45,7 +45,10 @@ struct TcpSegment {
 /// end of the TCP header are skipped (their frame numbers still count). Link
 /// types: raw IP, Ethernet (what a capture of Linux's `lo` gives) and Linux
 /// cooked (SLL, the `any` interface). Throws InputError naming the file (and
-/// the frame for an unreadable record) when the file cannot be read.
-std::vector<TcpSegment> read_tcp_segments(const std::string& path);
+/// the frame for an unreadable record) when the file cannot be read; with
+/// `allow_cut_end`, a file that ends inside its last record (a capture cut
+/// mid-write) gives the segments before that record instead, and the
+/// caller reports the cut.
+std::vector<TcpSegment> read_tcp_segments(const std::string& path, bool allow_cut_end = false);
 
 }  // namespace conform

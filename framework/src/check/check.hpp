@@ -31,6 +31,10 @@ struct CheckResult {
   /// ("received=99/200 missing=[99-199]").
   std::string summary;
   std::vector<Evidence> evidence;
+  /// False when the check could not see what it judges (e.g. no key
+  /// decrypts the packets whose frames it reads): `summary` says why, and
+  /// the run is ERROR, not PASS or FAIL, whatever `passed` says.
+  bool judged = true;
 };
 
 /// What a check may read: the run's artifact folder (captures, key log) and

@@ -104,21 +104,27 @@ int command_check(const CheckCommandOptions& options) {
     for (const auto& s : options.sections) why += " --section " + s;
     throw InputError({suites_paths.front()}, "no case matches" + why);
   }
-  ReportSet reports(options.report);
+  std::vector<std::string> read = options.inputs;
+  read.insert(read.end(), options.keylogs.begin(), options.keylogs.end());
+  ReportSet reports(options.report, read);
   const auto roots = capture_roots(options.out_dir, captures);
   const auto vantages = named_vantages(cases);
   std::vector<SplitCapture> split;
   for (std::size_t k = 0; k < captures.size(); ++k) {
-    std::string key_text;
-    const auto keys = capture_keys(captures[k], options.keylogs, key_text);
+    std::string key_text, key_sources;
+    const auto keys = capture_keys(captures[k], options.keylogs, key_text, key_sources);
     split.push_back(split_capture(captures[k], keys, key_text, roots[k], vantages));
+    split.back().key_sources = key_sources;
   }
   const auto with_mutants = std::count_if(cases.begin(), cases.end(),
                                           [](const Case& c) { return !c.decl->mutants.empty(); });
   if (options.report.verbosity != Verbosity::quiet) print_units(split, with_mutants);
+  for (const auto& c : split)
+    for (const auto& w : c.warnings) fmt::print(stderr, "warning: {}\n", w);
 
   const auto run = judge_offline(cases, split, CheckRegistry::builtin());
   RunPlan plan{&run->cases, 1, false, fs::absolute(options.out_dir).string(), {}, {}};
+  plan.seeded = false;
   std::string inputs;
   for (const auto& c : captures) inputs += " " + shell_quote(c);
   for (const auto& k : options.keylogs) inputs += " --keylog " + shell_quote(k);

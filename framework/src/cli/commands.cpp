@@ -95,15 +95,36 @@ void prepare_out_dir(const std::string& path) {
   if (access(path.c_str(), W_OK) != 0) throw InputError({path}, "--out: the folder is not writable");
 }
 
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec) && !ec;
+  return fs::absolute(a).lexically_normal() == fs::absolute(b).lexically_normal();
+}
+
 std::string describe(const ValueSpec& spec) {
   std::string line = fmt::format("{} ({})", spec.name, to_string(spec.type));
   line += spec.default_value ? " = " + format_toml(*spec.default_value) : " required";
   if (!spec.one_of.empty()) line += fmt::format(" one of {}", fmt::join(spec.one_of, "|"));
+  if (spec.min || spec.max) line += ", " + range_text(spec);
   if (!spec.doc.empty()) line += "  " + spec.doc;
   return line;
 }
 
 }  // namespace
+
+void refuse_overwriting(const std::vector<OutputFile>& outputs, const std::vector<std::string>& inputs) {
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const OutputFile& out = outputs[i];
+    if (out.path.empty()) continue;
+    for (std::size_t k = 0; k < i; ++k)
+      if (!outputs[k].path.empty() && same_file(out.path, outputs[k].path))
+        throw InputError({out.path}, std::string(outputs[k].option) + " and " + out.option + " name the same file");
+    for (const auto& in : inputs)
+      if (same_file(out.path, in))
+        throw InputError({out.path}, std::string(out.option) + " names an input file (" + in +
+                                         "): writing the report would overwrite it");
+  }
+}
 
 int command_run(const RunCommandOptions& options) {
   PluginSet plugins = load_plugins(options.plugins);
@@ -113,13 +134,10 @@ int command_run(const RunCommandOptions& options) {
   std::vector<Case> cases = gate.select(selected_cases(suites, catalogue, options.select));
   check_writable(options.junit, "--junit");
   check_writable(options.json, "--json");
-  if (!options.json.empty() && !options.junit.empty() &&
-      fs::absolute(options.json) == fs::absolute(options.junit))
-    throw InputError({options.json}, "--json and --junit name the same file");
   check_writable(options.html, "--html");
-  for (const auto* other : {&options.json, &options.junit})
-    if (!options.html.empty() && !other->empty() && fs::absolute(options.html) == fs::absolute(*other))
-      throw InputError({options.html}, "--html names the same file as another report");
+  std::vector<std::string> inputs = options.select.paths;
+  if (!options.gate.baseline.empty()) inputs.push_back(options.gate.baseline);
+  refuse_overwriting({{"--json", options.json}, {"--junit", options.junit}, {"--html", options.html}}, inputs);
   prepare_out_dir(options.out_dir);
   const int lock = lock_out_dir(options.out_dir);
 

@@ -77,6 +77,18 @@ std::vector<Case> selected_cases(const std::vector<std::unique_ptr<SuiteFile>>& 
 /// is missing, it is a folder, or the folder is not writable), naming
 /// `option`; does nothing for an empty path.
 void check_writable(const std::string& path, const char* option);
+/// A report file to write: the option that names it and its path (empty
+/// for none).
+struct OutputFile {
+  const char* option;
+  std::string path;
+};
+/// Throws InputError when two `outputs` are the same file, or an output is
+/// the same file as one of `inputs` (a suite, capture, key log, baseline or
+/// report read): writing it would lose the other. The same file: by
+/// filesystem::equivalent when both exist (links, "./a" and "a"), else by
+/// normalised absolute path.
+void refuse_overwriting(const std::vector<OutputFile>& outputs, const std::vector<std::string>& inputs);
 /// Prints the decrypted timeline of a capture. Returns 0 whenever the files
 /// could be read, whatever could be decrypted; an unreadable capture or key
 /// log throws InputError (exit 2). Unusable key log lines are reported on

@@ -23,18 +23,12 @@ int command_dissect(const DissectCommandOptions& options) {
                                                         options.capture + " (Decryption Secrets Block at byte " +
                                                             std::to_string(block.offset) + ")"));
   for (const auto& path : options.keylogs) dissect::merge_key_log(keys, dissect::read_key_log(path));
+  dissect::require_well_formed(keys);
   // Datagrams stream into the dissector: memory holds the timeline, not
   // the capture.
   dissect::Dissector dissector(keys);
   const CaptureSummary summary =
       for_each_datagram(options.capture, [&](const CapturedDatagram& d) { dissector.add(d); });
-
-  // A garbage key log would print one problem per line of it: show a few.
-  constexpr std::size_t kShownProblems = 5;
-  for (std::size_t i = 0; i < keys.problems.size() && i < kShownProblems; ++i)
-    std::fprintf(stderr, "%s\n", keys.problems[i].str().c_str());
-  if (keys.problems.size() > kShownProblems)
-    std::fprintf(stderr, "(%zu more key log lines could not be used)\n", keys.problems.size() - kShownProblems);
 
   // A capture cut short still shows what came before the damage.
   if (summary.damage)

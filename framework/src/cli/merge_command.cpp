@@ -25,11 +25,7 @@ CLI::App* add_merge_command(CLI::App& app, MergeCommandOptions& options) {
 int command_merge(const MergeCommandOptions& options) {
   std::vector<ReadReport> reports;
   for (const auto& path : options.reports) reports.push_back(read_report(path));
-  ReportSet set(options.report);
-  for (const auto& path : options.reports)
-    for (const std::string* out : {&options.report.json, &options.report.junit})
-      if (!out->empty() && std::filesystem::absolute(*out) == std::filesystem::absolute(path))
-        throw InputError({path}, "is both a shard report and the merged report: write the merge elsewhere");
+  ReportSet set(options.report, options.reports);
 
   const std::unique_ptr<MergedRun> run = merge_shards(std::move(reports));
   if (options.report.verbosity != Verbosity::quiet) {

@@ -1,6 +1,7 @@
 // NSS key log parsing.
 #include "dissect/key_log.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -84,6 +85,18 @@ KeyLog read_key_log(const std::string& path) {
   text << in.rdbuf();
   if (in.bad()) throw InputError({path}, "cannot read key log");
   return parse_key_log(text.str(), path);
+}
+
+void require_well_formed(const KeyLog& log) {
+  if (log.problems.empty()) return;
+  // A garbage file has a problem per line: a few say enough.
+  constexpr std::size_t kShown = 5;
+  std::vector<Diagnostic> shown(log.problems.begin(),
+                                log.problems.begin() + std::min(kShown, log.problems.size()));
+  if (log.problems.size() > kShown)
+    shown.push_back({SourcePos{log.problems.front().pos.file},
+                     std::to_string(log.problems.size() - kShown) + " more malformed key log lines"});
+  throw InputError(std::move(shown));
 }
 
 void merge_key_log(KeyLog& into, const KeyLog& more) {

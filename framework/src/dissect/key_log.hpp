@@ -42,6 +42,12 @@ KeyLog parse_key_log(std::string_view text, const std::string& file);
 /// be read.
 KeyLog read_key_log(const std::string& path);
 
+/// Throws InputError when `log` has problems: a key log with a malformed
+/// line is not what the user meant to give, and a connection it was meant
+/// to decrypt would otherwise be judged blind. The error lists the first
+/// few problems, each `file:line:1: message`, and how many more there are.
+void require_well_formed(const KeyLog& log);
+
 /// Adds the secrets of `more` to `into` (pcapng Decryption Secrets Blocks
 /// and --keylog files combine this way); later secrets win.
 void merge_key_log(KeyLog& into, const KeyLog& more);

@@ -1,7 +1,7 @@
 // Baselines: reading one, comparing a run with it.
 #include "gate/baseline.hpp"
 
-#include "gate/json_file.hpp"
+#include "common/json_file.hpp"
 
 #include <set>
 

@@ -132,7 +132,7 @@ std::vector<TcpConnection> tcp_connections(const std::vector<TcpSegment>& segmen
 void tcp_units(const std::string& path, const fs::path& root, SplitCapture& out) {
   std::vector<TcpSegment> segments;
   try {
-    segments = read_tcp_segments(path);
+    segments = read_tcp_segments(path, true);
   } catch (const InputError& e) {
     out.notes.push_back("TCP not read: " + e.diagnostics().front().message);
     return;
@@ -169,7 +169,15 @@ SplitCapture split_capture(const std::string& path, const dissect::KeyLog& keys,
   SplitCapture out;
   out.path = path;
   const CaptureContents capture = read_capture(path);
-  if (capture.summary.damage) out.notes.push_back(path + ": " + *capture.summary.damage);
+  // A corrupt record may hide anything after it: judging the rest would
+  // pass a capture nobody saw whole. A cut end loses only the record the
+  // writer was writing, so what came before is judged, with a warning.
+  if (capture.summary.damage && !capture.summary.cut_short)
+    throw InputError({path}, *capture.summary.damage + " (a corrupt record: nothing was judged)");
+  if (capture.summary.damage)
+    out.warnings.push_back(fmt::format("{}: {}: the file ends inside this record, as a capture cut mid-write "
+                                       "does; the {} frames before it are judged, this one is not",
+                                       path, *capture.summary.damage, capture.summary.records));
   quic_units(path, capture, keys, root, out);
   tcp_units(path, root, out);
   if (out.units.empty())

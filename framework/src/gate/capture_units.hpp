@@ -41,6 +41,12 @@ struct SplitCapture {
   /// What the split left out or noticed, one line each (datagrams of no
   /// connection, a damaged end, missing secrets).
   std::vector<std::string> notes;
+  /// What a user must see even with -q, one line each: a capture cut
+  /// inside its last record (judged up to it).
+  std::vector<std::string> warnings;
+  /// Where the unit's keys came from, for a verdict that could not see
+  /// without them ("key logs: a.keys" or "no key log ...").
+  std::string key_sources;
 };
 
 /// Cuts `path` into units under `root/connection-N/` (`root` is created).
@@ -51,7 +57,9 @@ struct SplitCapture {
 /// Every unit has its capture as `client.pcap`, `server.pcap` and
 /// `<v>.pcap` for each name in `vantages` (one vantage point: all the
 /// same file), and `keys.log` holding `key_log_text`. Throws InputError
-/// naming the file when it cannot be read or holds no connection.
+/// naming the file when it cannot be read, holds no connection, or has a
+/// corrupt record (naming its frame and byte offset); a file that merely
+/// ends inside its last record is judged up to it, with a warning.
 SplitCapture split_capture(const std::string& path, const dissect::KeyLog& keys,
                            const std::string& key_log_text, const std::string& root,
                            const std::vector<std::string>& vantages);

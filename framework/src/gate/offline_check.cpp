@@ -5,8 +5,10 @@
 #include "run/aggregate.hpp"
 #include "run/execute.hpp"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -40,10 +42,15 @@ std::vector<std::string> named_vantages(const std::vector<Case>& cases) {
 }
 
 dissect::KeyLog capture_keys(const std::string& capture, const std::vector<std::string>& keylogs,
-                             std::string& text) {
+                             std::string& text, std::string& sources) {
   dissect::KeyLog keys;
   text.clear();
-  for (const auto& block : read_pcapng_secrets(capture)) {
+  const auto blocks = read_pcapng_secrets(capture);
+  sources = keylogs.empty() ? "no --keylog given" : "key logs:";
+  for (const auto& k : keylogs) sources += " " + k;
+  if (!blocks.empty()) sources += fmt::format(", {} Decryption Secrets Block{} in the capture", blocks.size(),
+                                              blocks.size() == 1 ? "" : "s");
+  for (const auto& block : blocks) {
     dissect::merge_key_log(keys, dissect::parse_key_log(block.key_log, capture + " (Decryption Secrets Block)"));
     text += block.key_log;
     if (!text.empty() && text.back() != '\n') text += '\n';
@@ -56,20 +63,52 @@ dissect::KeyLog capture_keys(const std::string& capture, const std::vector<std::
     text += ss.str();
     if (!text.empty() && text.back() != '\n') text += '\n';
   }
+  dissect::require_well_formed(keys);
   return keys;
 }
 
 namespace {
 
+// `text` with every vantage file name of the unit ("server.pcap") spelled as
+// the capture the user gave: one vantage point, one file. Names are matched
+// whole, so "myclient.pcap" stays itself.
+std::string name_original(const std::string& text, const std::string& original,
+                          const std::vector<std::string>& unit_files) {
+  auto name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'; };
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    bool replaced = false;
+    if (i == 0 || !name_char(text[i - 1]))
+      for (const auto& f : unit_files)
+        if (text.compare(i, f.size(), f) == 0 && (i + f.size() == text.size() || !name_char(text[i + f.size()]))) {
+          out += original;
+          i += f.size();
+          replaced = true;
+          break;
+        }
+    if (!replaced) out += text[i++];
+  }
+  return out;
+}
+
 // Evidence in the unit's files, pointed back at the original capture.
-void to_original(RunRecord& record, const std::string& capture, const CaptureUnit& unit) {
+void to_original(RunRecord& record, const SplitCapture& capture, const CaptureUnit& unit) {
   namespace fs = std::filesystem;
-  for (auto& outcome : record.checks)
+  std::vector<std::string> unit_files;
+  for (const auto& entry : fs::directory_iterator(unit.folder))
+    if (entry.path().extension() == ".pcap") unit_files.push_back(entry.path().filename().string());
+  const std::string original = fs::path(capture.path).filename().string();
+  for (auto& outcome : record.checks) {
+    outcome.result.summary = name_original(outcome.result.summary, original, unit_files);
     for (auto& e : outcome.result.evidence) {
+      e.text = name_original(e.text, original, unit_files);
       if (e.capture.empty() || !fs::exists(fs::path(unit.folder) / e.capture)) continue;
-      e.capture = capture;
+      e.capture = capture.path;
       e.frame = e.frame >= 1 && e.frame <= unit.frames.size() ? unit.frames[e.frame - 1] : 0;
     }
+  }
+  record.reason = name_original(record.reason, original, unit_files);
+  if (record.status == Status::error) record.reason += " (" + capture.key_sources + ")";
 }
 
 }  // namespace
@@ -97,7 +136,7 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
     RunRecord record = judge_checks(c, jobs[k].unit->folder, c.settings, checks);
     record.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     record.artifact_dir = jobs[k].unit->folder;
-    to_original(record, jobs[k].capture->path, *jobs[k].unit);
+    to_original(record, *jobs[k].capture, *jobs[k].unit);
     CaseResult result = aggregate(c, {std::move(record)}, {});
     if (result.status == Status::unsupported) ++run->totals.skipped;
     else if (is_failure(result.status)) ++run->totals.failed;
@@ -118,7 +157,8 @@ nlohmann::json offline_json(const std::vector<SplitCapture>& captures, const std
       units.push_back({{"label", u.label},   {"transport", u.transport},   {"client", u.client},
                        {"server", u.server}, {"roles_from", u.roles_from}, {"folder", u.folder},
                        {"frames", u.frames.size()}});
-    list.push_back({{"file", capture.path}, {"units", units}, {"notes", capture.notes}});
+    list.push_back(
+        {{"file", capture.path}, {"units", units}, {"notes", capture.notes}, {"warnings", capture.warnings}});
   }
   json mutants = json::array();
   for (const auto& c : cases)

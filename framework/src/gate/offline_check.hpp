@@ -29,9 +29,11 @@ std::vector<std::string> named_vantages(const std::vector<Case>& cases);
 
 /// The key material for `capture`: the secrets of its pcapng Decryption
 /// Secrets Blocks, then those of `keylogs`. `text` receives the same as one
-/// NSS key log. Throws InputError for an unreadable file.
+/// NSS key log, `sources` says where it came from ("key logs: a.keys",
+/// "no key log: ..."). Throws InputError naming the file and line for an
+/// unreadable file or a malformed key log line.
 dissect::KeyLog capture_keys(const std::string& capture, const std::vector<std::string>& keylogs,
-                             std::string& text);
+                             std::string& text, std::string& sources);
 
 /// Every (case, unit) judged, in case order then unit order.
 struct OfflineRun {
@@ -43,7 +45,9 @@ struct OfflineRun {
 
 /// Judges `cases` on every unit of `captures` with `checks`. Evidence that
 /// names a unit's capture file is rewritten to name the original capture
-/// and its frame number there.
+/// and its frame number there, and summaries and reasons name the original
+/// capture instead of the unit's vantage files. A run that could not be
+/// judged for want of keys says where the keys came from.
 std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
                                           const std::vector<SplitCapture>& captures,
                                           const CheckRegistry& checks);

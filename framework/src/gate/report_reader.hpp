@@ -1,8 +1,11 @@
 // A JSON report read back (docs/reports.md): its cases with their results,
-// for `conform merge` to join shards into the reports of one whole run.
+// for `conform merge` to join shards into the reports of one whole run, and
+// for `conform report` to refuse a report of the wrong shape.
 #pragma once
 
 #include "run/result.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -46,7 +49,12 @@ struct ReadReport {
 
 /// Reads the JSON report at `path`. Throws InputError naming the file and
 /// the line and column (malformed JSON) or the JSON pointer of the first
-/// member that is missing or of the wrong type.
+/// member that is missing, of the wrong type, or out of range (an unknown
+/// status, a negative duration_s), e.g. `r.json: at /cases/1/runs: expected
+/// an array`.
 ReadReport read_report(const std::string& path);
+
+/// As read_report, from a document already parsed from `path`.
+ReadReport report_from_json(const std::string& path, const nlohmann::json& doc);
 
 }  // namespace conform

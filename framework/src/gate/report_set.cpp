@@ -5,18 +5,18 @@
 
 #include <nlohmann/json.hpp>
 
-#include <filesystem>
 
 namespace conform {
 
-ReportSet::ReportSet(const ReportOptions& o)
+ReportSet::ReportSet(const ReportOptions& o, const std::vector<std::string>& inputs)
     : console_(stdout, nullptr, o.verbosity), junit_path_(o.junit), json_path_(o.json), junit_(o.junit),
       json_(o.json) {
   if (!o.baseline.empty()) baseline_ = std::make_unique<BaselineReporter>(read_baseline(o.baseline), stdout);
   check_writable(o.json, "--json");
   check_writable(o.junit, "--junit");
-  if (!o.json.empty() && !o.junit.empty() && std::filesystem::absolute(o.json) == std::filesystem::absolute(o.junit))
-    throw InputError({o.json}, "--json and --junit name the same file");
+  std::vector<std::string> read = inputs;
+  if (!o.baseline.empty()) read.push_back(o.baseline);
+  refuse_overwriting({{"--json", o.json}, {"--junit", o.junit}}, read);
   if (baseline_) json_.add_section("baseline", [this] { return baseline_->to_json(); });
 }
 

@@ -22,8 +22,10 @@ struct ReportOptions {
 class ReportSet {
  public:
   /// Reads the baseline (when one is given) and makes sure the report files
-  /// can be written, before any work: InputError otherwise.
-  explicit ReportSet(const ReportOptions& options);
+  /// can be written and overwrite neither each other nor the baseline or one
+  /// of `inputs` (the command's input files), before any work: InputError
+  /// otherwise.
+  ReportSet(const ReportOptions& options, const std::vector<std::string>& inputs);
 
   /// The JSON report, to add members to.
   JsonReporter& json() { return json_; }

@@ -35,8 +35,10 @@ ConsoleReporter::ConsoleReporter(std::FILE* out, std::FILE* tty, Verbosity verbo
 void ConsoleReporter::begin(const RunPlan& plan) {
   plan_ = plan;
   if (verbosity_ == Verbosity::quiet) return;
-  fmt::print(out_, "conform {} · {} case{} · seed {}{} · artifacts in {}\n", CONFORM_VERSION,
-             plan.cases->size(), plan.cases->size() == 1 ? "" : "s", plan.seed, plan.seed_pinned ? " (pinned)" : "", plan.out_dir);
+  const std::string seed = plan.seeded ? fmt::format("seed {}{}", plan.seed, plan.seed_pinned ? " (pinned)" : "")
+                                       : std::string("captures, no seed");
+  fmt::print(out_, "conform {} · {} case{} · {} · artifacts in {}\n", CONFORM_VERSION, plan.cases->size(),
+             plan.cases->size() == 1 ? "" : "s", seed, plan.out_dir);
   std::fflush(out_);
 }
 
@@ -56,10 +58,10 @@ void ConsoleReporter::progress(std::size_t done, std::size_t total, const std::s
 
 void ConsoleReporter::print_details(const CaseResult& result) {
   for (const auto& run : result.runs) {
-    fmt::print(out_, "    seed {}: {} {}  ({})\n", run.seed, to_string(run.status), run.reason,
-               run.artifact_dir);
+    fmt::print(out_, "    {}{} {}  ({})\n", plan_.seeded ? fmt::format("seed {}: ", run.seed) : "",
+               to_string(run.status), run.reason, run.artifact_dir);
     for (const auto& c : run.checks) {
-      fmt::print(out_, "      {} {}: {}\n", c.result.passed ? "pass" : "FAIL", c.check,
+      fmt::print(out_, "      {} {}: {}\n", verdict_word(c.result), c.check,
                  c.result.summary);
       for (const auto& e : c.result.evidence)
         fmt::print(out_, "        {}{}{}: {}\n", e.capture, e.frame ? fmt::format(" frame {}", e.frame) : "",

@@ -1,6 +1,10 @@
 // Writing a report file at the end of a run.
 #include "report/file_reporter.hpp"
 
+#include "common/input_error.hpp"
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -10,21 +14,46 @@
 namespace conform {
 namespace fs = std::filesystem;
 
+namespace {
+
+// Writes `text` to the stream and reports whether every byte reached the
+// file: a full disk shows only at flush or close.
+bool write_all(std::ofstream& out, const std::string& text) {
+  out << text;
+  out.flush();
+  const bool written = out.good();
+  out.close();
+  return written && !out.fail();
+}
+
+}  // namespace
+
 void write_file_atomically(const std::string& path, const std::string& text) {
-  fs::path target(path);
+  const fs::path target(path);
+  std::error_code ec;
+  // A device, pipe or socket (/dev/stdout, a FIFO a CI step reads) is
+  // written in place: renaming a temporary file over it would replace it.
+  if (fs::exists(target, ec) && !fs::is_regular_file(target, ec)) {
+    std::ofstream out(target, std::ios::binary);
+    errno = 0;
+    if (!out.is_open() || !write_all(out, text))
+      throw InputError({path}, std::string("cannot write the report: ") +
+                                   (errno ? std::strerror(errno) : "write failed"));
+    return;
+  }
   fs::path tmp = target;
   tmp += ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) throw std::runtime_error(path + ": cannot write report");
+  std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+  errno = 0;
+  if (!out.is_open() || !write_all(out, text)) {
+    const std::string why = errno ? std::strerror(errno) : "write failed";
+    fs::remove(tmp, ec);
+    throw InputError({path}, "cannot write the report: " + why);
   }
-  std::error_code ec;
   fs::rename(tmp, target, ec);
   if (ec) {
     fs::remove(tmp, ec);
-    throw std::runtime_error(path + ": cannot write report: " + ec.message());
+    throw InputError({path}, "cannot write the report: " + ec.message());
   }
 }
 

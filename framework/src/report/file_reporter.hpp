@@ -75,8 +75,11 @@ class HtmlReporter final : public CollectingReporter {
   std::string chart_js_;
 };
 
-/// Writes `text` to `path` through a temporary file in the same folder.
-/// Throws std::runtime_error naming the file when it cannot.
+/// Writes `text` to `path` through a temporary file in the same folder,
+/// renamed into place; a path that exists and is not a regular file (a
+/// device, a pipe) is written in place. Throws InputError naming the file
+/// when any byte cannot be written (a full disk, /dev/full) or the rename
+/// fails; the file is then left as it was.
 void write_file_atomically(const std::string& path, const std::string& text);
 
 }  // namespace conform

@@ -53,12 +53,13 @@ std::string xml_escape(const std::string& s) {
   return out;
 }
 
-std::string failure_text(const CaseResult& r) {
+std::string failure_text(const CaseResult& r, bool seeded) {
   std::string text;
   for (const auto& run : r.runs) {
-    text += fmt::format("seed {}: {} {}\n", run.seed, to_string(run.status), run.reason);
+    if (seeded) text += fmt::format("seed {}: ", run.seed);
+    text += fmt::format("{} {}\n", to_string(run.status), run.reason);
     for (const auto& c : run.checks) {
-      text += fmt::format("  {} {}: {}\n", c.result.passed ? "pass" : "FAIL", c.check, c.result.summary);
+      text += fmt::format("  {} {}: {}\n", verdict_word(c.result), c.check, c.result.summary);
       for (const auto& e : c.result.evidence)
         text += fmt::format("    {} frame {}: {}\n", e.capture, e.frame, e.text);
     }
@@ -68,7 +69,7 @@ std::string failure_text(const CaseResult& r) {
   return text;
 }
 
-std::string testcase(const CaseResult& r, const std::string& classname) {
+std::string testcase(const CaseResult& r, const std::string& classname, bool seeded) {
   std::string xml = fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\"",
                                 xml_escape(classname), xml_escape(r.c->id()), r.duration_s);
   const std::string message = xml_escape(r.headline);
@@ -81,10 +82,10 @@ std::string testcase(const CaseResult& r, const std::string& classname) {
     case Status::fail:
     case Status::xpass:
       return xml + fmt::format(">\n      <failure type=\"{}\" message=\"{}\">{}</failure>\n    </testcase>\n",
-                               to_string(r.status), message, xml_escape(failure_text(r)));
+                               to_string(r.status), message, xml_escape(failure_text(r, seeded)));
     default:
       return xml + fmt::format(">\n      <error type=\"{}\" message=\"{}\">{}</error>\n    </testcase>\n",
-                               to_string(r.status), message, xml_escape(failure_text(r)));
+                               to_string(r.status), message, xml_escape(failure_text(r, seeded)));
   }
 }
 
@@ -114,7 +115,7 @@ std::string JunitReporter::render(const RunTotals&) const {
         "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
         xml_escape(path), list.size(), failures, errors, skipped, time);
     const std::string classname = std::filesystem::path(path).stem().string();
-    for (const auto* r : list) xml += testcase(*r, classname);
+    for (const auto* r : list) xml += testcase(*r, classname, plan_.seeded);
     xml += "  </testsuite>\n";
   }
   return xml + "</testsuites>\n";

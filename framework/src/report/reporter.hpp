@@ -25,6 +25,9 @@ struct RunPlan {
   /// When set, the command that replays a failed case (`conform check`
   /// replays from captures, not with a seed); else `conform run ...`.
   std::function<std::string(const CaseResult&)> replay;
+  /// False when nothing was simulated (`conform check` judges captures
+  /// made elsewhere): reports then name no seed.
+  bool seeded = true;
 };
 
 /// Counts for the closing line. XFAIL counts as passed, UNSUPPORTED as

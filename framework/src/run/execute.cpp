@@ -19,7 +19,13 @@ RunRecord judge_checks(const Case& c, const std::string& artifact_dir, const Cas
     } catch (const std::exception& e) {
       outcome.result = {false, "the check could not read the run: " + std::string(e.what()), {}};
     }
-    if (!outcome.result.passed) record.status = Status::fail;
+    if (!outcome.result.passed && record.status == Status::pass) record.status = Status::fail;
+    // A check that could not see what it judges makes no verdict: the
+    // run is an ERROR, which fails a CI job as FAIL does but says why.
+    if (!outcome.result.judged && record.status != Status::error) {
+      record.status = Status::error;
+      record.reason = outcome.check + ": " + outcome.result.summary;
+    }
     record.checks.push_back(std::move(outcome));
   }
   return record;

@@ -19,8 +19,9 @@ struct RunJob {
 };
 
 /// Judges the captures in `artifact_dir` with every check `c` expects:
-/// PASS when all passed, FAIL otherwise. A check that throws fails with the
-/// reason. Seed, mutant, artifact folder and duration are left unset.
+/// PASS when all passed, FAIL otherwise, ERROR when a check could not see
+/// what it judges (CheckResult::judged; the reason names the check and
+/// why). A check that throws fails with the reason. Seed, mutant, artifact folder and duration are left unset.
 RunRecord judge_checks(const Case& c, const std::string& artifact_dir, const CaseSettings& settings,
                        const CheckRegistry& checks);
 

@@ -30,6 +30,7 @@ json to_json(const RunRecord& r) {
     checks.push_back({{"check", c.check},
                       {"params", to_json(c.params)},
                       {"passed", c.result.passed},
+                      {"judged", c.result.judged},
                       {"summary", c.result.summary},
                       {"evidence", evidence}});
   }
@@ -70,6 +71,7 @@ RunRecord record_from_json(const json& j) {
     o.check = c.at("check").get<std::string>();
     o.params = value_map_from_json(c.at("params"));
     o.result.passed = c.at("passed").get<bool>();
+    o.result.judged = c.value("judged", true);
     o.result.summary = c.at("summary").get<std::string>();
     for (const auto& e : c.at("evidence"))
       o.result.evidence.push_back({e.at("capture").get<std::string>(),

@@ -21,4 +21,9 @@ bool is_failure(Status s) {
   return s == Status::fail || s == Status::xpass || s == Status::error || s == Status::timeout;
 }
 
+const char* verdict_word(const CheckResult& r) {
+  if (!r.judged) return "NOT JUDGED";
+  return r.passed ? "pass" : "FAIL";
+}
+
 }  // namespace conform

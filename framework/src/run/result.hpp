@@ -24,6 +24,10 @@ Status status_from_string(const std::string& s);
 /// Whether a case with this status makes the run fail (exit code 1).
 bool is_failure(Status s);
 
+/// How reports spell one check's verdict: "pass", "FAIL", or "NOT JUDGED"
+/// when the check could not see what it judges (CheckResult::judged).
+const char* verdict_word(const CheckResult& r);
+
 /// One check's verdict on one run.
 struct CheckOutcome {
   std::string check;

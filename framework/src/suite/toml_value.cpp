@@ -84,8 +84,16 @@ std::optional<Value> to_value(const toml::node& node, const ValueSpec& spec,
       return std::nullopt;
     }
   }
+  if (const auto* number = std::get_if<std::int64_t>(&*value)) {
+    if ((spec.min && *number < *spec.min) || (spec.max && *number > *spec.max)) {
+      problems.add(node.source(), what + " = " + std::to_string(*number) + " is out of range: " +
+                                      range_text(spec));
+      return std::nullopt;
+    }
+  }
   return value;
 }
+
 
 const ValueSpec* find_spec(const std::vector<ValueSpec>& specs, const std::string& name) {
   for (const auto& s : specs)

@@ -88,17 +88,15 @@ ScenarioEntry bulk_scenario() {
            "one unidirectional stream carries `bytes` from the server to the client (download), "
            "from the client to the server (upload), or one each way (both); a sender closes "
            "(application error 0) once its stream is acknowledged and what it receives is read",
-           {integer_spec("bytes", 1'000'000, "bytes on the stream"),
+           {integer_spec("bytes", 1'000'000, "bytes on the stream", 0, kMaxBulkBytes),
             {"direction", ValueType::string, Value{std::string("download")},
              "download: the server sends; upload: the client sends; both: each sends `bytes`",
              {"download", "upload", "both"}},
             integer_spec("drain_ms", 2000,
                          "the sender gives up (closes) after this long without progress, "
-                         "milliseconds"),
+                         "milliseconds", 0, kMaxDurationMs),
             clients_spec()}},
           [](const ValueMap& p) -> MadeScenario {
-            if (auto problem = at_least(p, {"bytes", "drain_ms"}, 0); !problem.empty()) return {nullptr, problem};
-            if (auto problem = clients_problem(p); !problem.empty()) return {nullptr, problem};
             return {std::make_unique<Bulk>(integer_param(p, "bytes"),
                                            std::get<std::string>(p.at("direction")),
                                            Duration::millis(integer_param(p, "drain_ms")),

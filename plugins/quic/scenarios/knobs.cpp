@@ -34,11 +34,12 @@ const Config& defaults() {
 
 constexpr int64_t kVarintMax = (int64_t{1} << 62) - 1;  // RFC 9000 §16
 
-/// An unsigned integer field, in [min, max].
+/// An unsigned integer field, in [min, max]; the bounds are in its spec, so
+/// a suite setting it outside them is refused where it says so.
 template <auto Member>
 Knob integer(std::string name, std::string doc, int64_t min = 0, int64_t max = kVarintMax) {
   const int64_t fallback = static_cast<int64_t>(defaults().*Member);
-  ValueSpec spec{name, ValueType::integer, Value{fallback}, std::move(doc)};
+  ValueSpec spec{name, ValueType::integer, Value{fallback}, std::move(doc), {}, min, max};
   return {std::move(spec), [name, min, max](const Value& v, Config& c) -> std::string {
             const int64_t x = std::get<int64_t>(v);
             if (x < min || x > max)

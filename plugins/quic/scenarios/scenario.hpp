@@ -48,7 +48,9 @@ struct ScenarioEntry {
 const std::vector<ScenarioEntry>& scenario_table();
 
 /// Makes scenario `name` from a case's params (missing ones take their
-/// defaults); a problem if the name is unknown or a value out of range.
+/// defaults); a problem if the name is unknown, a value of the wrong type
+/// or outside its spec's bounds (the suite loader refuses those first; a
+/// caller that bypasses it, such as a benchmark, is held to them here).
 MadeScenario make_scenario(const std::string& name, const ValueMap& params);
 
 /// An integer parameter (make_scenario checked the type).
@@ -56,22 +58,29 @@ inline int64_t integer_param(const ValueMap& params, const std::string& name) {
   return std::get<int64_t>(params.at(name));
 }
 
-/// An integer ValueSpec with its default.
-inline ValueSpec integer_spec(std::string name, int64_t fallback, std::string doc) {
-  return {std::move(name), ValueType::integer, Value{fallback}, std::move(doc)};
+/// An integer ValueSpec with its default and its bounds (inclusive): the
+/// suite loader refuses a value outside them at its line and column, so a
+/// typo such as payload_bytes = 1000000000 never reaches a run that would
+/// allocate it.
+inline ValueSpec integer_spec(std::string name, int64_t fallback, std::string doc, int64_t min, int64_t max) {
+  return {std::move(name), ValueType::integer, Value{fallback}, std::move(doc), {}, min, max};
 }
+
+/// Bounds the scenarios share. Sizes stay far below what a run can hold in
+/// memory (a payload is built per stream); counts and times below what a
+/// simulated case finishes in its time budget.
+inline constexpr int64_t kMaxPayloadBytes = 1 << 20;       ///< 1 MiB per stream, frame or message
+inline constexpr int64_t kMaxMessageBytes = 1 << 24;       ///< 16 MiB per request or response
+inline constexpr int64_t kMaxBulkBytes = 1 << 26;          ///< 64 MiB: bulk writes the whole stream at once
+inline constexpr int64_t kMaxCount = 100'000;               ///< streams, frames, requests
+inline constexpr int64_t kMaxDurationMs = 600'000;          ///< 10 minutes of simulated time
 
 /// The `clients` parameter of the scenarios whose clients each play the
 /// same workload on a connection of their own.
 inline ValueSpec clients_spec() {
-  return integer_spec("clients", 1, "clients, each playing the scenario on a connection of its own");
+  return integer_spec("clients", 1, "clients, each playing the scenario on a connection of its own", 1, 1000);
 }
 
-/// "" if `clients` is from 1 to 1000 (the network's limit), else why not.
-std::string clients_problem(const ValueMap& params);
-
-/// "" if every named parameter is >= `min`, else the first problem.
-std::string at_least(const ValueMap& params, const std::vector<std::string>& names, int64_t min);
 
 // The scenarios, one per file.
 ScenarioEntry handshake_scenario();

@@ -2,6 +2,8 @@
 // read its parameters.
 #include "scenarios/scenario.hpp"
 
+#include <limits>
+
 namespace conform::quic {
 
 const std::vector<ScenarioEntry>& scenario_table() {
@@ -22,24 +24,14 @@ MadeScenario make_scenario(const std::string& name, const ValueMap& params) {
       auto it = full.find(p.name);
       if (it == full.end() || conform::type_of(it->second) != p.type)
         return {nullptr, "scenario " + name + ": parameter " + p.name + " must be " + to_string(p.type)};
+      if (const auto* x = std::get_if<int64_t>(&it->second); x && ((p.min && *x < *p.min) || (p.max && *x > *p.max)))
+        return {nullptr, p.name + " = " + std::to_string(*x) + ": must be from " +
+                             std::to_string(p.min.value_or(std::numeric_limits<int64_t>::min())) + " to " +
+                             std::to_string(p.max.value_or(std::numeric_limits<int64_t>::max()))};
     }
     return e.make(full);
   }
   return {nullptr, "the quic plugin has no scenario '" + name + "'"};
-}
-
-std::string at_least(const ValueMap& params, const std::vector<std::string>& names, int64_t min) {
-  for (const std::string& n : names)
-    if (integer_param(params, n) < min)
-      return n + " = " + std::to_string(integer_param(params, n)) + ": must be at least " +
-             std::to_string(min);
-  return {};
-}
-
-std::string clients_problem(const ValueMap& params) {
-  if (auto problem = at_least(params, {"clients"}, 1); !problem.empty()) return problem;
-  if (integer_param(params, "clients") > 1000) return "clients: at most 1000";
-  return {};
 }
 
 }  // namespace conform::quic

@@ -77,13 +77,6 @@ class UniFanout final : public Scenario {
 };
 
 MadeScenario make(const ValueMap& p) {
-  for (auto [names, min] : {std::pair<std::vector<std::string>, int64_t>{{"subscribers", "frames"}, 1},
-                            {{"frames_per_group", "cadence_ms", "payload_bytes", "pause_ms",
-                              "slow_subscriber_read_bytes_per_s", "queue_limit_groups", "drain_ms",
-                              "reset_every", "stop_every"}, 0},
-                            {{"pause_at_frame"}, -1}})
-    if (auto problem = at_least(p, names, min); !problem.empty()) return {nullptr, problem};
-  if (integer_param(p, "subscribers") > 1000) return {nullptr, "subscribers: at most 1000"};
   BroadcastPlan plan;
   plan.frames = integer_param(p, "frames");
   plan.frames_per_group = integer_param(p, "frames_per_group");
@@ -109,30 +102,30 @@ ScenarioEntry uni_fanout_scenario() {
            "server-initiated unidirectional stream per group of frames, finished after its group; "
            "the server closes (application error 0) once all is acknowledged or after drain_ms "
            "without progress",
-           {integer_spec("subscribers", 1, "clients receiving the broadcast"),
-            integer_spec("frames", 200, "frames in the broadcast"),
+           {integer_spec("subscribers", 1, "clients receiving the broadcast", 1, 1000),
+            integer_spec("frames", 200, "frames in the broadcast", 1, kMaxCount),
             integer_spec("frames_per_group", 1,
-                         "frames per group, each group on a new stream; 0: every frame on one stream"),
-            integer_spec("cadence_ms", 20, "time between frames, milliseconds; 0: all at once"),
-            integer_spec("payload_bytes", 80, "bytes per frame"),
+                         "frames per group, each group on a new stream; 0: every frame on one stream", 0, kMaxCount),
+            integer_spec("cadence_ms", 20, "time between frames, milliseconds; 0: all at once", 0, kMaxDurationMs),
+            integer_spec("payload_bytes", 80, "bytes per frame", 0, kMaxPayloadBytes),
             integer_spec("pause_at_frame", -1,
-                         "frames from this index (from 0) on come pause_ms later; -1: no pause"),
-            integer_spec("pause_ms", 0, "length of the pause, milliseconds"),
+                         "frames from this index (from 0) on come pause_ms later; -1: no pause", -1, kMaxCount),
+            integer_spec("pause_ms", 0, "length of the pause, milliseconds", 0, kMaxDurationMs),
             integer_spec("slow_subscriber_read_bytes_per_s", 0,
                          "the last subscriber's application reads at most this many bytes per "
-                         "second; 0: reads at once"),
+                         "second; 0: reads at once", 0, int64_t{1} << 40),
             integer_spec("queue_limit_groups", 0,
                          "per subscriber, groups waiting for stream credit beyond this many are "
-                         "dropped, oldest first; 0: no limit"),
+                         "dropped, oldest first; 0: no limit", 0, kMaxCount),
             integer_spec("reset_every", 0,
                          "the relay resets every this many groups' streams (RESET_STREAM once the group "
-                         "is written) instead of finishing them; 0: none"),
+                         "is written) instead of finishing them; 0: none", 0, kMaxCount),
             integer_spec("stop_every", 0,
                          "each subscriber asks the relay to stop sending (STOP_SENDING) every this many "
-                         "streams as they open; 0: none"),
+                         "streams as they open; 0: none", 0, kMaxCount),
             integer_spec("drain_ms", 2000,
                          "the relay gives up (closes) after this long without progress once the "
-                         "last frame was due, milliseconds")}},
+                         "last frame was due, milliseconds", 0, kMaxDurationMs)}},
           make};
 }
 

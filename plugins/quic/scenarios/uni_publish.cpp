@@ -48,10 +48,6 @@ class UniPublish final : public Scenario {
 };
 
 MadeScenario make(const ValueMap& p) {
-  if (auto problem = at_least(p, {"streams"}, 1); !problem.empty()) return {nullptr, problem};
-  if (auto problem = at_least(p, {"cadence_ms", "payload_bytes", "drain_ms"}, 0); !problem.empty())
-    return {nullptr, problem};
-  if (auto problem = clients_problem(p); !problem.empty()) return {nullptr, problem};
   BroadcastPlan plan;
   plan.frames = integer_param(p, "streams");
   plan.frames_per_group = 1;
@@ -70,12 +66,12 @@ ScenarioEntry uni_publish_scenario() {
            "the client opens `streams` unidirectional streams to the server, one per cadence_ms, "
            "each with payload_bytes and finished, waiting at the server's stream limit; it closes "
            "(application error 0) once all is acknowledged or after drain_ms without progress",
-           {integer_spec("streams", 200, "unidirectional streams the client opens"),
-            integer_spec("cadence_ms", 20, "time between stream opens, milliseconds; 0: all at once"),
-            integer_spec("payload_bytes", 80, "bytes per stream"),
+           {integer_spec("streams", 200, "unidirectional streams the client opens", 1, kMaxCount),
+            integer_spec("cadence_ms", 20, "time between stream opens, milliseconds; 0: all at once", 0, kMaxDurationMs),
+            integer_spec("payload_bytes", 80, "bytes per stream", 0, kMaxPayloadBytes),
             integer_spec("drain_ms", 2000,
                          "the client gives up (closes) after this long without progress once the "
-                         "last stream was due, milliseconds"),
+                         "last stream was due, milliseconds", 0, kMaxDurationMs),
             clients_spec()}},
           make};
 }

@@ -34,20 +34,30 @@ struct CommonOptions {
   std::string tls_groups = "x25519";
 };
 
+// CLI11 reads "-1" into an unsigned field as 2^64-1: refuse the sign first.
+const CLI::Validator kNotNegative(
+    [](std::string& text) { return text.find('-') == 0 ? "Value " + text + " is negative" : std::string(); },
+    "NOT NEGATIVE");
+
+// A variable-length integer (RFC 9000 §16): 0 to 2^62-1.
+CLI::Option* varint(CLI::Option* option) {
+  return option->check(kNotNegative)->check(CLI::Range(uint64_t{0}, (uint64_t{1} << 62) - 1));
+}
+
 void add_common_options(CLI::App& cmd, CommonOptions& o) {
   Config& c = o.config;
   cmd.add_option("--keylog", o.keylog, "append NSS key log lines (TLS secrets) to this file")->type_name("FILE");
   cmd.add_option("--pcap", o.pcap, "write every datagram sent and received to this pcap")->type_name("FILE");
-  cmd.add_option("--seed", c.seed, "seed of the connection IDs")->capture_default_str();
+  cmd.add_option("--seed", c.seed, "seed of the connection IDs")->check(kNotNegative)->capture_default_str();
   // Transport parameters, RFC 9000 §18.2.
-  cmd.add_option("--max-idle-timeout-ms", c.max_idle_timeout_ms)->capture_default_str();
+  varint(cmd.add_option("--max-idle-timeout-ms", c.max_idle_timeout_ms))->capture_default_str();
   cmd.add_option("--max-udp-payload-size", c.max_udp_payload_size)->check(CLI::Range(1200, 65527))->capture_default_str();
-  cmd.add_option("--initial-max-data", c.initial_max_data)->capture_default_str();
-  cmd.add_option("--initial-max-stream-data-bidi-local", c.initial_max_stream_data_bidi_local)->capture_default_str();
-  cmd.add_option("--initial-max-stream-data-bidi-remote", c.initial_max_stream_data_bidi_remote)->capture_default_str();
-  cmd.add_option("--initial-max-stream-data-uni", c.initial_max_stream_data_uni)->capture_default_str();
-  cmd.add_option("--initial-max-streams-bidi", c.initial_max_streams_bidi)->check(CLI::Range(uint64_t{0}, uint64_t{1} << 60))->capture_default_str();
-  cmd.add_option("--initial-max-streams-uni", c.initial_max_streams_uni)->check(CLI::Range(uint64_t{0}, uint64_t{1} << 60))->capture_default_str();
+  varint(cmd.add_option("--initial-max-data", c.initial_max_data))->capture_default_str();
+  varint(cmd.add_option("--initial-max-stream-data-bidi-local", c.initial_max_stream_data_bidi_local))->capture_default_str();
+  varint(cmd.add_option("--initial-max-stream-data-bidi-remote", c.initial_max_stream_data_bidi_remote))->capture_default_str();
+  varint(cmd.add_option("--initial-max-stream-data-uni", c.initial_max_stream_data_uni))->capture_default_str();
+  cmd.add_option("--initial-max-streams-bidi", c.initial_max_streams_bidi)->check(kNotNegative)->check(CLI::Range(uint64_t{0}, uint64_t{1} << 60))->capture_default_str();
+  cmd.add_option("--initial-max-streams-uni", c.initial_max_streams_uni)->check(kNotNegative)->check(CLI::Range(uint64_t{0}, uint64_t{1} << 60))->capture_default_str();
   cmd.add_option("--ack-delay-exponent", c.ack_delay_exponent)->check(CLI::Range(0, 20))->capture_default_str();
   cmd.add_option("--max-ack-delay-ms", c.max_ack_delay_ms)->check(CLI::Range(0, 16383))->capture_default_str();
   cmd.add_option("--active-connection-id-limit", c.active_connection_id_limit)->check(CLI::Range(2, 1000))->capture_default_str();
@@ -60,7 +70,7 @@ void add_common_options(CLI::App& cmd, CommonOptions& o) {
   cmd.add_option("--open-stream-when-blocked", o.open_when_blocked)->check(CLI::IsMember({"wait", "fail"}))->capture_default_str();
   cmd.add_option("--tls-groups", o.tls_groups)->check(CLI::IsMember({"x25519", "p256", "cecpq2"}))->capture_default_str();
   cmd.add_option("--initial-mtu", c.initial_mtu)->check(CLI::Range(1200, 65527))->capture_default_str();
-  cmd.add_option("--key-update-interval-packets", c.key_update_interval_packets)->capture_default_str();
+  varint(cmd.add_option("--key-update-interval-packets", c.key_update_interval_packets))->capture_default_str();
 }
 
 void finish_config(CommonOptions& o) {
@@ -200,9 +210,11 @@ int main(int argc, char** argv) {
   server->add_option("--listen", listen, "IPv4-ADDRESS:PORT to bind (port 0: any)")->required();
   server->add_option("--cert", cert, "certificate, PEM")->required()->type_name("FILE");
   server->add_option("--key", key, "private key, PEM")->required()->type_name("FILE");
-  server->add_option("--htdocs", htdocs, "document root")->capture_default_str()->type_name("DIR");
+  server->add_option("--htdocs", htdocs, "document root")
+      ->check(CLI::ExistingDirectory)->capture_default_str()->type_name("DIR");
   server->add_option("--max-connections", max_connections,
-                     "exit once this many connections came and closed (0: run until SIGINT/SIGTERM)");
+                     "exit once this many connections came and closed (0: run until SIGINT/SIGTERM)")
+      ->check(kNotNegative);
   server->add_flag("--retry", server_opts.config.retry, "validate addresses with Retry first");
   add_common_options(*server, server_opts);
   server_opts.config.initial_max_streams_bidi = 100;
@@ -214,7 +226,8 @@ int main(int argc, char** argv) {
   unsigned timeout_s = 30;
   auto* client = app.add_subcommand("client", "fetch URLs over HTTP/3 on one connection");
   client->add_option("urls", urls, "https://IPv4-ADDRESS:PORT/path ...")->required();
-  client->add_option("-n", n, "number of requests (URLs repeat in order); default one per URL");
+  client->add_option("-n", n, "number of requests (URLs repeat in order); default one per URL")
+      ->check(CLI::Range(size_t{1}, size_t{1'000'000}));
   client->add_option("--output-dir", output_dir, "save response bodies here")->type_name("DIR");
   client->add_option("--timeout", timeout_s, "give up after this many seconds")
       ->check(CLI::Range(1u, 86400u))->capture_default_str();

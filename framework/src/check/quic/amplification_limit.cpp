@@ -15,6 +15,7 @@ namespace {
 
 class AmplificationLimit final : public QuicCheck {
  public:
+  KeysNeeded keys_needed() const override { return KeysNeeded::handshake; }
   std::string name() const override { return "amplification_limit"; }
   std::string rfc() const override { return "RFC 9000 §8.1 (MUST), §8.1.2"; }
   std::string summary() const override {

@@ -15,6 +15,7 @@ namespace {
 
 class DatagramsWithinPathMtu final : public QuicCheck {
  public:
+  KeysNeeded keys_needed() const override { return KeysNeeded::handshake; }
   std::string name() const override { return "datagrams_within_path_mtu"; }
   std::string rfc() const override { return "RFC 9000 §14, §14.2-§14.3, §18.2 (MUST)"; }
   std::string summary() const override {

@@ -12,6 +12,7 @@ namespace {
 
 class InitialKeysDiscarded final : public QuicCheck {
  public:
+  KeysNeeded keys_needed() const override { return KeysNeeded::handshake; }
   std::string name() const override { return "initial_keys_discarded"; }
   std::string rfc() const override { return "RFC 9001 §4.9.1 (MUST)"; }
   std::string summary() const override {

@@ -16,6 +16,7 @@ constexpr std::size_t kMinInitialDatagram = 1200;
 
 class InitialPadded final : public QuicCheck {
  public:
+  KeysNeeded keys_needed() const override { return KeysNeeded::initial; }
   explicit InitialPadded(Side sender) : sender_(sender) {}
   std::string name() const override { return fmt::format("{}_initial_padded", to_string(sender_)); }
   std::string rfc() const override { return "RFC 9000 §14.1 (MUST)"; }

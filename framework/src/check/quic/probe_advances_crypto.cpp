@@ -16,6 +16,7 @@ namespace {
 
 class ProbeAdvancesCrypto final : public QuicCheck {
  public:
+  KeysNeeded keys_needed() const override { return KeysNeeded::handshake; }
   std::string name() const override { return "probe_advances_crypto"; }
   std::string rfc() const override { return "RFC 9002 §6.2.4 (no MUST: recovery practice)"; }
   std::string summary() const override {

@@ -18,6 +18,7 @@ constexpr std::int64_t kBurstNs = 1'000'000;
 
 class ProbeCoalescesSpaces final : public QuicCheck {
  public:
+  KeysNeeded keys_needed() const override { return KeysNeeded::handshake; }
   std::string name() const override { return "probe_coalesces_spaces"; }
   std::string rfc() const override { return "RFC 9002 §6.2.4, RFC 9000 §12.2 (no MUST: recovery practice)"; }
   std::string summary() const override {

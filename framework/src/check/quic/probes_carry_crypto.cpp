@@ -14,6 +14,7 @@ namespace {
 
 class ProbesCarryCrypto final : public QuicCheck {
  public:
+  KeysNeeded keys_needed() const override { return KeysNeeded::handshake; }
   std::string name() const override { return "probes_carry_crypto"; }
   std::string rfc() const override { return "RFC 9002 §6.2.4 (SHOULD), §6.2.2.1"; }
   std::string summary() const override {

@@ -22,6 +22,7 @@ constexpr std::int64_t kBurstNs = 1'000'000;
 
 class PtoBackoff final : public QuicCheck {
  public:
+  KeysNeeded keys_needed() const override { return KeysNeeded::handshake; }
   std::string name() const override { return "pto_backoff"; }
   std::string rfc() const override { return "RFC 9002 §6.2.1 (MUST), Appendix A.7"; }
   std::string summary() const override {

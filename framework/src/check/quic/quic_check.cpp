@@ -48,7 +48,11 @@ std::vector<const CaptureFacts*> QuicRun::at(Side side) const {
 
 CheckResult QuicCheck::evaluate(const CheckInput& input) const {
   try {
-    return judge(QuicRun(input.artifact_dir), input);
+    const QuicRun run(input.artifact_dir);
+    std::vector<const CaptureFacts*> captures = run.at(Side::client);
+    if (const auto* server = run.server()) captures.push_back(server);
+    if (auto why = undecryptable(captures, keys_needed())) return {false, "cannot judge: " + *why, {}, false};
+    return judge(run, input);
   } catch (const InputError& e) {
     const auto& d = e.diagnostics().front();
     return {false, fmt::format("{}: {}", fs::path(d.pos.file).filename().string(), d.message), {}};

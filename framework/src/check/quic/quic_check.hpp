@@ -7,6 +7,7 @@
 
 #include "check/check.hpp"
 #include "check/quic/capture_facts.hpp"
+#include "check/quic/key_visibility.hpp"
 
 #include <functional>
 #include <memory>
@@ -40,10 +41,15 @@ class QuicRun {
   mutable std::vector<std::shared_ptr<const CaptureFacts>> clients_;
 };
 
-/// A QUIC check: evaluate() reads the run's captures and calls judge().
+/// A QUIC check: evaluate() reads the run's captures and calls judge(),
+/// unless a connection in them sent packets at a level up to keys_needed()
+/// of which none decrypted: then the verdict is not judged (CheckResult::
+/// judged), with the reason undecryptable() gives.
 class QuicCheck : public Check {
  public:
   CheckResult evaluate(const CheckInput& input) const final;
+  /// The deepest level whose frames judge() reads; 1-RTT unless overridden.
+  virtual KeysNeeded keys_needed() const { return KeysNeeded::one_rtt; }
   /// The verdict on `run`; tests call it with hand-made timelines.
   virtual CheckResult judge(const QuicRun& run, const CheckInput& input) const = 0;
 };

@@ -1,5 +1,5 @@
 // JSON input files with positioned errors.
-#include "gate/json_file.hpp"
+#include "common/json_file.hpp"
 
 #include <fstream>
 #include <sstream>

@@ -1,0 +1,297 @@
+// What a user who feeds conform bad input sees: a capture it cannot
+// decrypt, a malformed key log, a corrupt or cut capture, an out-of-range
+// scenario size. Each is one clear line naming the file and the position,
+// and never a PASS that judged nothing.
+#include "support/support.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+using namespace conform::test;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kNgtcp2 = std::string(CONFORM_SOURCE_DIR) + "/captures/ngtcp2/";
+// The real plugins: the suites name them, and validation needs their declarations.
+const std::vector<std::string> kEnv{std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR};
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// Two cases on ngtcp2's handshake capture: one reading 1-RTT STREAM frames,
+// one reading Initial packets only.
+std::string blind_suite(const std::string& dir) {
+  return write_file(dir + "/blind.toml", R"([[case]]
+id = "blind/streams"
+rfc = "9000§2.2"
+requirement = "stream data MUST be delivered"
+plugin = "quic"
+scenario = "handshake"
+  [[case.expect]]
+  check = "streams_delivered"
+  from = "client"
+  dir = "bidi"
+
+[[case]]
+id = "blind/padded"
+rfc = "9000§14.1"
+requirement = "a client MUST expand Initial datagrams to 1200 bytes"
+plugin = "quic"
+scenario = "handshake"
+  [[case.expect]]
+  check = "client_initial_padded"
+)");
+}
+
+std::map<std::string, std::string> verdicts(const std::string& report_path) {
+  std::map<std::string, std::string> out;
+  const json report = json::parse(read_file(report_path));
+  for (const auto& c : report.at("cases")) out[c.at("id")] = c.at("status");
+  return out;
+}
+
+const std::string kRandom = "the connection of client random ";
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(bad_input_test)
+
+// The capture's 1-RTT packets cannot be read without keys: a check of
+// STREAM frames is ERROR (NOT JUDGED), never PASS; a check of Initial
+// packets, which need no key log, still judges.
+BOOST_AUTO_TEST_CASE(a_check_that_cannot_decrypt_is_not_judged) {
+  const std::string dir = scratch_dir("bad_blind");
+  const std::string suite = blind_suite(dir);
+  const std::string capture = kNgtcp2 + "handshake.pcap";
+
+  // With its key log: both pass.
+  auto r = run_conform({"check", capture, "--keylog", kNgtcp2 + "handshake.keys", suite, "--out", dir + "/keyed",
+                        "--json", dir + "/keyed.json"},
+                       ".", kEnv);
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  BOOST_TEST(verdicts(dir + "/keyed.json") ==
+             (std::map<std::string, std::string>{{"blind/streams @ handshake.pcap#1", "PASS"},
+                                                 {"blind/padded @ handshake.pcap#1", "PASS"}}));
+
+  // Without a key log: the stream check cannot see a STREAM frame.
+  r = run_conform({"check", capture, suite, "--out", dir + "/none", "--json", dir + "/none.json", "-v"}, ".", kEnv);
+  BOOST_TEST(r.exit_code == 1, r.out + r.err);
+  BOOST_TEST(verdicts(dir + "/none.json") ==
+             (std::map<std::string, std::string>{{"blind/streams @ handshake.pcap#1", "ERROR"},
+                                                 {"blind/padded @ handshake.pcap#1", "PASS"}}));
+  const json none = json::parse(read_file(dir + "/none.json"));
+  const json& run = none.at("cases")[0].at("runs")[0];
+  const std::string reason = run.at("reason");
+  BOOST_TEST(reason.rfind("streams_delivered: cannot judge: handshake.pcap: no Handshake keys in the key log for " +
+                              kRandom, 0) == 0u,
+             reason);
+  BOOST_TEST(contains(reason, ": none of its 2 Handshake packets from the client decrypt (no --keylog given)"),
+             reason);
+  BOOST_TEST(run.at("checks")[0].at("judged") == false);
+  BOOST_TEST(contains(r.out, "NOT JUDGED streams_delivered: cannot judge: "), r.out);
+
+  // A well-formed key log of another connection: the same, naming the file.
+  r = run_conform({"check", capture, "--keylog", kNgtcp2 + "loss.keys", suite, "--out", dir + "/other", "--json",
+                   dir + "/other.json"},
+                  ".", kEnv);
+  BOOST_TEST(r.exit_code == 1, r.out + r.err);
+  const std::string other = json::parse(read_file(dir + "/other.json")).at("cases")[0].at("runs")[0].at("reason");
+  BOOST_TEST(contains(other, "(key logs: " + kNgtcp2 + "loss.keys)"), other);
+}
+
+// Offline, every vantage file of a connection folder is the capture given:
+// summaries name that capture, not loopback.pcap or server.pcap.
+BOOST_AUTO_TEST_CASE(a_tcp_check_on_a_quic_capture_names_the_capture) {
+  const std::string dir = scratch_dir("bad_tcp_on_quic");
+  const std::string suite = write_file(dir + "/tcp.toml", R"([[case]]
+id = "tcp/on-quic"
+rfc = "9293§3.8.6"
+requirement = "a sender SHOULD: a sanity case"
+plugin = "tcp_relay"
+scenario = "transfers"
+  [[case.expect]]
+  check = "transfer_time"
+  max_ms = 1000.0
+)");
+  auto r = run_conform({"check", kNgtcp2 + "handshake.pcap", "--keylog", kNgtcp2 + "handshake.keys", suite, "--out",
+                        dir + "/out", "--json", dir + "/r.json"},
+                       ".", kEnv);
+  BOOST_TEST(r.exit_code == 1, r.out + r.err);
+  const json report = json::parse(read_file(dir + "/r.json"));
+  BOOST_TEST(report.at("cases")[0].at("runs")[0].at("checks")[0].at("summary") ==
+             "handshake.pcap holds no TCP segment over IPv4");
+}
+
+// A key log with a malformed line is bad input in `check` and `dissect`
+// alike: exit 2, the file and line named, nothing judged.
+BOOST_AUTO_TEST_CASE(a_malformed_key_log_is_exit_2_naming_the_line) {
+  const std::string dir = scratch_dir("bad_keylog");
+  const std::string capture = kNgtcp2 + "handshake.pcap";
+  std::string text = read_file(kNgtcp2 + "handshake.keys");
+  const std::string keys = write_file(dir + "/garbage.keys", "# a comment\nthis is not a key log\n" + text);
+  auto r = run_conform({"check", capture, "--keylog", keys, blind_suite(dir), "--out", dir + "/out", "--json",
+                        dir + "/r.json"},
+                       ".", kEnv);
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(r.err == keys + ":2:1: unknown key log label 'this'\n", r.err);
+  BOOST_TEST(!fs::exists(dir + "/r.json"));
+  r = run_conform({"dissect", capture, "--keylog", keys});
+  BOOST_TEST(r.exit_code == 2, r.err);
+  BOOST_TEST(r.err == keys + ":2:1: unknown key log label 'this'\n", r.err);
+  BOOST_TEST(r.out.empty());
+
+  // A whole file of garbage: five lines shown, then a count.
+  std::string garbage;
+  for (int i = 0; i < 8; ++i) garbage += "CLIENT_TRAFFIC_SECRET_0 zz zz\n";
+  const std::string many = write_file(dir + "/many.keys", garbage);
+  r = run_conform({"dissect", capture, "--keylog", many});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(contains(r.err, many + ":5:1: client random is not 32 bytes of hex\n" + many +
+                                 ": 3 more malformed key log lines\n"),
+             r.err);
+}
+
+// A corrupt record is exit 2 naming frame and byte offset; a file cut
+// inside its last record is judged up to it, with a warning on stderr.
+BOOST_AUTO_TEST_CASE(corrupt_and_cut_captures) {
+  const std::string dir = scratch_dir("bad_pcap");
+  const std::string suite = blind_suite(dir);
+  const std::string keys = kNgtcp2 + "handshake.keys";
+  const std::string bytes = read_file(kNgtcp2 + "handshake.pcap");
+  // pcap: a 24-byte file header, then per record 16 bytes of header whose
+  // third word is the captured length. Record 3's claims 1 GB.
+  std::size_t at = 24;
+  for (int record = 1; record < 3; ++record) {
+    const auto* p = reinterpret_cast<const unsigned char*>(bytes.data() + at + 8);
+    at += 16 + (p[0] | p[1] << 8 | p[2] << 16 | std::size_t{p[3]} << 24);
+  }
+  std::string corrupt = bytes;
+  corrupt[at + 8] = 0;
+  corrupt[at + 9] = 0;
+  corrupt[at + 10] = 0;
+  corrupt[at + 11] = 0x40;
+  const std::string bad = write_file(dir + "/corrupt.pcap", corrupt);
+  auto r = run_conform({"check", bad, "--keylog", keys, suite, "--out", dir + "/out", "--json", dir + "/r.json"},
+                       ".", kEnv);
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(r.err.rfind(bad + ": frame 3 at byte " + std::to_string(at) + ": ", 0) == 0u, r.err);
+  BOOST_TEST(contains(r.err, "(a corrupt record: nothing was judged)\n"), r.err);
+  BOOST_TEST(!fs::exists(dir + "/r.json"));
+
+  const std::string cut = write_file(dir + "/cut.pcap", bytes.substr(0, bytes.size() - 10));
+  r = run_conform({"check", cut, "--keylog", keys, suite, "--out", dir + "/out", "--json", dir + "/c.json"}, ".",
+                  kEnv);
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  BOOST_TEST(contains(r.err, "warning: " + cut + ": frame 11 at byte "), r.err);
+  BOOST_TEST(contains(r.err, "the file ends inside this record, as a capture cut mid-write does; the 10 frames "
+                             "before it are judged, this one is not\n"),
+             r.err);
+  BOOST_TEST(json::parse(read_file(dir + "/c.json")).at("offline").at("captures")[0].at("warnings").size() == 1u);
+}
+
+// A size without an upper bound let one typo allocate gigabytes: the
+// suite loader refuses it where it is written, before anything runs.
+BOOST_AUTO_TEST_CASE(an_out_of_range_scenario_size_is_a_toml_error) {
+  const std::string dir = scratch_dir("bad_size");
+  const std::string suite = write_file(dir + "/huge.toml", R"([[case]]
+id = "huge"
+rfc = "9000§4.6"
+requirement = "a sender SHOULD: a sanity case"
+plugin = "quic"
+scenario = "uni-fanout"
+params = { frames = 10, payload_bytes = 1000000000 }
+  [[case.expect]]
+  check = "streams_delivered"
+  from = "server"
+  dir = "uni"
+)");
+  auto r = run_conform({"run", suite, "--out", dir + "/out"}, ".", kEnv);
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(r.err == suite + ":7:41: parameter of scenario 'uni-fanout': 'payload_bytes' = 1000000000 is out of "
+                              "range: from 0 to 1048576\n",
+             r.err);
+  BOOST_TEST(!fs::exists(dir + "/out/huge"));
+  // `conform plugins` documents the bound.
+  r = run_conform({"plugins"}, ".", kEnv);
+  BOOST_TEST(contains(r.out, "payload_bytes (integer) = 80, from 0 to 1048576  bytes per frame"), r.out);
+}
+
+// A report that cannot be written is an error naming it, exit 2; the
+// reports written before it stay.
+BOOST_AUTO_TEST_CASE(a_report_that_cannot_be_written_is_exit_2) {
+  const std::string dir = scratch_dir("bad_full");
+  // A device that refuses every write with ENOSPC, as /dev/full does (1, 7).
+  const std::string full = dir + "/full";
+  if (mknod(full.c_str(), S_IFCHR | 0666, makedev(1, 7)) != 0) {
+    BOOST_TEST_MESSAGE("cannot make a device node here (" << std::strerror(errno) << "): not tested");
+    return;
+  }
+  const std::string suite = std::string(CONFORM_TEST_DATA_DIR) + "/suites/simulated.toml";
+  for (const char* option : {"--json", "--html"}) {
+    auto r = run_conform({"run", suite, "--filter", "sim/impaired-echo", "--out", dir + "/out", "--junit",
+                          dir + "/j.xml", option, full});
+    BOOST_TEST(r.exit_code == 2, option << r.out << r.err);
+    BOOST_TEST(r.err == full + ": cannot write the report: No space left on device\n", r.err);
+    BOOST_TEST(fs::is_character_file(full), "the device was replaced");
+    BOOST_TEST(contains(read_file(dir + "/j.xml"), "<testcase "));
+    fs::remove(dir + "/j.xml");
+  }
+}
+
+// An output that is an input, or another output under another spelling,
+// is refused before anything runs.
+BOOST_AUTO_TEST_CASE(reports_never_overwrite_inputs_or_each_other) {
+  const std::string dir = scratch_dir("bad_same");
+  const std::string suite = write_file(dir + "/s.toml", read_file(std::string(CONFORM_TEST_DATA_DIR) +
+                                                                   "/suites/simulated.toml"));
+  auto r = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/r.json", "--junit", dir + "/./r.json"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err == dir + "/./r.json: --json and --junit name the same file\n", r.err);
+  r = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/s.toml"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err == dir + "/s.toml: --json names an input file (" + suite +
+                          "): writing the report would overwrite it\n",
+             r.err);
+  BOOST_TEST(!fs::exists(dir + "/out"));
+  // conform check: the capture itself.
+  const std::string capture = write_file(dir + "/h.pcap", read_file(kNgtcp2 + "handshake.pcap"));
+  r = run_conform({"check", capture, blind_suite(dir), "--out", dir + "/out", "--junit", capture}, ".", kEnv);
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err == capture + ": --junit names an input file (" + capture +
+                          "): writing the report would overwrite it\n",
+             r.err);
+  BOOST_TEST(read_file(capture) == read_file(kNgtcp2 + "handshake.pcap"));
+}
+
+// conform-quic refuses what no QUIC stack can send, before it opens a socket.
+BOOST_AUTO_TEST_CASE(conform_quic_validates_its_options) {
+  const std::string dir = scratch_dir("bad_quic_tool");
+  const std::string url = "https://127.0.0.1:1/x";
+  struct Bad {
+    std::vector<std::string> args;
+    std::string option;
+  };
+  for (const Bad& b : {Bad{{"client", url, "--initial-max-data", "-1"}, "--initial-max-data"},
+                       Bad{{"client", url, "--max-idle-timeout-ms", "-5"}, "--max-idle-timeout-ms"},
+                       Bad{{"client", url, "--initial-max-stream-data-uni", "4611686018427387904"},
+                           "--initial-max-stream-data-uni"},
+                       Bad{{"client", url, "--initial-max-streams-bidi", "-1"}, "--initial-max-streams-bidi"},
+                       Bad{{"client", url, "-n", "0"}, "-n"},
+                       Bad{{"server", "--listen", "127.0.0.1:0", "--cert", "c", "--key", "k", "--htdocs",
+                            dir + "/none"},
+                           "--htdocs"}}) {
+    auto r = run_program(CONFORM_QUIC_BINARY, b.args);
+    BOOST_TEST(r.exit_code == 2, b.option << ": " << r.err);
+    BOOST_TEST(contains(r.err, b.option), b.option << ": " << r.err);
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
