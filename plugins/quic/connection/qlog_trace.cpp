@@ -175,7 +175,7 @@ void QlogTrace::packet_lost(Instant now, Space space, uint64_t pn) {
 void QlogTrace::metrics(Instant now, const Recovery& recovery) {
   if (!enabled()) return;
   const RttEstimator& rtt = recovery.rtt();
-  const NewReno& cc = recovery.congestion();
+  const CongestionController& cc = recovery.congestion();
   Metrics m;
   m.min_rtt = rtt.has_sample() ? rtt.min().ns : -1;
   m.latest_rtt = rtt.has_sample() ? rtt.latest().ns : -1;

@@ -34,7 +34,7 @@ class NewReno final : public CongestionController {
   /// A packet in flight was acknowledged: leaves flight, grows the window
   /// unless it was sent before the current recovery period began (B.5).
   void on_packet_acked(size_t bytes, Instant time_sent);
-  uint64_t ssthresh() const { return ssthresh_; }
+  uint64_t ssthresh() const override { return ssthresh_; }
   bool in_slow_start() const { return cwnd_ < ssthresh_; }
   uint64_t minimum_window() const { return params_.minimum_window_packets * mds_; }
 

@@ -49,6 +49,9 @@ class CongestionController {
   virtual void set_app_limited(bool v) = 0;
   /// The congestion window, bytes.
   virtual uint64_t window() const = 0;
+  /// The slow start threshold, bytes (§7.3.1); UINT64_MAX before the first
+  /// congestion event and for a controller without one (bbr).
+  virtual uint64_t ssthresh() const { return UINT64_MAX; }
   /// The pacing rate (§7.7), bytes per second; `smoothed_rtt` as the
   /// RTT estimator holds it now.
   virtual double pacing_rate(Duration smoothed_rtt) const = 0;
