@@ -52,7 +52,7 @@ BOOST_AUTO_TEST_CASE(max_streams_bidi_requests_with_and_without_its_mutant) {
   BOOST_TEST(pass.checks == (std::map<std::string, bool>{
                                 {"streams_delivered", true}, {"max_streams_extended", true}, {"streams_blocked_sent", true}}));
   // Demand from the capture, said so: 300 opened, not "scenario requests=300".
-  BOOST_TEST(pass.summary("streams_delivered") == "received=300/300 missing=[] (expected from opened in client.pcap)");
+  BOOST_TEST(pass.summary("streams_delivered") == "received=300/300 missing=[] (expected from opened in max-streams-bidi-requests.pcap)");
   BOOST_TEST(contains(pass.out, "scenario parameters are unknown, so checks use what each capture shows"), pass.out);
   BOOST_TEST(pass.report.at("offline").at("mutants_not_applied").size() == 1u);
 
@@ -63,7 +63,7 @@ BOOST_AUTO_TEST_CASE(max_streams_bidi_requests_with_and_without_its_mutant) {
                                   {"streams_delivered", true}, {"max_streams_extended", false}, {"streams_blocked_sent", true}}));
   // Online the scenario's requests=300 fails streams_delivered too; offline
   // only the 10 opened streams are known to have been wanted.
-  BOOST_TEST(mutant.summary("streams_delivered") == "received=10/10 missing=[] (expected from opened in client.pcap)");
+  BOOST_TEST(mutant.summary("streams_delivered") == "received=10/10 missing=[] (expected from opened in max-streams-bidi-requests-no-max-streams.pcap)");
   BOOST_TEST(contains(mutant.summary("max_streams_extended"), "wanting 11 (STREAMS_BLOCKED 10 at frame 8)"),
              mutant.summary("max_streams_extended"));
 }
@@ -94,7 +94,7 @@ BOOST_AUTO_TEST_CASE(streams_blocked_publish_with_and_without_each_mutant) {
     BOOST_TEST(j.checks == e.checks, e.capture);
   }
   const Judged open_fails = judge("streams-blocked-publish-open-fails", "streams-blocked/publish");
-  BOOST_TEST(open_fails.summary("streams_delivered") == "received=20/20 missing=[] (expected from opened in client.pcap)");
+  BOOST_TEST(open_fails.summary("streams_delivered") == "received=20/20 missing=[] (expected from opened in streams-blocked-publish-open-fails.pcap)");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
