@@ -210,9 +210,11 @@ class ExternalPlugin final : public Plugin {
     if (!client_process.error().empty()) return {RunOutcome::Status::error, client_process.error()};
 
     const milliseconds limit{value_or<std::int64_t>(s.params, "time_limit_ms", 20000)};
-    if (auto status = client_process.wait_for(limit))
+    std::optional<int> crashed;
+    if (auto status = client_process.wait_for(limit)) {
       ctx.log("external: the client exited with status " + std::to_string(*status));
-    else
+      if (*status >= 128) crashed = status;
+    } else
       ctx.log("external: the client was still running after time_limit_ms " + std::to_string(limit.count()) +
               ": stopped with status " + std::to_string(client_process.stop(kStopGrace)));
     // The client's last datagrams (its CONNECTION_CLOSE) cross the relay first.
@@ -229,6 +231,12 @@ class ExternalPlugin final : public Plugin {
     for (const auto& line : lines) ctx.key_log(line);
     ctx.log("external: " + std::to_string(lines.size()) + " key log lines from client.keys and server.keys");
     if (lines.empty()) ctx.log("external: no key log: the captures will not decrypt past Initial packets");
+    // A client killed by a signal judged on what it managed to send would pass
+    // checks that only look for faults (no_connection_error).
+    if (crashed)
+      return {RunOutcome::Status::error, "client (" + client.profile->name + ") ended abnormally: exit status " +
+                                             std::to_string(*crashed) + " (128 + signal, or an error exit): " +
+                                             client_process.stderr_tail()};
     return {};
   }
 

@@ -163,4 +163,29 @@ BOOST_AUTO_TEST_CASE(a_missing_program_is_unsupported_naming_it) {
              c.at("headline"));
 }
 
+// A client that dies sends nothing: the run is an ERROR naming its exit
+// status, and no_connection_error, which only looks for faults, does not pass
+// on captures without a connection.
+BOOST_AUTO_TEST_CASE(a_crashing_client_is_an_error_not_a_pass) {
+  const std::string dir = scratch_dir("crashing-client");
+  const std::string profiles = dir + "/profiles";
+  write_file(profiles + "/crashy.toml",
+             "[profile]\nname = \"crashy\"\n[client]\nprogram = \"/bin/sh\"\n"
+             "args = [\"-c\", \"echo boom >&2; kill -SEGV $$\"]\n"
+             "[server]\nprogram = \"conform-quic\"\n"
+             "args = [\"server\", \"--listen\", \"{address}:{port}\", \"--cert\", \"{cert}\", \"--key\", \"{key}\", "
+             "\"--htdocs\", \"{htdocs}\"]\n");
+  const std::string suite = write_file(
+      dir + "/s.toml", std::string("[[case]]\nid = \"crashy/one\"") + kCaseHead +
+                           "client = { implementation = \"crashy\" }\nserver = { implementation = \"crashy\" }\n"
+                           "\n  [[case.expect]]\n  check = \"no_connection_error\"\n");
+  auto r = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/r.json"}, ".",
+                       {kPluginPath, "CONFORM_EXTERNAL_PROFILES=" + profiles});
+  BOOST_TEST(r.exit_code == 1, r.out + r.err);
+  const json c = case_named(json::parse(read_file(dir + "/r.json")), "crashy/one");
+  BOOST_TEST(c.at("status") == "ERROR", c.dump());
+  BOOST_TEST(contains(c.at("headline"), "client (crashy) ended abnormally: exit status 139"), c.at("headline"));
+  BOOST_TEST(contains(c.at("headline"), "boom"), c.at("headline"));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

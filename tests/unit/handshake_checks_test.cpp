@@ -316,6 +316,14 @@ BOOST_AUTO_TEST_CASE(connection_close_checks_read_the_error_code) {
   r = judge("no_connection_error", run, {{"by", "client"}});
   BOOST_TEST(r.passed);
   BOOST_TEST(r.summary == "1 transport CONNECTION_CLOSE frames, none with an error", r.summary);
+
+  // Captures without a connection (a client that crashed) show no error, and no pass either.
+  const dissect::Timeline nothing;
+  const quic_checks::QuicRun silent(quic_checks::make_capture_facts("server.pcap", nothing),
+                                    {quic_checks::make_capture_facts("client.pcap", nothing)});
+  r = judge("no_connection_error", silent, {});
+  BOOST_TEST(!r.passed);
+  BOOST_TEST(r.summary == "no QUIC connection in the captures", r.summary);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -50,6 +50,14 @@ BOOST_AUTO_TEST_CASE(bad_lines_name_file_and_line_and_the_rest_still_counts) {
 
 BOOST_AUTO_TEST_CASE(an_unreadable_file_is_an_input_error) {
   BOOST_CHECK_THROW(read_key_log("/nonexistent/keys.log"), conform::InputError);
+  // A folder opens as a stream that reads nothing: it must not pass for an empty key log.
+  try {
+    read_key_log("/tmp");
+    BOOST_FAIL("a folder was read as a key log");
+  } catch (const conform::InputError& e) {
+    BOOST_TEST(std::string(e.what()).find("/tmp") != std::string::npos, e.what());
+    BOOST_TEST(std::string(e.what()).find("cannot read key log: is a folder") != std::string::npos, e.what());
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -2,6 +2,7 @@
 #include "dissect/key_log.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -79,6 +80,8 @@ KeyLog parse_key_log(std::string_view text, const std::string& file) {
 }
 
 KeyLog read_key_log(const std::string& path) {
+  // An ifstream opens a folder and reads nothing: that would be an empty log.
+  if (std::filesystem::is_directory(path)) throw InputError({path}, "cannot read key log: is a folder");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError({path}, "cannot read key log");
   std::ostringstream text;
