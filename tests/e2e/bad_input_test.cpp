@@ -197,6 +197,46 @@ BOOST_AUTO_TEST_CASE(corrupt_and_cut_captures) {
   BOOST_TEST(json::parse(read_file(dir + "/c.json")).at("offline").at("captures")[0].at("warnings").size() == 1u);
 }
 
+// A pcapng Decryption Secrets Block whose lengths do not hold together is
+// exit 2 naming the block and its byte offset, in check and dissect alike:
+// ignoring it would leave packets undecrypted for no visible reason.
+BOOST_AUTO_TEST_CASE(a_damaged_secrets_block_is_exit_2_naming_block_and_byte) {
+  const std::string dir = scratch_dir("bad_dsb");
+  const std::string suite = blind_suite(dir);
+  const std::string bytes = read_file(kNgtcp2 + "handshake-dsb.pcapng");
+  // Block 1 is the Section Header Block (108 bytes); block 2, at byte 108,
+  // the secrets: its length (1584) at +4, its secrets length (1561) at +12.
+  constexpr std::size_t kDsb = 108;
+  auto with = [&](std::size_t at, std::uint32_t value) {
+    std::string b = bytes;
+    for (int i = 0; i < 4; ++i) b[at + i] = static_cast<char>(value >> (8 * i));
+    return b;
+  };
+  const std::string left = std::to_string(bytes.size() - kDsb);
+  struct Damage {
+    const char* name;
+    std::string bytes;
+    std::string why;
+  };
+  for (const Damage& d : {Damage{"short", with(kDsb + 4, 16), "length 16 is less than its 20 bytes of framing"},
+                          Damage{"odd", with(kDsb + 4, 1586), "length 1586 is not a multiple of 4"},
+                          Damage{"long", with(kDsb + 4, 1u << 28),
+                                 "length 268435456 runs past the end of the file (" + left + " bytes left)"},
+                          Damage{"secrets", with(kDsb + 12, 1600),
+                                 "secrets length 1600 exceeds the 1564 bytes the block holds"}}) {
+    const std::string capture = write_file(dir + "/" + d.name + ".pcapng", d.bytes);
+    const std::string expected = capture + ": block 2 at byte 108: Decryption Secrets Block " + d.why + "\n";
+    auto r = run_conform({"check", capture, suite, "--out", dir + "/out", "--json", dir + "/r.json"}, ".", kEnv);
+    BOOST_TEST(r.exit_code == 2, d.name << ": " << r.out << r.err);
+    BOOST_TEST(r.err == expected, d.name << ": " << r.err);
+    BOOST_TEST(!fs::exists(dir + "/r.json"), d.name);
+    r = run_conform({"dissect", capture});
+    BOOST_TEST(r.exit_code == 2, d.name << ": " << r.err);
+    BOOST_TEST(r.err == expected, d.name << ": " << r.err);
+    BOOST_TEST(r.out.empty(), d.name);
+  }
+}
+
 // A size without an upper bound let one typo allocate gigabytes: the
 // suite loader refuses it where it is written, before anything runs.
 BOOST_AUTO_TEST_CASE(an_out_of_range_scenario_size_is_a_toml_error) {

@@ -18,8 +18,11 @@ struct SecretsBlock {
 /// The TLS key logs of every Decryption Secrets Block of `path`, in file
 /// order; none for a pcap (not pcapng) file. Secrets of other types (WireGuard,
 /// ZigBee, ...) are skipped. Throws InputError naming the file when it cannot
-/// be opened; a block structure that stops making sense ends the scan (the
-/// packet reader reports such damage itself).
+/// be opened, and naming the block (counted from 1) and its byte offset when
+/// a Decryption Secrets Block is damaged: a length under its 20 bytes of
+/// framing, not a multiple of 4 or past the end of the file, or a secrets
+/// length the block cannot hold. Damage to other blocks ends the scan (the
+/// packet reader reports it).
 std::vector<SecretsBlock> read_pcapng_secrets(const std::string& path);
 
 }  // namespace conform
