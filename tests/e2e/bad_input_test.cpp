@@ -185,6 +185,13 @@ BOOST_AUTO_TEST_CASE(corrupt_and_cut_captures) {
   BOOST_TEST(r.err.rfind(bad + ": frame 3 at byte " + std::to_string(at) + ": ", 0) == 0u, r.err);
   BOOST_TEST(contains(r.err, "(a corrupt record: nothing was judged)\n"), r.err);
   BOOST_TEST(!fs::exists(dir + "/r.json"));
+  // dissect as check: exit 2, the same frame and byte, nothing printed.
+  r = run_conform({"dissect", bad, "--keylog", keys});
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(r.err.rfind(bad + ": frame 3 at byte " + std::to_string(at) + ": ", 0) == 0u, r.err);
+  BOOST_TEST(contains(r.err, "(a corrupt record: nothing was shown)\n"), r.err);
+  BOOST_TEST(std::count(r.err.begin(), r.err.end(), '\n') == 1, r.err);
+  BOOST_TEST(r.out.empty(), r.out);
 
   const std::string cut = write_file(dir + "/cut.pcap", bytes.substr(0, bytes.size() - 10));
   r = run_conform({"check", cut, "--keylog", keys, suite, "--out", dir + "/out", "--json", dir + "/c.json"}, ".",
@@ -195,6 +202,13 @@ BOOST_AUTO_TEST_CASE(corrupt_and_cut_captures) {
                              "before it are judged, this one is not\n"),
              r.err);
   BOOST_TEST(json::parse(read_file(dir + "/c.json")).at("offline").at("captures")[0].at("warnings").size() == 1u);
+  r = run_conform({"dissect", cut, "--keylog", keys});
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  BOOST_TEST(r.err.rfind("warning: " + cut + ": frame 11 at byte ", 0) == 0u, r.err);
+  BOOST_TEST(contains(r.err, "the file ends inside this record, as a capture cut mid-write does; the 10 frames "
+                             "before it are shown, this one is not\n"),
+             r.err);
+  BOOST_TEST(contains(r.out, "#10 "), r.out);
 }
 
 // A pcapng Decryption Secrets Block whose lengths do not hold together is

@@ -216,6 +216,13 @@ CaptureContents read_capture(const std::string& path) {
   return out;
 }
 
+std::string damage_warning(const std::string& path, const CaptureSummary& summary, const std::string& used) {
+  if (!summary.damage) return {};
+  if (!summary.cut_short) throw InputError({path}, *summary.damage + " (a corrupt record: nothing was " + used + ")");
+  return path + ": " + *summary.damage + ": the file ends inside this record, as a capture cut mid-write does; the " +
+         std::to_string(summary.records) + " frames before it are " + used + ", this one is not";
+}
+
 std::vector<CapturedDatagram> read_udp_datagrams(const std::string& path) {
   CaptureContents c = read_capture(path);
   if (c.summary.damage) throw InputError({path}, *c.summary.damage);

@@ -82,6 +82,15 @@ CaptureSummary for_each_datagram(const std::string& path,
 /// reported in the summary instead.
 CaptureContents read_capture(const std::string& path);
 
+/// The warning to print for damage to `path` that `summary` tells of, where
+/// what was read is `used` ("judged", "shown"); empty for a whole file.
+/// Throws InputError naming the file, frame and byte offset for a corrupt
+/// record: whatever follows it cannot be trusted, and using only what came
+/// before would pass a capture nobody saw whole. A file that ends inside
+/// its last record (a capture cut mid-write) loses only that record: the
+/// warning says so.
+std::string damage_warning(const std::string& path, const CaptureSummary& summary, const std::string& used);
+
 /// The UDP datagrams of `path`, in file order; records that are not UDP
 /// are skipped (their frame numbers still count). Throws InputError naming
 /// the file (and the frame for a damaged record) when it cannot be read.

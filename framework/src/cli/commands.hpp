@@ -90,9 +90,12 @@ struct OutputFile {
 /// normalised absolute path.
 void refuse_overwriting(const std::vector<OutputFile>& outputs, const std::vector<std::string>& inputs);
 /// Prints the decrypted timeline of a capture. Returns 0 whenever the files
-/// could be read, whatever could be decrypted; an unreadable capture or key
-/// log throws InputError (exit 2). Unusable key log lines are reported on
-/// stderr as `file:line: message` and do not stop the dissection.
+/// could be read and hold a QUIC connection, whatever could be decrypted.
+/// Throws InputError (exit 2), printing nothing, for an unreadable capture
+/// or key log, a malformed key log line, a corrupt record or damaged
+/// Decryption Secrets Block (file, frame or block, byte offset), and a
+/// capture with no QUIC connection. A capture cut inside its last record is
+/// shown up to it, with a warning on stderr.
 int command_dissect(const DissectCommandOptions& options);
 int command_list(const PluginOptions& plugins, const SelectOptions& select);
 int command_plugins(const PluginOptions& plugins);

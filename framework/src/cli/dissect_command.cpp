@@ -2,6 +2,7 @@
 #include "capture/pcap_reader.hpp"
 #include "capture/pcapng_secrets.hpp"
 #include "cli/commands.hpp"
+#include "common/input_error.hpp"
 #include "dissect/dissector.hpp"
 #include "dissect/timeline_format.hpp"
 #include "report/file_reporter.hpp"
@@ -30,16 +31,18 @@ int command_dissect(const DissectCommandOptions& options) {
   const CaptureSummary summary =
       for_each_datagram(options.capture, [&](const CapturedDatagram& d) { dissector.add(d); });
 
-  // A capture cut short still shows what came before the damage.
-  if (summary.damage)
-    std::fprintf(stderr, "%s: %s (the datagrams before it are shown)\n", options.capture.c_str(),
-                 summary.damage->c_str());
+  // As `conform check`: a corrupt record is exit 2, a capture cut short
+  // still shows what came before the cut.
+  const std::string warning = damage_warning(options.capture, summary, "shown");
+  if (!warning.empty()) std::fprintf(stderr, "warning: %s\n", warning.c_str());
 
   const auto timeline = dissector.finish();
-  // What a person would otherwise have to find in the output.
-  if (timeline.connections.empty())
-    std::fprintf(stderr, "%s: no QUIC connection found (%llu UDP datagrams, none a QUIC v1 client Initial)\n",
-                 options.capture.c_str(), static_cast<unsigned long long>(timeline.unattributed.size()));
+  // A QUIC dissector given no QUIC was given the wrong file, as `check` is.
+  if (timeline.connections.empty()) {
+    const std::size_t n = timeline.unattributed.size();
+    throw InputError({options.capture}, "no QUIC connection found (" + std::to_string(n) + " UDP datagram" +
+                                            (n == 1 ? "" : "s") + ", none a QUIC v1 client Initial)");
+  }
   for (const auto& c : timeline.connections)
     if (c.client_random && !c.secrets_found && !keys.connections.empty())
       std::fprintf(stderr, "%s: the key log has no secrets for connection %zu (client random %s): "

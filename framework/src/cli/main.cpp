@@ -106,6 +106,11 @@ int main(int argc, char** argv) {
   dissect_cmd->add_option("--vantage", dissect.vantage, "where the capture was taken, for --qlog")
       ->check(CLI::IsMember({"client", "server", "network"}))
       ->capture_default_str();
+  dissect_cmd->footer(
+      "Exit codes: 0 the timeline is printed (a capture cut inside its last record is shown up to it, with a "
+      "warning); 2 bad input, one `file: message` line and nothing printed: an unreadable capture or key log, a "
+      "malformed key log line, a corrupt record or Decryption Secrets Block (its frame or block and byte named), "
+      "or a capture with no QUIC connection.");
 
   conform::ReportCommandOptions report;
   auto* report_cmd = app.add_subcommand("report", "turn a JSON report and its artifact folders into an HTML report");

@@ -169,15 +169,8 @@ SplitCapture split_capture(const std::string& path, const dissect::KeyLog& keys,
   SplitCapture out;
   out.path = path;
   const CaptureContents capture = read_capture(path);
-  // A corrupt record may hide anything after it: judging the rest would
-  // pass a capture nobody saw whole. A cut end loses only the record the
-  // writer was writing, so what came before is judged, with a warning.
-  if (capture.summary.damage && !capture.summary.cut_short)
-    throw InputError({path}, *capture.summary.damage + " (a corrupt record: nothing was judged)");
-  if (capture.summary.damage)
-    out.warnings.push_back(fmt::format("{}: {}: the file ends inside this record, as a capture cut mid-write "
-                                       "does; the {} frames before it are judged, this one is not",
-                                       path, *capture.summary.damage, capture.summary.records));
+  if (auto warning = damage_warning(path, capture.summary, "judged"); !warning.empty())
+    out.warnings.push_back(std::move(warning));
   quic_units(path, capture, keys, root, out);
   tcp_units(path, root, out);
   if (out.units.empty())
