@@ -339,6 +339,10 @@ BOOST_AUTO_TEST_CASE(conform_quic_validates_its_options) {
                            "--initial-max-stream-data-uni"},
                        Bad{{"client", url, "--initial-max-streams-bidi", "-1"}, "--initial-max-streams-bidi"},
                        Bad{{"client", url, "-n", "0"}, "-n"},
+                       Bad{{"client", url, "--seed", "99999999999999999999999"}, "--seed"},
+                       Bad{{"server", "--listen", "127.0.0.1:0", "--cert", "c", "--key", "k",
+                            "--max-connections", "18446744073709551616"},
+                           "--max-connections"},
                        Bad{{"server", "--listen", "127.0.0.1:0", "--cert", "c", "--key", "k", "--htdocs",
                             dir + "/none"},
                            "--htdocs"}}) {

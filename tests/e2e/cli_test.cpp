@@ -65,7 +65,24 @@ BOOST_AUTO_TEST_CASE(bad_option_values_exit_2_before_running) {
   const std::string dir = scratch_dir("cli_option_values");
   for (const char* timeout : {"nan", "inf", "1e10", "0"})
     BOOST_TEST(run_conform({"run", kMutants, "--timeout", timeout, "--out", dir}).exit_code == 2, timeout);
-  BOOST_TEST(run_conform({"run", kMutants, "--seed", "-1", "--out", dir}).exit_code == 2);
+  // Integers are whole decimal numbers in range, never clamped, wrapped or
+  // read as octal or hex: the option and the value are named.
+  for (const char* seed : {"-1", "99999999999999999999999", "18446744073709551616", "abc", "0x10", "1e3"}) {
+    auto r = run_conform({"run", kMutants, "--seed", seed, "--out", dir});
+    BOOST_TEST(r.exit_code == 2, seed);
+    BOOST_TEST(contains(r.err, std::string("--seed: '") + seed +
+                                   "' is not a whole number from 0 to 18446744073709551615\n"),
+               seed << ": " << r.err);
+  }
+  for (const char* jobs : {"0", "257", "-1", "4294967297", "99999999999999999999", "0x10"}) {
+    auto r = run_conform({"run", kMutants, "-j", jobs, "--out", dir});
+    BOOST_TEST(r.exit_code == 2, jobs);
+    BOOST_TEST(contains(r.err, std::string("--jobs: '") + jobs + "' is not a whole number from 1 to 256\n"),
+               jobs << ": " << r.err);
+  }
+  auto largest = run_conform({"run", kMutants, "--seed", "18446744073709551615", "--filter", "seeds/flaky", "--out",
+                              dir + "/largest"});
+  BOOST_TEST(contains(largest.out, "seed 18446744073709551615"), largest.out + largest.err);
   auto same = run_conform({"run", kMutants, "--json", dir + "/r", "--junit", dir + "/r", "--out", dir});
   BOOST_TEST(same.exit_code == 2);
   BOOST_TEST(same.err == dir + "/r: --json and --junit name the same file\n");

@@ -7,7 +7,9 @@
 // connection, 2 bad arguments or unreadable files.
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -34,9 +36,15 @@ struct CommonOptions {
   std::string tls_groups = "x25519";
 };
 
-// CLI11 reads "-1" into an unsigned field as 2^64-1: refuse the sign first.
+// CLI11 reads "-1" into an unsigned field as 2^64-1, and clamps a value
+// above 2^64-1 to it: refuse the sign and the overflow first.
 const CLI::Validator kNotNegative(
-    [](std::string& text) { return text.find('-') == 0 ? "Value " + text + " is negative" : std::string(); },
+    [](std::string& text) {
+      if (text.find('-') == 0) return "Value " + text + " is negative";
+      errno = 0;
+      std::strtoull(text.c_str(), nullptr, 0);
+      return errno == ERANGE ? "Value " + text + " is above 18446744073709551615" : std::string();
+    },
     "NOT NEGATIVE");
 
 // A variable-length integer (RFC 9000 §16): 0 to 2^62-1.
