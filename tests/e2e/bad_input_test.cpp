@@ -157,6 +157,15 @@ BOOST_AUTO_TEST_CASE(a_malformed_key_log_is_exit_2_naming_the_line) {
   BOOST_TEST(contains(r.err, many + ":5:1: client random is not 32 bytes of hex\n" + many +
                                  ": 3 more malformed key log lines\n"),
              r.err);
+
+  // A binary file given as the key log: its bytes are escaped, 32 at most.
+  std::string elf = "\x7f" "ELF\x02\x01\x01" + std::string(9, '\0') + std::string(40, 'A') + "\n";
+  const std::string binary = write_file(dir + "/binary.keys", elf);
+  r = run_conform({"dissect", capture, "--keylog", binary});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err == binary + R"(:1:1: unknown key log label '\x7fELF\x02\x01\x01)" +
+                          R"(\x00\x00\x00\x00\x00\x00\x00\x00\x00AAAAAAAAAAAAAAAA'...)" + "\n",
+             r.err);
 }
 
 // A corrupt record is exit 2 naming frame and byte offset; a file cut

@@ -1,6 +1,8 @@
 // Hex spelling of byte strings.
 #include "dissect/bytes.hpp"
 
+#include <fmt/format.h>
+
 namespace conform::dissect {
 
 std::string to_hex(std::span<const std::uint8_t> bytes) {
@@ -39,6 +41,15 @@ std::optional<Bytes> from_hex(std::string_view hex) {
     }
   }
   if (high >= 0) return std::nullopt;
+  return out;
+}
+
+std::string quote_bytes(std::string_view text, char quote, std::size_t max_bytes) {
+  std::string out(1, quote);
+  for (unsigned char c : text.substr(0, max_bytes))
+    out += c >= 0x20 && c < 0x7f && c != quote ? std::string(1, static_cast<char>(c)) : fmt::format("\\x{:02x}", c);
+  out += quote;
+  if (text.size() > max_bytes) out += "...";
   return out;
 }
 

@@ -24,4 +24,11 @@ std::string to_hex(std::span<const std::uint8_t> bytes);
 /// so RFC text can be pasted), or nullopt for an odd count or a non-hex digit.
 std::optional<Bytes> from_hex(std::string_view hex);
 
+/// `text` between `quote` characters, each byte outside printable ASCII
+/// (and `quote` itself) spelled \xNN, so bytes read from a file print
+/// safely on one line. Past `max_bytes` bytes of `text` the rest is left
+/// out and "..." follows the closing quote.
+std::string quote_bytes(std::string_view text, char quote = '"',
+                   std::size_t max_bytes = std::string_view::npos);
+
 }  // namespace conform::dissect

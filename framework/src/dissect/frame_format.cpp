@@ -1,6 +1,7 @@
 // Text and JSON renderings of frames.
 #include "dissect/frame_format.hpp"
 #include "common/overload.hpp"
+#include "dissect/bytes.hpp"
 
 #include <fmt/format.h>
 
@@ -15,12 +16,6 @@ std::string ranges_text(const AckFrame& f) {
                                    : fmt::format("{}-{}", r.smallest, r.largest);
   }
   return out;
-}
-
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) out += (c >= 0x20 && c < 0x7f && c != '"') ? std::string(1, c) : fmt::format("\\x{:02x}", c);
-  return out + "\"";
 }
 
 }  // namespace
@@ -75,7 +70,7 @@ std::string describe_frame(const Frame& frame) {
             std::string s = fmt::format("CONNECTION_CLOSE {} error=0x{:x}",
                                         f.application ? "application" : "transport", f.error_code);
             if (f.frame_type) s += fmt::format(" frame_type=0x{:x}", *f.frame_type);
-            if (!f.reason.empty()) s += " reason=" + quoted(f.reason);
+            if (!f.reason.empty()) s += " reason=" + quote_bytes(f.reason);
             return s;
           },
           [](const HandshakeDoneFrame&) { return std::string("HANDSHAKE_DONE"); },

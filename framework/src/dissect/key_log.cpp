@@ -55,7 +55,8 @@ KeyLog parse_key_log(std::string_view text, const std::string& file) {
     if (ignored_label(f[0])) continue;
     TlsSecrets probe;
     if (!slot(probe, f[0])) {
-      problem("unknown key log label '" + std::string(f[0]) + "'");
+      // A binary file given by mistake: its bytes are shown escaped, and few.
+      problem("unknown key log label " + quote_bytes(f[0], '\'', 32));
       continue;
     }
     if (f.size() != 3) {
