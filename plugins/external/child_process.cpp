@@ -104,7 +104,8 @@ std::string ChildProcess::stderr_tail(std::size_t bytes) const {
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (text.size() > bytes) text = "..." + text.substr(text.size() - bytes);
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  return text;
+  // Error messages end with this: an empty tail would read as a lost reason.
+  return text.empty() ? "it wrote nothing on stderr" : text;
 }
 
 }  // namespace external

@@ -37,7 +37,8 @@ class ChildProcess {
   std::optional<int> wait_for(std::chrono::milliseconds limit);
   /// SIGTERM, up to `grace` to exit, then SIGKILL; the exit status.
   int stop(std::chrono::milliseconds grace);
-  /// The last `bytes` of its stderr, for error messages.
+  /// The last `bytes` of its stderr, for error messages; "it wrote nothing
+  /// on stderr" when it wrote none.
   std::string stderr_tail(std::size_t bytes = 400) const;
 
  private:

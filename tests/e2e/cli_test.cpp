@@ -89,7 +89,13 @@ BOOST_AUTO_TEST_CASE(bad_option_values_exit_2_before_running) {
   auto unwritable = run_conform({"run", kMutants, "--json", "/proc/r.json", "--out", dir});
   BOOST_TEST(unwritable.exit_code == 2);
   BOOST_TEST(unwritable.out.empty());
-  BOOST_TEST(contains(unwritable.err, "/proc/r.json: --json: cannot write here: "), unwritable.err);
+  BOOST_TEST(unwritable.err == "/proc/r.json: --json: cannot create a file in /proc: No such file or directory\n",
+             unwritable.err);
+  // A folder where a file is to be written: said so, not "write failed".
+  const std::string capture = std::string(CONFORM_SOURCE_DIR) + "/captures/ngtcp2/handshake.pcap";
+  auto qlog = run_conform({"dissect", capture, "--qlog", dir});
+  BOOST_TEST(qlog.exit_code == 2);
+  BOOST_TEST(qlog.err == dir + ": cannot write the report: is a folder\n", qlog.err);
 }
 
 BOOST_AUTO_TEST_CASE(a_second_run_into_the_same_out_folder_is_refused) {

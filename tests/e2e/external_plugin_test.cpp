@@ -55,6 +55,26 @@ plugin = "external"
 scenario = "request-response"
 )toml";
 
+// The case `NAME/one`, both sides played by the profile NAME (`sides`: its
+// [client] and [server] tables), judged by no_connection_error: how the run
+// ended and the case's JSON report.
+struct ProfileRun {
+  conform::test::CommandResult run;
+  json report;
+};
+ProfileRun run_profile(const std::string& name, const std::string& sides) {
+  const std::string dir = scratch_dir("profile-" + name);
+  const std::string profiles = dir + "/profiles";
+  write_file(profiles + "/" + name + ".toml", "[profile]\nname = \"" + name + "\"\n" + sides);
+  const std::string suite = write_file(
+      dir + "/s.toml", "[[case]]\nid = \"" + name + "/one\"" + kCaseHead + "client = { implementation = \"" + name +
+                           "\" }\nserver = { implementation = \"" + name +
+                           "\" }\n\n  [[case.expect]]\n  check = \"no_connection_error\"\n");
+  auto r = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/r.json"}, ".",
+                       {kPluginPath, "CONFORM_EXTERNAL_PROFILES=" + profiles});
+  return {r, case_named(json::parse(read_file(dir + "/r.json")), name + "/one")};
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(external_plugin_test)
@@ -145,19 +165,9 @@ BOOST_AUTO_TEST_CASE(a_bad_profile_stops_the_run_with_its_file_and_line) {
 }
 
 BOOST_AUTO_TEST_CASE(a_missing_program_is_unsupported_naming_it) {
-  const std::string dir = scratch_dir("missing-program");
-  const std::string profiles = dir + "/profiles";
-  write_file(profiles + "/ghost.toml",
-             "[profile]\nname = \"ghost\"\n[client]\nprogram = \"no-such-quic-client\"\nargs = [\"{url}\"]\n"
-             "[server]\nprogram = \"no-such-quic-server\"\n");
-  const std::string suite = write_file(
-      dir + "/s.toml", std::string("[[case]]\nid = \"ghost/one\"") + kCaseHead +
-                           "client = { implementation = \"ghost\" }\nserver = { implementation = \"ghost\" }\n"
-                           "\n  [[case.expect]]\n  check = \"no_connection_error\"\n");
-  auto r = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/r.json"}, ".",
-                       {kPluginPath, "CONFORM_EXTERNAL_PROFILES=" + profiles});
+  const auto [r, c] = run_profile("ghost", "[client]\nprogram = \"no-such-quic-client\"\nargs = [\"{url}\"]\n"
+                                           "[server]\nprogram = \"no-such-quic-server\"\n");
   BOOST_TEST(r.exit_code == 0, r.out + r.err);
-  const json c = case_named(json::parse(read_file(dir + "/r.json")), "ghost/one");
   BOOST_TEST(c.at("status") == "UNSUPPORTED");
   BOOST_TEST(contains(c.at("headline"), "profile 'ghost' (server): program 'no-such-quic-server' not found in "),
              c.at("headline"));
@@ -167,25 +177,27 @@ BOOST_AUTO_TEST_CASE(a_missing_program_is_unsupported_naming_it) {
 // status, and no_connection_error, which only looks for faults, does not pass
 // on captures without a connection.
 BOOST_AUTO_TEST_CASE(a_crashing_client_is_an_error_not_a_pass) {
-  const std::string dir = scratch_dir("crashing-client");
-  const std::string profiles = dir + "/profiles";
-  write_file(profiles + "/crashy.toml",
-             "[profile]\nname = \"crashy\"\n[client]\nprogram = \"/bin/sh\"\n"
-             "args = [\"-c\", \"echo boom >&2; kill -SEGV $$\"]\n"
-             "[server]\nprogram = \"conform-quic\"\n"
-             "args = [\"server\", \"--listen\", \"{address}:{port}\", \"--cert\", \"{cert}\", \"--key\", \"{key}\", "
-             "\"--htdocs\", \"{htdocs}\"]\n");
-  const std::string suite = write_file(
-      dir + "/s.toml", std::string("[[case]]\nid = \"crashy/one\"") + kCaseHead +
-                           "client = { implementation = \"crashy\" }\nserver = { implementation = \"crashy\" }\n"
-                           "\n  [[case.expect]]\n  check = \"no_connection_error\"\n");
-  auto r = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/r.json"}, ".",
-                       {kPluginPath, "CONFORM_EXTERNAL_PROFILES=" + profiles});
+  const auto [r, c] = run_profile(
+      "crashy", "[client]\nprogram = \"/bin/sh\"\nargs = [\"-c\", \"echo boom >&2; kill -SEGV $$\"]\n"
+                "[server]\nprogram = \"conform-quic\"\n"
+                "args = [\"server\", \"--listen\", \"{address}:{port}\", \"--cert\", \"{cert}\", \"--key\", \"{key}\", "
+                "\"--htdocs\", \"{htdocs}\"]\n");
   BOOST_TEST(r.exit_code == 1, r.out + r.err);
-  const json c = case_named(json::parse(read_file(dir + "/r.json")), "crashy/one");
   BOOST_TEST(c.at("status") == "ERROR", c.dump());
   BOOST_TEST(contains(c.at("headline"), "client (crashy) ended abnormally: exit status 139"), c.at("headline"));
   BOOST_TEST(contains(c.at("headline"), "boom"), c.at("headline"));
+}
+
+// A server that exits without a word: the reason says so, never an empty
+// detail after the colon.
+BOOST_AUTO_TEST_CASE(a_silent_server_is_an_error_saying_it_wrote_nothing) {
+  const auto [r, c] = run_profile("silent", "[client]\nprogram = \"/bin/true\"\nargs = []\n"
+                                            "[server]\nprogram = \"/bin/sh\"\nargs = [\"-c\", \"exit 3\"]\n");
+  BOOST_TEST(r.exit_code == 1, r.out + r.err);
+  BOOST_TEST(c.at("status") == "ERROR", c.dump());
+  const std::string headline = c.at("headline");
+  BOOST_TEST(contains(headline, "server (silent) exited with status 3 before binding UDP port "), headline);
+  BOOST_TEST(headline.ends_with(": it wrote nothing on stderr"), headline);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -64,8 +64,10 @@ void check_writable(const std::string& path, const char* option) {
   // The report is written through a temporary file beside it: try one.
   fs::path probe = path + ".tmp." + std::to_string(getpid());
   int fd = open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+  // /proc and read-only mounts say ENOENT or EROFS: name the folder that refuses.
   if (fd < 0)
-    throw InputError({path}, std::string(option) + ": cannot write here: " + std::strerror(errno));
+    throw InputError({path}, std::string(option) + ": cannot create a file in " + parent.string() + ": " +
+                                 std::strerror(errno));
   close(fd);
   fs::remove(probe, ec);
 }

@@ -31,11 +31,13 @@ bool write_all(std::ofstream& out, const std::string& text) {
 void write_file_atomically(const std::string& path, const std::string& text) {
   const fs::path target(path);
   std::error_code ec;
+  if (fs::is_directory(target, ec)) throw InputError({path}, "cannot write the report: is a folder");
   // A device, pipe or socket (/dev/stdout, a FIFO a CI step reads) is
   // written in place: renaming a temporary file over it would replace it.
   if (fs::exists(target, ec) && !fs::is_regular_file(target, ec)) {
-    std::ofstream out(target, std::ios::binary);
+    // errno is cleared before the open, so a failed open keeps its reason.
     errno = 0;
+    std::ofstream out(target, std::ios::binary);
     if (!out.is_open() || !write_all(out, text))
       throw InputError({path}, std::string("cannot write the report: ") +
                                    (errno ? std::strerror(errno) : "write failed"));
@@ -43,8 +45,8 @@ void write_file_atomically(const std::string& path, const std::string& text) {
   }
   fs::path tmp = target;
   tmp += ".tmp." + std::to_string(getpid());
-  std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
   errno = 0;
+  std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
   if (!out.is_open() || !write_all(out, text)) {
     const std::string why = errno ? std::strerror(errno) : "write failed";
     fs::remove(tmp, ec);

@@ -78,8 +78,8 @@ class HtmlReporter final : public CollectingReporter {
 /// Writes `text` to `path` through a temporary file in the same folder,
 /// renamed into place; a path that exists and is not a regular file (a
 /// device, a pipe) is written in place. Throws InputError naming the file
-/// when any byte cannot be written (a full disk, /dev/full) or the rename
-/// fails; the file is then left as it was.
+/// and the reason when it is a folder, when any byte cannot be written (a
+/// full disk, /dev/full) or the rename fails; the file is then left as it was.
 void write_file_atomically(const std::string& path, const std::string& text);
 
 }  // namespace conform
