@@ -334,6 +334,37 @@ BOOST_AUTO_TEST_CASE(reports_never_overwrite_inputs_or_each_other) {
   BOOST_TEST(read_file(capture) == read_file(kNgtcp2 + "handshake.pcap"));
 }
 
+// `--out` (and a report file) inside a suite folder, or that folder itself,
+// under any spelling: refused before anything is written, naming both.
+BOOST_AUTO_TEST_CASE(outputs_never_land_inside_an_input_folder) {
+  const std::string dir = scratch_dir("bad_inside");
+  const std::string suites = dir + "/suites";
+  write_file(suites + "/s.toml", read_file(std::string(CONFORM_TEST_DATA_DIR) + "/suites/simulated.toml"));
+  for (const std::string& out : {suites, suites + "/out", dir + "/./suites/../suites/deep/out"}) {
+    auto r = run_conform({"run", suites, "--out", out});
+    BOOST_TEST(r.exit_code == 2, out << ": " << r.out << r.err);
+    BOOST_TEST(r.err == out + ": --out is inside the input folder " + suites +
+                            ": outputs are never written among the inputs\n",
+               r.err);
+  }
+  auto r = run_conform({"run", suites, "--out", dir + "/out", "--json", suites + "/r.json"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err == suites + "/r.json: --json is inside the input folder " + suites +
+                          ": outputs are never written among the inputs\n",
+             r.err);
+  // conform check, the suite folder beside a capture.
+  const std::string folder = dir + "/check-suites";
+  blind_suite(folder);
+  r = run_conform({"check", kNgtcp2 + "handshake.pcap", folder, "--out", folder + "/out"}, ".", kEnv);
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(r.err == folder + "/out: --out is inside the input folder " + folder +
+                          ": outputs are never written among the inputs\n",
+             r.err);
+  BOOST_TEST(fs::directory_iterator(suites)->path().filename() == "s.toml");
+  BOOST_TEST(std::distance(fs::directory_iterator(suites), fs::directory_iterator()) == 1);
+  BOOST_TEST(!fs::exists(folder + "/out"));
+}
+
 // conform-quic refuses what no QUIC stack can send, before it opens a socket.
 BOOST_AUTO_TEST_CASE(conform_quic_validates_its_options) {
   const std::string dir = scratch_dir("bad_quic_tool");

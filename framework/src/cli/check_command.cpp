@@ -107,6 +107,7 @@ int command_check(const CheckCommandOptions& options) {
   std::vector<std::string> read = options.inputs;
   read.insert(read.end(), options.keylogs.begin(), options.keylogs.end());
   ReportSet reports(options.report, read);
+  refuse_overwriting({{"--out", options.out_dir}}, read);
   const auto roots = capture_roots(options.out_dir, captures);
   const auto vantages = named_vantages(cases);
   std::vector<SplitCapture> split;

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <thread>
 #include <fcntl.h>
@@ -103,6 +104,15 @@ bool same_file(const std::string& a, const std::string& b) {
   return fs::absolute(a).lexically_normal() == fs::absolute(b).lexically_normal();
 }
 
+// `path` is `folder` or lies below it, links and ".." resolved.
+bool inside_folder(const std::string& path, const std::string& folder) {
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec)) return false;
+  const fs::path f = fs::weakly_canonical(fs::absolute(folder), ec);
+  const fs::path p = fs::weakly_canonical(fs::absolute(path), ec);
+  return !ec && std::mismatch(f.begin(), f.end(), p.begin(), p.end()).first == f.end();
+}
+
 std::string describe(const ValueSpec& spec) {
   std::string line = fmt::format("{} ({})", spec.name, to_string(spec.type));
   line += spec.default_value ? " = " + format_toml(*spec.default_value) : " required";
@@ -121,10 +131,14 @@ void refuse_overwriting(const std::vector<OutputFile>& outputs, const std::vecto
     for (std::size_t k = 0; k < i; ++k)
       if (!outputs[k].path.empty() && same_file(out.path, outputs[k].path))
         throw InputError({out.path}, std::string(outputs[k].option) + " and " + out.option + " name the same file");
-    for (const auto& in : inputs)
+    for (const auto& in : inputs) {
+      if (inside_folder(out.path, in))
+        throw InputError({out.path}, std::string(out.option) + " is inside the input folder " + in +
+                                         ": outputs are never written among the inputs");
       if (same_file(out.path, in))
         throw InputError({out.path}, std::string(out.option) + " names an input file (" + in +
                                          "): writing the report would overwrite it");
+    }
   }
 }
 
@@ -139,7 +153,9 @@ int command_run(const RunCommandOptions& options) {
   check_writable(options.html, "--html");
   std::vector<std::string> inputs = options.select.paths;
   if (!options.gate.baseline.empty()) inputs.push_back(options.gate.baseline);
-  refuse_overwriting({{"--json", options.json}, {"--junit", options.junit}, {"--html", options.html}}, inputs);
+  refuse_overwriting(
+      {{"--json", options.json}, {"--junit", options.junit}, {"--html", options.html}, {"--out", options.out_dir}},
+      inputs);
   prepare_out_dir(options.out_dir);
   const int lock = lock_out_dir(options.out_dir);
 

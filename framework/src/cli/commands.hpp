@@ -87,7 +87,9 @@ struct OutputFile {
 /// the same file as one of `inputs` (a suite, capture, key log, baseline or
 /// report read): writing it would lose the other. The same file: by
 /// filesystem::equivalent when both exist (links, "./a" and "a"), else by
-/// normalised absolute path.
+/// normalised absolute path. Also when an output (a report file or the
+/// `--out` folder) is an input folder or lies below one, by
+/// filesystem::weakly_canonical paths: outputs never land among inputs.
 void refuse_overwriting(const std::vector<OutputFile>& outputs, const std::vector<std::string>& inputs);
 /// Prints the decrypted timeline of a capture. Returns 0 whenever the files
 /// could be read and hold a QUIC connection, whatever could be decrypted.
