@@ -365,6 +365,33 @@ BOOST_AUTO_TEST_CASE(outputs_never_land_inside_an_input_folder) {
   BOOST_TEST(!fs::exists(folder + "/out"));
 }
 
+// The same capture twice would give two results of one label: refused,
+// naming it and both positions. Two files of one name are told apart.
+BOOST_AUTO_TEST_CASE(a_capture_given_twice_is_refused_and_namesakes_are_told_apart) {
+  const std::string dir = scratch_dir("bad_twice");
+  const std::string suite = blind_suite(dir);
+  const std::string capture = write_file(dir + "/a/handshake.pcap", read_file(kNgtcp2 + "handshake.pcap"));
+  const std::string keys = kNgtcp2 + "handshake.keys";
+  auto r = run_conform({"check", capture, dir + "/a/../a/handshake.pcap", "--keylog", keys, suite, "--out",
+                        dir + "/out", "--json", dir + "/r.json"},
+                       ".", kEnv);
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(r.err == dir + "/a/../a/handshake.pcap: given twice (inputs 1 and 2): each input is read once\n",
+             r.err);
+  BOOST_TEST(!fs::exists(dir + "/r.json"));
+
+  r = run_conform({"check", capture, kNgtcp2 + "handshake.pcap", "--keylog", keys, suite, "--out", dir + "/out",
+                   "--json", dir + "/r.json"},
+                  ".", kEnv);
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  BOOST_TEST(verdicts(dir + "/r.json") ==
+             (std::map<std::string, std::string>{{"blind/streams @ handshake.pcap#1", "PASS"},
+                                                 {"blind/padded @ handshake.pcap#1", "PASS"},
+                                                 {"blind/streams @ handshake.pcap~2#1", "PASS"},
+                                                 {"blind/padded @ handshake.pcap~2#1", "PASS"}}));
+  BOOST_TEST(contains(r.out, "  handshake.pcap~2#1  QUIC  "), r.out);
+}
+
 // conform-quic refuses what no QUIC stack can send, before it opens a socket.
 BOOST_AUTO_TEST_CASE(conform_quic_validates_its_options) {
   const std::string dir = scratch_dir("bad_quic_tool");

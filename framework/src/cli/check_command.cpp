@@ -92,6 +92,7 @@ int command_check(const CheckCommandOptions& options) {
     throw InputError({options.inputs.front()}, "no suite given: name a *.toml file or a folder of them");
   for (const auto& c : captures)
     if (std::error_code ec; !fs::is_regular_file(c, ec)) throw InputError({c}, "no such capture file");
+  refuse_repeated(options.inputs);
 
   PluginSet plugins = load_plugins(options.plugins);
   Catalogue catalogue = catalogue_of(plugins);

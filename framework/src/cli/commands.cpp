@@ -142,6 +142,14 @@ void refuse_overwriting(const std::vector<OutputFile>& outputs, const std::vecto
   }
 }
 
+void refuse_repeated(const std::vector<std::string>& inputs) {
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    for (std::size_t k = 0; k < i; ++k)
+      if (same_file(inputs[k], inputs[i]))
+        throw InputError({inputs[i]}, fmt::format("given twice (inputs {} and {}): each input is read once",
+                                                  k + 1, i + 1));
+}
+
 int command_run(const RunCommandOptions& options) {
   PluginSet plugins = load_plugins(options.plugins);
   Catalogue catalogue = catalogue_of(plugins);

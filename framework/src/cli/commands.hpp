@@ -91,6 +91,10 @@ struct OutputFile {
 /// `--out` folder) is an input folder or lies below one, by
 /// filesystem::weakly_canonical paths: outputs never land among inputs.
 void refuse_overwriting(const std::vector<OutputFile>& outputs, const std::vector<std::string>& inputs);
+/// Throws InputError naming the path and both positions (from 1) when two
+/// of `inputs` are the same file, as refuse_overwriting tells: its results
+/// could not be told apart.
+void refuse_repeated(const std::vector<std::string>& inputs);
 /// Prints the decrypted timeline of a capture. Returns 0 whenever the files
 /// could be read and hold a QUIC connection, whatever could be decrypted.
 /// Throws InputError (exit 2), printing nothing, for an unreadable capture

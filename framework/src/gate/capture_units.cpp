@@ -46,10 +46,10 @@ fs::path unit_folder(const fs::path& root, std::size_t number) {
 }
 
 // QUIC: each connection's datagrams, rewritten with conform's addresses.
-void quic_units(const std::string& path, const CaptureContents& capture, const dissect::KeyLog& keys,
-                const fs::path& root, SplitCapture& out) {
+void quic_units(const CaptureContents& capture, const dissect::KeyLog& keys, const fs::path& root,
+                SplitCapture& out) {
   const auto timeline = dissect::dissect(capture.datagrams, keys);
-  const std::string name = fs::path(path).filename().string();
+  const std::string name = root.filename().string();
   const std::int64_t origin = capture.datagrams.empty() ? 0 : capture.datagrams.front().time_ns;
   auto by_frame = [&](std::uint64_t frame) -> const CapturedDatagram& {
     return *std::lower_bound(capture.datagrams.begin(), capture.datagrams.end(), frame,
@@ -139,7 +139,7 @@ void tcp_units(const std::string& path, const fs::path& root, SplitCapture& out)
   }
   const auto connections = tcp_connections(segments);
   if (connections.empty()) return;
-  const std::string name = fs::path(path).filename().string();
+  const std::string name = root.filename().string();
   std::unordered_map<std::uint64_t, int> output_of;
   std::vector<std::string> outputs;
   for (const auto& c : connections) {
@@ -171,7 +171,7 @@ SplitCapture split_capture(const std::string& path, const dissect::KeyLog& keys,
   const CaptureContents capture = read_capture(path);
   if (auto warning = damage_warning(path, capture.summary, "judged"); !warning.empty())
     out.warnings.push_back(std::move(warning));
-  quic_units(path, capture, keys, root, out);
+  quic_units(capture, keys, root, out);
   tcp_units(path, root, out);
   if (out.units.empty())
     throw InputError({path}, fmt::format("no connection to judge: no QUIC client Initial among {} UDP "

@@ -17,9 +17,10 @@ namespace conform {
 
 /// One connection of a capture, ready for the checks.
 struct CaptureUnit {
-  /// "handshake.pcap#1": the capture's file name and the connection's
-  /// number in it (QUIC connections first, then TCP ones, each in order of
-  /// first appearance).
+  /// "handshake.pcap#1": the name of the capture's root folder (its file
+  /// name, "handshake.pcap~2" for a second capture of that name) and the
+  /// connection's number in it (QUIC connections first, then TCP ones,
+  /// each in order of first appearance).
   std::string label;
   /// "QUIC" or "TCP".
   std::string transport;
@@ -49,7 +50,8 @@ struct SplitCapture {
   std::string key_sources;
 };
 
-/// Cuts `path` into units under `root/connection-N/` (`root` is created).
+/// Cuts `path` into units under `root/connection-N/` (`root` is created),
+/// labelled after `root`'s name.
 /// In a QUIC unit the datagrams are rewritten as conform records its own
 /// runs (raw IPv4, client 127.0.0.1, server 127.0.0.2, ports kept, times
 /// since the capture's first datagram), so checks that tell the sides by
