@@ -206,6 +206,25 @@ BOOST_AUTO_TEST_CASE(mutant_survives_when_a_named_check_passed) {
   BOOST_TEST(c.runs_passed == 2u);
 }
 
+BOOST_AUTO_TEST_CASE(a_qualified_entry_judges_only_the_instances_it_names) {
+  // One check expected at both endpoints: the mutant breaks the client's.
+  auto at = [](std::string by, bool passed) {
+    CheckOutcome c = check("max_streams_extended", passed, by + (passed ? " raised it" : " never raised it"));
+    c.params = {{"by", Value{by}}, {"dir", Value{std::string("uni")}}};
+    return c;
+  };
+  const RunRecord r = run(1, Status::fail, {at("client", false), at("server", true)});
+  BOOST_TEST(judge_mutant(mutant("client.emit_max_streams=false", {"max_streams_extended[by=client,dir=uni]"}), r)
+                 .killed);
+  // Unqualified, the server's passing instance lets the mutant survive.
+  const MutantOutcome plain = judge_mutant(mutant("client.emit_max_streams=false", {"max_streams_extended"}), r);
+  BOOST_TEST(!plain.killed);
+  BOOST_TEST(plain.survived == (std::vector<std::string>{"max_streams_extended"}), boost::test_tools::per_element());
+  const MutantOutcome wrong = judge_mutant(mutant("server.emit_max_streams=false", {"max_streams_extended[by=server]"}), r);
+  BOOST_TEST(wrong.survived == (std::vector<std::string>{"max_streams_extended[by=server]"}),
+             boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_CASE(every_surviving_check_is_named) {
   // A FAIL mutant run can still let some of its named checks pass.
   MutantOutcome m = judge_mutant(mutant("server.echo=false", {"a", "b", "c"}),

@@ -483,6 +483,28 @@ BOOST_AUTO_TEST_CASE(mutant_fails_must_name_checks_the_case_expects) {
              boost::test_tools::per_element());
 }
 
+BOOST_AUTO_TEST_CASE(qualified_fails_entries_must_name_an_expect_of_the_case) {
+  const auto dir = scratch_dir("suite_validation_mutant_selectors");
+  const auto p = parse_text(dir, "selectors.toml",
+                            case_head("v/selectors") + kExpect +                                  // 7-9
+                                "  [[case.mutant]]\n"                                             // 10
+                                "  server = { emit_max_streams = false }\n"                       // 11
+                                "  fails = [\"datagrams_captured[vantage=client]\",\n"            // 12
+                                "           \"datagrams_captured[vantage=server]\",\n"            // 13
+                                "           \"datagrams_captured[vantage]\",\n"                   // 14
+                                "           \"datagrams_captured[from=any,vantage=client\"]\n");  // 15
+  BOOST_TEST(sorted(p.lines()) ==
+                 sorted({
+                     at(p.path, 13, 12,
+                        "'fails' entry 'datagrams_captured[vantage=server]': no [[case.expect]] of "
+                        "'datagrams_captured' has those parameters"),
+                     at(p.path, 14, 12, "'fails' entry 'datagrams_captured[vantage]': 'vantage' is not key=value"),
+                     at(p.path, 15, 12,
+                        "'fails' entry 'datagrams_captured[from=any,vantage=client': must read name[key=value,...]"),
+                 }),
+             boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_CASE(mutant_values_are_validated_like_the_case) {
   const auto dir = scratch_dir("suite_validation_mutant_values");
   const auto p = parse_text(dir, "mutant.toml",

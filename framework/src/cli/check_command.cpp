@@ -58,15 +58,27 @@ void print_units(const std::vector<SplitCapture>& captures, std::size_t with_mut
                with_mutants, with_mutants == 1 ? " declares" : "s declare");
 }
 
+// The suite of the behaviours a capture of a stack's traffic can show
+// (suites/capture), for a `conform check` that names none.
+std::string default_suite(Verbosity verbosity) {
+  const std::string path = CONFORM_DEFAULT_SUITE_DIR;
+  if (std::error_code ec; !fs::is_directory(path, ec))
+    throw InputError({path}, "no suite given, and the default suite is not here: name a *.toml file or a folder "
+                             "of them");
+  if (verbosity != Verbosity::quiet) fmt::print("no suite given: judging with the default suite {}\n", path);
+  return path;
+}
+
 }  // namespace
 
 CLI::App* add_check_command(CLI::App& app, CheckCommandOptions& options) {
   auto* cmd = app.add_subcommand(
       "check", "judge captures made elsewhere with the expect blocks of suites' cases (no plugin runs)");
   cmd->add_option("inputs", options.inputs,
-                  "captures (pcap, pcapng), then suite files or folders (*.toml, folders)")
+                  "captures (pcap, pcapng), then suite files or folders (*.toml, folders); without a suite, "
+                  "the default suite suites/capture")
       ->required()
-      ->type_name("CAPTURE... SUITE_OR_DIR...");
+      ->type_name("CAPTURE... [SUITE_OR_DIR...]");
   // One value per occurrence: `--keylog K SUITE` must leave SUITE to the inputs.
   cmd->add_option("--keylog", options.keylogs, "NSS key log (SSLKEYLOGFILE) for the captures; repeatable")
       ->allow_extra_args(false)
@@ -88,8 +100,7 @@ int command_check(const CheckCommandOptions& options) {
   std::vector<std::string> captures, suites_paths;
   for (const auto& input : options.inputs) (is_suite(input) ? suites_paths : captures).push_back(input);
   if (captures.empty()) throw InputError({options.inputs.front()}, "no capture given: name a pcap or pcapng file");
-  if (suites_paths.empty())
-    throw InputError({options.inputs.front()}, "no suite given: name a *.toml file or a folder of them");
+  if (suites_paths.empty()) suites_paths.push_back(default_suite(options.report.verbosity));
   for (const auto& c : captures)
     if (std::error_code ec; !fs::is_regular_file(c, ec)) throw InputError({c}, "no such capture file");
   refuse_repeated(options.inputs);

@@ -1,6 +1,8 @@
 // A case's verdict from its runs and mutants.
 #include "run/aggregate.hpp"
 
+#include "suite/check_selector.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -42,12 +44,15 @@ int rank(Status s) {
 MutantOutcome judge_mutant(const MutantDecl& mutant, RunRecord run) {
   MutantOutcome m{mutant.label, mutant.fails, std::move(run), {}, false};
   if (m.run.status != Status::pass && m.run.status != Status::fail) return m;
-  for (const auto& name : mutant.fails)
+  for (const auto& entry : mutant.fails) {
+    std::string problem;
+    const auto selector = parse_check_selector(entry, problem);
     for (const auto& c : m.run.checks)
-      if (c.check == name && c.result.passed) {
-        m.survived.push_back(name);
+      if (selector && selects(*selector, c.check, c.params) && c.result.passed) {
+        m.survived.push_back(entry);
         break;
       }
+  }
   m.killed = m.survived.empty();
   return m;
 }

@@ -2,6 +2,7 @@
 #include "suite/case_parser.hpp"
 
 #include "net/net_config.hpp"
+#include "suite/check_selector.hpp"
 #include "suite/value_format.hpp"
 
 #include <algorithm>
@@ -316,6 +317,23 @@ std::string mutant_label(const MutantDecl& m) {
   return label.empty() ? "no overrides" : label;
 }
 
+// Why a `fails` entry names no [[case.expect]] of the case; nullopt when it
+// names at least one.
+std::optional<std::string> unselected(const std::string& entry, const std::vector<ExpectDecl>& expects) {
+  std::string problem;
+  const auto selector = parse_check_selector(entry, problem);
+  if (!selector) return "'fails' entry '" + entry + "': " + problem;
+  std::vector<std::string> expected;
+  for (const auto& e : expects) expected.push_back(e.check);
+  if (!contains(expected, selector->check))
+    return "mutant expects '" + selector->check + "' to fail, but the case has no such [[case.expect]]" +
+           did_you_mean(selector->check, expected);
+  for (const auto& e : expects)
+    if (selects(*selector, e.check, e.params)) return std::nullopt;
+  return "'fails' entry '" + entry + "': no [[case.expect]] of '" + selector->check +
+         "' has those parameters";
+}
+
 std::optional<MutantDecl> read_mutant(CaseWalk& cx, const toml::table& table,
                                       const std::vector<ExpectDecl>& expects) {
   MutantDecl m;
@@ -335,18 +353,13 @@ std::optional<MutantDecl> read_mutant(CaseWalk& cx, const toml::table& table,
                     "[[case.mutant]] needs 'fails', the checks that must fail on it");
     return std::nullopt;
   }
-  std::vector<std::string> expected;
-  for (const auto& e : expects) expected.push_back(e.check);
   for (const auto& item : *list) {
     auto s = item.as_string();
     if (!s) {
       cx.problems.add(item.source(), "'fails' must list check names (strings)");
       continue;
     }
-    if (!contains(expected, s->get()))
-      cx.problems.add(item.source(), "mutant expects '" + s->get() +
-                                         "' to fail, but the case has no such [[case.expect]]" +
-                                         did_you_mean(s->get(), expected));
+    if (auto why = unselected(s->get(), expects)) cx.problems.add(item.source(), *why);
     m.fails.push_back(s->get());
   }
   m.label = mutant_label(m);

@@ -1,0 +1,128 @@
+// suites/capture, the default suite of `conform check`: its cases pass on the
+// simulated network with every mutant killed, and a capture judged without
+// naming a suite gets them, each endpoint's and direction's check judged on
+// its own (captures/conform: runs of conform with and without a mutant).
+#include "support/support.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <tuple>
+
+using namespace conform::test;
+using nlohmann::json;
+
+namespace {
+
+const std::string kSource = CONFORM_SOURCE_DIR;
+const std::vector<std::string> kEnv{std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR};
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+struct Checked {
+  CommandResult result;
+  json report;
+  // Case id (without the capture) → status.
+  std::map<std::string, std::string> status;
+  // (check, by, dir) → passed, for the case `case_id`.
+  std::map<std::tuple<std::string, std::string, std::string>, bool> checks(const std::string& case_id) const {
+    std::map<std::tuple<std::string, std::string, std::string>, bool> out;
+    for (const auto& c : report.at("cases"))
+      if (c.at("id").get<std::string>().rfind(case_id + " @", 0) == 0)
+        for (const auto& k : c.at("runs")[0].at("checks")) {
+          const auto& p = k.at("params");
+          out[{k.at("check"), p.value("by", ""), p.value("dir", "")}] = k.at("passed");
+        }
+    return out;
+  }
+};
+
+Checked check_without_suite(const std::string& capture, const std::string& keys, const std::string& name) {
+  const std::string dir = scratch_dir("capture_suite_" + name);
+  Checked c{run_conform({"check", capture, "--keylog", keys, "--out", dir + "/out", "--json", dir + "/r.json"}, ".",
+                        kEnv),
+            {},
+            {}};
+  c.report = json::parse(read_file(dir + "/r.json"));
+  for (const auto& k : c.report.at("cases")) {
+    const std::string id = k.at("id");
+    c.status[id.substr(0, id.find(" @"))] = k.at("status");
+  }
+  return c;
+}
+
+Checked conform_capture(const std::string& name) {
+  const std::string base = kSource + "/captures/conform/" + name;
+  return check_without_suite(base + ".pcap", base + ".keys", name);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(capture_suite_test)
+
+BOOST_AUTO_TEST_CASE(every_case_passes_and_every_mutant_is_killed_in_simulation) {
+  const std::string dir = scratch_dir("capture_suite_run");
+  auto r = run_conform({"run", kSource + "/suites/capture", "-j", "2", "--out", dir + "/out", "--json", dir + "/r.json"},
+                       ".", kEnv);
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  const auto report = json::parse(read_file(dir + "/r.json"));
+  std::map<std::string, std::size_t> killed;
+  for (const auto& c : report.at("cases")) {
+    BOOST_TEST(c.at("status") == "PASS", c.at("id"));
+    for (const auto& m : c.at("mutants"))
+      if (m.at("killed")) ++killed[c.at("id")];
+  }
+  BOOST_TEST(killed == (std::map<std::string, std::size_t>{{"capture/max-streams-extended", 1},
+                                                           {"capture/streams-blocked-sent", 1},
+                                                           {"capture/pto-probes-coalesced", 2},
+                                                           {"capture/packets-before-keys-buffered", 1}}));
+}
+
+BOOST_AUTO_TEST_CASE(a_capture_without_a_suite_is_judged_by_the_default_suite) {
+  const Checked ok = conform_capture("max-streams-bidi-requests");
+  BOOST_TEST(ok.result.exit_code == 0, ok.result.out + ok.result.err);
+  BOOST_TEST(contains(ok.result.out, "no suite given: judging with the default suite " + kSource + "/suites/capture"),
+             ok.result.out);
+  BOOST_TEST(ok.status == (std::map<std::string, std::string>{{"capture/max-streams-extended", "PASS"},
+                                                               {"capture/streams-blocked-sent", "PASS"},
+                                                               {"capture/pto-probes-coalesced", "PASS"},
+                                                               {"capture/packets-before-keys-buffered", "PASS"}}));
+}
+
+BOOST_AUTO_TEST_CASE(a_server_that_never_raises_max_streams_fails_only_its_own_check) {
+  // server.emit_max_streams = false: the client's bidi requests stop at 10.
+  const Checked c = conform_capture("max-streams-bidi-requests-no-max-streams");
+  BOOST_TEST(c.result.exit_code == 1, c.result.out + c.result.err);
+  BOOST_TEST(c.status.at("capture/max-streams-extended") == "FAIL");
+  BOOST_TEST(c.status.at("capture/streams-blocked-sent") == "PASS");
+  const auto checks = c.checks("capture/max-streams-extended");
+  BOOST_TEST(checks.at({"max_streams_extended", "server", "bidi"}) == false);
+  BOOST_TEST(checks.at({"max_streams_extended", "server", "uni"}) == true);
+  BOOST_TEST(checks.at({"max_streams_extended", "client", "bidi"}) == true);
+  BOOST_TEST(checks.at({"max_streams_extended", "client", "uni"}) == true);
+  BOOST_TEST(contains(c.result.out, "max_streams_extended: the client bidi streams reached the limit 10"),
+             c.result.out);
+}
+
+BOOST_AUTO_TEST_CASE(a_client_that_never_sends_streams_blocked_fails_only_its_own_check) {
+  const Checked c = conform_capture("streams-blocked-publish-no-streams-blocked");
+  BOOST_TEST(c.result.exit_code == 1, c.result.out + c.result.err);
+  BOOST_TEST(c.status.at("capture/streams-blocked-sent") == "FAIL");
+  BOOST_TEST(c.status.at("capture/max-streams-extended") == "PASS");
+  const auto checks = c.checks("capture/streams-blocked-sent");
+  BOOST_TEST(checks.at({"streams_blocked_sent", "client", "uni"}) == false);
+  BOOST_TEST(checks.at({"streams_blocked_sent", "client", "bidi"}) == true);
+  BOOST_TEST(checks.at({"streams_blocked_sent", "server", "uni"}) == true);
+  BOOST_TEST(checks.at({"streams_blocked_sent", "server", "bidi"}) == true);
+}
+
+BOOST_AUTO_TEST_CASE(a_third_party_handshake_passes_every_behaviour) {
+  const std::string base = kSource + "/captures/ngtcp2/handshake";
+  const Checked c = check_without_suite(base + ".pcap", base + ".keys", "ngtcp2_handshake");
+  BOOST_TEST(c.result.exit_code == 0, c.result.out + c.result.err);
+  BOOST_TEST(c.status.size() == 4u);
+  for (const auto& [id, status] : c.status) BOOST_TEST(status == "PASS", id);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
