@@ -2,6 +2,7 @@
 #include "gate/report_reader.hpp"
 
 #include "common/json_file.hpp"
+#include "gate/report_consistency.hpp"
 #include "run/record_json.hpp"
 
 #include <nlohmann/json.hpp>
@@ -208,6 +209,7 @@ ReadReport report_from_json(const std::string& path, const nlohmann::json& doc) 
   } catch (const std::invalid_argument& e) {
     throw json_shape_error(path, where, e.what());
   }
+  check_consistent(report);
   return report;
 }
 

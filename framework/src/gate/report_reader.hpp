@@ -56,7 +56,8 @@ struct ReadReport {
 /// member that is missing, of the wrong type, or out of range (an unknown
 /// status, a negative duration_s, a seed or count that is not an integer at
 /// least 0, a failure without its seed), e.g. `r.json: at /cases/1/runs:
-/// expected an array`.
+/// expected an array`, or of the first verdict that contradicts its runs
+/// (gate/report_consistency.hpp).
 ReadReport read_report(const std::string& path);
 
 /// As read_report, from a document already parsed from `path`.
