@@ -10,6 +10,7 @@
 #include <filesystem>
 
 using namespace conform::test;
+using nlohmann::json;
 
 namespace {
 
@@ -76,12 +77,39 @@ BOOST_AUTO_TEST_CASE(a_report_of_the_wrong_shape_names_the_member) {
     nlohmann::json value;
     const char* message;
   };
+  const char* const kCount = "expected an integer at least 0";
+  const char* const kObject = "expected an object";
   for (const Bad& b : {Bad{"/cases/0/runs", "x", "expected an array"},
                        Bad{"/cases/0/status", "BOGUS", "unknown status \"BOGUS\""},
                        Bad{"/cases/0/duration_s", "x", "type must be number, but is string"},
                        Bad{"/cases/0/duration_s", -1.5, "must be a number of seconds, at least 0"},
                        Bad{"/cases/0/runs/0/status", "BOGUS", "unknown status \"BOGUS\""},
-                       Bad{"/cases/0/runs/0/duration_s", -1, "must be a number of seconds, at least 0"}}) {
+                       Bad{"/cases/0/runs/0/duration_s", -1, "must be a number of seconds, at least 0"},
+                       // Every member the page and `conform merge` read, each
+                       // with the type it must have.
+                       Bad{"/seed", -1, kCount},
+                       Bad{"/seed_pinned", 1, "type must be boolean, but is number"},
+                       Bad{"/cases", json::object(), "expected an array"},
+                       Bad{"/totals", "x", kObject},
+                       Bad{"/totals/passed", "1", kCount},
+                       Bad{"/totals/failed", 0.5, kCount},
+                       Bad{"/totals/skipped", true, kCount},
+                       Bad{"/totals/duration_s", true, "type must be number, but is boolean"},
+                       Bad{"/cases/0/id", 7, "type must be string, but is number"},
+                       Bad{"/cases/0/section", nullptr, "type must be string, but is null"},
+                       Bad{"/cases/0/runs_passed", -1, kCount},
+                       Bad{"/cases/0/params", "x", kObject},
+                       Bad{"/cases/0/knobs/client", json::array(), kObject},
+                       Bad{"/cases/0/replay", 1, "type must be string, but is number"},
+                       Bad{"/cases/0/mutants", "x", "expected an array"},
+                       Bad{"/cases/0/runs/0/seed", 1.5, kCount},
+                       Bad{"/cases/0/runs/0/checks/1", "x", kObject},
+                       Bad{"/cases/0/runs/0/checks/1/passed", "yes", "type must be boolean, but is string"},
+                       Bad{"/cases/0/runs/0/checks/1/judged", 1, "type must be boolean, but is number"},
+                       Bad{"/cases/0/runs/0/checks/1/params", 1, kObject},
+                       Bad{"/cases/0/runs/0/checks/1/evidence/0/frame", -6, kCount},
+                       Bad{"/cases/0/runs/0/checks/1/evidence/0/time_ns", "40", kCount},
+                       Bad{"/cases/0/runs/0/checks/1/evidence/1/text", json::array(), "type must be string, but is array"}}) {
     nlohmann::json doc = good;
     doc[nlohmann::json::json_pointer(b.pointer)] = b.value;
     const std::string path = write_file(dir + "/bad.json", doc.dump(1));
@@ -90,6 +118,24 @@ BOOST_AUTO_TEST_CASE(a_report_of_the_wrong_shape_names_the_member) {
     BOOST_TEST(r.err == path + ": at " + b.pointer + ": " + b.message + "\n", b.pointer);
     BOOST_TEST(!std::filesystem::exists(dir + "/x.html"));
   }
+  // A member that is not there at all.
+  for (const char* key : {"totals", "seed", "cases"}) {
+    nlohmann::json doc = good;
+    doc.erase(key);
+    const std::string path = write_file(dir + "/missing.json", doc.dump(1));
+    auto r = run_conform({"report", path, "--html", dir + "/x.html"});
+    BOOST_TEST(r.exit_code == 2, key);
+    BOOST_TEST(r.err == path + ": at /: no \"" + key + "\"\n", key);
+  }
+  // A mutant's members: the fixture case has none, so one is added.
+  nlohmann::json doc = good;
+  nlohmann::json mutant = {{"label", "server.echo=false"}, {"fails", {"datagrams_captured"}}, {"killed", "yes"},
+                           {"survived", json::array()}, {"run", good["cases"][0]["runs"][0]}};
+  doc["cases"][0]["mutants"].push_back(mutant);
+  const std::string path = write_file(dir + "/mutant.json", doc.dump(1));
+  auto r = run_conform({"report", path, "--html", dir + "/x.html"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err == path + ": at /cases/0/mutants/0/killed: type must be boolean, but is string\n");
 }
 
 // The page must not overwrite the report it is made from.

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
+#include <set>
 
 using namespace conform::test;
 using nlohmann::json;
@@ -30,7 +31,44 @@ const std::string& fixture() {
   return dir;
 }
 
-json view_of(const std::string& name) { return conform::report::run_view(fixture() + "/" + name); }
+json view_of(const std::string& name) {
+  conform::report::StringTable strings;
+  return conform::report::run_view(fixture() + "/" + name, strings);
+}
+
+// The diagram's rows, each [ms, dir, bytes, fate, client frame, server
+// frame, arrival ms or null, summary] as the page's script reads them from
+// the columns (report.js: diagramRows, packetSummary).
+json rows_of(const std::string& name) {
+  conform::report::StringTable table;
+  const json v = conform::report::run_view(fixture() + "/" + name, table);
+  const json strings = table.to_json();
+  const json& c = v["rows"];
+  json rows = json::array();
+  std::int64_t us = 0;
+  std::uint64_t client = 0, server = 0;
+  for (std::size_t i = 0; i < c["packets"].size(); ++i) {
+    us += c["us"][i].get<std::int64_t>();
+    if (!c["client_frame"][i].is_null()) client += c["client_frame"][i].get<std::int64_t>();
+    if (!c["server_frame"][i].is_null()) server += c["server_frame"][i].get<std::int64_t>();
+    std::string summary;
+    for (const auto& p : c["packets"][i]) {
+      summary += (summary.empty() ? "" : " | ") + strings["text"][p[0].get<std::size_t>()].get<std::string>();
+      if (!p[1].is_null()) summary += " " + std::to_string(p[1].get<std::uint64_t>());
+      if (!p[3].empty()) summary += ":";
+      for (const auto& f : p[3]) {
+        const std::string text = strings["text"][f.get<std::size_t>()];
+        const std::size_t label = strings["label"][f.get<std::size_t>()];
+        summary += " " + (label ? text.substr(0, label) : text);
+      }
+    }
+    rows.push_back({us / 1e3, c["dir"][i], c["bytes"][i], c["fate"][i],
+                    c["client_frame"][i].is_null() ? 0 : client, c["server_frame"][i].is_null() ? 0 : server,
+                    c["arrival_us"][i].is_null() ? json(nullptr) : json((us + c["arrival_us"][i].get<std::int64_t>()) / 1e3),
+                    summary});
+  }
+  return rows;
+}
 
 json last(const json& series) { return series.back(); }
 
@@ -66,8 +104,10 @@ BOOST_AUTO_TEST_CASE(datagrams_the_network_dropped_are_lost) {
     }
   BOOST_TEST(dropped == 16u);
   BOOST_TEST(v["rows_total"] == 50);
+  const json rows = rows_of("cliff");
+  BOOST_TEST(rows.size() == 50u);
   std::size_t lost = 0, delivered_by_client = 0;
-  for (const auto& r : v["rows"]) {
+  for (const auto& r : rows) {
     const int fate = r[3];
     if (fate == 1) {
       ++lost;
@@ -85,7 +125,7 @@ BOOST_AUTO_TEST_CASE(datagrams_the_network_dropped_are_lost) {
   BOOST_TEST(lost == dropped);
   BOOST_TEST(delivered_by_client == client_sent - dropped);
   // Row 0: the client's first Initial, frame 1 in both captures.
-  const json& first = v["rows"][0];
+  const json& first = rows[0];
   BOOST_TEST(first[0].get<double>() == 0.0);
   BOOST_TEST(first[2] == 1200);
   BOOST_TEST(first[4] == 1);
@@ -117,7 +157,8 @@ BOOST_AUTO_TEST_CASE(one_capture_only_draws_what_it_saw) {
   const json v = view_of("loss");
   BOOST_TEST(v["kind"] == "quic");
   BOOST_TEST(v["captures"]["server"].is_null());
-  for (const auto& r : v["rows"]) BOOST_TEST(r[3] == 2);  // one vantage
+  for (const auto& fate : v["rows"]["fate"]) BOOST_TEST(fate == 2);  // one vantage
+  BOOST_TEST(v["rows"]["fate"].size() == v["rows_total"].get<std::size_t>());
   BOOST_TEST(v["streams"]["delivered"].is_null());
   // 15 % loss: the endpoints resent CRYPTO data or sent PING-only probes.
   BOOST_TEST(v["handshake"]["probes"].size() > 0u);
@@ -145,7 +186,7 @@ BOOST_AUTO_TEST_CASE(tcp_windows_and_transfers) {
 }
 
 BOOST_AUTO_TEST_CASE(a_missing_folder_is_a_note_not_an_error) {
-  const json v = conform::report::run_view(fixture() + "/nowhere");
+  const json v = view_of("nowhere");
   BOOST_TEST(v["kind"] == "none");
   BOOST_TEST(v["notes"][0].get<std::string>().find("no such folder") != std::string::npos);
 }
@@ -166,6 +207,10 @@ BOOST_AUTO_TEST_CASE(page_is_self_contained_and_escapes_data) {
   const json data = json::parse(page.substr(begin + 50, end - begin - 50));
   BOOST_TEST(data["views"].size() == 4u);
   BOOST_TEST(data["views"]["cliff"]["streams"]["opened"].size() == 40u);
+  // Each frame description once, however many datagrams and runs carry it.
+  const json& text = data["strings"]["text"];
+  BOOST_TEST(text.size() == data["strings"]["label"].size());
+  BOOST_TEST(std::set<json>(text.begin(), text.end()).size() == text.size());
 }
 
 BOOST_AUTO_TEST_CASE(chart_js_missing_is_a_clear_error) {

@@ -364,10 +364,14 @@ BOOST_AUTO_TEST_CASE(junit_report_golden) {
   results[0].runs = {record(3, Status::fail, "",
                             {{"c", {}, {false, "s<1>", {{"client.pcap", 4, 10, "e&e"}}}},
                              {"d", {}, {true, "fine", {}}}})};
+  decls[0].requirement = "a receiver MUST <raise> \"it\"";
   MutantOutcome m;
   m.label = "m";
   m.killed = true;
-  results[0].mutants = {m};
+  MutantOutcome lives;
+  lives.label = "client.emit_max_streams=false";
+  lives.survived = {"c"};
+  results[0].mutants = {m, lives};
 
   results[1].status = Status::unsupported;
   results[1].headline = "needs 'relay'";
@@ -409,36 +413,63 @@ BOOST_AUTO_TEST_CASE(junit_report_golden) {
       "  <testsuite name=\"suites/a&amp;b.toml\" tests=\"2\" failures=\"1\" errors=\"0\" "
       "skipped=\"0\" time=\"0.750\">\n"
       "    <testcase classname=\"a&amp;b\" name=\"esc/&lt;1&gt;&amp;&quot;2&quot;\" time=\"0.500\">\n"
+      "      <properties>\n"
+      "        <property name=\"rfc\" value=\"9000§1\"/>\n"
+      "        <property name=\"requirement\" value=\"a receiver MUST &lt;raise&gt; &quot;it&quot;\"/>\n"
+      "        <property name=\"mutant m\" value=\"killed\"/>\n"
+      "        <property name=\"mutant client.emit_max_streams=false\" value=\"survived\"/>\n"
+      "      </properties>\n"
       "      <failure type=\"FAIL\" message=\"got &lt;x&gt; &amp; &quot;y&quot; &apos;z&apos;\">"
       "seed 3: FAIL \n"
       "  FAIL c: s&lt;1&gt;\n"
       "    client.pcap frame 4: e&amp;e\n"
       "  pass d: fine\n"
       "mutant m: killed\n"
+      "mutant client.emit_max_streams=false: SURVIVED\n"
       "</failure>\n"
       "    </testcase>\n"
-      "    <testcase classname=\"a&amp;b\" name=\"esc/pass\" time=\"0.250\"/>\n"
+      "    <testcase classname=\"a&amp;b\" name=\"esc/pass\" time=\"0.250\">\n"
+      "      <properties>\n"
+      "        <property name=\"rfc\" value=\"9000§1\"/>\n"
+      "      </properties>\n"
+      "    </testcase>\n"
       "  </testsuite>\n"
       "  <testsuite name=\"suites/z.toml\" tests=\"5\" failures=\"1\" errors=\"2\" skipped=\"1\" "
       "time=\"3.125\">\n"
       "    <testcase classname=\"z\" name=\"z/skip\" time=\"0.000\">\n"
+      "      <properties>\n"
+      "        <property name=\"rfc\" value=\"9000§1\"/>\n"
+      "      </properties>\n"
       "      <skipped message=\"needs &apos;relay&apos;\"/>\n"
       "    </testcase>\n"
       "    <testcase classname=\"z\" name=\"z/err\" time=\"0.000\">\n"
+      "      <properties>\n"
+      "        <property name=\"rfc\" value=\"9000§1\"/>\n"
+      "      </properties>\n"
       "      <error type=\"ERROR\" message=\"boom?\">seed 1: ERROR boom?\n"
       "</error>\n"
       "    </testcase>\n"
       "    <testcase classname=\"z\" name=\"z/xpass\" time=\"1.000\">\n"
+      "      <properties>\n"
+      "        <property name=\"rfc\" value=\"9000§1\"/>\n"
+      "      </properties>\n"
       "      <failure type=\"XPASS\" message=\"passed, but the case says it fails: known\">"
       "seed 1: PASS \n"
       "</failure>\n"
       "    </testcase>\n"
       "    <testcase classname=\"z\" name=\"z/timeout\" time=\"2.000\">\n"
+      "      <properties>\n"
+      "        <property name=\"rfc\" value=\"9000§1\"/>\n"
+      "      </properties>\n"
       "      <error type=\"TIMEOUT\" message=\"no end after 2 s (timeout)\">"
       "seed 1: TIMEOUT no end after 2 s (timeout)\n"
       "</error>\n"
       "    </testcase>\n"
-      "    <testcase classname=\"z\" name=\"z/xfail\" time=\"0.125\"/>\n"
+      "    <testcase classname=\"z\" name=\"z/xfail\" time=\"0.125\">\n"
+      "      <properties>\n"
+      "        <property name=\"rfc\" value=\"9000§1\"/>\n"
+      "      </properties>\n"
+      "    </testcase>\n"
       "  </testsuite>\n"
       "</testsuites>\n";
   BOOST_TEST(conform::test::read_file(path) == expected);
@@ -453,7 +484,7 @@ BOOST_AUTO_TEST_CASE(junit_report_of_the_world_counts_per_suite) {
   BOOST_TEST(xml.find("<testsuite name=\"suites/demo.toml\" tests=\"5\" failures=\"1\" errors=\"1\" "
                       "skipped=\"1\" time=\"2.500\">") != std::string::npos,
              xml);
-  BOOST_TEST(xml.find("<testcase classname=\"demo\" name=\"demo/xfail\" time=\"0.750\"/>") !=
+  BOOST_TEST(xml.find("<testcase classname=\"demo\" name=\"demo/xfail\" time=\"0.750\">") !=
                  std::string::npos,
              xml);
   BOOST_TEST(xml.find("client.pcap frame 42: it&apos;s here") != std::string::npos, xml);

@@ -86,10 +86,7 @@ std::unique_ptr<MergedRun> merge_shards(std::vector<ReadReport> reports) {
   for (std::size_t i = 0; i < total; ++i) {
     CaseResult& r = run->results.emplace_back(std::move(order[i]->result));
     r.c = &run->cases[i];
-    if (r.status == Status::unsupported) ++run->totals.skipped;
-    else if (is_failure(r.status)) ++run->totals.failed;
-    else ++run->totals.passed;
-    run->totals.duration_s += r.duration_s;
+    run->totals.add(r);
   }
   const ReadReport& first = *shards.front();
   run->plan = {&run->cases, first.seed, first.seed_pinned, first.out_dir, first.shard->replay_args, {}};

@@ -138,10 +138,7 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
     record.artifact_dir = jobs[k].unit->folder;
     to_original(record, *jobs[k].capture, *jobs[k].unit);
     CaseResult result = aggregate(c, {std::move(record)}, {});
-    if (result.status == Status::unsupported) ++run->totals.skipped;
-    else if (is_failure(result.status)) ++run->totals.failed;
-    else ++run->totals.passed;
-    run->totals.duration_s += result.duration_s;
+    run->totals.add(result);
     run->results.push_back(std::move(result));
   }
   return run;

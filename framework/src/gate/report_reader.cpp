@@ -2,6 +2,7 @@
 #include "gate/report_reader.hpp"
 
 #include "common/json_file.hpp"
+#include "gate/report_consistency.hpp"
 #include "run/record_json.hpp"
 
 #include <nlohmann/json.hpp>
@@ -10,14 +11,6 @@ namespace conform {
 
 namespace {
 using nlohmann::json;
-
-// `j[key]`, or a shape error naming `pointer/key`.
-const json& member(const std::string& path, const json& j, const std::string& pointer, const char* key) {
-  if (!j.is_object()) throw json_shape_error(path, pointer, "expected an object");
-  auto it = j.find(key);
-  if (it == j.end()) throw json_shape_error(path, pointer, std::string("no \"") + key + "\"");
-  return *it;
-}
 
 // nlohmann's message without its "[json.exception.type_error.302] " tag.
 std::string plain(const json::exception& e) {
@@ -52,6 +45,31 @@ class Fields {
     if (!a.is_array()) throw std::invalid_argument("expected an array");
     return a;
   }
+  const json& object(const char* key) const {
+    const json& o = at(key);
+    if (!o.is_object()) throw std::invalid_argument("expected an object");
+    return o;
+  }
+  // nlohmann would take true as 1 and -1 as 2^64-1: a seed, count or frame
+  // number must be written as one.
+  std::uint64_t count(const char* key) const {
+    const json& n = at(key);
+    if (!n.is_number_unsigned()) throw std::invalid_argument("expected an integer at least 0");
+    return n.get<std::uint64_t>();
+  }
+  double seconds(const char* key) const {
+    const json& n = at(key);
+    if (!n.is_number()) throw std::invalid_argument(std::string("type must be number, but is ") + n.type_name());
+    const double s = n.get<double>();
+    if (!(s >= 0)) throw std::invalid_argument("must be a number of seconds, at least 0");
+    return s;
+  }
+  Status status(const char* key) const {
+    const std::string word = get<std::string>(key);
+    const Status s = status_from_string(word);
+    if (word != to_string(s)) throw std::invalid_argument("unknown status \"" + word + "\"");
+    return s;
+  }
   const std::string& base() const { return base_; }
 
  private:
@@ -60,19 +78,37 @@ class Fields {
   std::string& where_;
 };
 
+// One check's verdict in a run record, with its evidence.
+void check_shape(const json& j, const std::string& base, std::string& where) {
+  Fields f(j, base, where);
+  f.get<std::string>("check");
+  value_map_from_json(f.object("params"));
+  f.get<bool>("passed");
+  if (j.contains("judged")) f.get<bool>("judged");
+  f.get<std::string>("summary");
+  const json& evidence = f.array("evidence");
+  for (std::size_t k = 0; k < evidence.size(); ++k) {
+    Fields e(evidence[k], base + "/evidence/" + std::to_string(k), where);
+    e.get<std::string>("capture");
+    e.count("frame");
+    if (!e.at("time_ns").is_null()) e.count("time_ns");
+    e.get<std::string>("text");
+  }
+}
+
 // A run record; its members are checked one by one first, so an error names
 // the member, then read by the same code that reads a forked run's record.
 RunRecord run_from_json(const json& j, const std::string& base, std::string& where) {
   Fields f(j, base, where);
-  f.get<std::uint64_t>("seed");
+  f.count("seed");
   f.get<std::string>("mutant");
-  const std::string status = f.get<std::string>("status");
-  if (to_string(status_from_string(status)) != status)
-    throw std::invalid_argument("unknown status \"" + status + "\"");
+  f.status("status");
   f.get<std::string>("reason");
-  if (!(f.get<double>("duration_s") >= 0)) throw std::invalid_argument("must be a number of seconds, at least 0");
+  f.seconds("duration_s");
   f.get<std::string>("artifact_dir");
-  f.array("checks");
+  const json& checks = f.array("checks");
+  for (std::size_t k = 0; k < checks.size(); ++k) check_shape(checks[k], base + "/checks/" + std::to_string(k), where);
+  where = base;
   return record_from_json(j);
 }
 
@@ -100,37 +136,53 @@ ReportedCase case_from_json(const json& j, const std::string& base, std::string&
   c.decl.scenario = f.get<std::string>("scenario");
   c.settings.id = c.decl.id;
   c.settings.scenario = c.decl.scenario;
-  c.settings.params = value_map_from_json(f.at("params"));
-  c.settings.network = value_map_from_json(f.at("network"));
+  c.settings.params = value_map_from_json(f.object("params"));
+  c.settings.network = value_map_from_json(f.object("network"));
+  const Fields knobs(f.object("knobs"), base + "/knobs", where);
   for (const auto& [role, values] : f.at("knobs").get_ref<const json::object_t&>())
-    c.settings.knobs[role] = value_map_from_json(values);
+    c.settings.knobs[role] = value_map_from_json(knobs.object(role.c_str()));
   CaseResult& r = c.result;
-  const std::string status = f.get<std::string>("status");
-  r.status = status_from_string(status);
-  if (status != to_string(r.status)) throw std::invalid_argument("unknown status \"" + status + "\"");
+  r.status = f.status("status");
   r.headline = f.get<std::string>("headline");
-  r.duration_s = f.get<double>("duration_s");
-  if (!(r.duration_s >= 0)) throw std::invalid_argument("must be a number of seconds, at least 0");
-  r.runs_passed = f.get<std::size_t>("runs_passed");
+  r.duration_s = f.seconds("duration_s");
+  r.runs_passed = f.count("runs_passed");
   const json& runs = f.array("runs");
   for (std::size_t k = 0; k < runs.size(); ++k)
     r.runs.push_back(run_from_json(runs[k], base + "/runs/" + std::to_string(k), where));
   const json& mutants = f.array("mutants");
   for (std::size_t k = 0; k < mutants.size(); ++k)
     r.mutants.push_back(mutant_from_json(mutants[k], base + "/mutants/" + std::to_string(k), where));
-  if (auto seed = j.find("seed"); seed != j.end()) r.headline_seed = f.get<std::uint64_t>("seed");
+  // A failure names the seed its replay command runs with.
+  if (is_failure(r.status) || j.contains("seed")) r.headline_seed = f.count("seed");
+  if (j.contains("replay")) f.get<std::string>("replay");
   return c;
 }
 
-ShardInfo shard_from_json(const json& j) {
+ShardInfo shard_from_json(const json& j, std::string& where) {
+  Fields f(j, "/shard", where);
   ShardInfo s;
-  s.index = j.at("index").get<std::size_t>();
-  s.count = j.at("count").get<std::size_t>();
-  s.cases_total = j.at("cases_total").get<std::size_t>();
-  s.cases_digest = j.at("cases_digest").get<std::string>();
-  s.positions = j.at("positions").get<std::vector<std::size_t>>();
-  s.replay_args = j.at("replay_args").get<std::vector<std::string>>();
+  s.index = f.count("index");
+  s.count = f.count("count");
+  s.cases_total = f.count("cases_total");
+  s.cases_digest = f.get<std::string>("cases_digest");
+  const json& positions = f.array("positions");
+  for (std::size_t k = 0; k < positions.size(); ++k) {
+    where = "/shard/positions/" + std::to_string(k);
+    if (!positions[k].is_number_unsigned()) throw std::invalid_argument("expected an integer at least 0");
+    s.positions.push_back(positions[k].get<std::size_t>());
+  }
+  s.replay_args = f.get<std::vector<std::string>>("replay_args");
   return s;
+}
+
+RunTotals totals_from_json(const json& j, std::string& where) {
+  Fields f(j, "/totals", where);
+  RunTotals t;
+  t.passed = f.count("passed");
+  t.failed = f.count("failed");
+  t.skipped = f.count("skipped");
+  t.duration_s = f.seconds("duration_s");
+  return t;
 }
 
 }  // namespace
@@ -142,27 +194,22 @@ ReadReport report_from_json(const std::string& path, const nlohmann::json& doc) 
   report.path = path;
   std::string where;
   try {
-    report.conform_version = json_string(path, doc, "", "conform_version");
-    where = "/seed";
-    report.seed = member(path, doc, "", "seed").get<std::uint64_t>();
-    where = "/seed_pinned";
-    report.seed_pinned = member(path, doc, "", "seed_pinned").get<bool>();
-    report.out_dir = json_string(path, doc, "", "out_dir");
-    if (auto shard = doc.find("shard"); shard != doc.end()) {
-      where = "/shard";
-      report.shard = shard_from_json(*shard);
-    }
-    const json& cases = member(path, doc, "", "cases");
-    where = "/cases";
-    if (!cases.is_array()) throw json_shape_error(path, where, "expected an array");
-    for (std::size_t i = 0; i < cases.size(); ++i) {
+    Fields f(doc, "", where);
+    report.conform_version = f.get<std::string>("conform_version");
+    report.seed = f.count("seed");
+    report.seed_pinned = f.get<bool>("seed_pinned");
+    report.out_dir = f.get<std::string>("out_dir");
+    if (doc.contains("shard")) report.shard = shard_from_json(f.at("shard"), where);
+    const json& cases = f.array("cases");
+    for (std::size_t i = 0; i < cases.size(); ++i)
       report.cases.push_back(case_from_json(cases[i], "/cases/" + std::to_string(i), where));
-    }
+    report.totals = totals_from_json(f.at("totals"), where);
   } catch (const json::exception& e) {
     throw json_shape_error(path, where, plain(e));
   } catch (const std::invalid_argument& e) {
     throw json_shape_error(path, where, e.what());
   }
+  check_consistent(report);
   return report;
 }
 

@@ -3,6 +3,7 @@
 // for `conform report` to refuse a report of the wrong shape.
 #pragma once
 
+#include "report/reporter.hpp"
 #include "run/result.hpp"
 
 #include <nlohmann/json.hpp>
@@ -45,13 +46,18 @@ struct ReadReport {
   std::string out_dir;
   std::optional<ShardInfo> shard;
   std::vector<ReportedCase> cases;
+  /// The report's own `totals`, as written.
+  RunTotals totals;
 };
 
-/// Reads the JSON report at `path`. Throws InputError naming the file and
-/// the line and column (malformed JSON) or the JSON pointer of the first
+/// Reads the JSON report at `path`: every member that `conform merge` and
+/// the HTML page read (docs/reports.md). Throws InputError naming the file
+/// and the line and column (malformed JSON) or the JSON pointer of the first
 /// member that is missing, of the wrong type, or out of range (an unknown
-/// status, a negative duration_s), e.g. `r.json: at /cases/1/runs: expected
-/// an array`.
+/// status, a negative duration_s, a seed or count that is not an integer at
+/// least 0, a failure without its seed), e.g. `r.json: at /cases/1/runs:
+/// expected an array`, or of the first verdict that contradicts its runs
+/// (gate/report_consistency.hpp).
 ReadReport read_report(const std::string& path);
 
 /// As read_report, from a document already parsed from `path`.

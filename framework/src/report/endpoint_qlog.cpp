@@ -32,7 +32,7 @@ std::optional<EndpointQlog> read_endpoint_qlog(const std::string& path, std::int
       out.wanted[d.value("stream_type", "unidirectional")].push_back({ms, d.value("count", 0)});
       continue;
     }
-    for (const char* field : {"congestion_window", "bytes_in_flight", "smoothed_rtt", "pto_count"})
+    for (const char* field : {"congestion_window", "bytes_in_flight", "pto_count"})
       if (d.contains(field) && d[field].is_number()) metrics[field].emplace_back(ms, d[field].get<double>());
   }
   for (const auto& [field, points] : metrics) out.recovery[field] = thinned_points(points, kMaxRecoveryPoints);

@@ -19,8 +19,9 @@ inline constexpr std::size_t kMaxRecoveryPoints = 2000;
 struct EndpointQlog {
   /// "unidirectional" / "bidirectional" -> [[ms, streams wanted so far], ...].
   nlohmann::json wanted = nlohmann::json::object();
-  /// congestion_window, bytes_in_flight (bytes), smoothed_rtt (ms) and
-  /// pto_count -> [[ms, value], ...], each thinned to kMaxRecoveryPoints.
+  /// congestion_window, bytes_in_flight (bytes) and pto_count -> [[ms,
+  /// value], ...], each thinned to kMaxRecoveryPoints: what the recovery
+  /// plot draws.
   nlohmann::json recovery = nlohmann::json::object();
 };
 

@@ -51,12 +51,12 @@ std::string resolve(const std::string& dir, const std::vector<std::string>& base
 }
 
 // Every run of every case (mutants' included), viewed once per folder.
-json run_views(const json& report, const std::vector<std::string>& base_dirs) {
+json run_views(const json& report, const std::vector<std::string>& base_dirs, StringTable& strings) {
   json views = json::object();
   auto add = [&](const json& run) {
     const std::string dir = run.value("artifact_dir", "");
     if (dir.empty() || views.contains(dir)) return;
-    views[dir] = run_view(resolve(dir, base_dirs));
+    views[dir] = run_view(resolve(dir, base_dirs), strings);
   };
   for (const auto& c : report.value("cases", json::array())) {
     for (const auto& run : c.value("runs", json::array())) add(run);
@@ -85,7 +85,9 @@ std::string read_chart_js() {
 }
 
 std::string render_html(const json& report, const std::vector<std::string>& base_dirs, const std::string& chart_js) {
-  const json data = {{"report", report}, {"views", run_views(report, base_dirs)}};
+  StringTable strings;
+  json views = run_views(report, base_dirs, strings);
+  const json data = {{"report", report}, {"views", std::move(views)}, {"strings", strings.to_json()}};
   std::string page;
   page += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   page += std::string("<meta http-equiv=\"Content-Security-Policy\" content=\"") + kPolicy + "\">\n";

@@ -69,24 +69,42 @@ std::string failure_text(const CaseResult& r, bool seeded) {
   return text;
 }
 
+// What a CI page shows beside the verdict: the RFC section, the requirement
+// (with its level, MUST, SHOULD, MAY, in its words) and each mutant's
+// verdict, as the <properties> of the testcase that JUnit XML readers take.
+std::string properties(const CaseResult& r) {
+  std::string xml = "      <properties>\n";
+  auto add = [&](const std::string& name, const std::string& value) {
+    xml += fmt::format("        <property name=\"{}\" value=\"{}\"/>\n", xml_escape(name), xml_escape(value));
+  };
+  add("rfc", r.c->decl->rfc);
+  if (!r.c->decl->requirement.empty()) add("requirement", r.c->decl->requirement);
+  for (const auto& m : r.mutants) add("mutant " + m.label, m.killed ? "killed" : "survived");
+  return xml + "      </properties>\n";
+}
+
 std::string testcase(const CaseResult& r, const std::string& classname, bool seeded) {
-  std::string xml = fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\"",
-                                xml_escape(classname), xml_escape(r.c->id()), r.duration_s);
+  std::string xml = fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\">\n",
+                                xml_escape(classname), xml_escape(r.c->id()), r.duration_s) +
+                    properties(r);
   const std::string message = xml_escape(r.headline);
   switch (r.status) {
     case Status::pass:
     case Status::xfail:
-      return xml + "/>\n";
+      break;
     case Status::unsupported:
-      return xml + fmt::format(">\n      <skipped message=\"{}\"/>\n    </testcase>\n", message);
+      xml += fmt::format("      <skipped message=\"{}\"/>\n", message);
+      break;
     case Status::fail:
     case Status::xpass:
-      return xml + fmt::format(">\n      <failure type=\"{}\" message=\"{}\">{}</failure>\n    </testcase>\n",
-                               to_string(r.status), message, xml_escape(failure_text(r, seeded)));
+      xml += fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n", to_string(r.status), message,
+                         xml_escape(failure_text(r, seeded)));
+      break;
     default:
-      return xml + fmt::format(">\n      <error type=\"{}\" message=\"{}\">{}</error>\n    </testcase>\n",
-                               to_string(r.status), message, xml_escape(failure_text(r, seeded)));
+      xml += fmt::format("      <error type=\"{}\" message=\"{}\">{}</error>\n", to_string(r.status), message,
+                         xml_escape(failure_text(r, seeded)));
   }
+  return xml + "    </testcase>\n";
 }
 
 }  // namespace

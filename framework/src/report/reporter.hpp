@@ -37,6 +37,8 @@ struct RunTotals {
   std::size_t failed = 0;
   std::size_t skipped = 0;
   double duration_s = 0;
+  /// Counts `result` in its bucket and adds its duration.
+  void add(const CaseResult& result);
 };
 
 class Reporter {

@@ -6,6 +6,7 @@
 #include "dissect/frame_format.hpp"
 #include "dissect/tcp/flow_analysis.hpp"
 #include "report/endpoint_qlog.hpp"
+#include "report/plot_points.hpp"
 #include "report/quic_series.hpp"
 #include "report/tcp_series.hpp"
 #include "report/vantage_pair.hpp"
@@ -13,6 +14,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 
@@ -29,67 +31,81 @@ bool worth_detail(const dissect::Frame& f) {
          std::holds_alternative<dissect::ConnectionCloseFrame>(f) || std::holds_alternative<dissect::MalformedFrame>(f);
 }
 
-std::string packet_heading(const dissect::Packet& p) {
-  std::string s(dissect::to_string(p.type));
-  if (p.packet_number) s += fmt::format(" {}", *p.packet_number);
-  if (p.undecryptable) s += fmt::format(" ({})", dissect::to_string(*p.undecryptable));
-  return s;
-}
-
-// "1-RTT 12: STREAM×3 ACK MAX_STREAMS uni=200 | ..." for the diagram's arrow.
-std::string summary(const dissect::Datagram& d) {
-  std::string out;
-  for (const auto& p : d.packets) {
-    if (!out.empty()) out += " | ";
-    out += packet_heading(p);
-    if (p.frames.empty()) continue;
-    out += ":";
-    // Frame names in order of first appearance, with counts.
-    std::vector<std::pair<std::string, std::size_t>> names;
-    for (const auto& f : p.frames) {
-      std::string name = worth_detail(f) ? dissect::describe_frame(f) : std::string(dissect::frame_name(f));
-      auto it = std::find_if(names.begin(), names.end(), [&](const auto& n) { return n.first == name; });
-      if (it == names.end()) names.emplace_back(name, 1);
-      else ++it->second;
-    }
-    for (const auto& [name, count] : names) out += count > 1 ? fmt::format(" {}×{}", name, count) : " " + name;
+// A packet as the page's script spells it out (report.js: heading, packetSummary,
+// packetDetail): [type, packet number or null, bytes, [frame...], and when it
+// could not be decrypted [why, detail]]; strings by index into `strings`.
+json packet_json(const dissect::Packet& p, StringTable& strings) {
+  json frames = json::array();
+  for (const auto& f : p.frames) {
+    // The summary shows a frame's name, or all of it for the frames whose
+    // values a reader wants at a glance; every description starts with the name.
+    const std::string text = dissect::describe_frame(f);
+    const std::string_view name = dissect::frame_name(f);
+    const bool named = !worth_detail(f) && text.compare(0, name.size(), name) == 0;
+    frames.push_back(strings.index(text, named ? name.size() : 0));
   }
-  return out;
-}
-
-// Every frame of every packet, for the row's tooltip and detail line.
-std::string detail(const dissect::Datagram& d) {
-  std::string out;
-  for (const auto& p : d.packets) {
-    if (!out.empty()) out += "\n";
-    out += packet_heading(p) + fmt::format(" ({} B)", p.length);
-    for (const auto& f : p.frames) out += "\n  " + dissect::describe_frame(f);
-    if (p.undecryptable) out += "\n  " + p.detail;
-  }
-  return out;
+  json packet = {strings.index(std::string(dissect::to_string(p.type))),
+                 p.packet_number ? json(*p.packet_number) : json(nullptr), p.length, std::move(frames)};
+  if (p.undecryptable)
+    packet.push_back({strings.index(std::string(dissect::to_string(*p.undecryptable))), strings.index(p.detail)});
+  return packet;
 }
 
 double ms(std::int64_t t, std::int64_t t0) { return static_cast<double>(t - t0) / 1e6; }
 
+// Microseconds from t0: what the page prints of a time.
+std::int64_t us(std::int64_t t, std::int64_t t0) { return std::llround(static_cast<double>(t - t0) / 1e3); }
+
+// A step series, thinned as the recovery plot's are: a 6000-stream case
+// has more steps than its plot has pixels.
 json steps(const std::vector<Step>& s, std::int64_t t0) {
-  json out = json::array();
-  for (const auto& p : s) out.push_back({ms(p.time_ns, t0), p.value});
-  return out;
+  if (s.size() <= kMaxRecoveryPoints) {
+    json out = json::array();
+    for (const auto& p : s) out.push_back({ms(p.time_ns, t0), p.value});
+    return out;
+  }
+  std::vector<std::pair<double, double>> points;
+  for (const auto& p : s) points.emplace_back(ms(p.time_ns, t0), static_cast<double>(p.value));
+  return thinned_points(points, kMaxRecoveryPoints);
 }
 
-json rows_json(const std::vector<DiagramRow>& rows, std::int64_t t0) {
-  json out = json::array();
+// The diagram's rows by column, each number as a difference from the one
+// before it where that keeps it short: "us" the time of sending after the
+// row before's, "arrival_us" the time of arrival after the sending (null:
+// never arrived), the frame numbers after the last one of that capture
+// (null: not in it). The first kMaxDiagramRows only.
+json rows_json(const std::vector<DiagramRow>& rows, std::int64_t t0, StringTable& strings) {
+  json sent = json::array(), dir = json::array(), bytes = json::array(), fate = json::array(),
+       client = json::array(), server = json::array(), arrival = json::array(), packets = json::array();
+  std::int64_t last_us = 0;
+  std::uint64_t last_client = 0, last_server = 0;
+  auto frame = [](std::uint64_t number, std::uint64_t& last) {
+    if (number == 0) return json(nullptr);
+    const auto step = static_cast<std::int64_t>(number - last);
+    last = number;
+    return json(step);
+  };
   for (std::size_t i = 0; i < rows.size() && i < kMaxDiagramRows; ++i) {
     const auto& r = rows[i];
-    out.push_back({ms(r.time_ns, t0), r.direction == dissect::Direction::client_to_server ? 0 : 1,
-                   r.datagram->size, static_cast<int>(r.fate), r.client_frame, r.server_frame,
-                   r.arrival_ns < 0 ? json(nullptr) : json(ms(r.arrival_ns, t0)), summary(*r.datagram),
-                   detail(*r.datagram)});
+    const std::int64_t at = us(r.time_ns, t0);
+    sent.push_back(at - last_us);
+    last_us = at;
+    dir.push_back(r.direction == dissect::Direction::client_to_server ? 0 : 1);
+    bytes.push_back(r.datagram->size);
+    fate.push_back(static_cast<int>(r.fate));
+    client.push_back(frame(r.client_frame, last_client));
+    server.push_back(frame(r.server_frame, last_server));
+    arrival.push_back(r.arrival_ns < 0 ? json(nullptr) : json(us(r.arrival_ns, t0) - at));
+    json p = json::array();
+    for (const auto& packet : r.datagram->packets) p.push_back(packet_json(packet, strings));
+    packets.push_back(std::move(p));
   }
-  return out;
+  return {{"us", sent},         {"dir", dir},           {"bytes", bytes},          {"fate", fate},
+          {"client_frame", client}, {"server_frame", server}, {"arrival_us", arrival}, {"packets", packets}};
 }
 
-json quic_view(const std::string& dir, const VantageCapture* client, const VantageCapture* server, json notes) {
+json quic_view(const std::string& dir, const VantageCapture* client, const VantageCapture* server, json notes,
+               StringTable& strings) {
   std::int64_t t0 = INT64_MAX, end = INT64_MIN;
   for (const VantageCapture* v : {client, server})
     if (v && v->connection() && !v->connection()->datagrams.empty()) {
@@ -110,7 +126,7 @@ json quic_view(const std::string& dir, const VantageCapture* client, const Vanta
                              {"server", server ? json(server->file) : json(nullptr)}}},
                {"t0_ns", t0},
                {"end_ms", ms(end, t0)},
-               {"rows", rows_json(rows, t0)},
+               {"rows", rows_json(rows, t0, strings)},
                {"rows_total", rows.size()}};
   // The endpoints' own qlog (the in-house QUIC writes one per side).
   std::map<std::string, EndpointQlog> endpoint;
@@ -168,7 +184,7 @@ json tcp_view(const std::string& dir, const std::string& file) {
 
 }  // namespace
 
-json run_view(const std::string& dir) {
+json run_view(const std::string& dir, StringTable& strings) {
   const fs::path folder(dir);
   std::error_code ec;
   json notes = json::array();
@@ -195,7 +211,7 @@ json run_view(const std::string& dir) {
   };
   const VantageCapture* client = usable("client.pcap");
   const VantageCapture* server = usable("server.pcap");
-  if (client || server) return quic_view(dir, client, server, std::move(notes));
+  if (client || server) return quic_view(dir, client, server, std::move(notes), strings);
   if (fs::exists(folder / "loopback.pcap", ec)) return tcp_view(dir, "loopback.pcap");
   if (!fs::is_directory(folder, ec)) notes.push_back(dir + ": no such folder");
   else if (quic.empty()) notes.push_back("no capture in " + dir);

@@ -173,10 +173,7 @@ RunTotals run_cases(const std::vector<Case>& cases, const PluginSet& plugins,
           mutants.push_back(judge_mutant(c.decl->mutants[m], std::move(*p.mutants[m])));
         result = aggregate(c, std::move(runs), std::move(mutants));
       }
-      if (result.status == Status::unsupported) ++totals.skipped;
-      else if (is_failure(result.status)) ++totals.failed;
-      else ++totals.passed;
-      totals.duration_s += result.duration_s;
+      totals.add(result);
       for (auto* r : reporters) r->case_done(result);
       ++next_report;
     }

@@ -50,11 +50,53 @@
 
   // ---- sequence diagram -------------------------------------------------
 
-  // Rows: [ms, dir (0 C>S, 1 S>C), bytes, fate, client frame, server frame,
-  // arrival ms, summary, detail]. Only the rows in view are drawn, so a case
-  // of thousands of datagrams scrolls as fast as one of ten.
+  // The page's strings, each once (run_view.hpp): a frame's description and
+  // how many of its first characters the arrow's summary shows (0: all).
+  let TEXT, LABEL;
+
+  // A packet: [type, packet number or null, bytes, [frame...], [why, detail]
+  // when it could not be decrypted].
+  const heading = (p) => TEXT[p[0]] + (p[1] === null ? '' : ' ' + p[1]) + (p[4] ? ` (${TEXT[p[4][0]]})` : '');
+
+  // "1-RTT 12: STREAM×3 ACK MAX_STREAMS uni=200 | ..." for the diagram's arrow:
+  // frame names in order of first appearance, with counts.
+  function packetSummary(packets) {
+    return packets.map((p) => {
+      if (!p[3].length) return heading(p);
+      const names = new Map();
+      for (const f of p[3]) {
+        const name = LABEL[f] ? TEXT[f].slice(0, LABEL[f]) : TEXT[f];
+        names.set(name, (names.get(name) || 0) + 1);
+      }
+      return heading(p) + ':' + [...names].map(([name, n]) => ' ' + name + (n > 1 ? '×' + n : '')).join('');
+    }).join(' | ');
+  }
+
+  // Every frame of every packet, for the row's tooltip and detail line.
+  const packetDetail = (packets) => packets.map((p) => [`${heading(p)} (${p[2]} B)`, ...p[3].map((f) => '  ' + TEXT[f]),
+    ...(p[4] ? ['  ' + TEXT[p[4][1]]] : [])].join('\n')).join('\n');
+
+  // The rows' columns (run_view.hpp) as rows: [ms, dir (0 C>S, 1 S>C), bytes,
+  // fate, client frame, server frame (0: not in that capture), arrival ms,
+  // packets].
+  function diagramRows(c) {
+    const rows = [];
+    let us = 0, client = 0, server = 0;
+    for (let i = 0; i < c.packets.length; ++i) {
+      us += c.us[i];
+      if (c.client_frame[i] !== null) client += c.client_frame[i];
+      if (c.server_frame[i] !== null) server += c.server_frame[i];
+      rows.push([us / 1000, c.dir[i], c.bytes[i], c.fate[i], c.client_frame[i] === null ? 0 : client,
+        c.server_frame[i] === null ? 0 : server, c.arrival_us[i] === null ? null : (us + c.arrival_us[i]) / 1000,
+        c.packets[i]]);
+    }
+    return rows;
+  }
+
+  // Only the rows in view are drawn, so a case of thousands of datagrams
+  // scrolls as fast as one of ten.
   function SequenceDiagram(view, uid) {
-    const rows = view.rows;
+    const rows = diagramRows(view.rows);
     const ROW = 24, WIDTH = 980, TIME_X = 4, CLIENT_X = 150, SERVER_X = 830, VIEW_H = 420;
     let selected = -1;
     const detail = el('pre', { class: 'seq-detail' }, 'Click an arrow (or a frame number in the evidence) to see its packets.');
@@ -96,11 +138,12 @@
       } else {
         g.append(svg('line', { x1: from, y1, x2: to, y2, class: 'arrow', 'marker-end': `url(#${uid}-head)` }));
       }
-      const label = r[7].length > 110 ? r[7].slice(0, 107) + '…' : r[7];
+      const line = packetSummary(r[7]);
+      const label = line.length > 110 ? line.slice(0, 107) + '…' : line;
       g.append(svg('text', { x: (CLIENT_X + SERVER_X) / 2, y: y - 3, class: 'label', 'text-anchor': 'middle' }, `${r[2]} B ${label}`));
       const frames = (r[4] ? '#' + r[4] : '–') + ' / ' + (r[5] ? '#' + r[5] : '–');
       g.append(svg('text', { x: SERVER_X + 8, y: y + 4, class: 'frames' }, frames));
-      g.append(svg('title', {}, r[8]));
+      g.append(svg('title', {}, packetDetail(r[7])));
       g.addEventListener('click', () => select(i, false));
       return g;
     }
@@ -133,7 +176,7 @@
       const fate = ['delivered', 'LOST: never received', 'one capture only', 'received, not in the sender\'s capture'][r[3]];
       detail.textContent = `${msText(r[0])} ${r[1] === 0 ? 'client → server' : 'server → client'} ${r[2]} B, ${fate}` +
         (r[6] !== null ? `, received at ${msText(r[6])}` : '') +
-        `\nclient.pcap frame ${r[4] || '–'}, server.pcap frame ${r[5] || '–'}\n${r[8]}`;
+        `\nclient.pcap frame ${r[4] || '–'}, server.pcap frame ${r[5] || '–'}\n${packetDetail(r[7])}`;
       if (scroll) scroller.scrollTop = Math.max(0, i * ROW - (scroller.clientHeight || VIEW_H) / 3);
       draw();
     }
@@ -414,6 +457,7 @@
   let DATA;
   try {
     DATA = JSON.parse(document.getElementById('conform-data').textContent);
+    ({ text: TEXT, label: LABEL } = DATA.strings);
     if (typeof Chart === 'undefined') throw new Error('Chart.js did not load');
     render();
     if (!problems.length) {

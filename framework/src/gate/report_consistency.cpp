@@ -1,0 +1,107 @@
+// A report's verdicts checked against what they are made from, by the same
+// code that made them (run/aggregate.hpp).
+#include "gate/report_consistency.hpp"
+
+#include "common/json_file.hpp"
+#include "run/aggregate.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace conform {
+
+namespace {
+
+// Why `run` cannot have its status, or "" when it can. Only checks make a
+// FAIL (run/execute.cpp); a run that never reached its checks may be
+// UNSUPPORTED, ERROR or TIMEOUT with none.
+std::string run_contradiction(const RunRecord& run) {
+  switch (run.status) {
+    case Status::xfail:
+    case Status::xpass:
+      return fmt::format("{} is a case's status, never a run's", to_string(run.status));
+    case Status::pass:
+      for (const auto& c : run.checks)
+        if (!c.result.passed || !c.result.judged)
+          return fmt::format("PASS, but its check {} says {}", c.check, verdict_word(c.result));
+      return "";
+    case Status::fail:
+      if (std::none_of(run.checks.begin(), run.checks.end(), [](const CheckOutcome& c) { return !c.result.passed; }))
+        return "FAIL, but none of its checks failed";
+      return "";
+    default:
+      return "";
+  }
+}
+
+void check_run(const std::string& path, const RunRecord& run, const std::string& pointer) {
+  if (std::string why = run_contradiction(run); !why.empty()) throw json_shape_error(path, pointer + "/status", why);
+}
+
+void check_mutant(const std::string& path, const MutantOutcome& m, const std::string& pointer) {
+  check_run(path, m.run, pointer + "/run");
+  MutantDecl decl;
+  decl.label = m.label;
+  decl.fails = m.fails;
+  const MutantOutcome judged = judge_mutant(decl, m.run);
+  if (judged.killed != m.killed)
+    throw json_shape_error(path, pointer + "/killed",
+                           fmt::format("{}, but its run's checks say the mutant {}", m.killed,
+                                       judged.killed ? "was killed" : "survived"));
+  if (judged.survived != m.survived)
+    throw json_shape_error(path, pointer + "/survived",
+                           fmt::format("[{}], but its run says [{}]", fmt::join(m.survived, ", "),
+                                       fmt::join(judged.survived, ", ")));
+}
+
+void check_case(const std::string& path, const CaseResult& r, const std::string& pointer) {
+  for (std::size_t k = 0; k < r.runs.size(); ++k) check_run(path, r.runs[k], pointer + "/runs/" + std::to_string(k));
+  for (std::size_t k = 0; k < r.mutants.size(); ++k)
+    check_mutant(path, r.mutants[k], pointer + "/mutants/" + std::to_string(k));
+  // A case its plugin cannot run has no runs (CaseDecl::unsupported).
+  if (r.status == Status::unsupported && r.runs.empty() && r.mutants.empty()) return;
+  // The report does not carry the case's `xfail`: a case that says XFAIL or
+  // XPASS had one.
+  CaseDecl decl;
+  if (r.status == Status::xfail || r.status == Status::xpass) decl.xfail = "";
+  const Case c{nullptr, &decl, {}};
+  const CaseResult derived = aggregate(c, r.runs, r.mutants);
+  if (r.status != derived.status)
+    throw json_shape_error(path, pointer + "/status",
+                           fmt::format("{}, but its runs and mutants make it {}", to_string(r.status),
+                                       to_string(derived.status)));
+  if (r.runs_passed != derived.runs_passed)
+    throw json_shape_error(path, pointer + "/runs_passed",
+                           fmt::format("{}, but {} of its runs passed", r.runs_passed, derived.runs_passed));
+  if (is_failure(r.status) && r.headline_seed != derived.headline_seed)
+    throw json_shape_error(path, pointer + "/seed",
+                           fmt::format("{}, but the run its verdict comes from has seed {}", r.headline_seed,
+                                       derived.headline_seed));
+}
+
+void check_totals(const ReadReport& report) {
+  RunTotals counted;
+  for (const auto& c : report.cases) counted.add(c.result);
+  struct Count {
+    const char* key;
+    std::size_t said, counted;
+    const char* verb;
+  };
+  for (const Count& c : {Count{"passed", report.totals.passed, counted.passed, "passed"},
+                         Count{"failed", report.totals.failed, counted.failed, "failed"},
+                         Count{"skipped", report.totals.skipped, counted.skipped, "were skipped"}})
+    if (c.said != c.counted)
+      throw json_shape_error(report.path, std::string("/totals/") + c.key,
+                             fmt::format("{}, but {} of the cases {}", c.said, c.counted, c.verb));
+}
+
+}  // namespace
+
+void check_consistent(const ReadReport& report) {
+  for (std::size_t i = 0; i < report.cases.size(); ++i)
+    check_case(report.path, report.cases[i].result, "/cases/" + std::to_string(i));
+  check_totals(report);
+}
+
+}  // namespace conform
