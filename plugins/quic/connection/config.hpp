@@ -139,8 +139,9 @@ struct Config {
   /// The congestion controller: NewReno (RFC 9002 §7, the default) or the
   /// BBR-style model-based one (recovery/bbr.hpp, docs/congestion.md).
   CongestionControl congestion_controller = CongestionControl::newreno;
-  /// kInitialWindow (both controllers) and NewReno's kMinimumWindow in
-  /// datagrams (RFC 9002 §7.2, Appendix B), kLossReductionFactor in (0, 1].
+  /// kInitialWindow (both controllers; capped in bytes by initial_window(),
+  /// RFC 9002 §7.2) and NewReno's kMinimumWindow in datagrams (§7.2,
+  /// Appendix B), kLossReductionFactor in (0, 1].
   uint64_t cc_initial_window_packets = 10;
   uint64_t cc_minimum_window_packets = 2;
   double cc_loss_reduction_factor = 0.5;

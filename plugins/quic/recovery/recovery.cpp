@@ -18,7 +18,7 @@ Recovery::Recovery(const RecoveryConfig& config)
     : rtt_(config.initial_rtt),
       max_ack_delay_(config.max_ack_delay),
       cc_(make_congestion_controller(config.controller, config.congestion, config.max_datagram_size)),
-      pacer_(config.congestion.initial_window_packets * config.max_datagram_size),
+      pacer_(initial_window(config.congestion.initial_window_packets, config.max_datagram_size)),
       pto_backoff_(config.pto_backoff),
       anti_deadlock_(config.anti_deadlock) {}
 

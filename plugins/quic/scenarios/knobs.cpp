@@ -143,7 +143,7 @@ const std::vector<Knob>& table() {
       integer<&Config::ack_only_ping_interval>("ack_only_ping_interval", "add a PING after this many non-ack-eliciting datagrams in a row (RFC 9000 §13.2.4); 0: never"),
       choice<&Config::congestion_controller>("congestion_controller", "newreno (RFC 9002 §7) or bbr (a BBR-style model-based controller, draft-ietf-ccwg-bbr; docs/congestion.md)",
                                              {{"newreno", CongestionControl::newreno}, {"bbr", CongestionControl::bbr}}),
-      integer<&Config::cc_initial_window_packets>("cc_initial_window_packets", "kInitialWindow (RFC 9002 §7.2) of either controller, datagrams", 1, 1000),
+      integer<&Config::cc_initial_window_packets>("cc_initial_window_packets", "kInitialWindow (RFC 9002 §7.2) of either controller, datagrams; the window is capped at the larger of this many 1472-byte datagrams and two of max_datagram_size", 1, 1000),
       integer<&Config::cc_minimum_window_packets>("cc_minimum_window_packets", "NewReno kMinimumWindow (RFC 9002 §7.2), datagrams", 1, 1000),
       real<&Config::cc_loss_reduction_factor>("cc_loss_reduction_factor", "NewReno kLossReductionFactor (RFC 9002 §7.3.2), in (0, 1]", 0.0, 1.0),
       flag<&Config::pmtud>("pmtud", "DPLPMTUD-lite (RFC 8899, RFC 9000 §14.3): after the handshake, probe upward from base_mtu with PING + PADDING packets, raising the datagram size on each acknowledged probe"),
