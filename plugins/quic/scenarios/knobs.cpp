@@ -132,6 +132,7 @@ const std::vector<Knob>& table() {
                                   {{"x25519", TlsGroups::x25519}, {"p256", TlsGroups::p256}, {"cecpq2", TlsGroups::cecpq2}}),
       flag<&Config::retry>("retry", "server: answer each new client with Retry and require its token (§8.1.2)"),
       integer<&Config::key_update_interval_packets>("key_update_interval_packets", "start a key update (RFC 9001 §6) after this many 1-RTT packets of a key phase; 0: never"),
+      integer<&Config::certificate_padding_bytes>("certificate_padding_bytes", "server: bytes of an opaque non-critical extension in its test certificate, to make the Handshake flight larger (e.g. beyond 3x the ClientHello, RFC 9000 §8.1)", 0, 16384),
       strings<&Config::alpn>("alpn", "ALPN protocols offered (client) or accepted (server), in order of preference"),
       integer<&Config::initial_mtu>("initial_mtu", "largest datagram before the peer's max_udp_payload_size is known and the Initial datagram size, bytes", 1200, 65527),
       integer<&Config::base_mtu>("base_mtu", "datagram size to fall back to once a larger datagram is declared lost (the path cannot carry initial_mtu), bytes", 1200, 65527),
@@ -157,6 +158,7 @@ const std::vector<Knob>& table() {
       // Handshake recovery faults (suites/rfc9000/handshake_loss.toml).
       flag<&Config::probe_ping_only>("probe_ping_only", "the fault: PTO probes carry a PING and no CRYPTO (RFC 9002 §6.2.4)"),
       flag<&Config::pto_backoff>("pto_backoff", "double the PTO period on each expiry (RFC 9002 §6.2.1); false: the fault, a constant period"),
+      flag<&Config::pto_reset_on_any_ack>("pto_reset_on_any_ack", "the fault: an ACK frame that newly acknowledges nothing (late, reordered, duplicated) resets the PTO backoff (RFC 9002 §6.2.1, Appendix A.7 reset it only on newly acknowledged packets)"),
       flag<&Config::anti_deadlock_probe>("anti_deadlock_probe", "a client with nothing in flight keeps its PTO armed until its address is validated (RFC 9002 §6.2.2.1); false: the fault"),
       flag<&Config::respect_amplification_limit>("respect_amplification_limit", "a server sends at most 3x the bytes received before validating the address (RFC 9000 §8.1); false: the fault"),
       flag<&Config::discard_initial_keys>("discard_initial_keys", "drop Initial keys at the first Handshake packet sent (client) or processed (server) (RFC 9001 §4.9.1); false: the fault"),
