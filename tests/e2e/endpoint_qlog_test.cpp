@@ -167,10 +167,9 @@ BOOST_AUTO_TEST_CASE(recovery_state_follows_the_lost_first_flight) {
       const auto peak = std::max_element(pto.begin(), pto.end());
       BOOST_TEST(*peak >= 1.0);
       BOOST_TEST((std::find(peak, pto.end(), 0.0) != pto.end()));
-      // The first congestion window: cc_initial_window_packets (10) datagrams
-      // of the 8940-byte initial MTU. RFC 9002 §7.2 would cap it at
-      // max(14720, 2 * 8940) = 17880 bytes; the stack does not (yet).
-      BOOST_TEST(seen["congestion_window"].front() == 10 * 8940.0);
+      // The first congestion window: ten datagrams of the 8940-byte initial
+      // MTU, capped by RFC 9002 §7.2 at max(14720, 2 * 8940) = 17880 bytes.
+      BOOST_TEST(seen["congestion_window"].front() == 17880.0);
       // With an RTT of 1 ms the samples stay near it, far below the 333 ms default.
       for (double rtt : seen["min_rtt"]) BOOST_TEST((rtt >= 0.9 && rtt < 20.0), rtt);
       // The lost first flight is declared lost.

@@ -85,6 +85,29 @@ BOOST_AUTO_TEST_CASE(server_respects_the_amplification_limit) {
   BOOST_TEST(!p.server->handshake_complete());
 }
 
+BOOST_AUTO_TEST_CASE(a_padded_certificate_fills_the_amplification_limit) {
+  // certificate_padding_bytes: a 6000-byte extension makes the certificate
+  // (and the Handshake flight) that much larger, beyond the 3 x 1200 bytes
+  // a server may send before the client's address is validated (RFC 9000
+  // §8.1): the first flight stops at the limit, the handshake completes
+  // once the client's Handshake packets arrive.
+  const size_t plain = TestCertificate::generate("localhost", 7)->der().size();
+  Config s = Pair::server_config();
+  s.certificate = TestCertificate::generate("localhost", 7, 6000);
+  BOOST_REQUIRE(s.certificate);
+  BOOST_TEST(s.certificate->der().size() >= plain + 6000);
+  Pair p(Pair::client_config(), s);
+  p.drive(2);  // the ClientHello over, the server's first flight back
+  size_t first_flight = 0;
+  for (const Bytes& d : p.server_datagrams) first_flight += d.size();
+  BOOST_TEST(p.client_datagrams.front().size() == 1200u);
+  // 1200 + 1189 + 1189: the 22 bytes left of 3 x 1200 are too few for a packet.
+  BOOST_TEST(first_flight == 3578u);
+  p.drive();
+  BOOST_TEST(p.client->handshake_confirmed());
+  BOOST_TEST(p.server->stats().bytes_sent > 6000u);
+}
+
 BOOST_AUTO_TEST_CASE(handshake_completes_through_retry) {
   Config s = Pair::server_config();
   s.retry = true;

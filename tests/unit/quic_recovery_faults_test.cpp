@@ -1,5 +1,6 @@
 // The recovery faults a suite's mutants switch on (RecoveryConfig's
-// pto_backoff and anti_deadlock, the knobs of the same names): each breaks
+// pto_backoff, anti_deadlock and pto_reset_on_any_ack; the knobs
+// pto_backoff, anti_deadlock_probe and pto_reset_on_any_ack): each breaks
 // exactly the RFC 9002 rule it names, in the values of quic_recovery_test's
 // hand-worked examples (no RTT sample: PTO = 333 + 4 * 166.5 = 999 ms).
 #include <boost/test/unit_test.hpp>
@@ -61,6 +62,35 @@ BOOST_AUTO_TEST_CASE(without_the_anti_deadlock_rule_a_client_with_nothing_in_fli
   rec.on_packet_sent(Space::initial, initial_packet(0, 20));
   rec.set_timer(at_ms(20), ctx);
   BOOST_TEST((rec.next_timeout() == at_ms(1019)));
+}
+
+BOOST_AUTO_TEST_CASE(an_ack_of_nothing_new_resets_the_backoff_only_with_the_fault) {
+  // A server (address validated): packet 0 at 0 is acknowledged at 10, so
+  // the next ACK repeating [0, 0] acknowledges nothing new. Packet 1 at 20
+  // is probed at 20 + 999; after that probe the period is 2 * 999, and
+  // §6.2.1 / A.7 keep it so when the stale ACK arrives. The fault resets it.
+  for (const bool fault : {false, true}) {
+    RecoveryConfig config;
+    config.pto_reset_on_any_ack = fault;
+    Recovery rec(config);
+    RecoveryContext ctx;
+    ctx.is_server = true;
+    AckFrame ack0;
+    ack0.ranges = {{0, 0}};
+    rec.on_packet_sent(Space::initial, initial_packet(0, 0));
+    BOOST_TEST_REQUIRE(rec.on_ack_received(Space::initial, ack0, Duration{}, at_ms(10), ctx).ok());
+    rec.on_packet_sent(Space::initial, initial_packet(1, 20));
+    rec.set_timer(at_ms(20), ctx);
+    const Duration pto = rec.pto_period(Space::initial);
+    BOOST_TEST((rec.next_timeout() == at_ms(20) + pto));
+    rec.on_timeout(at_ms(20) + pto, ctx);
+    BOOST_TEST(rec.pto_count() == 1);
+    const auto stale = rec.on_ack_received(Space::initial, ack0, Duration{}, at_ms(20) + pto, ctx);
+    BOOST_TEST_REQUIRE(stale.ok());
+    BOOST_TEST(stale.value().acked.empty());
+    BOOST_TEST(rec.pto_count() == (fault ? 0 : 1), fault);
+    BOOST_TEST((rec.next_timeout() == at_ms(20) + pto * (fault ? 1 : 2)), fault);
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -5,6 +5,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <ostream>
+#include <utility>
 
 #include "recovery/congestion.hpp"
 #include "recovery/recovery.hpp"
@@ -221,6 +222,21 @@ BOOST_AUTO_TEST_CASE(discarding_a_space_forgets_its_packets) {
   BOOST_TEST(rec.congestion().bytes_in_flight() == 500u);
   BOOST_TEST(rec.ack_eliciting_in_flight(Space::initial) == 0u);
   BOOST_TEST(rec.ack_eliciting_in_flight() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(initial_window_is_capped_at_14720_bytes_or_two_datagrams) {
+  // RFC 9002 §7.2: min(10 * max_datagram_size, max(14720, 2 * max_datagram_size)).
+  BOOST_TEST(initial_window(10, 1200) == 12000u);   // ten datagrams, under the cap
+  BOOST_TEST(initial_window(10, 1472) == 14720u);   // exactly the cap
+  BOOST_TEST(initial_window(10, 8940) == 17880u);   // two jumbo datagrams, not 89400
+  BOOST_TEST(initial_window(1, 8940) == 8940u);     // fewer datagrams: their size
+  BOOST_TEST(initial_window(20, 1472) == 29440u);   // the cap scales with the count
+  // Both controllers and the pacer's burst start from it.
+  const std::pair<size_t, uint64_t> sizes[] = {{1200, 12000}, {1472, 14720}, {8940, 17880}};
+  for (const auto& [mds, expected] : sizes) {
+    BOOST_TEST(NewReno(CongestionParams{}, mds).window() == expected, mds);
+    BOOST_TEST(make_congestion_controller(CongestionControl::bbr, CongestionParams{}, mds)->window() == expected, mds);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(new_reno_window_arithmetic) {

@@ -127,6 +127,10 @@ struct Config {
   /// the server validated its address (§6.2.2.1 MUST), so a lost server
   /// flight or an amplification-limited server deadlocks the handshake.
   bool anti_deadlock_probe = true;
+  /// true, the fault: an ACK frame that newly acknowledges nothing (a late,
+  /// reordered or duplicated one) resets the PTO backoff, so probes after
+  /// it come one PTO apart instead of doubling (§6.2.1, Appendix A.7).
+  bool pto_reset_on_any_ack = false;
   /// false, the fault: a server sends beyond 3x the bytes received before
   /// validating the client's address (RFC 9000 §8.1 MUST NOT).
   bool respect_amplification_limit = true;
@@ -139,8 +143,9 @@ struct Config {
   /// The congestion controller: NewReno (RFC 9002 §7, the default) or the
   /// BBR-style model-based one (recovery/bbr.hpp, docs/congestion.md).
   CongestionControl congestion_controller = CongestionControl::newreno;
-  /// kInitialWindow (both controllers) and NewReno's kMinimumWindow in
-  /// datagrams (RFC 9002 §7.2, Appendix B), kLossReductionFactor in (0, 1].
+  /// kInitialWindow (both controllers; capped in bytes by initial_window(),
+  /// RFC 9002 §7.2) and NewReno's kMinimumWindow in datagrams (§7.2,
+  /// Appendix B), kLossReductionFactor in (0, 1].
   uint64_t cc_initial_window_packets = 10;
   uint64_t cc_minimum_window_packets = 2;
   double cc_loss_reduction_factor = 0.5;
@@ -158,6 +163,10 @@ struct Config {
   std::vector<std::string> alpn = {"conform"};
   std::string server_name = "localhost";
   std::shared_ptr<const TestCertificate> certificate;  ///< Server only.
+  /// Server, simulated runs: bytes of an opaque extension the generated
+  /// test certificate carries, to make the Handshake flight larger than
+  /// the anti-amplification limit lets the server send (RFC 9000 §8.1).
+  uint64_t certificate_padding_bytes = 0;
 
   /// Seeds connection IDs, so a run is a function of its seed.
   uint64_t seed = 1;

@@ -38,6 +38,7 @@ RecoveryConfig recovery_config(const Config& c) {
   r.max_datagram_size = std::max<size_t>(1200, c.initial_mtu);
   r.pto_backoff = c.pto_backoff;
   r.anti_deadlock = c.anti_deadlock_probe;
+  r.pto_reset_on_any_ack = c.pto_reset_on_any_ack;
   return r;
 }
 

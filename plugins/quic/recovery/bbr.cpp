@@ -27,7 +27,7 @@ constexpr int kFullBwRounds = 3;
 
 Bbr::Bbr(CongestionParams params, size_t max_datagram_size)
     : mds_(max_datagram_size),
-      initial_cwnd_(params.initial_window_packets * max_datagram_size),
+      initial_cwnd_(initial_window(params.initial_window_packets, max_datagram_size)),
       cwnd_(initial_cwnd_),
       bw_filter_(kMaxBwFilterRounds),
       pacing_gain_(kStartupPacingGain),

@@ -28,8 +28,8 @@ enum class BbrState : uint8_t { startup, drain, probe_bw, probe_rtt };
 
 class Bbr final : public CongestionController {
  public:
-  /// The initial window is `params.initial_window_packets` datagrams of
-  /// `max_datagram_size` bytes; the other params are NewReno's.
+  /// The initial window is initial_window(`params.initial_window_packets`,
+  /// `max_datagram_size`) bytes; the other params are NewReno's.
   Bbr(CongestionParams params, size_t max_datagram_size);
 
   void set_max_datagram_size(size_t bytes) override { mds_ = bytes; }

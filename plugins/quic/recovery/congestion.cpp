@@ -8,7 +8,7 @@
 namespace conform::quic {
 
 NewReno::NewReno(CongestionParams params, size_t max_datagram_size)
-    : params_(params), mds_(max_datagram_size), cwnd_(params.initial_window_packets * max_datagram_size) {}
+    : params_(params), mds_(max_datagram_size), cwnd_(initial_window(params.initial_window_packets, max_datagram_size)) {}
 
 void NewReno::set_max_datagram_size(size_t bytes) {
   // §7.2: a smaller datagram size shrinks nothing already granted except

@@ -14,7 +14,8 @@ namespace conform::quic {
 
 class NewReno final : public CongestionController {
  public:
-  /// `max_datagram_size` in bytes (§7.2 sizes the windows from it).
+  /// `max_datagram_size` in bytes (§7.2 sizes the windows from it; the
+  /// initial window is initial_window()).
   NewReno(CongestionParams params, size_t max_datagram_size);
 
   void set_max_datagram_size(size_t bytes) override;

@@ -7,6 +7,7 @@
 // that does not read random loss as congestion.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -23,10 +24,22 @@ enum class CongestionControl : uint8_t { newreno, bbr };
 
 /// The controllers' shared knobs (RFC 9002 §7.2, §7.3.2, Appendix B.2).
 struct CongestionParams {
-  uint64_t initial_window_packets = 10;  ///< kInitialWindow in datagrams (capped at 14720 bytes by §7.2 unless larger here)
+  uint64_t initial_window_packets = 10;  ///< kInitialWindow in datagrams, before the cap of initial_window()
   uint64_t minimum_window_packets = 2;   ///< kMinimumWindow in datagrams (NewReno)
   double loss_reduction_factor = 0.5;    ///< kLossReductionFactor, (0, 1] (NewReno)
 };
+
+/// The initial congestion window, bytes (RFC 9002 §7.2, SHOULD):
+/// `packets` datagrams of `max_datagram_size` bytes, limited to the larger
+/// of `packets` * 1472 bytes and two datagrams. With the RFC's ten that is
+/// min(10 * max_datagram_size, max(14720, 2 * max_datagram_size)): 14720
+/// bytes are ten datagrams of a 1500-byte Ethernet path, so a large
+/// initial_mtu (8940: 17880 bytes, not 89400) does not put a jumbo-sized
+/// burst on a path nobody has measured.
+constexpr uint64_t initial_window(uint64_t packets, uint64_t max_datagram_size) {
+  constexpr uint64_t kEthernetDatagram = 1472;  // 1500-byte MTU less IPv4 and UDP headers
+  return std::min(packets * max_datagram_size, std::max(packets * kEthernetDatagram, 2 * max_datagram_size));
+}
 
 class CongestionController {
  public:

@@ -18,9 +18,10 @@ Recovery::Recovery(const RecoveryConfig& config)
     : rtt_(config.initial_rtt),
       max_ack_delay_(config.max_ack_delay),
       cc_(make_congestion_controller(config.controller, config.congestion, config.max_datagram_size)),
-      pacer_(config.congestion.initial_window_packets * config.max_datagram_size),
+      pacer_(initial_window(config.congestion.initial_window_packets, config.max_datagram_size)),
       pto_backoff_(config.pto_backoff),
-      anti_deadlock_(config.anti_deadlock) {}
+      anti_deadlock_(config.anti_deadlock),
+      pto_reset_on_any_ack_(config.pto_reset_on_any_ack) {}
 
 size_t Recovery::ack_eliciting_in_flight() const {
   size_t n = 0;
@@ -60,7 +61,15 @@ Result<Recovery::AckOutcome> Recovery::on_ack_received(Space space, const AckFra
   for (const AckRange& r : ack.ranges)
     for (auto it = s.sent.lower_bound(r.smallest); it != s.sent.end() && it->first <= r.largest;)
       out.acked.push_back(take(s, it));
-  if (out.acked.empty()) return out;
+  if (out.acked.empty()) {
+    // A.7 returns here: nothing newly acknowledged says nothing about the
+    // path, so the backoff stays. The fault resets it all the same.
+    if (pto_reset_on_any_ack_ && ctx.peer_completed_address_validation) {
+      pto_count_ = 0;
+      set_timer(now, ctx);
+    }
+    return out;
+  }
   // §5.1: a sample when the largest acknowledged is newly acknowledged and
   // at least one newly acknowledged packet was ack-eliciting.
   const bool any_eliciting = std::any_of(out.acked.begin(), out.acked.end(),

@@ -45,6 +45,10 @@ struct RecoveryConfig {
   size_t max_datagram_size = 1200;  ///< bytes, sizes the windows (§7.2)
   bool pto_backoff = true;          ///< false: the fault of a PTO period never doubled (§6.2.1)
   bool anti_deadlock = true;        ///< false: the fault of a client PTO disarmed with nothing in flight (§6.2.2.1)
+  /// true: the fault of an ACK frame that newly acknowledges nothing (late,
+  /// reordered or duplicated) resetting the PTO backoff; §6.2.1 and A.7
+  /// reset it only when packets are newly acknowledged.
+  bool pto_reset_on_any_ack = false;
 };
 
 class Recovery {
@@ -134,7 +138,7 @@ class Recovery {
   Duration max_ack_delay_;
   std::unique_ptr<CongestionController> cc_;
   Pacer pacer_;
-  bool pto_backoff_, anti_deadlock_;
+  bool pto_backoff_, anti_deadlock_, pto_reset_on_any_ack_;
   int pto_count_ = 0;
   Instant timer_ = Instant::never();
   Instant first_rtt_sample_ = Instant::never();

@@ -85,7 +85,8 @@ RunOutcome play(RunContext& ctx) {
   for (auto [role, config] : {std::pair{"client", &client_config}, std::pair{"server", &server_config}})
     if (std::string problem = role_config(s, role, *config); !problem.empty())
       return {RunOutcome::Status::error, problem};
-  server_config.certificate = TestCertificate::generate("localhost", s.seed);
+  server_config.certificate =
+      TestCertificate::generate("localhost", s.seed, static_cast<size_t>(server_config.certificate_padding_bytes));
   if (!server_config.certificate)
     return {RunOutcome::Status::error, "BoringSSL could not make the Ed25519 test certificate"};
   client_config.keylog = server_config.keylog = [&ctx](std::string_view line) { ctx.key_log(line); };

@@ -5,7 +5,10 @@
 #include <openssl/evp.h>
 #include <openssl/mem.h>
 #include <openssl/pem.h>
+#include <openssl/obj.h>
 #include <openssl/x509.h>
+
+#include <vector>
 
 namespace conform::quic {
 
@@ -13,11 +16,29 @@ namespace {
 
 constexpr int64_t kNotBefore = 1577836800;  // 2020-01-01T00:00:00Z
 constexpr int64_t kNotAfter = 4102444800;   // 2100-01-01T00:00:00Z
+// Under IANA's enterprise number for documentation (RFC 5612); receivers
+// ignore an unknown non-critical extension (RFC 5280 §4.2).
+constexpr const char* kPaddingOid = "1.3.6.1.4.1.32473.1";
+
+bool add_padding(X509* x, size_t bytes) {
+  if (bytes == 0) return true;
+  ASN1_OBJECT* oid = OBJ_txt2obj(kPaddingOid, 1);
+  ASN1_OCTET_STRING* value = ASN1_OCTET_STRING_new();
+  const std::vector<uint8_t> zeros(bytes, 0);
+  X509_EXTENSION* ext = nullptr;
+  const bool ok = oid && value && ASN1_OCTET_STRING_set(value, zeros.data(), static_cast<int>(bytes)) &&
+                  (ext = X509_EXTENSION_create_by_OBJ(nullptr, oid, 0, value)) != nullptr &&
+                  X509_add_ext(x, ext, -1);
+  X509_EXTENSION_free(ext);
+  ASN1_OCTET_STRING_free(value);
+  ASN1_OBJECT_free(oid);
+  return ok;
+}
 
 }  // namespace
 
 std::shared_ptr<const TestCertificate> TestCertificate::generate(const std::string& common_name,
-                                                                 uint64_t seed) {
+                                                                 uint64_t seed, size_t padding_bytes) {
   uint8_t priv_seed[32] = {};
   for (size_t i = 0; i < 8; ++i) priv_seed[i] = static_cast<uint8_t>(seed >> (8 * i));
   priv_seed[31] = 0x5a;  // never the all-zero seed
@@ -35,7 +56,7 @@ std::shared_ptr<const TestCertificate> TestCertificate::generate(const std::stri
       X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8,
                                  reinterpret_cast<const uint8_t*>(common_name.c_str()), -1, -1, 0) &&
       X509_set_subject_name(x, name) && X509_set_issuer_name(x, name) &&
-      X509_set_pubkey(x, cert->key_) &&
+      X509_set_pubkey(x, cert->key_) && add_padding(x, padding_bytes) &&
       X509_sign(x, cert->key_, nullptr) > 0;  // Ed25519 signs without a digest
   X509_NAME_free(name);
   if (!ok) return nullptr;

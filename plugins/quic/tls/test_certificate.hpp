@@ -17,10 +17,12 @@ namespace conform::quic {
 class TestCertificate {
  public:
   /// A certificate for `common_name` whose key is derived from `seed`; valid
-  /// from 2020-01-01 to 2100-01-01 (fixed, so no clock is read). nullptr if
-  /// BoringSSL fails.
+  /// from 2020-01-01 to 2100-01-01 (fixed, so no clock is read). With
+  /// `padding_bytes` > 0 it carries a non-critical private extension of
+  /// that many zero bytes (a large certificate, as real chains are). nullptr
+  /// if BoringSSL fails.
   static std::shared_ptr<const TestCertificate> generate(const std::string& common_name,
-                                                         uint64_t seed);
+                                                         uint64_t seed, size_t padding_bytes = 0);
   /// A certificate and private key read from PEM text (any key type
   /// BoringSSL signs with: Ed25519, ECDSA, RSA), for a server run by hand
   /// (conform-quic). nullptr with `error` set if either does not parse or
