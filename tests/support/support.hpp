@@ -2,6 +2,8 @@
 // `conform` binary as a user does.
 #pragma once
 
+#include "support/build_paths.hpp"
+
 #include <string>
 #include <vector>
 
