@@ -4,6 +4,8 @@
 
 #include "support/build_paths.hpp"
 
+#include <child_process.hpp>
+
 #include <string>
 #include <vector>
 
@@ -24,6 +26,32 @@ struct CommandResult {
   int exit_code = -1;
   std::string out;
   std::string err;
+};
+
+/// A program running in the background, started as the external plugin
+/// starts its programs (external::ChildProcess): stdin from /dev/null,
+/// stdout and stderr to `<log_prefix>.out` and `.err`. Killed when
+/// destroyed.
+class BackgroundProgram {
+ public:
+  /// Starts `argv` (argv[0] a path) in `cwd` with this process's
+  /// environment, CONFORM_PLUGIN_PATH set to the test plugin folder unless
+  /// `env` (entries "NAME=value") says otherwise. Throws std::runtime_error
+  /// when it cannot start.
+  BackgroundProgram(const std::vector<std::string>& argv, const std::string& log_prefix,
+                    const std::string& cwd = ".", const std::vector<std::string>& env = {});
+
+  /// The exit code (128 + signal when killed by one) once it ends.
+  int wait() { return child_.wait(); }
+  /// The exit code if it ends within `seconds`, else -1 (still running).
+  int wait(double seconds);
+  /// What it printed so far.
+  std::string out() const { return read_file(log_prefix_ + ".out"); }
+  std::string err() const { return read_file(log_prefix_ + ".err"); }
+
+ private:
+  std::string log_prefix_;
+  external::ChildProcess child_;
 };
 
 /// Runs `conform` with `args` (no shell) in `cwd`, with
