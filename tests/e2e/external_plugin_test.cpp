@@ -55,6 +55,38 @@ plugin = "external"
 scenario = "request-response"
 )toml";
 
+// A run of one case "<profile>/one" (kCaseHead, then `case_keys`, expecting
+// no_connection_error) with the external plugin finding profile `profile`
+// (its TOML) in a profile folder of its own.
+struct ProfileRun {
+  std::string dir, profiles;
+  CommandResult result;
+};
+
+ProfileRun run_with_profile(const std::string& profile, const std::string& profile_toml,
+                            const std::string& case_keys) {
+  ProfileRun run;
+  run.dir = scratch_dir(profile + "-profile");
+  run.profiles = run.dir + "/profiles";
+  write_file(run.profiles + "/" + profile + ".toml", profile_toml);
+  const std::string suite =
+      write_file(run.dir + "/s.toml", "[[case]]\nid = \"" + profile + "/one\"" + kCaseHead + case_keys +
+                                          "\n  [[case.expect]]\n  check = \"no_connection_error\"\n");
+  run.result = run_conform({"run", suite, "--out", run.dir + "/out", "--json", run.dir + "/r.json"}, ".",
+                           {kPluginPath, "CONFORM_EXTERNAL_PROFILES=" + run.profiles});
+  return run;
+}
+
+// Case keys running both ends with `profile`.
+std::string both_ends(const std::string& profile) {
+  return "client = { implementation = \"" + profile + "\" }\nserver = { implementation = \"" + profile + "\" }\n";
+}
+
+// The case of a ProfileRun in its JSON report.
+json profile_case(const ProfileRun& run, const std::string& profile) {
+  return case_named(json::parse(read_file(run.dir + "/r.json")), profile + "/one");
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(external_plugin_test)
@@ -125,39 +157,30 @@ timeout = 30
 }
 
 BOOST_AUTO_TEST_CASE(a_bad_profile_stops_the_run_with_its_file_and_line) {
-  const std::string dir = scratch_dir("bad-profile");
-  const std::string profiles = dir + "/profiles";
-  write_file(profiles + "/mine.toml",
-             "[profile]\nname = \"mine\"\n\n[client]\nprogram = \"my-client\"\nargs = [\"-p\", \"{prot}\"]\n"
-             "color = \"blue\"\n");
-  const std::string suite = write_file(dir + "/s.toml", std::string("[[case]]\nid = \"bad/one\"") + kCaseHead +
-                                                            "\n  [[case.expect]]\n  check = \"no_connection_error\"\n");
-  auto r = run_conform({"run", suite, "--out", dir + "/out"}, ".",
-                       {kPluginPath, "CONFORM_EXTERNAL_PROFILES=" + profiles});
+  const ProfileRun run = run_with_profile(
+      "mine",
+      "[profile]\nname = \"mine\"\n\n[client]\nprogram = \"my-client\"\nargs = [\"-p\", \"{prot}\"]\n"
+      "color = \"blue\"\n",
+      "");
+  const CommandResult& r = run.result;
   BOOST_TEST(r.exit_code == 2, r.out + r.err);
-  BOOST_TEST(contains(r.err, profiles + "/mine.toml:6:16: plugin 'external': client.args item: unknown placeholder "
-                                        "'{prot}'; known: address, port,"),
+  BOOST_TEST(contains(r.err, run.profiles + "/mine.toml:6:16: plugin 'external': client.args item: unknown "
+                                            "placeholder '{prot}'; known: address, port,"),
              r.err);
-  BOOST_TEST(contains(r.err, profiles + "/mine.toml:7:1: plugin 'external': unknown key 'color' in [client]; "
-                                        "expected program, args, env"),
+  BOOST_TEST(contains(r.err, run.profiles + "/mine.toml:7:1: plugin 'external': unknown key 'color' in [client]; "
+                                            "expected program, args, env"),
              r.err);
-  BOOST_TEST(!fs::exists(dir + "/out/bad"), "nothing ran");
+  BOOST_TEST(!fs::exists(run.dir + "/out/mine"), "nothing ran");
 }
 
 BOOST_AUTO_TEST_CASE(a_missing_program_is_unsupported_naming_it) {
-  const std::string dir = scratch_dir("missing-program");
-  const std::string profiles = dir + "/profiles";
-  write_file(profiles + "/ghost.toml",
-             "[profile]\nname = \"ghost\"\n[client]\nprogram = \"no-such-quic-client\"\nargs = [\"{url}\"]\n"
-             "[server]\nprogram = \"no-such-quic-server\"\n");
-  const std::string suite = write_file(
-      dir + "/s.toml", std::string("[[case]]\nid = \"ghost/one\"") + kCaseHead +
-                           "client = { implementation = \"ghost\" }\nserver = { implementation = \"ghost\" }\n"
-                           "\n  [[case.expect]]\n  check = \"no_connection_error\"\n");
-  auto r = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/r.json"}, ".",
-                       {kPluginPath, "CONFORM_EXTERNAL_PROFILES=" + profiles});
-  BOOST_TEST(r.exit_code == 0, r.out + r.err);
-  const json c = case_named(json::parse(read_file(dir + "/r.json")), "ghost/one");
+  const ProfileRun run = run_with_profile(
+      "ghost",
+      "[profile]\nname = \"ghost\"\n[client]\nprogram = \"no-such-quic-client\"\nargs = [\"{url}\"]\n"
+      "[server]\nprogram = \"no-such-quic-server\"\n",
+      both_ends("ghost"));
+  BOOST_TEST(run.result.exit_code == 0, run.result.out + run.result.err);
+  const json c = profile_case(run, "ghost");
   BOOST_TEST(c.at("status") == "UNSUPPORTED");
   BOOST_TEST(contains(c.at("headline"), "profile 'ghost' (server): program 'no-such-quic-server' not found in "),
              c.at("headline"));
@@ -167,22 +190,16 @@ BOOST_AUTO_TEST_CASE(a_missing_program_is_unsupported_naming_it) {
 // status, and no_connection_error, which only looks for faults, does not pass
 // on captures without a connection.
 BOOST_AUTO_TEST_CASE(a_crashing_client_is_an_error_not_a_pass) {
-  const std::string dir = scratch_dir("crashing-client");
-  const std::string profiles = dir + "/profiles";
-  write_file(profiles + "/crashy.toml",
-             "[profile]\nname = \"crashy\"\n[client]\nprogram = \"/bin/sh\"\n"
-             "args = [\"-c\", \"echo boom >&2; kill -SEGV $$\"]\n"
-             "[server]\nprogram = \"conform-quic\"\n"
-             "args = [\"server\", \"--listen\", \"{address}:{port}\", \"--cert\", \"{cert}\", \"--key\", \"{key}\", "
-             "\"--htdocs\", \"{htdocs}\"]\n");
-  const std::string suite = write_file(
-      dir + "/s.toml", std::string("[[case]]\nid = \"crashy/one\"") + kCaseHead +
-                           "client = { implementation = \"crashy\" }\nserver = { implementation = \"crashy\" }\n"
-                           "\n  [[case.expect]]\n  check = \"no_connection_error\"\n");
-  auto r = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/r.json"}, ".",
-                       {kPluginPath, "CONFORM_EXTERNAL_PROFILES=" + profiles});
-  BOOST_TEST(r.exit_code == 1, r.out + r.err);
-  const json c = case_named(json::parse(read_file(dir + "/r.json")), "crashy/one");
+  const ProfileRun run = run_with_profile(
+      "crashy",
+      "[profile]\nname = \"crashy\"\n[client]\nprogram = \"/bin/sh\"\n"
+      "args = [\"-c\", \"echo boom >&2; kill -SEGV $$\"]\n"
+      "[server]\nprogram = \"conform-quic\"\n"
+      "args = [\"server\", \"--listen\", \"{address}:{port}\", \"--cert\", \"{cert}\", \"--key\", \"{key}\", "
+      "\"--htdocs\", \"{htdocs}\"]\n",
+      both_ends("crashy"));
+  BOOST_TEST(run.result.exit_code == 1, run.result.out + run.result.err);
+  const json c = profile_case(run, "crashy");
   BOOST_TEST(c.at("status") == "ERROR", c.dump());
   BOOST_TEST(contains(c.at("headline"), "client (crashy) ended abnormally: exit status 139"), c.at("headline"));
   BOOST_TEST(contains(c.at("headline"), "boom"), c.at("headline"));

@@ -78,4 +78,19 @@ CommandResult run_program(const std::string& binary, const std::vector<std::stri
   return result;
 }
 
+std::string build_plugins_env() { return std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR; }
+
+CommandResult run_with_jumbo_handshake(const std::string& dir,
+                                       const std::vector<std::pair<std::string, std::string>>& suites,
+                                       const std::vector<std::string>& filters,
+                                       const std::vector<std::string>& options) {
+  for (const auto& [name, toml] : suites) write_file(dir + "/suites/" + name, toml);
+  std::vector<std::string> args{"run", dir + "/suites",
+                                std::string(CONFORM_SOURCE_DIR) + "/suites/rfc9000/handshake_recovery.toml"};
+  for (const auto& f : filters) args.insert(args.end(), {"--filter", f});
+  args.insert(args.end(), {"--filter", kJumboHandshake, "--out", dir + "/out"});
+  args.insert(args.end(), options.begin(), options.end());
+  return run_conform(args, ".", {build_plugins_env()});
+}
+
 }  // namespace conform::test

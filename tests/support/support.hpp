@@ -7,6 +7,7 @@
 #include <child_process.hpp>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace conform::test {
@@ -63,5 +64,22 @@ CommandResult run_conform(const std::vector<std::string>& args, const std::strin
 /// As run_conform, for another program of the build (`binary`, a path).
 CommandResult run_program(const std::string& binary, const std::vector<std::string>& args,
                           const std::string& cwd = ".", const std::vector<std::string>& env = {});
+
+/// run_conform's environment entry for the build's plugins (quic,
+/// tcp_relay, external) in place of the test fixture.
+std::string build_plugins_env();
+
+/// The lossy jumbo handshake of suites/rfc9000/handshake_recovery.toml: both
+/// first flights exceed the path MTU and are lost; PTO probes recover.
+inline constexpr const char* kJumboHandshake = "pq-handshake/classical-jumbo";
+
+/// `conform run` with the build's plugins of the suite files `suites`
+/// (file name → TOML), written to `dir`/suites, and of the jumbo handshake
+/// case: the written cases matching `filters` (--filter patterns), artifacts
+/// in `dir`/out, then `options` (--json, --html).
+CommandResult run_with_jumbo_handshake(const std::string& dir,
+                                       const std::vector<std::pair<std::string, std::string>>& suites,
+                                       const std::vector<std::string>& filters,
+                                       const std::vector<std::string>& options = {});
 
 }  // namespace conform::test
