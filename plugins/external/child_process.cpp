@@ -35,7 +35,7 @@ std::string program_path(const std::string& program, const std::vector<std::stri
 }
 
 ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
-                           const std::string& log_prefix)
+                           const std::string& log_prefix, const std::string& cwd)
     : err_path_(log_prefix + ".err") {
   std::vector<std::string> vars;
   for (char** e = environ; *e; ++e) {
@@ -54,6 +54,7 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::map<
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
   const int rc = posix_spawn(&pid_, args[0], &actions, nullptr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) {
@@ -85,6 +86,12 @@ std::optional<int> ChildProcess::wait_for(std::chrono::milliseconds limit) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   return status_;
+}
+
+int ChildProcess::wait() {
+  int status = 0;
+  if (pid_ > 0 && waitpid(pid_, &status, 0) == pid_) reap(status);
+  return status_.value_or(-1);
 }
 
 int ChildProcess::stop(std::chrono::milliseconds grace) {

@@ -1,7 +1,8 @@
 // A program the external plugin runs: started with posix_spawn, stdout and
 // stderr to files of the case folder, stopped with SIGTERM then SIGKILL.
 // The plugin runs in a process group of its own, so anything left behind
-// dies with the case.
+// dies with the case. The tests start their programs with it too
+// (tests/support: run_program, BackgroundProgram).
 #pragma once
 
 #include <chrono>
@@ -22,10 +23,11 @@ std::string program_path(const std::string& program, const std::vector<std::stri
 class ChildProcess {
  public:
   /// Starts `argv` (argv[0] an absolute path) with the environment of this
-  /// process plus `env`, output to `<log_prefix>.out` and `.err`. On
-  /// failure running() is false and error() says why.
+  /// process plus `env`, stdin from /dev/null, output to `<log_prefix>.out`
+  /// and `.err`, in folder `cwd` (empty: this process's). On failure
+  /// running() is false and error() says why.
   ChildProcess(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
-               const std::string& log_prefix);
+               const std::string& log_prefix, const std::string& cwd = "");
   ~ChildProcess();
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
@@ -35,6 +37,9 @@ class ChildProcess {
   /// Waits until the program exits or `limit` passes; its exit status
   /// (128 + signal when killed by one), or nothing when still running.
   std::optional<int> wait_for(std::chrono::milliseconds limit);
+  /// Waits until the program exits; its exit status as wait_for's, -1 when
+  /// it never started.
+  int wait();
   /// SIGTERM, up to `grace` to exit, then SIGKILL; the exit status.
   int stop(std::chrono::milliseconds grace);
   /// The last `bytes` of its stderr, for error messages; "it wrote nothing

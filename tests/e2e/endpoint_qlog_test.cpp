@@ -19,12 +19,7 @@ using nlohmann::json;
 
 namespace {
 
-const std::string kPluginPath = std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR;
-
-// The lossy jumbo handshake of suites/rfc9000: both first flights exceed
-// the path MTU and are lost; PTO probes recover.
-const std::string kRecoverySuite = std::string(CONFORM_SOURCE_DIR) + "/suites/rfc9000/handshake_recovery.toml";
-const std::string kJumbo = "pq-handshake/classical-jumbo";
+const std::string kJumbo = kJumboHandshake;
 
 const char* const kSuite = R"toml(
 [suite]
@@ -50,10 +45,7 @@ network = { rtt_ms = 30, loss_rate = 0.05 }
 const std::string& run_dir() {
   static const std::string out = [] {
     const std::string dir = scratch_dir("endpoint-qlog");
-    write_file(dir + "/qlog.toml", kSuite);
-    auto r = run_conform({"run", dir + "/qlog.toml", kRecoverySuite, "--filter", "fanout", "--filter", kJumbo,
-                          "--out", dir + "/out"},
-                         ".", {kPluginPath});
+    auto r = run_with_jumbo_handshake(dir, {{"qlog.toml", kSuite}}, {"fanout"});
     BOOST_TEST_REQUIRE(r.exit_code == 0, r.out + r.err);
     return dir + "/out";
   }();

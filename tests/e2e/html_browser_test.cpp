@@ -32,8 +32,6 @@ using nlohmann::json;
 
 namespace {
 
-const std::string kPluginPath = std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR;
-
 struct Browser {
   int exit_code = -1;
   std::string out;
@@ -197,15 +195,11 @@ const Run& real_run() {
   static const Run run = [] {
     Run r;
     r.dir = scratch_dir("html-browser-run");
-    write_file(r.dir + "/suites/streams.toml", kStreams);
-    if (geteuid() == 0) write_file(r.dir + "/suites/tcp.toml", kTcp);  // the relay captures on lo
+    std::vector<std::pair<std::string, std::string>> suites{{"streams.toml", kStreams}};
+    if (geteuid() == 0) suites.emplace_back("tcp.toml", kTcp);  // the relay captures on lo
     r.page = r.dir + "/report.html";
-    // The lossy jumbo handshake comes from suites/rfc9000 as it is.
-    const std::string recovery = std::string(CONFORM_SOURCE_DIR) + "/suites/rfc9000/handshake_recovery.toml";
-    auto c = run_conform({"run", r.dir + "/suites", recovery, "--filter", "max-streams-uni/*", "--filter",
-                          "pq-handshake/classical-jumbo", "--filter", "tcp/*", "--out", r.dir + "/out", "--json",
-                          r.dir + "/report.json", "--html", r.page},
-                         ".", {kPluginPath});
+    auto c = run_with_jumbo_handshake(r.dir, suites, {"max-streams-uni/*", "tcp/*"},
+                                      {"--json", r.dir + "/report.json", "--html", r.page});
     // never-raised fails; everything else passes.
     BOOST_TEST_REQUIRE(c.exit_code == 1, c.out + c.err);
     r.report = json::parse(read_file(r.dir + "/report.json"));
@@ -234,7 +228,7 @@ BOOST_AUTO_TEST_CASE(renders_with_no_console_message) {
   for (const auto& [id, status] : std::map<std::string, std::string>{{"max-streams-uni/fanout", "PASS"},
                                                                      {"max-streams-uni/never-raised", "FAIL"},
                                                                      {"max-streams-uni/fanout-6000", "PASS"},
-                                                                     {"pq-handshake/classical-jumbo", "PASS"}})
+                                                                     {kJumboHandshake, "PASS"}})
     BOOST_TEST(r.report["cases"][r.index.at(id)]["status"] == status, id);
   BOOST_TEST(attribute_of(r.dom.out, "status", "data-state") == "ok", block_of(r.dom.out, "status", "app"));
   // Every console message (log, warning, error, uncaught exception) is a
@@ -285,9 +279,9 @@ BOOST_AUTO_TEST_CASE(sequence_diagrams_show_datagrams_frames_and_losses) {
   BOOST_TEST(healthy.find("B Initial 0: CRYPTO PADDING") != std::string::npos, healthy.substr(0, 3000));
 
   // The jumbo first flights never arrive: drawn lost, with their ✕.
-  const std::string jumbo = uid(r, "pq-handshake/classical-jumbo");
+  const std::string jumbo = uid(r, kJumboHandshake);
   BOOST_TEST(std::stoi(attribute_of(r.dom.out, jumbo + "-run-0-seq", "data-lost")) >= 2);
-  const std::string diagram = block_of(r.dom.out, jumbo + "-run-0-seq", next_case(r, "pq-handshake/classical-jumbo"));
+  const std::string diagram = block_of(r.dom.out, jumbo + "-run-0-seq", next_case(r, kJumboHandshake));
   BOOST_TEST(diagram.find("class=\"row fate-lost") != std::string::npos);
   BOOST_TEST(diagram.find("class=\"arrow lost\"") != std::string::npos);
   BOOST_TEST(diagram.find("✕") != std::string::npos);

@@ -9,12 +9,8 @@
 #include <boost/test/unit_test.hpp>
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <netinet/in.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -27,8 +23,6 @@
 using namespace conform::test;
 namespace fs = std::filesystem;
 
-extern char** environ;
-
 namespace {
 
 const std::string kQuicTool = CONFORM_QUIC_BINARY;
@@ -40,54 +34,6 @@ std::string find_program(const std::string& name) {
   }
   return {};
 }
-
-// A process running in the background, stdout and stderr to files.
-class Process {
- public:
-  Process(std::vector<std::string> argv, const std::string& log_prefix)
-      : out_path_(log_prefix + ".out"), err_path_(log_prefix + ".err") {
-    std::vector<char*> args;
-    for (auto& a : argv) args.push_back(a.data());
-    args.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int rc = posix_spawn(&pid_, args[0], &actions, nullptr, args.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    BOOST_REQUIRE_MESSAGE(rc == 0, "cannot start " + argv[0]);
-  }
-  ~Process() { kill_now(); }
-
-  /// The exit code, or -1 if it is still running after `seconds`.
-  int wait(double seconds) {
-    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-    while (pid_ > 0) {
-      int status = 0;
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        break;
-      }
-      if (std::chrono::steady_clock::now() > end) return -1;
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return code_;
-  }
-  void kill_now() {
-    if (pid_ <= 0) return;
-    ::kill(pid_, SIGKILL);
-    waitpid(pid_, nullptr, 0);
-    pid_ = -1;
-  }
-  std::string out() const { return read_file(out_path_); }
-  std::string err() const { return read_file(err_path_); }
-
- private:
-  pid_t pid_ = -1;
-  int code_ = -1;
-  std::string out_path_, err_path_;
-};
 
 // A UDP port free on 127.0.0.1 right now (the kernel picks it).
 int free_udp_port() {
@@ -120,9 +66,9 @@ struct Lab {
     cert = dir + "/cert.pem";
     key = dir + "/key.pem";
     // ECDSA P-256: what both GnuTLS and BoringSSL sign with by default.
-    Process p({openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-               "-nodes", "-keyout", key, "-out", cert, "-subj", "/CN=localhost", "-days", "2"},
-              dir + "/openssl");
+    BackgroundProgram p({openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                         "-nodes", "-keyout", key, "-out", cert, "-subj", "/CN=localhost", "-days", "2"},
+                        dir + "/openssl");
     BOOST_REQUIRE_EQUAL(p.wait(20), 0);
     htdocs = dir + "/www";
     for (size_t i = 0; i < 150'000; ++i) body.push_back(static_cast<char>((i * 7919) >> 3));
@@ -148,21 +94,21 @@ void check_capture(const Lab& lab, const std::string& pcap, const std::string& k
   BOOST_TEST(r.out.find("HANDSHAKE_DONE") != std::string::npos);
 
   const std::string tshark_log = pcap + ".tshark";
-  Process frames({lab.tshark, "-r", pcap, "-o", "tls.keylog_file:" + keylog, "-T", "fields", "-e",
-                  "quic.frame_type"},
-                 tshark_log);
+  BackgroundProgram frames({lab.tshark, "-r", pcap, "-o", "tls.keylog_file:" + keylog, "-T", "fields", "-e",
+                            "quic.frame_type"},
+                           tshark_log);
   BOOST_REQUIRE_EQUAL(frames.wait(60), 0);
   const std::string types = frames.out();
   BOOST_TEST(types.find("30") != std::string::npos);  // HANDSHAKE_DONE (0x1e) decrypted
-  Process bad({lab.tshark, "-r", pcap, "-o", "tls.keylog_file:" + keylog, "-Y",
-               "_ws.malformed || quic.decryption_failed"},
-              tshark_log + "-bad");
+  BackgroundProgram bad({lab.tshark, "-r", pcap, "-o", "tls.keylog_file:" + keylog, "-Y",
+                         "_ws.malformed || quic.decryption_failed"},
+                        tshark_log + "-bad");
   BOOST_REQUIRE_EQUAL(bad.wait(60), 0);
   BOOST_TEST(bad.out().empty(), bad.out());
 }
 
 // Starts our server on a free port; returns "127.0.0.1:PORT" once it listens.
-std::string start_server(Process& server) {
+std::string start_server(BackgroundProgram& server) {
   for (int i = 0; i < 500; ++i) {
     const std::string out = server.out();
     const size_t at = out.find("listening on ");
@@ -191,15 +137,15 @@ void our_client_fetches_from_gtlsserver(const std::string& name, const std::vect
   std::vector<std::string> argv = {lab.gtlsserver, "--max-gso-dgrams=1", "-q"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   argv.insert(argv.end(), {"-d", lab.htdocs, "127.0.0.1", port, lab.key, lab.cert});
-  Process server(argv, lab.dir + "/gtlsserver");
+  BackgroundProgram server(argv, lab.dir + "/gtlsserver");
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // its socket is bound by then
   const std::string out = lab.dir + "/out";
   fs::create_directories(out);
-  Process client({kQuicTool, "client", "https://127.0.0.1:" + port + "/file.bin",
-                  "https://127.0.0.1:" + port + "/index.html", "--output-dir", out, "--keylog",
-                  lab.dir + "/keys.log", "--pcap", lab.dir + "/client.pcap", "--timeout",
-                  std::to_string(timeout_s)},
-                 lab.dir + "/client");
+  BackgroundProgram client({kQuicTool, "client", "https://127.0.0.1:" + port + "/file.bin",
+                            "https://127.0.0.1:" + port + "/index.html", "--output-dir", out, "--keylog",
+                            lab.dir + "/keys.log", "--pcap", lab.dir + "/client.pcap", "--timeout",
+                            std::to_string(timeout_s)},
+                           lab.dir + "/client");
   BOOST_TEST_REQUIRE(client.wait(timeout_s + 5) == 0, client.out() + client.err() + server.err());
   BOOST_TEST(client.out().find("2 of 2 requests answered 200") != std::string::npos, client.out());
   BOOST_TEST(read_file(out + "/file.bin") == lab.body);
@@ -214,10 +160,10 @@ void gtlsclient_fetches_from_our_server(const std::string& name, const std::vect
   SKIP_WITHOUT_TOOLS(lab);
   // A 3 s idle timeout: if gtlsclient's CONNECTION_CLOSE is lost, the
   // server still closes (and exits) well within the test's bounds.
-  Process server({kQuicTool, "server", "--listen", "127.0.0.1:0", "--cert", lab.cert, "--key", lab.key,
-                  "--htdocs", lab.htdocs, "--keylog", lab.dir + "/keys.log", "--pcap",
-                  lab.dir + "/server.pcap", "--max-connections", "1", "--max-idle-timeout-ms", "3000"},
-                 lab.dir + "/server");
+  BackgroundProgram server({kQuicTool, "server", "--listen", "127.0.0.1:0", "--cert", lab.cert, "--key", lab.key,
+                            "--htdocs", lab.htdocs, "--keylog", lab.dir + "/keys.log", "--pcap",
+                            lab.dir + "/server.pcap", "--max-connections", "1", "--max-idle-timeout-ms", "3000"},
+                           lab.dir + "/server");
   const std::string address = start_server(server);
   const std::string port = address.substr(address.find(':') + 1);
   const std::string download = lab.dir + "/download";
@@ -227,7 +173,7 @@ void gtlsclient_fetches_from_our_server(const std::string& name, const std::vect
   argv.insert(argv.end(), {"--exit-on-all-streams-close", "--timeout=" + std::to_string(timeout_s / 2) + "s",
                            "--download=" + download, "127.0.0.1", port, "https://" + address + "/file.bin",
                            "https://" + address + "/index.html"});
-  Process client(argv, lab.dir + "/gtlsclient");
+  BackgroundProgram client(argv, lab.dir + "/gtlsclient");
   BOOST_TEST_REQUIRE(client.wait(timeout_s + 5) == 0, client.err());
   BOOST_TEST(read_file(download + "/file.bin") == lab.body);
   BOOST_TEST(read_file(download + "/index.html") == "<p>conform</p>\n");
@@ -274,19 +220,19 @@ BOOST_AUTO_TEST_CASE(gtlsclient_300_requests_complete_against_a_limit_of_10) {
   SKIP_WITHOUT_TOOLS(lab);
   for (const bool emit : {true, false}) {
     const std::string tag = emit ? "emit" : "no-emit";
-    Process server({kQuicTool, "server", "--listen", "127.0.0.1:0", "--cert", lab.cert, "--key", lab.key,
-                    "--htdocs", lab.htdocs, "--initial-max-streams-bidi", "10", "--emit-max-streams",
-                    emit ? "true" : "false", "--keylog", lab.dir + "/" + tag + ".keys", "--pcap",
-                    lab.dir + "/" + tag + ".pcap", "--max-connections", "1", "--max-idle-timeout-ms",
-                    emit ? "5000" : "1000"},
-                   lab.dir + "/server-" + tag);
+    BackgroundProgram server({kQuicTool, "server", "--listen", "127.0.0.1:0", "--cert", lab.cert, "--key", lab.key,
+                              "--htdocs", lab.htdocs, "--initial-max-streams-bidi", "10", "--emit-max-streams",
+                              emit ? "true" : "false", "--keylog", lab.dir + "/" + tag + ".keys", "--pcap",
+                              lab.dir + "/" + tag + ".pcap", "--max-connections", "1", "--max-idle-timeout-ms",
+                              emit ? "5000" : "1000"},
+                             lab.dir + "/server-" + tag);
     const std::string address = start_server(server);
-    Process client({lab.gtlsclient, "--no-quic-dump", "--no-http-dump", "--exit-on-all-streams-close",
-                    // Stuck at the limit, gtlsclient gives up after 1 s idle.
-                    emit ? "--timeout=5s" : "--timeout=1s", "-n", "300", "127.0.0.1",
-                    address.substr(address.find(':') + 1),
-                    "https://" + address + "/index.html"},
-                   lab.dir + "/gtlsclient-" + tag);
+    BackgroundProgram client({lab.gtlsclient, "--no-quic-dump", "--no-http-dump", "--exit-on-all-streams-close",
+                              // Stuck at the limit, gtlsclient gives up after 1 s idle.
+                              emit ? "--timeout=5s" : "--timeout=1s", "-n", "300", "127.0.0.1",
+                              address.substr(address.find(':') + 1),
+                              "https://" + address + "/index.html"},
+                             lab.dir + "/gtlsclient-" + tag);
     BOOST_TEST_REQUIRE(client.wait(20) >= 0, "gtlsclient still running");
     // gtlsclient prints each response's header block (it exits 0 either way).
     const size_t responses = count(client.err() + client.out(), ":status: 200");
@@ -298,19 +244,20 @@ BOOST_AUTO_TEST_CASE(gtlsclient_300_requests_complete_against_a_limit_of_10) {
 
 BOOST_AUTO_TEST_CASE(bad_arguments_exit_2_with_a_clear_error) {
   const std::string dir = scratch_dir("bad-args");
-  Process no_cert({kQuicTool, "server", "--listen", "127.0.0.1:0", "--cert", dir + "/missing.pem", "--key",
-                   dir + "/missing.pem"},
-                  dir + "/no-cert");
+  BackgroundProgram no_cert({kQuicTool, "server", "--listen", "127.0.0.1:0", "--cert", dir + "/missing.pem", "--key",
+                             dir + "/missing.pem"},
+                            dir + "/no-cert");
   BOOST_TEST(no_cert.wait(10) == 2);
   BOOST_TEST(no_cert.err() == "conform-quic: cannot read " + dir + "/missing.pem\n");
-  Process bad_url({kQuicTool, "client", "http://example.org/"}, dir + "/bad-url");
+  BackgroundProgram bad_url({kQuicTool, "client", "http://example.org/"}, dir + "/bad-url");
   BOOST_TEST(bad_url.wait(10) == 2);
   BOOST_TEST(bad_url.err() == "conform-quic: http://example.org/: expected https://IPV4-ADDRESS:PORT/path\n");
-  Process bad_listen({kQuicTool, "server", "--listen", "localhost", "--cert", "c", "--key", "k"}, dir + "/listen");
+  BackgroundProgram bad_listen({kQuicTool, "server", "--listen", "localhost", "--cert", "c", "--key", "k"},
+                               dir + "/listen");
   BOOST_TEST(bad_listen.wait(10) == 2);
   BOOST_TEST(bad_listen.err() == "conform-quic: --listen localhost: expected IPv4-ADDRESS:PORT\n");
-  Process unknown({kQuicTool, "client", "https://127.0.0.1:1/", "--initial-max-streams-bidi", "lots"},
-                  dir + "/unknown");
+  BackgroundProgram unknown({kQuicTool, "client", "https://127.0.0.1:1/", "--initial-max-streams-bidi", "lots"},
+                            dir + "/unknown");
   BOOST_TEST(unknown.wait(10) == 2);
   BOOST_TEST(unknown.err().find("--initial-max-streams-bidi") != std::string::npos, unknown.err());
 }

@@ -1,6 +1,8 @@
 // The HTML report's case folders.
 #include "support/report_fixture.hpp"
 
+#include "support/build_paths.hpp"
+
 #include <pcap/pcap.h>
 
 #include <filesystem>

@@ -1,18 +1,15 @@
 // Test helpers.
 #include "support/support.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
-
-extern char** environ;
 
 namespace conform::test {
 namespace fs = std::filesystem;
@@ -44,44 +41,56 @@ CommandResult run_conform(const std::vector<std::string>& args, const std::strin
   return run_program(CONFORM_BINARY, args, cwd, env);
 }
 
+namespace {
+
+std::map<std::string, std::string> environment(const std::vector<std::string>& entries) {
+  std::map<std::string, std::string> vars{{"CONFORM_PLUGIN_PATH", CONFORM_TEST_PLUGIN_DIR}};
+  for (const auto& e : entries) {
+    const auto eq = e.find('=');
+    vars[e.substr(0, eq)] = eq == std::string::npos ? "" : e.substr(eq + 1);
+  }
+  return vars;
+}
+
+}  // namespace
+
+BackgroundProgram::BackgroundProgram(const std::vector<std::string>& argv, const std::string& log_prefix,
+                                     const std::string& cwd, const std::vector<std::string>& env)
+    : log_prefix_(log_prefix), child_(argv, environment(env), log_prefix, cwd) {
+  if (!child_.error().empty()) throw std::runtime_error(child_.error());
+}
+
+int BackgroundProgram::wait(double seconds) {
+  const auto limit = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::duration<double>(seconds));
+  return child_.wait_for(limit).value_or(-1);
+}
+
 CommandResult run_program(const std::string& binary, const std::vector<std::string>& args, const std::string& cwd,
                           const std::vector<std::string>& env) {
-  std::string tmp = scratch_dir("run_conform_io_" + std::to_string(getpid()));
-  std::string out_path = tmp + "/out", err_path = tmp + "/err";
-  std::vector<std::string> argv_s{binary};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : argv_s) argv.push_back(a.data());
-  argv.push_back(nullptr);
-
-  std::vector<std::string> env_s{std::string("CONFORM_PLUGIN_PATH=") + CONFORM_TEST_PLUGIN_DIR};
-  for (char** e = environ; *e; ++e)
-    if (std::string(*e).rfind("CONFORM_PLUGIN_PATH=", 0) != 0) env_s.push_back(*e);
-  for (const auto& e : env) {
-    auto name = e.substr(0, e.find('=') + 1);
-    std::erase_if(env_s, [&](const std::string& x) { return x.rfind(name, 0) == 0; });
-    env_s.push_back(e);
-  }
-  std::vector<char*> envp;
-  for (auto& e : env_s) envp.push_back(e.data());
-  envp.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
-  pid_t pid = 0;
-  int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw std::runtime_error("cannot start " + argv_s[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
+  const std::string io = scratch_dir("run_conform_io_" + std::to_string(getpid())) + "/io";
+  std::vector<std::string> argv{binary};
+  argv.insert(argv.end(), args.begin(), args.end());
+  BackgroundProgram program(argv, io, cwd, env);
   CommandResult result;
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  result.out = read_file(out_path);
-  result.err = read_file(err_path);
+  result.exit_code = program.wait();
+  result.out = program.out();
+  result.err = program.err();
   return result;
+}
+
+std::string build_plugins_env() { return std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR; }
+
+CommandResult run_with_jumbo_handshake(const std::string& dir,
+                                       const std::vector<std::pair<std::string, std::string>>& suites,
+                                       const std::vector<std::string>& filters,
+                                       const std::vector<std::string>& options) {
+  for (const auto& [name, toml] : suites) write_file(dir + "/suites/" + name, toml);
+  std::vector<std::string> args{"run", dir + "/suites",
+                                std::string(CONFORM_SOURCE_DIR) + "/suites/rfc9000/handshake_recovery.toml"};
+  for (const auto& f : filters) args.insert(args.end(), {"--filter", f});
+  args.insert(args.end(), {"--filter", kJumboHandshake, "--out", dir + "/out"});
+  args.insert(args.end(), options.begin(), options.end());
+  return run_conform(args, ".", {build_plugins_env()});
 }
 
 }  // namespace conform::test

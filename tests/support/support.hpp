@@ -2,7 +2,12 @@
 // `conform` binary as a user does.
 #pragma once
 
+#include "support/build_paths.hpp"
+
+#include <child_process.hpp>
+
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace conform::test {
@@ -24,6 +29,32 @@ struct CommandResult {
   std::string err;
 };
 
+/// A program running in the background, started as the external plugin
+/// starts its programs (external::ChildProcess): stdin from /dev/null,
+/// stdout and stderr to `<log_prefix>.out` and `.err`. Killed when
+/// destroyed.
+class BackgroundProgram {
+ public:
+  /// Starts `argv` (argv[0] a path) in `cwd` with this process's
+  /// environment, CONFORM_PLUGIN_PATH set to the test plugin folder unless
+  /// `env` (entries "NAME=value") says otherwise. Throws std::runtime_error
+  /// when it cannot start.
+  BackgroundProgram(const std::vector<std::string>& argv, const std::string& log_prefix,
+                    const std::string& cwd = ".", const std::vector<std::string>& env = {});
+
+  /// The exit code (128 + signal when killed by one) once it ends.
+  int wait() { return child_.wait(); }
+  /// The exit code if it ends within `seconds`, else -1 (still running).
+  int wait(double seconds);
+  /// What it printed so far.
+  std::string out() const { return read_file(log_prefix_ + ".out"); }
+  std::string err() const { return read_file(log_prefix_ + ".err"); }
+
+ private:
+  std::string log_prefix_;
+  external::ChildProcess child_;
+};
+
 /// Runs `conform` with `args` (no shell) in `cwd`, with
 /// CONFORM_PLUGIN_PATH set to the test plugin folder unless `env` says
 /// otherwise (entries "NAME=value").
@@ -33,5 +64,22 @@ CommandResult run_conform(const std::vector<std::string>& args, const std::strin
 /// As run_conform, for another program of the build (`binary`, a path).
 CommandResult run_program(const std::string& binary, const std::vector<std::string>& args,
                           const std::string& cwd = ".", const std::vector<std::string>& env = {});
+
+/// run_conform's environment entry for the build's plugins (quic,
+/// tcp_relay, external) in place of the test fixture.
+std::string build_plugins_env();
+
+/// The lossy jumbo handshake of suites/rfc9000/handshake_recovery.toml: both
+/// first flights exceed the path MTU and are lost; PTO probes recover.
+inline constexpr const char* kJumboHandshake = "pq-handshake/classical-jumbo";
+
+/// `conform run` with the build's plugins of the suite files `suites`
+/// (file name → TOML), written to `dir`/suites, and of the jumbo handshake
+/// case: the written cases matching `filters` (--filter patterns), artifacts
+/// in `dir`/out, then `options` (--json, --html).
+CommandResult run_with_jumbo_handshake(const std::string& dir,
+                                       const std::vector<std::pair<std::string, std::string>>& suites,
+                                       const std::vector<std::string>& filters,
+                                       const std::vector<std::string>& options = {});
 
 }  // namespace conform::test

@@ -3,6 +3,7 @@
 // plugin search path.
 #include "common/input_error.hpp"
 #include "plugin/loader.hpp"
+#include "plugin/search_path.hpp"
 #include "support/support.hpp"
 
 #include <boost/test/unit_test.hpp>

@@ -5,6 +5,7 @@
 #include "capture/pcap_reader.hpp"
 #include "dissect/dissector.hpp"
 #include "report/qlog.hpp"
+#include "support/build_paths.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>

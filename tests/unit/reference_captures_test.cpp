@@ -5,6 +5,7 @@
 // must equal tshark's, field by field.
 #include "capture/pcap_reader.hpp"
 #include "dissect/dissector.hpp"
+#include "support/build_paths.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <fmt/format.h>

@@ -4,6 +4,7 @@
 #include "capture/pcap_reader.hpp"
 #include "dissect/dissector.hpp"
 #include "dissect/stream_view.hpp"
+#include "support/build_paths.hpp"
 
 #include <boost/test/unit_test.hpp>
 

@@ -5,6 +5,7 @@
 #include "capture/tcp_segment_reader.hpp"
 #include "dissect/tcp/flow_analysis.hpp"
 #include "dissect/tcp/sequence_space.hpp"
+#include "support/build_paths.hpp"
 
 #include <boost/test/unit_test.hpp>
 

@@ -4,6 +4,7 @@
 #include "dissect/crypto_stream.hpp"
 #include "dissect/dissector.hpp"
 #include "dissect/transport_parameters.hpp"
+#include "support/build_paths.hpp"
 #include "unit/quic_packet_builder.hpp"
 #include "unit/rfc9001_vectors.hpp"
 

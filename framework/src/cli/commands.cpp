@@ -5,6 +5,7 @@
 #include "cli/select.hpp"
 #include "common/input_error.hpp"
 #include "net/network_spec.hpp"
+#include "plugin/search_path.hpp"
 #include "report/file_reporter.hpp"
 #include "report/interop_matrix.hpp"
 #include "run/runner.hpp"

@@ -8,7 +8,6 @@
 #include <dlfcn.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 
 namespace conform {
@@ -93,23 +92,6 @@ std::vector<std::string> PluginSet::names() const {
   std::vector<std::string> out;
   for (const auto& p : plugins_) out.push_back(p.info().name);
   return out;
-}
-
-std::vector<std::string> plugin_search_path(const std::vector<std::string>& cli_dirs) {
-  if (!cli_dirs.empty()) return cli_dirs;
-  std::vector<std::string> dirs;
-  if (const char* env = std::getenv("CONFORM_PLUGIN_PATH"); env && *env) {
-    std::string path = env;
-    std::size_t start = 0;
-    while (start <= path.size()) {
-      std::size_t end = path.find(':', start);
-      if (end == std::string::npos) end = path.size();
-      if (end > start) dirs.push_back(path.substr(start, end - start));
-      start = end + 1;
-    }
-    if (!dirs.empty()) return dirs;
-  }
-  return {CONFORM_DEFAULT_PLUGIN_DIR};
 }
 
 }  // namespace conform

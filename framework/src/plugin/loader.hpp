@@ -59,9 +59,4 @@ class PluginSet {
   std::vector<LoadedPlugin> plugins_;
 };
 
-/// The plugin folders of a run, in search order: each `--plugin-dir`, else
-/// each entry of CONFORM_PLUGIN_PATH (colon-separated), else the build's
-/// plugin folder.
-std::vector<std::string> plugin_search_path(const std::vector<std::string>& cli_dirs);
-
 }  // namespace conform

@@ -92,15 +92,12 @@ ScenarioEntry bulk_scenario() {
             {"direction", ValueType::string, Value{std::string("download")},
              "download: the server sends; upload: the client sends; both: each sends `bytes`",
              {"download", "upload", "both"}},
-            integer_spec("drain_ms", 2000,
-                         "the sender gives up (closes) after this long without progress, "
-                         "milliseconds", 0, kMaxDurationMs),
+            drain_spec("sender"),
             clients_spec()}},
           [](const ValueMap& p) -> MadeScenario {
             return {std::make_unique<Bulk>(integer_param(p, "bytes"),
                                            std::get<std::string>(p.at("direction")),
-                                           Duration::millis(integer_param(p, "drain_ms")),
-                                           static_cast<size_t>(integer_param(p, "clients"))),
+                                           drain_param(p), clients_param(p)),
                     {}};
           }};
 }

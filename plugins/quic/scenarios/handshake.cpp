@@ -58,7 +58,7 @@ ScenarioEntry handshake_scenario() {
             clients_spec()}},
           [](const ValueMap& p) -> MadeScenario {
             return {std::make_unique<Handshake>(Duration::millis(integer_param(p, "linger_ms")),
-                                                static_cast<size_t>(integer_param(p, "clients"))),
+                                                clients_param(p)),
                     {}};
           }};
 }

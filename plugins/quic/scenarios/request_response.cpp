@@ -108,8 +108,7 @@ class RequestResponse final : public Scenario {
 MadeScenario make(const ValueMap& p) {
   Exchange x{integer_param(p, "requests"), integer_param(p, "request_bytes"),
              integer_param(p, "response_bytes"), integer_param(p, "concurrency")};
-  return {std::make_unique<RequestResponse>(x, Duration::millis(integer_param(p, "drain_ms")),
-                                            static_cast<size_t>(integer_param(p, "clients"))),
+  return {std::make_unique<RequestResponse>(x, drain_param(p), clients_param(p)),
           {}};
 }
 
@@ -120,13 +119,11 @@ ScenarioEntry request_response_scenario() {
            "the client sends `requests` requests on new bidirectional streams, at most "
            "`concurrency` outstanding; the server answers each on its stream; the client closes "
            "(application error 0) once all are answered and acknowledged",
-           {integer_spec("requests", 10, "requests the client sends", 1, kMaxCount),
+           {count_spec("requests", 10, "requests the client sends"),
             integer_spec("request_bytes", 100, "bytes per request", 0, kMaxMessageBytes),
             integer_spec("response_bytes", 1000, "bytes per answer", 0, kMaxMessageBytes),
-            integer_spec("concurrency", 1, "requests outstanding at most", 1, kMaxCount),
-            integer_spec("drain_ms", 2000,
-                         "the client gives up (closes) after this long without progress once all "
-                         "requests were sent, milliseconds", 0, kMaxDurationMs),
+            count_spec("concurrency", 1, "requests outstanding at most"),
+            drain_spec("client", "once all requests were sent"),
             clients_spec()}},
           make};
 }

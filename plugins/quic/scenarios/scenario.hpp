@@ -75,11 +75,38 @@ inline constexpr int64_t kMaxBulkBytes = 1 << 26;          ///< 64 MiB: bulk wri
 inline constexpr int64_t kMaxCount = 100'000;               ///< streams, frames, requests
 inline constexpr int64_t kMaxDurationMs = 600'000;          ///< 10 minutes of simulated time
 
+/// A count of streams, frames or requests: at least 1, at most kMaxCount.
+inline ValueSpec count_spec(std::string name, int64_t fallback, std::string doc) {
+  return integer_spec(std::move(name), fallback, std::move(doc), 1, kMaxCount);
+}
+
+/// The `cadence_ms` parameter: the time `between` ("frames", "stream opens").
+inline ValueSpec cadence_spec(const std::string& between) {
+  return integer_spec("cadence_ms", 20, "time between " + between + ", milliseconds; 0: all at once", 0,
+                      kMaxDurationMs);
+}
+
 /// The `clients` parameter of the scenarios whose clients each play the
 /// same workload on a connection of their own.
 inline ValueSpec clients_spec() {
   return integer_spec("clients", 1, "clients, each playing the scenario on a connection of its own", 1, 1000);
 }
+
+/// clients_spec's value.
+inline size_t clients_param(const ValueMap& params) { return static_cast<size_t>(integer_param(params, "clients")); }
+
+/// The `drain_ms` parameter: how long `who` (the side that closes) waits
+/// without progress before it gives up and closes; `once`, when not empty,
+/// says from when the wait counts ("once all requests were sent").
+inline ValueSpec drain_spec(const std::string& who, const std::string& once = "") {
+  return integer_spec("drain_ms", 2000,
+                      "the " + who + " gives up (closes) after this long without progress" +
+                          (once.empty() ? "" : " " + once) + ", milliseconds",
+                      0, kMaxDurationMs);
+}
+
+/// drain_spec's value.
+inline Duration drain_param(const ValueMap& params) { return Duration::millis(integer_param(params, "drain_ms")); }
 
 
 // The scenarios, one per file.

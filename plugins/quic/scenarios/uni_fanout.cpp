@@ -90,7 +90,7 @@ MadeScenario make(const ValueMap& p) {
   return {std::make_unique<UniFanout>(plan, static_cast<size_t>(integer_param(p, "subscribers")),
                                       integer_param(p, "slow_subscriber_read_bytes_per_s"),
                                       integer_param(p, "stop_every"),
-                                      Duration::millis(integer_param(p, "drain_ms"))),
+                                      drain_param(p)),
           {}};
 }
 
@@ -103,10 +103,10 @@ ScenarioEntry uni_fanout_scenario() {
            "the server closes (application error 0) once all is acknowledged or after drain_ms "
            "without progress",
            {integer_spec("subscribers", 1, "clients receiving the broadcast", 1, 1000),
-            integer_spec("frames", 200, "frames in the broadcast", 1, kMaxCount),
+            count_spec("frames", 200, "frames in the broadcast"),
             integer_spec("frames_per_group", 1,
                          "frames per group, each group on a new stream; 0: every frame on one stream", 0, kMaxCount),
-            integer_spec("cadence_ms", 20, "time between frames, milliseconds; 0: all at once", 0, kMaxDurationMs),
+            cadence_spec("frames"),
             integer_spec("payload_bytes", 80, "bytes per frame", 0, kMaxPayloadBytes),
             integer_spec("pause_at_frame", -1,
                          "frames from this index (from 0) on come pause_ms later; -1: no pause", -1, kMaxCount),
@@ -123,9 +123,7 @@ ScenarioEntry uni_fanout_scenario() {
             integer_spec("stop_every", 0,
                          "each subscriber asks the relay to stop sending (STOP_SENDING) every this many "
                          "streams as they open; 0: none", 0, kMaxCount),
-            integer_spec("drain_ms", 2000,
-                         "the relay gives up (closes) after this long without progress once the "
-                         "last frame was due, milliseconds", 0, kMaxDurationMs)}},
+            drain_spec("relay", "once the last frame was due")}},
           make};
 }
 

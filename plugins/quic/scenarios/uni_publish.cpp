@@ -54,8 +54,7 @@ MadeScenario make(const ValueMap& p) {
   plan.cadence = Duration::millis(integer_param(p, "cadence_ms"));
   plan.payload_bytes = integer_param(p, "payload_bytes");
   plan.dir = Dir::uni;
-  return {std::make_unique<UniPublish>(plan, Duration::millis(integer_param(p, "drain_ms")),
-                                       static_cast<size_t>(integer_param(p, "clients"))),
+  return {std::make_unique<UniPublish>(plan, drain_param(p), clients_param(p)),
           {}};
 }
 
@@ -66,12 +65,10 @@ ScenarioEntry uni_publish_scenario() {
            "the client opens `streams` unidirectional streams to the server, one per cadence_ms, "
            "each with payload_bytes and finished, waiting at the server's stream limit; it closes "
            "(application error 0) once all is acknowledged or after drain_ms without progress",
-           {integer_spec("streams", 200, "unidirectional streams the client opens", 1, kMaxCount),
-            integer_spec("cadence_ms", 20, "time between stream opens, milliseconds; 0: all at once", 0, kMaxDurationMs),
+           {count_spec("streams", 200, "unidirectional streams the client opens"),
+            cadence_spec("stream opens"),
             integer_spec("payload_bytes", 80, "bytes per stream", 0, kMaxPayloadBytes),
-            integer_spec("drain_ms", 2000,
-                         "the client gives up (closes) after this long without progress once the "
-                         "last stream was due, milliseconds", 0, kMaxDurationMs),
+            drain_spec("client", "once the last stream was due"),
             clients_spec()}},
           make};
 }

@@ -2,6 +2,7 @@
 #include "check/quic/credit_ahead.hpp"
 
 #include "check/quic/quic_check.hpp"
+#include "check/quic/round_trip.hpp"
 
 #include <fmt/format.h>
 
@@ -64,16 +65,6 @@ std::size_t judge_credit_ahead(const ConnectionFacts& conn, Side peer, StreamDir
   return judged;
 }
 
-std::int64_t round_trip_ns(const CheckInput& input) {
-  double rtt_ms = value_or<double>(input.params, "rtt_ms", -1);
-  if (rtt_ms <= 0) {
-    auto it = input.settings.network.find("rtt_ms");
-    if (it != input.settings.network.end()) {
-      if (const auto* v = std::get_if<double>(&it->second)) rtt_ms = *v;
-      if (const auto* v = std::get_if<std::int64_t>(&it->second)) rtt_ms = double(*v);
-    }
-  }
-  return rtt_ms > 0 ? std::int64_t(rtt_ms * 1e6) : 0;
-}
+std::int64_t round_trip_ns(const CheckInput& input) { return std::int64_t(stated_round_trip(input).ms * 1e6); }
 
 }  // namespace conform::quic_checks

@@ -29,8 +29,8 @@ std::size_t judge_credit_ahead(const ConnectionFacts& conn, Side peer, StreamDir
                                const CaptureFacts& capture, std::vector<std::string>& problems,
                                std::vector<Evidence>& evidence);
 
-/// The round trip the `ahead` judgement allows: the check's `rtt_ms`
-/// parameter when positive, else the case's network rtt_ms, else 0; ns.
+/// The round trip the `ahead` judgement allows: the one the suite states
+/// (stated_round_trip: the check's `rtt_ms`, else the network's), else 0; ns.
 std::int64_t round_trip_ns(const CheckInput& input);
 
 }  // namespace conform::quic_checks

@@ -7,6 +7,7 @@
 // requirement.
 #include "check/quic/blocked_sent.hpp"
 #include "check/quic/catalogue.hpp"
+#include "check/quic/round_trip.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -103,16 +104,7 @@ class HandshakeTime final : public QuicCheck {
     }
     std::string rtts;
     if (max_rtts >= 0) {
-      double rtt_ms = value_or<double>(input.params, "rtt_ms", -1);
-      std::string source = "parameter rtt_ms";
-      if (rtt_ms <= 0) {
-        auto it = input.settings.network.find("rtt_ms");
-        if (it != input.settings.network.end()) {
-          if (const auto* v = std::get_if<double>(&it->second)) rtt_ms = *v;
-          if (const auto* v = std::get_if<std::int64_t>(&it->second)) rtt_ms = double(*v);
-          source = "network rtt_ms";
-        }
-      }
+      auto [rtt_ms, source] = stated_round_trip(input);
       if (rtt_ms <= 0 && m.first_reply) {
         rtt_ms = (m.first_reply->time_ns - m.first_initial->time_ns) / 1e6;
         source = "first Initial to first reply";
