@@ -6,6 +6,8 @@
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
 
 using namespace conform::test;
@@ -215,6 +217,58 @@ BOOST_AUTO_TEST_CASE(bad_input_is_exit_2_with_the_file_named) {
   BOOST_TEST(r.exit_code == 2);
   BOOST_TEST(r.err == plain + ": no connection to judge: no QUIC client Initial among 6 UDP datagrams and no TCP "
                               "segment over IPv4\n");
+}
+
+// A copy of `from` (classic pcap) keeping only `snap` bytes of each record
+// from the `first`-th on, as `tcpdump -s snap` would have.
+static std::string with_snap_length(const std::string& from, const std::string& to, std::size_t first, std::uint32_t snap) {
+  const std::string in = read_file(from);
+  std::string out = in.substr(0, 24);
+  std::size_t offset = 24;
+  for (std::size_t record = 1; offset + 16 <= in.size(); ++record) {
+    std::uint32_t header[4];
+    std::memcpy(header, in.data() + offset, 16);
+    const std::string data = in.substr(offset + 16, header[2]);
+    offset += 16 + header[2];
+    if (record >= first) header[2] = std::min(header[2], snap);
+    out.append(reinterpret_cast<const char*>(header), 16);
+    out += data.substr(0, header[2]);
+  }
+  return write_file(to, out);
+}
+
+BOOST_AUTO_TEST_CASE(a_quic_connection_cut_by_the_snap_length_is_exit_2_not_a_pass) {
+  const std::string dir = scratch_dir("offline_snap");
+  const std::string cut =
+      with_snap_length(kCaptures + "/ngtcp2/handshake.pcap", dir + "/snap100.pcap", 3, 100);
+  auto r = run_conform({"check", cut, "--keylog", kCaptures + "/ngtcp2/handshake.keys", "--out", dir + "/out"}, ".",
+                       kEnv);
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(r.err == cut + ": frame 3: the snap length cut 6 datagrams of QUIC connection 1 short, and a packet "
+                            "cut short cannot be decrypted (its AEAD tag covers all of it), so no check could see "
+                            "that connection whole; capture with a snap length of at least the path MTU "
+                            "(tcpdump -s 0)\n");
+}
+
+BOOST_AUTO_TEST_CASE(a_check_stopped_by_bad_input_leaves_earlier_results_in_out) {
+  const std::string dir = scratch_dir("offline_keeps_out");
+  const std::string capture = kCaptures + "/ngtcp2/handshake.pcap";
+  const std::string keys = kCaptures + "/ngtcp2/handshake.keys";
+  const std::string connection = dir + "/out/@check/handshake.pcap/connection-1";
+  auto r = run_conform({"check", capture, "--keylog", keys, "--out", dir + "/out"}, ".", kEnv);
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  const std::string before = read_file(connection + "/client.pcap");
+  BOOST_TEST(!before.empty());
+  const std::string bad_keys = write_file(dir + "/bad.keys", "BOGUS_LABEL 00 11\n");
+  const std::string corrupt = write_file(dir + "/corrupt.pcap", read_file(capture).substr(0, 24) + std::string(40, '\xff'));
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"check", capture, "--keylog", bad_keys, "--out", dir + "/out"},
+           {"check", capture, corrupt, "--keylog", keys, "--out", dir + "/out"}}) {
+    r = run_conform(args, ".", kEnv);
+    BOOST_TEST(r.exit_code == 2, r.out + r.err);
+    BOOST_TEST(read_file(connection + "/client.pcap") == before);
+    BOOST_TEST(fs::exists(connection + "/keys.log"));
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -120,14 +120,21 @@ int command_check(const CheckCommandOptions& options) {
   read.insert(read.end(), options.keylogs.begin(), options.keylogs.end());
   ReportSet reports(options.report, read);
   refuse_overwriting({{"--out", options.out_dir}}, read);
+  // Every input is read before --out is touched: a bad one leaves the
+  // earlier results there as they were.
+  std::vector<ReadCapture> read_captures;
+  std::vector<std::string> key_texts, key_sources(captures.size());
+  for (std::size_t k = 0; k < captures.size(); ++k) {
+    key_texts.emplace_back();
+    const auto keys = capture_keys(captures[k], options.keylogs, key_texts[k], key_sources[k]);
+    read_captures.push_back(read_for_check(captures[k], keys));
+  }
   const auto roots = capture_roots(options.out_dir, captures);
   const auto vantages = named_vantages(cases);
   std::vector<SplitCapture> split;
   for (std::size_t k = 0; k < captures.size(); ++k) {
-    std::string key_text, key_sources;
-    const auto keys = capture_keys(captures[k], options.keylogs, key_text, key_sources);
-    split.push_back(split_capture(captures[k], keys, key_text, roots[k], vantages));
-    split.back().key_sources = key_sources;
+    split.push_back(split_capture(captures[k], read_captures[k], key_texts[k], roots[k], vantages));
+    split.back().key_sources = key_sources[k];
   }
   const auto with_mutants = std::count_if(cases.begin(), cases.end(),
                                           [](const Case& c) { return !c.decl->mutants.empty(); });

@@ -46,9 +46,8 @@ fs::path unit_folder(const fs::path& root, std::size_t number) {
 }
 
 // QUIC: each connection's datagrams, rewritten with conform's addresses.
-void quic_units(const CaptureContents& capture, const dissect::KeyLog& keys, const fs::path& root,
+void quic_units(const CaptureContents& capture, const dissect::Timeline& timeline, const fs::path& root,
                 SplitCapture& out) {
-  const auto timeline = dissect::dissect(capture.datagrams, keys);
   const std::string name = root.filename().string();
   const std::int64_t origin = capture.datagrams.empty() ? 0 : capture.datagrams.front().time_ns;
   auto by_frame = [&](std::uint64_t frame) -> const CapturedDatagram& {
@@ -164,19 +163,42 @@ void tcp_units(const std::string& path, const fs::path& root, SplitCapture& out)
 
 }  // namespace
 
-SplitCapture split_capture(const std::string& path, const dissect::KeyLog& keys, const std::string& key_log_text,
+ReadCapture read_for_check(const std::string& path, const dissect::KeyLog& keys) {
+  ReadCapture read{read_capture(path), {}, {}};
+  read.warning = damage_warning(path, read.contents.summary, "judged");
+  read.timeline = dissect::dissect(read.contents.datagrams, keys);
+  std::unordered_map<std::uint64_t, const CapturedDatagram*> cut;
+  for (const auto& d : read.contents.datagrams)
+    if (d.truncated) cut[d.frame] = &d;
+  if (cut.empty()) return read;
+  for (std::size_t c = 0; c < read.timeline.connections.size(); ++c) {
+    std::size_t count = 0;
+    std::uint64_t first = 0;
+    for (const auto& d : read.timeline.connections[c].datagrams) {
+      if (!cut.count(d.frame)) continue;
+      if (count++ == 0) first = d.frame;
+    }
+    if (count)
+      throw InputError({path}, fmt::format("frame {}: the snap length cut {} datagram{} of QUIC connection {} "
+                                           "short, and a packet cut short cannot be decrypted (its AEAD tag "
+                                           "covers all of it), so no check could see that connection whole; "
+                                           "capture with a snap length of at least the path MTU (tcpdump -s 0)",
+                                           first, count, count == 1 ? "" : "s", c + 1));
+  }
+  return read;
+}
+
+SplitCapture split_capture(const std::string& path, const ReadCapture& capture, const std::string& key_log_text,
                            const std::string& root, const std::vector<std::string>& vantages) {
   SplitCapture out;
   out.path = path;
-  const CaptureContents capture = read_capture(path);
-  if (auto warning = damage_warning(path, capture.summary, "judged"); !warning.empty())
-    out.warnings.push_back(std::move(warning));
-  quic_units(capture, keys, root, out);
+  if (!capture.warning.empty()) out.warnings.push_back(capture.warning);
+  quic_units(capture.contents, capture.timeline, root, out);
   tcp_units(path, root, out);
   if (out.units.empty())
     throw InputError({path}, fmt::format("no connection to judge: no QUIC client Initial among {} UDP "
                                          "datagrams and no TCP segment over IPv4",
-                                         capture.datagrams.size()));
+                                         capture.contents.datagrams.size()));
   for (const auto& unit : out.units) add_vantages(unit.folder, vantages, key_log_text);
   return out;
 }

@@ -7,7 +7,9 @@
 // §17.2.2), the sender of the TCP SYN (RFC 9293 §3.5).
 #pragma once
 
+#include "capture/pcap_reader.hpp"
 #include "dissect/key_log.hpp"
+#include "dissect/timeline.hpp"
 
 #include <cstdint>
 #include <string>
@@ -50,7 +52,24 @@ struct SplitCapture {
   std::string key_sources;
 };
 
-/// Cuts `path` into units under `root/connection-N/` (`root` is created),
+/// A capture read whole and its QUIC connections dissected, before
+/// anything is written: `conform check` reads every input first, so a bad
+/// one stops it with the earlier results in `--out` untouched.
+struct ReadCapture {
+  CaptureContents contents;
+  dissect::Timeline timeline;
+  /// A file cut inside its last record: judged up to it (see damage_warning).
+  std::string warning;
+};
+
+/// Reads and dissects `path`. Throws InputError naming the file when it
+/// cannot be read, has a corrupt record (frame and byte offset), or when the
+/// snap length cut a datagram of a QUIC connection: its packets cannot be
+/// decrypted (the AEAD tag covers the whole packet, RFC 9001 §5.3), so a
+/// check would judge a connection it cannot see whole and could pass it.
+ReadCapture read_for_check(const std::string& path, const dissect::KeyLog& keys);
+
+/// Cuts `path` (read by read_for_check) into units under `root/connection-N/` (`root` is created),
 /// labelled after `root`'s name.
 /// In a QUIC unit the datagrams are rewritten as conform records its own
 /// runs (raw IPv4, client 127.0.0.1, server 127.0.0.2, ports kept, times
@@ -59,11 +78,9 @@ struct SplitCapture {
 /// Every unit has its capture as `client.pcap`, `server.pcap` and
 /// `<v>.pcap` for each name in `vantages` (one vantage point: all the
 /// same file), and `keys.log` holding `key_log_text`. Throws InputError
-/// naming the file when it cannot be read, holds no connection, or has a
-/// corrupt record (naming its frame and byte offset); a file that merely
-/// ends inside its last record is judged up to it, with a warning.
-SplitCapture split_capture(const std::string& path, const dissect::KeyLog& keys,
-                           const std::string& key_log_text, const std::string& root,
-                           const std::vector<std::string>& vantages);
+/// naming the file when it holds no connection; a file that merely ends
+/// inside its last record is judged up to it, with a warning.
+SplitCapture split_capture(const std::string& path, const ReadCapture& capture, const std::string& key_log_text,
+                           const std::string& root, const std::vector<std::string>& vantages);
 
 }  // namespace conform
