@@ -87,6 +87,10 @@ BOOST_AUTO_TEST_CASE(unreadable_files_are_one_line_and_exit_2) {
   BOOST_TEST(r.exit_code == 2);
   BOOST_TEST(r.err == dir + "/missing.log: cannot read key log\n");
   BOOST_TEST(r.out.empty());
+
+  r = run_conform({"dissect", dir + "/missing.pcap"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err == dir + "/missing.pcap: cannot read capture: No such file or directory\n");
 }
 
 // A pcapng with a Decryption Secrets Block (editcap --inject-secrets)

@@ -73,4 +73,15 @@ BOOST_AUTO_TEST_CASE(testcases_carry_section_requirement_and_mutants) {
   BOOST_TEST((children["j/plain"] == std::vector<std::string>{"properties"}));
 }
 
+BOOST_AUTO_TEST_CASE(characters_xml_does_not_allow_become_question_marks) {
+  // U+FFFE and U+FFFF are valid in TOML and UTF-8, not in XML 1.0 (§2.2).
+  const std::string dir = scratch_dir("junit-noncharacters");
+  const std::string suite = write_file(dir + "/n.toml", echo_case("j/odd\\uFFFF<&>", true, ""));
+  auto r = run_conform({"run", suite, "--out", dir + "/out", "--junit", dir + "/n.xml"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.out + r.err);
+  const std::string xml = read_file(dir + "/n.xml");
+  BOOST_TEST(xml.find("\xEF\xBF\xBF") == std::string::npos);
+  BOOST_TEST(xml.find("name=\"j/odd?&lt;&amp;&gt;\"") != std::string::npos, xml);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -65,6 +65,13 @@ BOOST_AUTO_TEST_CASE(report_input_errors_exit_2) {
   BOOST_TEST(r.exit_code == 2);
   BOOST_TEST(r.err == dir + "/other.json: at /: no \"conform_version\"\n", r.err);
   BOOST_TEST(!std::filesystem::exists(dir + "/x.html"));
+
+  // Valid JSON nested 100000 deep: refused at the 257th bracket, not a crash.
+  write_file(dir + "/deep.json", "{\"x\": \"[{\", \"deep\":\n" + std::string(100000, '[') + std::string(100000, ']') + "}");
+  r = run_conform({"report", dir + "/deep.json", "--html", dir + "/x.html"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err == dir + "/deep.json:2:256: malformed JSON: nested deeper than 256 levels\n", r.err);
+  BOOST_TEST(!std::filesystem::exists(dir + "/x.html"));
 }
 
 // A report of the wrong shape names the member, exit 2, and writes nothing:

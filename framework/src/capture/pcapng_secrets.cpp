@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 
 namespace conform {
@@ -23,7 +25,7 @@ std::uint32_t swap32(std::uint32_t v) { return __builtin_bswap32(v); }
 
 std::vector<SecretsBlock> read_pcapng_secrets(const std::string& path) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw InputError({path}, "cannot read capture");
+  if (!in) throw InputError({path}, std::string("cannot read capture: ") + std::strerror(errno));
   const std::uint64_t file_size = static_cast<std::uint64_t>(in.tellg());
   in.seekg(0);
   std::vector<SecretsBlock> out;

@@ -1,7 +1,10 @@
 // JSON input files with positioned errors.
 #include "common/json_file.hpp"
 
+#include <fmt/format.h>
+
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace conform {
@@ -22,6 +25,28 @@ SourcePos position_of(const std::string& path, const std::string& text, std::siz
   return pos;
 }
 
+// Where `text` first nests arrays and objects deeper than `limit`, if it
+// does. Reports are a few levels deep; a hostile file thousands deep would
+// exhaust the stack of whatever walks the parsed tree.
+std::optional<std::size_t> too_deep(const std::string& text, std::size_t limit) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (in_string) {
+      if (ch == '\\') ++i;
+      else if (ch == '"') in_string = false;
+    } else if (ch == '"') {
+      in_string = true;
+    } else if (ch == '[' || ch == '{') {
+      if (++depth > limit) return i;
+    } else if ((ch == ']' || ch == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 nlohmann::json read_json_file(const std::string& path) {
@@ -30,6 +55,10 @@ nlohmann::json read_json_file(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   const std::string text = ss.str();
+  constexpr std::size_t kMaxDepth = 256;
+  if (auto at = too_deep(text, kMaxDepth))
+    throw InputError(position_of(path, text, *at), fmt::format("malformed JSON: nested deeper than {} levels",
+                                                                kMaxDepth));
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {

@@ -32,7 +32,10 @@ std::string xml_escape(const std::string& s) {
       continue;
     }
     if (n > 1) {
-      out += s.substr(i, n);
+      // U+FFFE and U+FFFF are valid UTF-8 but not XML 1.0 characters (§2.2).
+      const bool non_character = n == 3 && s.compare(i, 2, "\xEF\xBF") == 0 &&
+                                 (s[i + 2] == '\xBE' || s[i + 2] == '\xBF');
+      out += non_character ? std::string("?") : s.substr(i, n);
       i += n;
       continue;
     }
