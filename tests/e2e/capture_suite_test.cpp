@@ -9,6 +9,7 @@
 
 #include <map>
 #include <tuple>
+#include <vector>
 
 using namespace conform::test;
 using nlohmann::json;
@@ -123,6 +124,27 @@ BOOST_AUTO_TEST_CASE(a_third_party_handshake_passes_every_behaviour) {
   BOOST_TEST(c.result.exit_code == 0, c.result.out + c.result.err);
   BOOST_TEST(c.status.size() == 4u);
   for (const auto& [id, status] : c.status) BOOST_TEST(status == "PASS", id);
+}
+
+BOOST_AUTO_TEST_CASE(a_tcp_capture_is_not_judged_by_quic_cases) {
+  const std::string dir = scratch_dir("capture_suite_tcp");
+  const std::string tcp = kSource + "/captures/tcp/linux-tiny-buffer.pcap";
+  auto r = run_conform({"check", tcp, "--out", dir + "/out"}, ".", kEnv);
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(r.err == tcp + ": no chosen case judges what the captures hold (TCP connections only): name a suite of "
+                            "TCP checks (suites/tcp judges TCP, suites/capture QUIC)\n");
+  // With both suites, only suites/tcp's cases are judged on the TCP connection.
+  r = run_conform({"check", tcp, kSource + "/suites/capture", kSource + "/suites/tcp", "--out", dir + "/out", "--json",
+                   dir + "/r.json"},
+                  ".", kEnv);
+  BOOST_TEST(r.exit_code == 1, r.out + r.err);
+  std::vector<std::string> ids;
+  const json report = json::parse(read_file(dir + "/r.json"));
+  for (const auto& c : report.at("cases")) ids.push_back(c.at("id"));
+  const std::string at = " @ linux-tiny-buffer.pcap#1";
+  BOOST_TEST(ids == (std::vector<std::string>{"loopback-stall/buffers-auto" + at, "loopback-stall/client-fixed" + at,
+                                              "loopback-stall/all-fixed" + at}),
+             boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

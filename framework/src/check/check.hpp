@@ -60,6 +60,9 @@ class Check {
   /// Typed parameters; a spec without default is required.
   virtual std::vector<ValueSpec> params() const = 0;
   virtual CheckResult evaluate(const CheckInput& input) const = 0;
+  /// The transport of the connections it reads, named as `conform check`
+  /// names a capture's connections ("QUIC", "TCP"); empty: any.
+  virtual std::string transport() const { return {}; }
 };
 
 }  // namespace conform

@@ -13,6 +13,7 @@ namespace conform {
 class NoStalls final : public Check {
  public:
   std::string name() const override { return "no_stalls"; }
+  std::string transport() const override { return "TCP"; }
   std::string rfc() const override { return "RFC 9293 §3.8.6.1 (MUST: zero-window probing)"; }
   std::string summary() const override {
     return "no transfer goes `max_gap_ms` without new data in either direction";

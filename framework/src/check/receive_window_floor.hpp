@@ -13,6 +13,7 @@ namespace conform {
 class ReceiveWindowFloor final : public Check {
  public:
   std::string name() const override { return "receive_window_floor"; }
+  std::string transport() const override { return "TCP"; }
   std::string rfc() const override {
     return "RFC 9293 §3.8.6.2.2 (MUST: receiver SWS avoidance), RFC 7323 §2.3";
   }

@@ -12,6 +12,7 @@ namespace conform {
 class TransferTime final : public Check {
  public:
   std::string name() const override { return "transfer_time"; }
+  std::string transport() const override { return "TCP"; }
   std::string rfc() const override {
     return "none (performance bound on RFC 9293 §3.8 data transfer)";
   }

@@ -12,6 +12,7 @@ namespace conform {
 class ZeroWindowEvents final : public Check {
  public:
   std::string name() const override { return "zero_window_events"; }
+  std::string transport() const override { return "TCP"; }
   std::string rfc() const override { return "RFC 9293 §3.8.6.1, RFC 7323 §2.3 (performance, no level)"; }
   std::string summary() const override {
     return "at most `max` zero-window episodes by `by` across the capture's flows";

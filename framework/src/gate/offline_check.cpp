@@ -2,6 +2,7 @@
 #include "gate/offline_check.hpp"
 
 #include "capture/pcapng_secrets.hpp"
+#include "common/input_error.hpp"
 #include "run/aggregate.hpp"
 #include "run/execute.hpp"
 
@@ -111,6 +112,16 @@ void to_original(RunRecord& record, const SplitCapture& capture, const CaptureUn
   if (record.status == Status::error) record.reason += " (" + capture.key_sources + ")";
 }
 
+// Whether one of `c`'s checks reads connections of `transport`: a case of
+// QUIC checks says nothing about a TCP connection, and would fail on it.
+bool applies(const Case& c, const std::string& transport, const CheckRegistry& checks) {
+  for (const auto& e : c.decl->expects) {
+    const Check* check = checks.find(e.check);
+    if (!check || check->transport().empty() || check->transport() == transport) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
@@ -122,14 +133,22 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
     const CaptureUnit* unit;
   };
   std::vector<Job> jobs;
+  std::set<std::string> transports;
   for (const auto& c : cases)
     for (const auto& capture : captures)
       for (const auto& unit : capture.units) {
+        transports.insert(unit.transport);
+        if (!applies(c, unit.transport, checks)) continue;
         Case judged = c;
         judged.settings.id = c.id() + " @ " + unit.label;
         run->cases.push_back(std::move(judged));
         jobs.push_back({&capture, &unit});
       }
+  if (run->cases.empty())
+    throw InputError({captures.front().path},
+                     fmt::format("no chosen case judges what the captures hold ({} connections only): name a suite "
+                                 "of {} checks (suites/tcp judges TCP, suites/capture QUIC)",
+                                 fmt::join(transports, " and "), fmt::join(transports, " or ")));
   for (std::size_t k = 0; k < run->cases.size(); ++k) {
     const Case& c = run->cases[k];
     const auto start = std::chrono::steady_clock::now();

@@ -48,6 +48,7 @@ class QuicRun {
 class QuicCheck : public Check {
  public:
   CheckResult evaluate(const CheckInput& input) const final;
+  std::string transport() const final { return "QUIC"; }
   /// The deepest level whose frames judge() reads; 1-RTT unless overridden.
   virtual KeysNeeded keys_needed() const { return KeysNeeded::one_rtt; }
   /// The verdict on `run`; tests call it with hand-made timelines.
