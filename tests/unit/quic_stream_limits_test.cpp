@@ -67,7 +67,7 @@ BOOST_AUTO_TEST_CASE(client_raises_max_streams_and_all_200_arrive) {
   BOOST_TEST(p.sent_values(false, frame_type::max_streams_uni) == expected,
              boost::test_tools::per_element());
   BOOST_TEST(p.sent_values(true, frame_type::streams_blocked_uni).empty());
-  BOOST_TEST(p.server->peer_max_streams(Dir::uni) == 300u);
+  BOOST_TEST(p.server->streams_we_may_open(Dir::uni) == 300u);
 }
 
 BOOST_AUTO_TEST_CASE(without_max_streams_only_100_arrive_and_the_server_says_blocked) {

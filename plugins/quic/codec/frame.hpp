@@ -97,6 +97,8 @@ Result<Frame> decode_frame(Reader& r);
 /// Appends the frame. STREAM frames are written with an explicit Length and
 /// an Offset field when the offset is not 0.
 void encode_frame(Writer& w, const Frame& f);
+/// Bytes encode_frame appends for `f`.
+size_t encoded_size(const Frame& f);
 
 /// Bytes a STREAM frame header takes for these fields (type, id, offset,
 /// length), so a sender can fit data into the room left in a packet.

@@ -150,6 +150,13 @@ bool is_ack_eliciting(const Frame& f) {
 
 void encode_frame(Writer& w, const Frame& f) { std::visit(Encoder{w}, f); }
 
+size_t encoded_size(const Frame& f) {
+  Bytes tmp;
+  Writer w(tmp);
+  encode_frame(w, f);
+  return tmp.size();
+}
+
 size_t stream_frame_overhead(uint64_t stream_id, uint64_t offset, size_t len) {
   return 1 + varint_size(stream_id) + (offset ? varint_size(offset) : 0) + varint_size(len);
 }

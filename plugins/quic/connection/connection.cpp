@@ -59,18 +59,13 @@ const char* to_string(StreamError e) {
 }
 
 Connection::Connection(const Config& config, Instant now)
-    : config_(config), recovery_(recovery_config(config)), qlog_(config.qlog) {
+    : config_(config), recovery_(recovery_config(config)), qlog_(config.qlog), streams_(config_, events_) {
   uint64_t rng = config.seed * 2 + (config.is_server ? 1 : 0);
   local_cid_ = make_cid(rng);
   if (!config.is_server) {
     original_dcid_ = make_cid(rng);
     qlog_.set_group(original_dcid_);
   }
-  conn_recv_ = RecvWindow(config.initial_max_data);
-  remote_limits_[static_cast<size_t>(Dir::bidi)] =
-      RemoteStreamLimit(config.initial_max_streams_bidi, config.max_streams_policy);
-  remote_limits_[static_cast<size_t>(Dir::uni)] =
-      RemoteStreamLimit(config.initial_max_streams_uni, config.max_streams_policy);
   max_datagram_ = std::max<size_t>(1200, config.initial_mtu);
   idle_deadline_ = now + idle_timeout();
 }
@@ -174,9 +169,7 @@ Status<> Connection::on_handshake_complete() {
                             "retry_source_connection_id mismatch");
   }
   const TransportParameters& p = peer_params_.emplace(std::move(tp.value()));
-  conn_send_ = SendCredit(p.initial_max_data);
-  local_limits_[static_cast<size_t>(Dir::bidi)] = LocalStreamLimit(p.initial_max_streams_bidi);
-  local_limits_[static_cast<size_t>(Dir::uni)] = LocalStreamLimit(p.initial_max_streams_uni);
+  streams_.on_peer_params(p);
   max_datagram_ = std::min<size_t>(max_datagram_, p.max_udp_payload_size);
   recovery_.set_max_datagram_size(max_datagram_);
   recovery_.set_peer_max_ack_delay(Duration::millis(static_cast<int64_t>(p.max_ack_delay_ms)));

@@ -21,7 +21,7 @@
 #include "connection/events.hpp"
 #include "connection/path_mtu.hpp"
 #include "connection/qlog_trace.hpp"
-#include "connection/stream.hpp"
+#include "connection/streams_state.hpp"
 #include "connection/transport_params.hpp"
 #include "recovery/recovery.hpp"
 #include "tls/packet_keys.hpp"
@@ -32,9 +32,8 @@ enum class ConnectionState : uint8_t { handshaking, established, closing, draini
 
 /// Counters for tests and reports.
 struct ConnectionStats {
-  uint64_t datagrams_sent = 0, datagrams_received = 0;
   uint64_t bytes_sent = 0, bytes_received = 0;
-  uint64_t packets_sent = 0, packets_received = 0, packets_dropped = 0;
+  uint64_t packets_sent = 0, packets_dropped = 0;
   uint64_t key_updates = 0;  ///< Key phase changes, either side initiating.
   uint64_t packets_buffered = 0;  ///< Kept until their keys arrived (RFC 9001 §5.7).
   uint64_t packets_lost = 0;      ///< Declared lost (RFC 9002 §6.1).
@@ -75,10 +74,7 @@ class Connection {
   Result<size_t, StreamError> write(StreamId id, ByteView data);
   /// Sends FIN after the written data. Errors as write.
   Status<StreamError> finish(StreamId id);
-  struct ReadResult {
-    size_t bytes = 0;
-    bool fin = false;  ///< Every byte of the stream has now been read.
-  };
+  using ReadResult = StreamsState::ReadResult;
   /// Reads contiguous data. Errors: unknown_stream, wrong_direction,
   /// reset_by_peer.
   Result<ReadResult, StreamError> read(StreamId id, std::span<uint8_t> out);
@@ -101,10 +97,10 @@ class Connection {
   const std::optional<TransportParameters>& peer_params() const { return peer_params_; }
   std::string alpn() const;
   const ConnectionStats& stats() const { return stats_; }
-  /// Stream limits as they stand: ours on the peer, and the peer's on us.
-  uint64_t local_max_streams(Dir d) const { return remote_limits_[static_cast<size_t>(d)].max(); }
-  uint64_t peer_max_streams(Dir d) const { return local_limits_[static_cast<size_t>(d)].max(); }
-  uint64_t peer_max_data() const { return conn_send_.max(); }
+  /// Stream limits as they stand (§4.6): how many streams of `d` the peer
+  /// may open (what we advertised), and how many we may (what it did).
+  uint64_t streams_peer_may_open(Dir d) const { return streams_.streams_peer_may_open(d); }
+  uint64_t streams_we_may_open(Dir d) const { return streams_.streams_we_may_open(d); }
   /// Loss detection, RTT and congestion state (RFC 9002).
   const Recovery& recovery() const { return recovery_; }
   /// The connection's qlog (config.qlog), where its application may log
@@ -112,8 +108,9 @@ class Connection {
   QlogTrace& qlog() { return qlog_; }
   /// The largest datagram we send now (MTU policy, DPLPMTUD), bytes.
   size_t max_datagram_size() const { return max_datagram_; }
-  uint64_t local_max_data() const { return conn_recv_.max(); }
-  size_t open_streams() const { return streams_.size(); }
+  /// Connection credit (§4.1), bytes: what we let the peer send.
+  uint64_t local_max_data() const { return streams_.local_max_data(); }
+  size_t open_streams() const { return streams_.open_streams(); }
 
  private:
   struct PacketSpace {
@@ -144,23 +141,14 @@ class Connection {
   // connection_recv.cpp: packets and frames.
   void process_packet(Instant now, const PacketHeader& h, std::span<uint8_t> packet);
   Status<> process_payload(Instant now, Space s, PacketType type, ByteView payload, bool& eliciting);
+  /// Every frame type is handled here, by std::visit: a new one must be.
   Status<> handle_frame(Instant now, Space s, PacketType type, const Frame& f);
+  Status<> on_crypto(Space s, const CryptoFrame& f);
+  void on_connection_close(Instant now, const ConnectionCloseFrame& f);
+  Status<> on_handshake_done();
   Status<> handle_ack(Instant now, Space s, const AckFrame& ack);
   void on_packet_acked(Space s, const SentPacket& p);
   void on_packet_lost(Instant now, Space s, const SentPacket& p);
-
-  // connection_streams.cpp: stream frames and bookkeeping.
-  Status<> on_stream_frame(const StreamFrame& f);
-  Status<> on_reset_stream(const ResetStreamFrame& f);
-  Status<> on_stop_sending(const StopSendingFrame& f);
-  Status<> on_max_stream_data(const MaxStreamDataFrame& f);
-  void on_max_streams(const MaxStreamsFrame& f);
-  /// The stream a peer frame refers to, opening peer streams implicitly
-  /// (§3.2). nullptr with no error: a stream already closed (frame ignored).
-  Result<Stream*> stream_for_peer_frame(StreamId id, uint64_t frame_type, bool needs_recv, bool needs_send);
-  Stream& create_stream(StreamId id);
-  void maybe_collect(StreamId id);
-  bool locally_initiated(StreamId id) const { return is_server_initiated(id) == config_.is_server; }
 
   // connection_key_update.cpp: 1-RTT key phases (RFC 9001 §6).
   const PacketKeys* rx_keys_for(std::span<const uint8_t> packet, size_t pn_offset, bool& next_phase);
@@ -183,8 +171,9 @@ class Connection {
   size_t header_overhead(Space s, size_t pn_len) const;
   Bytes seal_datagram(Instant now, std::vector<PendingPacket>& packets);
   bool build_payload(Instant now, Space s, size_t budget, PendingPacket& out, bool probe);
-  void add_app_frames(Instant now, size_t budget, PendingPacket& out);
-  void add_stream_frames(size_t budget, PendingPacket& out);
+  /// The FrameSink of one packet being built (connection_send.cpp).
+  class PacketSink;
+  void add_app_frames(size_t budget, PendingPacket& out);
   void emit(PendingPacket& out, const Frame& f, std::optional<SentFrame> record);
   std::optional<Bytes> build_close_datagram(Instant now);
 
@@ -218,6 +207,7 @@ class Connection {
   QlogTrace qlog_;
   ConnectionStats stats_;
   std::deque<Event> events_;
+  StreamsState streams_;  ///< streams, their credit and limits (§2-§4)
 
   ConnectionId local_cid_;
   ConnectionId peer_cid_;
@@ -250,16 +240,6 @@ class Connection {
   std::vector<BufferedPacket> buffered_;
   std::optional<PathMtuSearch> pmtu_;  ///< DPLPMTUD, from handshake confirmation
 
-  // Flow control (§4.1) and stream limits (§4.6).
-  SendCredit conn_send_;
-  RecvWindow conn_recv_;
-  bool max_data_pending_ = false;
-  std::array<LocalStreamLimit, 2> local_limits_;    ///< indexed by Dir
-  std::array<RemoteStreamLimit, 2> remote_limits_;  ///< indexed by Dir
-  std::array<bool, 2> max_streams_pending_{};       ///< resend (lost)
-  std::array<bool, 2> open_refused_{};              ///< StreamsAvailable due on MAX_STREAMS
-  std::map<StreamId, Stream> streams_;
-  std::array<uint64_t, 2> peer_streams_opened_{};   ///< next peer index per Dir
   std::deque<std::array<uint8_t, 8>> path_responses_;
   std::optional<Bytes> version_negotiation_;  ///< Server: VN to send (§6.1).
   // Retry (RFC 9000 §8.1.2, §17.2.5): the server's pending Retry and what it
@@ -271,7 +251,6 @@ class Connection {
   bool retry_received_ = false;
   void handle_retry(const PacketHeader& h, ByteView packet);
   bool server_retry_gate(const PacketHeader& h);
-  StreamId next_stream_cursor_ = 0;
 
   // Key update (RFC 9001 §6): the 1-RTT keys of the current phase live in
   // the application PacketSpace; these hold the rest.

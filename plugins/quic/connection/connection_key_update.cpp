@@ -4,7 +4,7 @@
 // acknowledged (§6.1, §6.5).
 #include "connection/connection.hpp"
 
-#include "tls/packet_protection.hpp"
+#include "tls/protect_packet.hpp"
 
 namespace conform::quic {
 

@@ -3,7 +3,8 @@
 // (§12.4) and dispatched; acknowledgements fed to loss detection.
 #include "connection/connection.hpp"
 
-#include "tls/packet_protection.hpp"
+#include "codec/overload.hpp"
+#include "tls/protect_packet.hpp"
 #include "tls/tls_session.hpp"
 
 namespace conform::quic {
@@ -30,7 +31,6 @@ TransportError violation(const char* what, uint64_t frame = 0) {
 
 void Connection::handle_datagram(Instant now, ByteView datagram) {
   if (state_ == ConnectionState::closed || state_ == ConnectionState::draining) return;
-  ++stats_.datagrams_received;
   stats_.bytes_received += datagram.size();
   // RFC 9000 §14.1: a server drops Initial datagrams under 1200 bytes, and
   // before its TLS exists only Initials can start a connection.
@@ -115,7 +115,6 @@ void Connection::process_packet(Instant now, const PacketHeader& h, std::span<ui
     return;
   }
   if (s == Space::application) on_one_rtt_opened(next_phase);
-  ++stats_.packets_received;
   qlog_.packet_received(now, h.type, opened->pn, packet.size(), opened->payload);
   idle_deadline_ = now + idle_timeout();
   // §17.2 / §17.3.1: reserved bits must be zero once unprotected.
@@ -162,60 +161,66 @@ Status<> Connection::handle_frame(Instant now, Space s, PacketType, const Frame&
       type != frame_type::ack && type != frame_type::ack_ecn && type != frame_type::crypto &&
       type != frame_type::connection_close)
     return violation("frame not allowed in this packet type", type);
+  using S = Status<>;
+  return std::visit(
+      Overload{
+          [](const PaddingFrame&) { return S{}; },
+          [](const PingFrame&) { return S{}; },  // it only elicits the ACK
+          [&](const AckFrame& f) { return handle_ack(now, s, f); },
+          [&](const CryptoFrame& f) { return on_crypto(s, f); },
+          [&](const StreamFrame& f) { return streams_.on_stream(f); },
+          [&](const ResetStreamFrame& f) { return streams_.on_reset_stream(f); },
+          [&](const StopSendingFrame& f) { return streams_.on_stop_sending(f); },
+          [&](const MaxStreamDataFrame& f) { return streams_.on_max_stream_data(f); },
+          [&](const StreamDataBlockedFrame& f) { return streams_.on_stream_data_blocked(f); },
+          [&](const MaxDataFrame& f) { return streams_.on_max_data(f), S{}; },
+          [&](const MaxStreamsFrame& f) { return streams_.on_max_streams(f), S{}; },
+          [&](const StreamsBlockedFrame& f) { return streams_.on_streams_blocked(f), S{}; },
+          // Connection credit follows what the application read (§4.2).
+          [](const DataBlockedFrame&) { return S{}; },
+          [&](const ConnectionCloseFrame& f) { return on_connection_close(now, f), S{}; },
+          [&](const HandshakeDoneFrame&) { return on_handshake_done(); },
+          [&](const NewTokenFrame&) {
+            return config_.is_server ? violation("NEW_TOKEN from a client", type) : S{};  // §19.7
+          },
+          [&](const NewConnectionIdFrame&) {  // §19.15
+            return peer_cid_.len == 0 ? violation("NEW_CONNECTION_ID with a zero-length CID", type) : S{};
+          },
+          [&](const PathChallengeFrame& f) {
+            if (path_responses_.size() < 4) path_responses_.push_back(f.data);
+            return S{};
+          },
+          // We issue no further CIDs and send no PATH_CHALLENGE: a connection
+          // that never migrates has nothing to do with these.
+          [](const RetireConnectionIdFrame&) { return S{}; },
+          [](const PathResponseFrame&) { return S{}; },
+      },
+      frame);
+}
 
-  if (auto* ack = std::get_if<AckFrame>(&frame)) return handle_ack(now, s, *ack);
-  if (auto* c = std::get_if<CryptoFrame>(&frame)) {
-    PacketSpace& sp = space(s);
-    if (c->offset + c->data.size() > sp.crypto_recv.read_offset() + kMaxCryptoBuffer)
-      return TransportError(TransportErrorCode::crypto_buffer_exceeded, "CRYPTO too far ahead", type);
-    if (auto st = sp.crypto_recv.insert(c->offset, c->data, false); !st) return st;
-    Bytes data(static_cast<size_t>(sp.crypto_recv.readable()));
-    if (data.empty()) return {};
-    sp.crypto_recv.read(data);
-    return drive_tls(level_of(s), data);
-  }
-  if (auto* f = std::get_if<StreamFrame>(&frame)) return on_stream_frame(*f);
-  if (auto* f = std::get_if<ResetStreamFrame>(&frame)) return on_reset_stream(*f);
-  if (auto* f = std::get_if<StopSendingFrame>(&frame)) return on_stop_sending(*f);
-  if (auto* f = std::get_if<MaxStreamDataFrame>(&frame)) return on_max_stream_data(*f);
-  if (auto* f = std::get_if<MaxDataFrame>(&frame)) {
-    conn_send_.raise(f->maximum);
-    return {};
-  }
-  if (auto* f = std::get_if<MaxStreamsFrame>(&frame)) {
-    on_max_streams(*f);
-    return {};
-  }
-  if (auto* f = std::get_if<StreamDataBlockedFrame>(&frame)) {
-    auto st = stream_for_peer_frame(f->stream_id, type, true, false);
-    if (!st) return st.error();
-    return {};
-  }
-  if (auto* f = std::get_if<ConnectionCloseFrame>(&frame)) {
-    TransportError e;
-    e.code = f->error_code;
-    e.frame_type = f->frame_type;
-    e.reason = f->reason;
-    enter_draining(now, ConnectionClosed{std::move(e), true, f->application});
-    return {};
-  }
-  if (std::holds_alternative<HandshakeDoneFrame>(frame)) {
-    if (config_.is_server) return violation("HANDSHAKE_DONE from a client", type);  // §19.20
-    handshake_confirmed_ = true;
-    discard_space(Space::handshake);  // RFC 9001 §4.9.2
-    return {};
-  }
-  if (std::holds_alternative<NewTokenFrame>(frame) && config_.is_server)
-    return violation("NEW_TOKEN from a client", type);  // §19.7
-  if (std::holds_alternative<NewConnectionIdFrame>(frame) && peer_cid_.len == 0)
-    return violation("NEW_CONNECTION_ID with a zero-length CID", type);  // §19.15
-  if (auto* f = std::get_if<PathChallengeFrame>(&frame)) {
-    if (path_responses_.size() < 4) path_responses_.push_back(f->data);
-    return {};
-  }
-  // PADDING, PING, DATA_BLOCKED, STREAMS_BLOCKED, NEW_TOKEN (client),
-  // NEW_CONNECTION_ID, RETIRE_CONNECTION_ID, PATH_RESPONSE: nothing to do
-  // on a connection that never migrates.
+Status<> Connection::on_crypto(Space s, const CryptoFrame& c) {
+  PacketSpace& sp = space(s);
+  if (c.offset + c.data.size() > sp.crypto_recv.read_offset() + kMaxCryptoBuffer)
+    return TransportError(TransportErrorCode::crypto_buffer_exceeded, "CRYPTO too far ahead", frame_type::crypto);
+  if (auto st = sp.crypto_recv.insert(c.offset, c.data, false); !st) return st;
+  Bytes data(static_cast<size_t>(sp.crypto_recv.readable()));
+  if (data.empty()) return {};
+  sp.crypto_recv.read(data);
+  return drive_tls(level_of(s), data);
+}
+
+void Connection::on_connection_close(Instant now, const ConnectionCloseFrame& f) {
+  TransportError e;
+  e.code = f.error_code;
+  e.frame_type = f.frame_type;
+  e.reason = f.reason;
+  enter_draining(now, ConnectionClosed{std::move(e), true, f.application});
+}
+
+Status<> Connection::on_handshake_done() {
+  if (config_.is_server) return violation("HANDSHAKE_DONE from a client", frame_type::handshake_done);  // §19.20
+  handshake_confirmed_ = true;
+  discard_space(Space::handshake);  // RFC 9001 §4.9.2
   return {};
 }
 
@@ -240,24 +245,8 @@ Status<> Connection::handle_ack(Instant now, Space s, const AckFrame& ack) {
 void Connection::on_packet_acked(Space s, const SentPacket& p) {
   if (p.mtu_probe) on_mtu_probe_done(p, true);
   for (const SentFrame& sf : p.frames) {
-    if (auto* c = std::get_if<SentCrypto>(&sf)) {
-      space(s).crypto_send.on_acked(c->offset, c->len, false);
-    } else if (auto* st = std::get_if<SentStream>(&sf)) {
-      auto it = streams_.find(st->stream_id);
-      if (it == streams_.end()) continue;
-      it->second.send.on_acked(st->offset, st->len, st->fin);
-      if (it->second.send.all_acked() && it->second.send_state == SendState::data_sent) {
-        it->second.send_state = SendState::data_recvd;
-        maybe_collect(st->stream_id);
-      }
-    } else if (auto* ctl = std::get_if<SentControl>(&sf)) {
-      if (auto* r = std::get_if<ResetStreamFrame>(&ctl->frame)) {
-        auto it = streams_.find(r->stream_id);
-        if (it == streams_.end()) continue;
-        it->second.send_state = SendState::reset_recvd;
-        maybe_collect(r->stream_id);
-      }
-    }
+    if (auto* c = std::get_if<SentCrypto>(&sf)) space(s).crypto_send.on_acked(c->offset, c->len, false);
+    else streams_.on_acked(sf);
   }
 }
 
@@ -269,27 +258,10 @@ void Connection::on_packet_lost(Instant now, Space s, const SentPacket& p) {
   for (const SentFrame& sf : p.frames) {
     if (auto* c = std::get_if<SentCrypto>(&sf)) {
       if (!space(s).discarded) space(s).crypto_send.on_lost(c->offset, c->len, false);
-    } else if (auto* st = std::get_if<SentStream>(&sf)) {
-      auto it = streams_.find(st->stream_id);
-      if (it != streams_.end() && !it->second.reset_code)
-        it->second.send.on_lost(st->offset, st->len, st->fin);
-    } else if (auto* ctl = std::get_if<SentControl>(&sf)) {
-      // Control frames are not copied: the current value is sent again.
-      const Frame& f = ctl->frame;
-      if (std::holds_alternative<MaxDataFrame>(f)) max_data_pending_ = true;
-      if (auto* m = std::get_if<MaxStreamsFrame>(&f))
-        max_streams_pending_[static_cast<size_t>(m->bidi ? Dir::bidi : Dir::uni)] = true;
-      if (std::holds_alternative<HandshakeDoneFrame>(f)) handshake_done_pending_ = true;
-      auto stream_of = [&](uint64_t id) -> Stream* {
-        auto it = streams_.find(id);
-        return it == streams_.end() ? nullptr : &it->second;
-      };
-      if (auto* m = std::get_if<MaxStreamDataFrame>(&f))
-        if (Stream* st = stream_of(m->stream_id)) st->max_stream_data_pending = true;
-      if (auto* r = std::get_if<ResetStreamFrame>(&f))
-        if (Stream* st = stream_of(r->stream_id)) st->reset_pending = true;
-      if (auto* r = std::get_if<StopSendingFrame>(&f))
-        if (Stream* st = stream_of(r->stream_id)) st->stop_pending = true;
+    } else if (auto* ctl = std::get_if<SentControl>(&sf); ctl && std::holds_alternative<HandshakeDoneFrame>(ctl->frame)) {
+      handshake_done_pending_ = true;  // not copied: sent again while pending (§13.3)
+    } else {
+      streams_.on_lost(sf);
     }
   }
 }

@@ -5,26 +5,18 @@
 #include "connection/connection.hpp"
 
 #include "codec/packet_number.hpp"
-#include "tls/packet_protection.hpp"
+#include "tls/protect_packet.hpp"
 
 namespace conform::quic {
 
 namespace {
 
 constexpr size_t kMinInitialDatagram = 1200;
-constexpr size_t kMaxStreamOverhead = 1 + 8 + 8 + 2;  // type, id, offset, length
 
 PacketType packet_type(Space s) {
   return s == Space::initial ? PacketType::initial
          : s == Space::handshake ? PacketType::handshake
                                  : PacketType::one_rtt;
-}
-
-size_t encoded_size(const Frame& f) {
-  Bytes tmp;
-  Writer w(tmp);
-  encode_frame(w, f);
-  return tmp.size();
 }
 
 }  // namespace
@@ -37,6 +29,18 @@ size_t Connection::header_overhead(Space s, size_t pn_len) const {
   const size_t token = s == Space::initial ? varint_size(token_len) + token_len : 0;
   return 1 + 4 + 1 + peer_cid_.len + 1 + local_cid_.len + token + 2 + pn_len + PacketKeys::kTagLen;
 }
+
+class Connection::PacketSink final : public FrameSink {
+ public:
+  PacketSink(Connection& c, PendingPacket& out, size_t budget) : c_(c), out_(out), budget_(budget) {}
+  size_t room() const override { return budget_ > out_.payload.size() ? budget_ - out_.payload.size() : 0; }
+  void emit(const Frame& f, std::optional<SentFrame> record) override { c_.emit(out_, f, std::move(record)); }
+
+ private:
+  Connection& c_;
+  PendingPacket& out_;
+  size_t budget_;
+};
 
 void Connection::emit(PendingPacket& out, const Frame& f, std::optional<SentFrame> record) {
   Writer w(out.payload);
@@ -59,7 +63,6 @@ std::optional<Bytes> Connection::poll_transmit(Instant now) {
   if (retry_packet_) {
     Bytes retry = std::move(*retry_packet_);
     retry_packet_.reset();
-    ++stats_.datagrams_sent;
     stats_.bytes_sent += retry.size();
     return retry;
   }
@@ -172,7 +175,6 @@ Bytes Connection::seal_datagram(Instant now, std::vector<PendingPacket>& packets
   if (eliciting) idle_deadline_ = now + idle_timeout();
   rearm_recovery(now);
   qlog_.metrics(now, recovery_);
-  ++stats_.datagrams_sent;
   stats_.bytes_sent += dgram.size();
   return dgram;
 }
@@ -193,7 +195,7 @@ bool Connection::build_payload(Instant now, Space s, size_t budget, PendingPacke
     emit(out, CryptoFrame{chunk->offset, chunk->data}, SentCrypto{chunk->offset, chunk->data.size()});
     sp.crypto_send.on_sent(chunk->offset, chunk->data.size(), false);
   }
-  if (s == Space::application && handshake_complete_) add_app_frames(now, content_budget, out);
+  if (s == Space::application && handshake_complete_) add_app_frames(content_budget, out);
   if (probe && !out.ack_eliciting && out.payload.size() + 1 <= content_budget)
     emit(out, PingFrame{}, std::nullopt);  // RFC 9002 §6.2.4: a probe must elicit an ACK
   if (ack && ack_size <= budget && (sp.acks.ack_due() || !out.payload.empty())) {
@@ -203,111 +205,20 @@ bool Connection::build_payload(Instant now, Space s, size_t budget, PendingPacke
   return !out.payload.empty();
 }
 
-void Connection::add_app_frames(Instant, size_t budget, PendingPacket& out) {
+void Connection::add_app_frames(size_t budget, PendingPacket& out) {
   auto fits = [&](const Frame& f) { return out.payload.size() + encoded_size(f) <= budget; };
-  auto control = [&](const Frame& f) {
-    if (!fits(f)) return false;
-    emit(out, f, SentControl{f});
-    return true;
-  };
-  if (handshake_done_pending_ && config_.is_server && control(HandshakeDoneFrame{}))
+  if (handshake_done_pending_ && config_.is_server && fits(HandshakeDoneFrame{})) {
+    emit(out, HandshakeDoneFrame{}, SentControl{HandshakeDoneFrame{}});
     handshake_done_pending_ = false;
+  }
   while (!path_responses_.empty() && fits(PathResponseFrame{path_responses_.front()})) {
     emit(out, PathResponseFrame{path_responses_.front()}, std::nullopt);
     path_responses_.pop_front();
   }
-  // Credit first (§4.2): a peer waiting for it is the costliest stall. It
-  // goes out even when the congestion window holds stream data back.
-  const bool credit_ok = stream_data_ok_ || !config_.credit_waits_for_cwnd;
-  if (auto due = conn_recv_.update_due(); credit_ok && config_.emit_max_data && (due || max_data_pending_)) {
-    const uint64_t value = due.value_or(conn_recv_.max());
-    if (control(MaxDataFrame{value})) {
-      conn_recv_.on_update_sent(value);
-      max_data_pending_ = false;
-    }
-  }
-  for (Dir d : {Dir::bidi, Dir::uni}) {
-    const size_t i = static_cast<size_t>(d);
-    if (!config_.emit_max_streams) continue;  // the investigation's bug, on purpose
-    auto due = remote_limits_[i].update_due();
-    if (!due && !max_streams_pending_[i]) continue;
-    const uint64_t value = due.value_or(remote_limits_[i].max());
-    // The max_streams_beyond_2_60 fault puts a count §19.11 forbids on the wire.
-    const uint64_t wire = config_.max_streams_beyond_2_60 ? (uint64_t{1} << 60) + 1 : value;
-    if (control(MaxStreamsFrame{d == Dir::bidi, wire})) {
-      remote_limits_[i].on_update_sent(value);
-      max_streams_pending_[i] = false;
-    }
-  }
-  for (Dir d : {Dir::bidi, Dir::uni}) {
-    LocalStreamLimit& lim = local_limits_[static_cast<size_t>(d)];
-    const auto due = lim.blocked_due();
-    if (!due) continue;
-    if (!config_.emit_streams_blocked || control(StreamsBlockedFrame{d == Dir::bidi, *due}))
-      lim.on_blocked_sent();
-  }
-  bool any_unsent = false;
-  for (auto& [id, st] : streams_) {
-    if (st.reset_pending) {
-      const ResetStreamFrame f{id, *st.reset_code, st.send.highest_sent()};
-      if (control(f)) st.reset_pending = false;
-    }
-    if (st.stop_pending && control(StopSendingFrame{id, *st.stop_code})) st.stop_pending = false;
-    if (credit_ok && st.has_recv && !st.recv.final_size() && !st.peer_reset_code) {
-      auto due = st.recv_window.update_due();
-      if (due || st.max_stream_data_pending) {
-        const uint64_t value = due.value_or(st.recv_window.max());
-        if (control(MaxStreamDataFrame{id, value})) {
-          st.recv_window.on_update_sent(value);
-          st.max_stream_data_pending = false;
-        }
-      }
-    }
-    any_unsent = any_unsent || (st.has_send && !st.reset_code && st.send.written() > st.send.highest_sent());
-  }
-  if (stream_data_ok_) add_stream_frames(budget, out);
-  // §4.1: say so when flow control is what stops us.
-  if (config_.emit_data_blocked && conn_send_.blocked_report_due(any_unsent, config_.blocked_frames_early) &&
-      control(DataBlockedFrame{conn_send_.max()}))
-    conn_send_.on_blocked_reported();
-}
-
-void Connection::add_stream_frames(size_t budget, PendingPacket& out) {
-  if (streams_.empty()) return;
-  // Round-robin: start after the stream served last, so one busy stream
-  // cannot starve the others.
-  auto start = streams_.upper_bound(next_stream_cursor_);
-  if (start == streams_.end()) start = streams_.begin();
-  auto it = start;
-  do {
-    auto& [id, st] = *it;
-    while (st.has_send && !st.reset_code && out.payload.size() + kMaxStreamOverhead < budget) {
-      const uint64_t limit = config_.respect_peer_flow_control
-                                 ? std::min(st.send_credit.max(), st.send.highest_sent() + conn_send_.available())
-                                 : kMaxVarint;
-      const size_t room = budget - out.payload.size() - kMaxStreamOverhead;
-      const auto chunk = st.send.peek(room, limit);
-      if (!chunk) break;
-      emit(out, StreamFrame{id, chunk->offset, chunk->data, chunk->fin},
-           SentStream{id, chunk->offset, chunk->data.size(), chunk->fin});
-      const uint64_t before = st.send.highest_sent();
-      st.send.on_sent(chunk->offset, chunk->data.size(), chunk->fin);
-      const uint64_t grown = st.send.highest_sent() - before;
-      conn_send_.consume(grown);
-      st.send_credit.consume(grown);
-      if (chunk->fin) st.send_state = SendState::data_sent;
-      next_stream_cursor_ = id;
-    }
-    const bool waiting = st.has_send && !st.reset_code && st.send.written() > st.send.highest_sent();
-    if (config_.emit_data_blocked && st.send_credit.blocked_report_due(waiting, config_.blocked_frames_early)) {
-      const StreamDataBlockedFrame f{id, st.send_credit.max()};
-      if (out.payload.size() + encoded_size(f) <= budget) {
-        emit(out, f, SentControl{f});
-        st.send_credit.on_blocked_reported();
-      }
-    }
-    if (++it == streams_.end()) it = streams_.begin();
-  } while (it != start);
+  // Credit goes out even when the congestion window holds stream data back,
+  // unless the credit_waits_for_cwnd fault is on.
+  PacketSink sink(*this, out, budget);
+  streams_.write_frames(sink, stream_data_ok_ || !config_.credit_waits_for_cwnd, stream_data_ok_);
 }
 
 std::optional<Bytes> Connection::build_close_datagram(Instant now) {

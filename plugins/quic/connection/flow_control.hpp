@@ -33,7 +33,6 @@ class RecvWindow {
   void on_update_sent(uint64_t new_max) { if (new_max > max_) max_ = new_max; }
   uint64_t max() const { return max_; }
   uint64_t received() const { return received_; }
-  uint64_t consumed() const { return consumed_; }
 
  private:
   uint64_t window_;
@@ -48,7 +47,6 @@ class SendCredit {
   explicit SendCredit(uint64_t max = 0) : max_(max) {}
 
   uint64_t max() const { return max_; }
-  uint64_t used() const { return used_; }
   uint64_t available() const { return max_ > used_ ? max_ - used_ : 0; }
   void consume(uint64_t bytes) { used_ += bytes; }
   /// MAX_DATA / MAX_STREAM_DATA arrived; smaller values are ignored (§4.1).

@@ -23,7 +23,6 @@ class RangeSet {
   /// End of the first range if it starts at `from`, else `from`: how far the
   /// contiguous prefix reaches.
   uint64_t contiguous_end(uint64_t from) const;
-  uint64_t max_end() const { return ranges_.empty() ? 0 : ranges_.rbegin()->second; }
   /// Ranges keyed by start, values are ends; ascending.
   const std::map<uint64_t, uint64_t>& ranges() const { return ranges_; }
 

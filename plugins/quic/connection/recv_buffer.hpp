@@ -27,8 +27,6 @@ class RecvBuffer {
   std::optional<uint64_t> final_size() const { return final_size_; }
   /// FIN received and every byte read.
   bool finished() const { return final_size_ && read_offset_ == *final_size_; }
-  /// Bytes received past the read offset: how far ahead the peer is.
-  uint64_t buffered_end() const { return received_.max_end(); }
 
  private:
   std::map<uint64_t, Bytes> chunks_;

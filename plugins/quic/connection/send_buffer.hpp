@@ -39,7 +39,6 @@ class SendBuffer {
   void on_lost(uint64_t offset, size_t len, bool fin);
   /// Unsent new data exists but `limit` stops it: the sender is blocked.
   bool blocked_at(uint64_t limit) const { return next_ < written() && next_ >= limit && lost_.empty(); }
-  bool has_unsent() const { return next_ < written() || !lost_.empty() || (fin_ && !fin_sent_) || fin_lost_; }
   /// Every byte and the FIN acknowledged.
   bool all_acked() const { return fin_ && fin_acked_ && acked_.contiguous_end(0) >= written(); }
 

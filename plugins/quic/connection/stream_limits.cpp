@@ -1,4 +1,15 @@
 // MAX_STREAMS policies, RFC 9000 §4.6.
+//
+// A limit of 0 (initial_max_streams_* = 0, §18.2) gives every policy an
+// empty window, so credit that follows closed streams would never come;
+// yet §4.6 expects credit to be extended as streams close, and forbids
+// waiting for STREAMS_BLOCKED before advertising more ("MUST NOT wait to
+// receive this signal"). A 0 therefore means "none until asked": the
+// peer's STREAMS_BLOCKED at our limit (§19.14: sent "when it wishes to open
+// a stream but is unable to do so due to the maximum stream limit set by
+// its peer") is the request, and it is answered with a window of one
+// stream. From then on credit follows closed streams as with any window,
+// without waiting for another STREAMS_BLOCKED.
 #include "connection/stream_limits.hpp"
 
 namespace conform::quic {

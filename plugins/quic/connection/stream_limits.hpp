@@ -74,6 +74,13 @@ class RemoteStreamLimit {
     return true;
   }
   void on_closed() { ++closed_; }
+  /// The peer sent STREAMS_BLOCKED(limit). A receiver that advertised 0
+  /// has no window for credit to follow; once the peer says it is blocked
+  /// at that limit, it grants one stream at a time, each as the last
+  /// closes (see stream_limits.cpp for why).
+  void on_peer_blocked(uint64_t limit) {
+    if (window_ == 0 && limit >= max_) window_ = 1;
+  }
   /// The MAX_STREAMS value to send now, if the policy says one is due.
   std::optional<uint64_t> update_due() const;
   void on_update_sent(uint64_t max) { if (max > max_) max_ = max; }

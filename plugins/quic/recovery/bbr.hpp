@@ -55,7 +55,6 @@ class Bbr final : public CongestionController {
   /// gain * max_bw * min_rtt, bytes; the initial window before a model exists.
   uint64_t bdp(double gain) const;
   double pacing_gain() const { return pacing_gain_; }
-  double cwnd_gain() const { return cwnd_gain_; }
   bool filled_pipe() const { return filled_pipe_; }
   uint64_t round_count() const { return round_count_; }
   /// Position in the ProbeBW gain cycle (0: the 1.25 phase).

@@ -28,9 +28,6 @@ class StreamReader final : public Application {
 
   /// Streams read to their end since the last call, in the order they ended.
   std::vector<StreamId> take_finished() { return std::exchange(finished_now_, {}); }
-  uint64_t streams_opened() const { return opened_; }
-  uint64_t streams_finished() const { return finished_; }
-  uint64_t bytes_read() const { return bytes_; }
 
  private:
   void refill(Instant now);

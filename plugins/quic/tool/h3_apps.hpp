@@ -42,7 +42,6 @@ class ClientApp : public udp::ConnectionApp {
             std::string output_dir);
   void on_event(Instant now, const Event& event) override;
   const std::vector<Fetched>& fetched() const { return fetched_; }
-  size_t requested() const { return requested_; }
 
  private:
   void save(const h3::Exchange& x);

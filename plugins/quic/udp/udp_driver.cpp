@@ -140,11 +140,8 @@ void UdpDriver::deliver(Endpoint& e, Instant now) {
 
 void UdpDriver::flush(Endpoint& e, Instant now) {
   while (auto d = e.conn->poll_transmit(now)) {
-    if (!socket_.send(e.peer, *d)) {
-      ++unsent_;
-      continue;
-    }
-    if (pcap_) pcap_->record(self_, e.peer, *d);
+    // A datagram the socket refused is lost like one the path dropped.
+    if (socket_.send(e.peer, *d) && pcap_) pcap_->record(self_, e.peer, *d);
   }
 }
 

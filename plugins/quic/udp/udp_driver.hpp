@@ -58,7 +58,6 @@ class UdpDriver {
   /// Client: its connection (closed or not), for the exit status.
   const Connection* client_connection() const;
   uint64_t connections_accepted() const { return accepted_; }
-  uint64_t datagrams_unsent() const { return unsent_; }
 
  private:
   struct Endpoint {
@@ -85,7 +84,6 @@ class UdpDriver {
   bool is_server_ = false;
   uint64_t max_connections_ = 0;
   uint64_t accepted_ = 0;
-  uint64_t unsent_ = 0;
   std::map<uint64_t, Endpoint> endpoints_;  ///< by accept order; a client's is 0
   std::map<std::string, uint64_t> by_cid_;  ///< server: DCID bytes -> endpoint
 };

@@ -4,7 +4,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "codec/packet_header.hpp"
-#include "tls/packet_protection.hpp"
+#include "tls/protect_packet.hpp"
 #include "tls/retry.hpp"
 #include "unit/quic_hex.hpp"
 
@@ -48,7 +48,7 @@ PacketKeys keys(CipherSuite suite, const Bytes& secret) {
 
 }  // namespace
 
-BOOST_AUTO_TEST_SUITE(quic_packet_protection_test)
+BOOST_AUTO_TEST_SUITE(quic_protect_packet_test)
 
 BOOST_AUTO_TEST_CASE(initial_keys_match_appendix_a1) {
   const auto s = derive_initial_secrets(from_hex(kDcid));

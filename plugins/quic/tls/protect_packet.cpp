@@ -1,5 +1,5 @@
 // Packet protection, RFC 9001 §5.3 (payload) and §5.4 (header).
-#include "tls/packet_protection.hpp"
+#include "tls/protect_packet.hpp"
 
 #include "codec/packet_number.hpp"
 
