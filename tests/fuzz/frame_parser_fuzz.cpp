@@ -1,7 +1,10 @@
 // Fuzzes the frame parser with arbitrary decrypted payloads, and renders
 // what it finds as text and JSON (both walk every field).
 #include "dissect/frame_format.hpp"
+
 #include "dissect/frame_parser.hpp"
+
+#include <nlohmann/json.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace conform::dissect;

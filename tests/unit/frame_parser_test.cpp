@@ -1,10 +1,12 @@
 // Every frame type of RFC 9000 §19 and RFC 9221 §4 with its fields, and the
 // malformed encodings the parser must record instead of decoding.
 #include "dissect/frame_format.hpp"
+
 #include "dissect/frame_parser.hpp"
 #include "unit/quic_packet_builder.hpp"
 
 #include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
 
 using namespace conform::dissect;
 using conform::test::hex;

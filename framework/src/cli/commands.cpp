@@ -55,25 +55,6 @@ std::vector<Case> selected_cases(const std::vector<std::unique_ptr<SuiteFile>>& 
   return cases;
 }
 
-// A report file must be writable before the run, not found unwritable after it.
-void check_writable(const std::string& path, const char* option) {
-  if (path.empty()) return;
-  fs::path parent = fs::absolute(path).parent_path();
-  std::error_code ec;
-  if (!fs::is_directory(parent, ec))
-    throw InputError({path}, std::string(option) + ": folder " + parent.string() + " does not exist");
-  if (fs::is_directory(path, ec)) throw InputError({path}, std::string(option) + ": is a folder");
-  // The report is written through a temporary file beside it: try one.
-  fs::path probe = path + ".tmp." + std::to_string(getpid());
-  int fd = open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
-  // /proc and read-only mounts say ENOENT or EROFS: name the folder that refuses.
-  if (fd < 0)
-    throw InputError({path}, std::string(option) + ": cannot create a file in " + parent.string() + ": " +
-                                 std::strerror(errno));
-  close(fd);
-  fs::remove(probe, ec);
-}
-
 namespace {
 
 // Two runs writing into one artifact folder would corrupt each other's
@@ -99,21 +80,6 @@ void prepare_out_dir(const std::string& path) {
   if (access(path.c_str(), W_OK) != 0) throw InputError({path}, "--out: the folder is not writable");
 }
 
-bool same_file(const std::string& a, const std::string& b) {
-  std::error_code ec;
-  if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec) && !ec;
-  return fs::absolute(a).lexically_normal() == fs::absolute(b).lexically_normal();
-}
-
-// `path` is `folder` or lies below it, links and ".." resolved.
-bool inside_folder(const std::string& path, const std::string& folder) {
-  std::error_code ec;
-  if (!fs::is_directory(folder, ec)) return false;
-  const fs::path f = fs::weakly_canonical(fs::absolute(folder), ec);
-  const fs::path p = fs::weakly_canonical(fs::absolute(path), ec);
-  return !ec && std::mismatch(f.begin(), f.end(), p.begin(), p.end()).first == f.end();
-}
-
 std::string describe(const ValueSpec& spec) {
   std::string line = fmt::format("{} ({})", spec.name, to_string(spec.type));
   line += spec.default_value ? " = " + format_toml(*spec.default_value) : " required";
@@ -124,32 +90,6 @@ std::string describe(const ValueSpec& spec) {
 }
 
 }  // namespace
-
-void refuse_overwriting(const std::vector<OutputFile>& outputs, const std::vector<std::string>& inputs) {
-  for (std::size_t i = 0; i < outputs.size(); ++i) {
-    const OutputFile& out = outputs[i];
-    if (out.path.empty()) continue;
-    for (std::size_t k = 0; k < i; ++k)
-      if (!outputs[k].path.empty() && same_file(out.path, outputs[k].path))
-        throw InputError({out.path}, std::string(outputs[k].option) + " and " + out.option + " name the same file");
-    for (const auto& in : inputs) {
-      if (inside_folder(out.path, in))
-        throw InputError({out.path}, std::string(out.option) + " is inside the input folder " + in +
-                                         ": outputs are never written among the inputs");
-      if (same_file(out.path, in))
-        throw InputError({out.path}, std::string(out.option) + " names an input file (" + in +
-                                         "): writing the report would overwrite it");
-    }
-  }
-}
-
-void refuse_repeated(const std::vector<std::string>& inputs) {
-  for (std::size_t i = 0; i < inputs.size(); ++i)
-    for (std::size_t k = 0; k < i; ++k)
-      if (same_file(inputs[k], inputs[i]))
-        throw InputError({inputs[i]}, fmt::format("given twice (inputs {} and {}): each input is read once",
-                                                  k + 1, i + 1));
-}
 
 int command_run(const RunCommandOptions& options) {
   PluginSet plugins = load_plugins(options.plugins);

@@ -3,6 +3,7 @@
 // Input errors are thrown as InputError and turned into exit 2 by main.
 #pragma once
 
+#include "common/output_files.hpp"
 #include "gate/run_gate.hpp"
 #include "plugin/loader.hpp"
 #include "report/console.hpp"
@@ -73,28 +74,6 @@ Catalogue catalogue_of(const PluginSet& plugins);
 /// The expanded cases `select` chooses, in order; InputError when none does.
 std::vector<Case> selected_cases(const std::vector<std::unique_ptr<SuiteFile>>& suites,
                                  const Catalogue& catalogue, const SelectOptions& select);
-/// Throws InputError when a report cannot be written at `path` (its folder
-/// is missing, it is a folder, or the folder is not writable), naming
-/// `option`; does nothing for an empty path.
-void check_writable(const std::string& path, const char* option);
-/// A report file to write: the option that names it and its path (empty
-/// for none).
-struct OutputFile {
-  const char* option;
-  std::string path;
-};
-/// Throws InputError when two `outputs` are the same file, or an output is
-/// the same file as one of `inputs` (a suite, capture, key log, baseline or
-/// report read): writing it would lose the other. The same file: by
-/// filesystem::equivalent when both exist (links, "./a" and "a"), else by
-/// normalised absolute path. Also when an output (a report file or the
-/// `--out` folder) is an input folder or lies below one, by
-/// filesystem::weakly_canonical paths: outputs never land among inputs.
-void refuse_overwriting(const std::vector<OutputFile>& outputs, const std::vector<std::string>& inputs);
-/// Throws InputError naming the path and both positions (from 1) when two
-/// of `inputs` are the same file, as refuse_overwriting tells: its results
-/// could not be told apart.
-void refuse_repeated(const std::vector<std::string>& inputs);
 /// Prints the decrypted timeline of a capture. Returns 0 whenever the files
 /// could be read and hold a QUIC connection, whatever could be decrypted.
 /// Throws InputError (exit 2), printing nothing, for an unreadable capture

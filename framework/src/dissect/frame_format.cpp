@@ -1,9 +1,11 @@
 // Text and JSON renderings of frames.
 #include "dissect/frame_format.hpp"
+
 #include "common/overload.hpp"
 #include "dissect/bytes.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 namespace conform::dissect {
 namespace {

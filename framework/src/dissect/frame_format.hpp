@@ -4,7 +4,7 @@
 
 #include "dissect/frames.hpp"
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <string>
 

@@ -1,7 +1,7 @@
 // Reporting results at hand.
 #include "gate/report_set.hpp"
 
-#include "cli/commands.hpp"
+#include "common/output_files.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-// What all reports share: the totals and the replay command.
+// What all reports share: the replay command.
 #include "report/reporter.hpp"
 
 namespace conform {
@@ -10,13 +10,6 @@ std::string shell_quote(const std::string& s) {
   std::string out = "'";
   for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
   return out + "'";
-}
-
-void RunTotals::add(const CaseResult& result) {
-  if (result.status == Status::unsupported) ++skipped;
-  else if (is_failure(result.status)) ++failed;
-  else ++passed;
-  duration_s += result.duration_s;
 }
 
 std::string replay_command(const RunPlan& plan, const CaseResult& result) {

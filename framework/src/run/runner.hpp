@@ -4,7 +4,7 @@
 
 #include "check/registry.hpp"
 #include "plugin/loader.hpp"
-#include "report/reporter.hpp"
+#include "run/run_events.hpp"
 
 namespace conform {
 

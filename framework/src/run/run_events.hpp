@@ -1,0 +1,57 @@
+// The event stream of a run that every report reads: the plan, each case's
+// result in case order, and the totals (STYLE.md habit 9). The runner
+// emits it; reporters (report/, gate/) implement Reporter.
+#pragma once
+
+#include "run/result.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace conform {
+
+/// What a run is about to do.
+struct RunPlan {
+  const std::vector<Case>* cases = nullptr;
+  /// The seed of the first run of each case (`--seed`, else 1).
+  std::uint64_t seed = 1;
+  /// Whether `--seed` pinned every case to that one seed.
+  bool seed_pinned = false;
+  std::string out_dir;
+  /// The arguments a replay command needs besides --seed and --filter
+  /// (e.g. `--plugin-dir DIR`).
+  std::vector<std::string> replay_args;
+  /// When set, the command that replays a failed case (`conform check`
+  /// replays from captures, not with a seed); else `conform run ...`.
+  std::function<std::string(const CaseResult&)> replay;
+  /// False when nothing was simulated (`conform check` judges captures
+  /// made elsewhere): reports then name no seed.
+  bool seeded = true;
+};
+
+/// Counts for the closing line. XFAIL counts as passed, UNSUPPORTED as
+/// skipped, everything else that is not PASS as failed.
+struct RunTotals {
+  std::size_t passed = 0;
+  std::size_t failed = 0;
+  std::size_t skipped = 0;
+  double duration_s = 0;
+  /// Counts `result` in its bucket and adds its duration.
+  void add(const CaseResult& result);
+};
+
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  virtual void begin(const RunPlan&) {}
+  /// A run of a case has ended; `done` of `total` runs are over.
+  virtual void progress(std::size_t /*done*/, std::size_t /*total*/, const std::string& /*id*/) {}
+  /// Called once per case, in the order of the plan's cases.
+  virtual void case_done(const CaseResult& result) = 0;
+  /// Called once after the last case.
+  virtual void end(const RunTotals&) {}
+};
+
+}  // namespace conform
