@@ -13,6 +13,13 @@ TransportError state_error(const char* what, uint64_t type) {
 
 Dir dir_of_frame(bool bidi) { return bidi ? Dir::bidi : Dir::uni; }
 
+// Abandons sending (§3.1 "Reset Sent"): RESET_STREAM is due.
+void begin_reset(Stream& st, uint64_t error_code) {
+  st.reset_code = error_code;
+  st.reset_pending = true;
+  st.send_state = SendState::reset_sent;
+}
+
 }  // namespace
 
 StreamsState::StreamsState(const Config& config, std::deque<Event>& events)
@@ -148,11 +155,7 @@ Status<> StreamsState::on_stop_sending(const StopSendingFrame& f) {
   if (st == nullptr || st->peer_stop_code) return {};
   st->peer_stop_code = f.error_code;
   // §3.5: answer with RESET_STREAM, echoing the code.
-  if (!st->reset_code && st->send_state != SendState::data_recvd) {
-    st->reset_code = f.error_code;
-    st->reset_pending = true;
-    st->send_state = SendState::reset_sent;
-  }
+  if (!st->reset_code && st->send_state != SendState::data_recvd) begin_reset(*st, f.error_code);
   push(StreamStopped{f.stream_id, f.error_code});
   return {};
 }
@@ -245,10 +248,7 @@ Status<StreamError> StreamsState::reset(StreamId id, uint64_t error_code) {
   Stream* st = find(id);
   if (st == nullptr) return StreamError::unknown_stream;
   if (!st->has_send) return StreamError::wrong_direction;
-  if (st->reset_code || st->send_state == SendState::data_recvd) return {};
-  st->reset_code = error_code;
-  st->reset_pending = true;
-  st->send_state = SendState::reset_sent;
+  if (!st->reset_code && st->send_state != SendState::data_recvd) begin_reset(*st, error_code);
   return {};
 }
 
