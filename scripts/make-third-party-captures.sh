@@ -81,7 +81,7 @@ for stack in lsquic quiche quinn-0.11; do
     echo "# $stack: tshark $(tshark --version | head -1 | awk '{print $3}') on $stack.pcap with $stack.keys"
     [ -z "$retry" ] || echo "# frames after the Retry (frame $retry) only, renumbered from 1: tshark keys the first ClientHello"
     echo "# made by scripts/make-third-party-captures.sh; the case:"
-    grep -A1 "^id = \"$stack\"" "$out/suite.toml" | tail -1
+    grep -A1 "^id = \"$stack\"" "$out/suite.toml" | tail -1 | sed "s/^/# /"
     echo "## frames by type (count, quic.frame_type)"
     tshark_fields quic -e quic.frame_type | tr ',' '\n' | grep . | sort -n | uniq -c | awk '{print $1, $2}'
     echo "## MAX_STREAMS (frame number, the frame types of its packets (18 bidi, 19 uni), quic.ms.max_streams)"

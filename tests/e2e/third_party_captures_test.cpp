@@ -34,7 +34,7 @@ Facts read_facts(const std::string& path) {
   for (std::string line; std::getline(in, line);) {
     if (line.rfind("# frames after the Retry (frame ", 0) == 0) f.after_retry = std::stoull(line.substr(32));
     if (line.rfind("## ", 0) == 0) section = line.substr(3, line.find(' ', 3) - 3);
-    if (line.empty() || line[0] == '#') continue;
+    if (line.empty() || line[0] == '#' || section.empty()) continue;
     std::istringstream fields(line);
     if (section == "frames") {
       std::uint64_t count = 0, type = 0;
