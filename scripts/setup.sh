@@ -46,3 +46,27 @@ fi
 
 cmake -S "$here" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build "$build_dir" -j "$(nproc)"
+
+# --- Third-party QUIC stacks from npm (the external plugin's lsquic, quiche
+# and quinn-0.11 profiles; docs/interop.md) ---
+# Pinned by plugins/external/peers/package-lock.json and installed from it
+# into the build's peers/ folder (never globally), beside the peer scripts the
+# build copies there. `npm install` with the lock, not `npm ci`: ci refuses
+# this lock because @matrixai/quic 2.0.9 names optional platform packages
+# (darwin, win32) that were never published at that version. Node.js: the
+# machine's if it has one, else Debian's. Skipped when the installed lock is
+# the committed one.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get install -y -q --no-install-recommends nodejs npm
+fi
+peers_src=$here/plugins/external/peers
+peers_dir=$build_dir/peers
+if ! cmp -s "$peers_src/package-lock.json" "$peers_dir/node_modules/.package-lock-installed.json"; then
+  mkdir -p "$peers_dir"
+  cp "$peers_src/package.json" "$peers_src/package-lock.json" "$peers_dir/"
+  # --ignore-scripts: these packages ship their binaries; none needs a script.
+  npm install --prefix "$peers_dir" --ignore-scripts --no-audit --no-fund
+  cp "$peers_src/package-lock.json" "$peers_dir/node_modules/.package-lock-installed.json"
+fi

@@ -24,7 +24,15 @@ const std::vector<std::pair<std::string, std::string>>& placeholders() {
       {"max_data", "this role's initial_max_data knob, bytes"},
       {"idle_timeout_ms", "this role's max_idle_timeout_ms knob"},
       {"idle_timeout_s", "the same in whole seconds, at least 1"},
-      {"time_limit_s", "the scenario's time_limit_ms in whole seconds, at least 1"},
+      {"time_limit_s", "{time_limit_ms} in whole seconds, at least 1"},
+      {"time_limit_ms", "the scenario's time_limit_ms (server: plus the 15 s it may take to start)"},
+      {"max_stream_data", "this role's initial_max_stream_data knob, bytes (every stream kind)"},
+      {"open_uni", "unidirectional streams this role opens (stream scenarios; else 0)"},
+      {"open_bidi", "bidirectional streams this role opens (stream scenarios; else 0)"},
+      {"expect_uni", "client: peer-opened unidirectional streams to read before closing (else 0)"},
+      {"expect_bidi", "client: peer-opened bidirectional streams to read before closing (else 0)"},
+      {"stream_bytes", "bytes on each stream this role opens (stream scenarios)"},
+      {"peers", "the build's peers folder: npm-installed stacks and their scripts (scripts/setup.sh)"},
   };
   return list;
 }

@@ -8,15 +8,18 @@
 #include "command_template.hpp"
 #include "profile.hpp"
 #include "run_files.hpp"
+#include "workload.hpp"
 
 #include <conform/plugin.hpp>
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 namespace external {
 namespace {
@@ -25,7 +28,9 @@ using namespace conform;
 namespace fs = std::filesystem;
 using std::chrono::milliseconds;
 
-constexpr milliseconds kServerStartLimit{5000};
+// Node.js and Deno servers load a runtime first: on a loaded machine that
+// takes seconds before the socket is bound.
+constexpr milliseconds kServerStartLimit{15000};
 constexpr milliseconds kStopGrace{1000};
 
 // The folder holding this plugin's library: the build's plugins/ folder.
@@ -61,6 +66,10 @@ std::string shell_line(const std::vector<std::string>& argv, const std::map<std:
 
 std::int64_t whole_seconds(std::int64_t ms) { return std::max<std::int64_t>(1, (ms + 999) / 1000); }
 
+// The build folder: the plugin's tools (conform-quic, conform-quic-go) and
+// the npm-installed peers (peers/).
+fs::path build_dir() { return plugin_dir().parent_path(); }
+
 // The placeholder values of one role.
 std::map<std::string, std::string> values_for(const CaseSettings& s, const std::string& role,
                                               const std::string& dir, std::uint16_t port) {
@@ -68,7 +77,13 @@ std::map<std::string, std::string> values_for(const CaseSettings& s, const std::
   auto knob = [&](const char* name) { return std::to_string(value_or<std::int64_t>(knobs, name, 0)); };
   const std::string authority = "127.0.0.1:" + std::to_string(port);
   const std::int64_t idle_ms = value_or<std::int64_t>(knobs, "max_idle_timeout_ms", 5000);
-  return {{"address", "127.0.0.1"},
+  // The server starts first and is stopped after the client: its own limit
+  // must not end it while the client, started late on a loaded machine,
+  // still works.
+  const std::int64_t time_limit_ms = value_or<std::int64_t>(s.params, "time_limit_ms", 20000) +
+                                     (role == "server" ? kServerStartLimit.count() : 0);
+  std::map<std::string, std::string> values = stream_work(s, role);
+  values.insert({{"address", "127.0.0.1"},
           {"port", std::to_string(port)},
           {"authority", authority},
           {"url", "https://" + authority + "/response.bin"},
@@ -83,9 +98,13 @@ std::map<std::string, std::string> values_for(const CaseSettings& s, const std::
           {"max_streams_bidi", knob("initial_max_streams_bidi")},
           {"max_streams_uni", knob("initial_max_streams_uni")},
           {"max_data", knob("initial_max_data")},
+          {"max_stream_data", knob("initial_max_stream_data")},
           {"idle_timeout_ms", std::to_string(idle_ms)},
           {"idle_timeout_s", std::to_string(whole_seconds(idle_ms))},
-          {"time_limit_s", std::to_string(whole_seconds(value_or<std::int64_t>(s.params, "time_limit_ms", 20000)))}};
+          {"time_limit_ms", std::to_string(time_limit_ms)},
+          {"time_limit_s", std::to_string(whole_seconds(time_limit_ms))},
+          {"peers", (build_dir() / "peers").string()}});
+  return values;
 }
 
 // One role's program, ready to start.
@@ -108,14 +127,7 @@ class ExternalPlugin final : public Plugin {
     info_.version = "0.1.0";
     info_.time_model = TimeModel::real;
     info_.roles = {"client", "server"};
-    info_.scenarios = {
-        {"request-response",
-         "the client fetches a response_bytes file `requests` times over one connection (HTTP/3, as the "
-         "profile's programs do), concurrently as the server's stream limit allows; the server serves it",
-         {{"requests", ValueType::integer, Value{std::int64_t{10}}, "requests on one connection"},
-          {"response_bytes", ValueType::integer, Value{std::int64_t{1000}}, "size of each response body, bytes"},
-          {"time_limit_ms", ValueType::integer, Value{std::int64_t{20000}},
-           "the client is stopped after this long, ms; the captures are judged as they are"}}}};
+    info_.scenarios = scenarios();
     std::vector<std::string> names;
     for (const auto& p : profiles_.profiles) names.push_back(p.name);
     const bool has_conform = profiles_.find("conform") != nullptr;
@@ -129,6 +141,8 @@ class ExternalPlugin final : public Plugin {
          "unidirectional streams the peer may open ({max_streams_uni})"},
         {"initial_max_data", ValueType::integer, Value{std::int64_t{1048576}},
          "connection receive window, bytes ({max_data})"},
+        {"initial_max_stream_data", ValueType::integer, Value{std::int64_t{1048576}},
+         "receive window of each stream, bytes ({max_stream_data})"},
         {"max_idle_timeout_ms", ValueType::integer, Value{std::int64_t{5000}},
          "idle timeout, ms ({idle_timeout_ms}, {idle_timeout_s})"}};
     info_.problems = profiles_.problems;
@@ -165,12 +179,44 @@ class ExternalPlugin final : public Plugin {
       r.problem = "profile '" + name + "' (" + r.profile->file + ") declares no [" + role + "]";
       return r;
     }
-    const std::string tools = plugin_dir().parent_path().string();
+    if (r.profile->workload != workload_of(s.scenario)) {
+      r.problem = "profile '" + name + "' speaks the " + to_string(r.profile->workload) + " workload, scenario '" +
+                  s.scenario + "' needs " + to_string(workload_of(s.scenario));
+      return r;
+    }
+    const std::string tools = build_dir().string();
+    auto missing = [&](const std::string& file) {
+      r.problem = "profile '" + name + "' (" + role + "): " + file + " is missing (scripts/setup.sh installs it)";
+      return r;
+    };
+    for (const auto& need : command->needs)
+      if (!fs::exists(fs::path(tools) / need)) return missing((fs::path(tools) / need).string());
+    // A relative path names a file of the build (an npm package's binary).
+    if (command->program.find('/') != std::string::npos && fs::path(command->program).is_relative()) {
+      r.program = (fs::path(tools) / command->program).string();
+      if (access(r.program.c_str(), X_OK) != 0) return missing(r.program);
+      return r;
+    }
     r.program = program_path(command->program, {tools});
     if (r.program.empty())
       r.problem = "profile '" + name + "' (" + role + "): program '" + command->program + "' not found in " +
                   tools + ", $PATH, /usr/local/sbin, /usr/sbin or /sbin";
     return r;
+  }
+
+  // Which key logs the captures decrypt with, said in the case log; why not
+  // when neither program writes one.
+  static std::string key_log_sources(RunContext& ctx, const Resolved& client, const Resolved& server) {
+    const bool from_client = client.profile->client->keylog, from_server = server.profile->server->keylog;
+    if (!from_client && !from_server)
+      return "neither " + client.profile->name + "'s client nor " + server.profile->name +
+             "'s server writes a key log: the captures could not be decrypted";
+    for (const auto& [writes, role, other, profile] :
+         {std::tuple{from_client, "client", "server", client.profile}, {from_server, "server", "client", server.profile}})
+      if (!writes)
+        ctx.log(std::string("external: the ") + role + " (" + profile->name +
+                ") writes no key log: the captures decrypt with the " + other + "'s alone");
+    return {};
   }
 
   RunOutcome play(RunContext& ctx) const {
@@ -181,6 +227,10 @@ class ExternalPlugin final : public Plugin {
         ctx.log("external: " + r->problem);
         return {RunOutcome::Status::unsupported, r->problem};
       }
+    if (auto why = key_log_sources(ctx, client, server); !why.empty()) {
+      ctx.log("external: " + why);
+      return {RunOutcome::Status::unsupported, why};
+    }
     const std::string openssl = program_path("openssl", {});
     if (openssl.empty()) return {RunOutcome::Status::unsupported, "program 'openssl' not found (it makes the certificate)"};
 

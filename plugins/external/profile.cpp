@@ -63,7 +63,7 @@ std::optional<RoleCommand> read_role(const toml::table& root, const std::string&
     problems.add(node->source(), "'" + role + "' must be a table: write [" + role + "]");
     return std::nullopt;
   }
-  reject_unknown_keys(*t, {"program", "args", "env"}, "[" + role + "]", problems);
+  reject_unknown_keys(*t, {"program", "args", "env", "keylog", "needs"}, "[" + role + "]", problems);
   RoleCommand c;
   const toml::node* program = t->get("program");
   if (!program || !program->as_string() || program->as_string()->get().empty())
@@ -88,6 +88,23 @@ std::optional<RoleCommand> read_role(const toml::table& root, const std::string&
       problems.add(env->source(), role + ".env must be a table of strings");
     }
   }
+  if (const toml::node* keylog = t->get("keylog")) {
+    if (const auto* b = keylog->as_boolean())
+      c.keylog = b->get();
+    else
+      problems.add(keylog->source(), role + ".keylog must be true or false (whether the program writes {keylog})");
+  }
+  if (const toml::node* needs = t->get("needs")) {
+    const toml::array* list = needs->as_array();
+    if (!list) problems.add(needs->source(), role + ".needs must be an array of file paths");
+    for (std::size_t i = 0; list && i < list->size(); ++i) {
+      const auto* path = list->get(i)->as_string();
+      if (path && !path->get().empty())
+        c.needs.push_back(path->get());
+      else
+        problems.add(list->get(i)->source(), role + ".needs item must be a non-empty string (a file path)");
+    }
+  }
   return c;
 }
 
@@ -110,7 +127,7 @@ void load_profile_file(const std::string& path, ProfileSet& set) {
   if (!head) {
     problems.list.push_back({path, 1, 1, "a profile needs a [profile] table with 'name'"});
   } else {
-    reject_unknown_keys(*head, {"name", "summary"}, "[profile]", problems);
+    reject_unknown_keys(*head, {"name", "summary", "workload"}, "[profile]", problems);
     const toml::node* name = head->get("name");
     if (!name || !name->as_string() || name->as_string()->get().empty())
       problems.add(name ? name->source() : head->source(), "[profile] needs 'name', a non-empty string");
@@ -121,6 +138,14 @@ void load_profile_file(const std::string& path, ProfileSet& set) {
         p.summary = summary->as_string()->get();
       else
         problems.add(summary->source(), "'summary' must be a string");
+    }
+    if (const toml::node* workload = head->get("workload")) {
+      const auto* text = workload->as_string();
+      const auto w = text ? workload_named(text->get()) : std::nullopt;
+      if (w)
+        p.workload = *w;
+      else
+        problems.add(workload->source(), "'workload' must be \"http3\" or \"raw-quic\"");
     }
   }
   p.client = read_role(root, "client", problems);

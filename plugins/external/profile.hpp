@@ -4,6 +4,8 @@
 // environment (docs/plugins.md, "The external plugin").
 #pragma once
 
+#include "workload.hpp"
+
 #include <conform/plugin.hpp>
 
 #include <map>
@@ -14,18 +16,25 @@
 namespace external {
 
 /// How to start one role: `program` is a name looked up as program_path()
-/// says, or a path; `args` and `env` values are command templates.
+/// says, or a path (a relative one from the build folder); `args` and `env`
+/// values are command templates. `keylog` is false for a program that
+/// writes no key log (the run then decrypts with the other role's);
+/// `needs` are files (relative: from the build folder) without which the
+/// role cannot run, such as an npm package its script imports.
 struct RoleCommand {
   std::string program;
   std::vector<std::string> args;
   std::map<std::string, std::string> env;
+  bool keylog = true;
+  std::vector<std::string> needs;
 };
 
 /// One implementation: its name (the `implementation` knob's value), a
-/// summary, and the roles it plays.
+/// summary, the workload its programs speak, and the roles it plays.
 struct Profile {
   std::string name;
   std::string summary;
+  Workload workload = Workload::http3;
   std::string file;
   std::optional<RoleCommand> client, server;
   const std::optional<RoleCommand>& role(const std::string& r) const { return r == "client" ? client : server; }

@@ -250,6 +250,37 @@ BOOST_AUTO_TEST_CASE(retry_is_verified_and_initial_keys_follow_the_new_dcid) {
   BOOST_TEST(std::string(again.token.begin(), again.token.end()) == "token");
 }
 
+// Cloudflare quiche starts TLS again after a Retry: the Initial that follows
+// carries a new ClientHello from CRYPTO offset 0 with a new random, and the
+// key log names only that one. The connection takes the second random, so
+// the client's Handshake packet decrypts.
+BOOST_AUTO_TEST_CASE(a_new_client_hello_after_retry_chooses_the_key_log_entry) {
+  constexpr const char* kSecondRandom = "2222222222222222222222222222222222222222222222222222222222222222";
+  Capture cap;
+  cap.add(true, hex(v::kClientProtectedPacket));
+  cap.add(false, hex(v::kRetryPacket));
+  const Bytes new_dcid = hex(kServerCid);
+  const auto client_keys =
+      PacketKeys::from_secret(CipherSuite::aes_128_gcm_sha256, initial_secrets(new_dcid).client);
+  // CRYPTO at offset 0: ClientHello header, legacy_version, the new random.
+  Bytes crypto = hex("06 00 26 01 000022 0303");
+  const Bytes random = hex(kSecondRandom);
+  crypto.insert(crypto.end(), random.begin(), random.end());
+  cap.add(true, test::long_packet(client_keys, 0, new_dcid, {}, 1, crypto, Bytes{'t', 'o', 'k', 'e', 'n'}));
+  cap.add(true, test::long_packet(keys_of(0x11), 2, new_dcid, {}, 0, {0x01}));
+  const Timeline t = dissect::dissect(cap.datagrams, key_log_for(kSecondRandom));
+  BOOST_TEST_REQUIRE(t.connections.size() == 1u);
+  const Connection& c = t.connections[0];
+  BOOST_TEST_REQUIRE(c.client_random.has_value());
+  BOOST_TEST(to_hex(*c.client_random) == kSecondRandom);
+  BOOST_TEST(c.secrets_found);
+  BOOST_TEST_REQUIRE(c.datagrams.size() == 4u);
+  const Packet& handshake = c.datagrams[3].packets.at(0);
+  BOOST_TEST((handshake.type == PacketType::handshake));
+  BOOST_TEST(handshake.decrypted(), handshake.detail);
+  frame_at<PingFrame>(handshake, 0);
+}
+
 BOOST_AUTO_TEST_CASE(strays_are_kept_apart_with_a_reason) {
   Capture cap;
   cap.add(true, Bytes{});                         // empty payload

@@ -152,7 +152,7 @@ BOOST_AUTO_TEST_CASE(every_type_has_its_name_and_value) {
       {"1800000101 00000000000000000000000000000000", "NEW_CONNECTION_ID"},
       {"1900", "RETIRE_CONNECTION_ID"}, {"1a0000000000000000", "PATH_CHALLENGE"},
       {"1b0000000000000000", "PATH_RESPONSE"}, {"1c000000", "CONNECTION_CLOSE"},
-      {"1e", "HANDSHAKE_DONE"}, {"3100", "DATAGRAM"}};
+      {"1e", "HANDSHAKE_DONE"}, {"1f", "IMMEDIATE_ACK"}, {"3100", "DATAGRAM"}};
   for (const auto& [bytes, name] : cases) {
     const Bytes payload = hex(bytes);
     const auto frames = parse_frames(payload);
@@ -163,13 +163,36 @@ BOOST_AUTO_TEST_CASE(every_type_has_its_name_and_value) {
   }
 }
 
-BOOST_AUTO_TEST_CASE(malformed_frames_are_recorded_not_skipped) {
-  auto unknown = malformed("01 40ff 0102", 1);
-  BOOST_TEST(*unknown.type == 0xffu);
-  BOOST_TEST(unknown.offset == 1u);
-  BOOST_TEST(unknown.remaining == 4u);
-  BOOST_TEST(unknown.reason.find("unknown frame type") != std::string::npos);
+// An extension's frame (here 0xaf, ACK_FREQUENCY, which the dissector does
+// not decode) is named unknown, not malformed: parsing stops at it because
+// its length is unknown, and the frames before it stand.
+BOOST_AUTO_TEST_CASE(unknown_frame_types_are_shown_as_unknown_not_malformed) {
+  const Bytes payload = hex("01 40af 0102");
+  const auto frames = parse_frames(payload);
+  BOOST_REQUIRE_EQUAL(frames.size(), 2u);
+  BOOST_TEST(frame_name(frames[0]) == "PING");
+  const auto* unknown = std::get_if<UnknownFrame>(&frames[1]);
+  BOOST_REQUIRE(unknown);
+  BOOST_TEST(unknown->type == 0xafu);
+  BOOST_TEST(unknown->offset == 1u);
+  BOOST_TEST(unknown->remaining == 4u);
+  BOOST_TEST(frame_name(frames[1]) == "UNKNOWN");
+  BOOST_TEST(*frame_type(frames[1]) == 0xafu);
+  BOOST_TEST(describe_frame(frames[1]) == "UNKNOWN type=0xaf at 1 (4 bytes, not parsed)");
+}
 
+// quinn 0.11's probe: IMMEDIATE_ACK, PING, PADDING in one packet.
+BOOST_AUTO_TEST_CASE(immediate_ack_is_named_and_parsing_goes_on) {
+  const Bytes payload = hex("1f 01 000000");
+  const auto frames = parse_frames(payload);
+  BOOST_REQUIRE_EQUAL(frames.size(), 3u);
+  BOOST_TEST(describe_frame(frames[0]) == "IMMEDIATE_ACK");
+  BOOST_TEST(frame_name(frames[1]) == "PING");
+  BOOST_TEST(describe_frame(frames[2]) == "PADDING×3");
+  BOOST_TEST(frame_to_json(frames[0])["type_value"] == 0x1f);
+}
+
+BOOST_AUTO_TEST_CASE(malformed_frames_are_recorded_not_skipped) {
   BOOST_TEST(malformed("").reason.find("no frame") != std::string::npos);
   BOOST_TEST(malformed("4001").reason.find("shortest encoding") != std::string::npos);
   BOOST_TEST(malformed("0f 04 4100 05 6869").reason.find("past the end") != std::string::npos);

@@ -80,6 +80,7 @@ struct Dissector::State {
   Packet decode(const Route& r, std::span<const std::uint8_t> bytes);
   LevelKeys* level(std::size_t conn, Side sender, const Packet& p, std::string& why);
   void install_tls_secrets(std::size_t conn);
+  void restart_client_hello(std::size_t conn);
   void decrypt(std::size_t conn, Side sender, LevelKeys& keys, const ParsedHeader& h,
                std::span<const std::uint8_t> bytes, Packet& p);
   bool try_open(std::size_t conn, Side sender, LevelKeys& keys, const PacketKeys& candidate,
@@ -309,6 +310,7 @@ LevelKeys* Dissector::State::level(std::size_t conn, Side sender, const Packet& 
       st.initial_keys_dcid = p.dcid;
       st.ep[index(Side::client)].largest[index(PacketSpace::initial)].reset();
       st.ep[index(Side::server)].largest[index(PacketSpace::initial)].reset();
+      restart_client_hello(conn);
     }
     return &ep.initial;
   }
@@ -327,6 +329,22 @@ LevelKeys* Dissector::State::level(std::size_t conn, Side sender, const Packet& 
                         to_hex(*c.client_random));
   }
   return keys;
+}
+
+// The server kept no state at its Retry, so the client's next Initials carry
+// a ClientHello from CRYPTO offset 0 again (RFC 9000 §17.2.5.2). It may be
+// a new one, with a new random (quiche starts TLS again): the key log is
+// keyed by that one, so the connection's random and the client's transport
+// parameters are read afresh from it.
+void Dissector::State::restart_client_hello(std::size_t conn) {
+  ConnectionState& st = states[conn];
+  EndpointState& client = st.ep[index(Side::client)];
+  client.initial_crypto = CryptoStream();
+  client.parameters_read = false;
+  st.tls_installed = false;
+  Connection& c = timeline.connections[conn];
+  c.client_random.reset();
+  c.client_parameters.reset();
 }
 
 void Dissector::State::install_tls_secrets(std::size_t conn) {

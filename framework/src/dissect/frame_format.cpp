@@ -77,6 +77,10 @@ std::string describe_frame(const Frame& frame) {
           },
           [](const HandshakeDoneFrame&) { return std::string("HANDSHAKE_DONE"); },
           [](const DatagramFrame& f) { return fmt::format("DATAGRAM len={}", f.length); },
+          [](const ImmediateAckFrame&) { return std::string("IMMEDIATE_ACK"); },
+          [](const UnknownFrame& f) {
+            return fmt::format("UNKNOWN type=0x{:x} at {} ({} bytes, not parsed)", f.type, f.offset, f.remaining);
+          },
           [](const MalformedFrame& f) {
             std::string s = "MALFORMED";
             if (f.type) s += fmt::format(" type=0x{:x}", *f.type);
@@ -159,6 +163,11 @@ nlohmann::json frame_to_json(const Frame& frame) {
           },
           [&](const HandshakeDoneFrame&) {},
           [&](const DatagramFrame& f) { j["length"] = f.length; },
+          [&](const ImmediateAckFrame&) {},
+          [&](const UnknownFrame& f) {
+            j["offset"] = f.offset;
+            j["remaining"] = f.remaining;
+          },
           [&](const MalformedFrame& f) {
             j["offset"] = f.offset;
             j["remaining"] = f.remaining;

@@ -51,11 +51,12 @@ class FrameReader {
       case 0x1c:
       case 0x1d: return connection_close(type == 0x1d);
       case 0x1e: return HandshakeDoneFrame{};
+      case 0x1f: return ImmediateAckFrame{};
       case 0x30:
       case 0x31: return datagram(type == 0x31);
       default:
         if (type >= 0x08 && type <= 0x0f) return stream(type);
-        return fail("unknown frame type " + hex_type(type));
+        return UnknownFrame{type};
     }
   }
 
@@ -301,6 +302,12 @@ std::vector<Frame> parse_frames(std::span<const std::uint8_t> payload) {
     auto frame = fr.frame(*type);
     if (!frame) {
       frames.push_back(MalformedFrame{*type, start, payload.size() - start, fr.why()});
+      break;
+    }
+    if (auto* unknown = std::get_if<UnknownFrame>(&*frame)) {
+      unknown->offset = start;
+      unknown->remaining = payload.size() - start;
+      frames.push_back(std::move(*frame));
       break;
     }
     frames.push_back(std::move(*frame));

@@ -11,7 +11,9 @@ namespace conform::dissect {
 
 /// The frames of `payload`, in order. Parsing never throws and never reads
 /// out of bounds: the first frame that cannot be decoded becomes a
-/// MalformedFrame covering the rest of the payload, and parsing stops there.
+/// MalformedFrame covering the rest of the payload, and parsing stops there;
+/// so does a frame type it does not know (an UnknownFrame, no error: an
+/// extension's frame carries no length to skip it by).
 /// Encodings the RFC calls FRAME_ENCODING_ERROR (a NEW_CONNECTION_ID length
 /// outside 1..20, Retire Prior To above Sequence Number, a stream or
 /// MAX_STREAMS value above 2^60, offset + length above 2^62 - 1, an ACK range

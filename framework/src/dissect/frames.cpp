@@ -1,4 +1,5 @@
-// Names and type values of frames (RFC 9000 §19, Table 3 of §12.4).
+// Names and type values of frames (RFC 9000 §19, Table 3 of §12.4; RFC 9221;
+// draft-ietf-quic-ack-frequency).
 #include "dissect/frames.hpp"
 #include "common/overload.hpp"
 
@@ -28,6 +29,8 @@ std::string_view frame_name(const Frame& frame) {
           [](const ConnectionCloseFrame&) { return "CONNECTION_CLOSE"; },
           [](const HandshakeDoneFrame&) { return "HANDSHAKE_DONE"; },
           [](const DatagramFrame&) { return "DATAGRAM"; },
+          [](const ImmediateAckFrame&) { return "IMMEDIATE_ACK"; },
+          [](const UnknownFrame&) { return "UNKNOWN"; },
           [](const MalformedFrame&) { return "MALFORMED"; },
       },
       frame);
@@ -61,6 +64,8 @@ std::optional<std::uint64_t> frame_type(const Frame& frame) {
           },
           [](const HandshakeDoneFrame&) -> std::optional<std::uint64_t> { return 0x1e; },
           [](const DatagramFrame& f) -> std::optional<std::uint64_t> { return f.has_length ? 0x31 : 0x30; },
+          [](const ImmediateAckFrame&) -> std::optional<std::uint64_t> { return 0x1f; },
+          [](const UnknownFrame& f) -> std::optional<std::uint64_t> { return f.type; },
           [](const MalformedFrame& f) { return f.type; },
       },
       frame);

@@ -94,6 +94,20 @@ struct ConnectionCloseFrame {
 struct HandshakeDoneFrame {};
 /// DATAGRAM (0x30 without, 0x31 with a Length field; RFC 9221 §4).
 struct DatagramFrame { std::uint64_t length = 0; bool has_length = false; std::size_t data_at = 0; };
+/// IMMEDIATE_ACK (0x1f, QUIC Acknowledgment Frequency,
+/// draft-ietf-quic-ack-frequency §5): asks the peer to acknowledge at once;
+/// no fields. quinn 0.11 sends it with PING and PADDING.
+struct ImmediateAckFrame {};
+
+/// A frame type this dissector does not know, from an extension
+/// (RFC 9000 §19.21): not an error of the sender, which may have negotiated
+/// it, but its length is unknown, so parsing stops here; `remaining` counts
+/// the bytes from `offset` to the end of the payload.
+struct UnknownFrame {
+  std::uint64_t type = 0;
+  std::size_t offset = 0;  // in the plaintext payload
+  std::size_t remaining = 0;
+};
 
 /// Bytes that are not a well-formed frame: an unknown type, a field cut
 /// short, or a value the RFC forbids (FRAME_ENCODING_ERROR territory).
@@ -112,10 +126,10 @@ using Frame = std::variant<PaddingFrame, PingFrame, AckFrame, ResetStreamFrame, 
                            MaxStreamsFrame, DataBlockedFrame, StreamDataBlockedFrame,
                            StreamsBlockedFrame, NewConnectionIdFrame, RetireConnectionIdFrame,
                            PathChallengeFrame, PathResponseFrame, ConnectionCloseFrame,
-                           HandshakeDoneFrame, DatagramFrame, MalformedFrame>;
+                           HandshakeDoneFrame, DatagramFrame, ImmediateAckFrame, UnknownFrame, MalformedFrame>;
 
 /// The frame's name as RFC 9000 writes it ("STREAM", "MAX_STREAMS", ...);
-/// "MALFORMED" for MalformedFrame.
+/// "UNKNOWN" for UnknownFrame, "MALFORMED" for MalformedFrame.
 std::string_view frame_name(const Frame& frame);
 
 /// The frame type value that encodes this frame (e.g. 0x0b for a STREAM with

@@ -119,6 +119,10 @@ json frame_json(const dissect::Frame& frame, std::uint64_t ack_delay_exponent) {
           },
           [&](const HandshakeDoneFrame&) { j = {{"frame_type", "handshake_done"}}; },
           [&](const DatagramFrame& f) { j = {{"frame_type", "datagram"}, {"length", f.length}}; },
+          [&](const ImmediateAckFrame&) { j = {{"frame_type", "immediate_ack"}}; },
+          [&](const UnknownFrame& f) {
+            j = {{"frame_type", "unknown"}, {"raw_frame_type", f.type}, {"raw", {{"length", f.remaining}}}};
+          },
           [&](const MalformedFrame& f) {
             j = {{"frame_type", "unknown"}, {"raw", {{"length", f.remaining}}}, {"details", f.reason}};
             if (f.type) j["raw_frame_type"] = *f.type;

@@ -1,0 +1,81 @@
+// Scenario declarations and the stream work they give each role.
+#include "workload.hpp"
+
+namespace external {
+namespace {
+
+using namespace conform;
+
+ValueSpec time_limit(std::int64_t ms) {
+  return {"time_limit_ms", ValueType::integer, Value{ms},
+          "the client is stopped after this long, ms; the captures are judged as they are", {}, 100, 600000};
+}
+
+// The parameters both stream scenarios share after their role parameter.
+std::vector<ValueSpec> stream_params(ValueSpec role, const std::string& dir_default) {
+  return {std::move(role),
+          {"dir", ValueType::string, Value{dir_default}, "stream direction: uni or bidi", {"uni", "bidi"}},
+          {"streams", ValueType::integer, Value{std::int64_t{50}}, "streams opened", {}, 0, 100000},
+          {"stream_bytes", ValueType::integer, Value{std::int64_t{100}}, "bytes on each opened stream before its FIN",
+           {}, 0, 1 << 20},
+          time_limit(10000)};
+}
+
+std::string other(const std::string& role) { return role == "client" ? "server" : "client"; }
+
+}  // namespace
+
+const char* to_string(Workload w) { return w == Workload::http3 ? "http3" : "raw-quic"; }
+
+std::optional<Workload> workload_named(const std::string& name) {
+  if (name == "http3") return Workload::http3;
+  if (name == "raw-quic") return Workload::raw_quic;
+  return std::nullopt;
+}
+
+std::vector<ScenarioSpec> scenarios() {
+  return {
+      {"request-response",
+       "the client fetches a response_bytes file `requests` times over one connection (HTTP/3, as the "
+       "profile's programs do), concurrently as the server's stream limit allows; the server serves it",
+       {{"requests", ValueType::integer, Value{std::int64_t{10}}, "requests on one connection"},
+        {"response_bytes", ValueType::integer, Value{std::int64_t{1000}}, "size of each response body, bytes"},
+        time_limit(20000)}},
+      {"streams-toward",
+       "raw-QUIC workload: the peer of the stack under test (`toward`) opens `streams` streams of `dir` at it, "
+       "each carrying stream_bytes then FIN (a bidi one is answered with as many bytes): the stack must raise "
+       "MAX_STREAMS as they close (RFC 9000 §4.6); its limit is its own initial_max_streams_* knob",
+       stream_params({"toward", ValueType::string, Value{std::string("client")},
+                      "the role under test, which receives the streams", {"client", "server"}},
+                     "uni")},
+      {"held-at-limit",
+       "raw-QUIC workload: the stack under test (`held`) opens `streams` streams of `dir` at its peer, whose "
+       "initial_max_streams_* knob the case sets small: the stack must wait for MAX_STREAMS, say STREAMS_BLOCKED "
+       "(RFC 9000 §4.6, §19.14) and go on",
+       stream_params({"held", ValueType::string, Value{std::string("client")},
+                      "the role under test, which opens the streams", {"client", "server"}},
+                     "bidi")},
+  };
+}
+
+Workload workload_of(const std::string& scenario) {
+  return scenario == "request-response" ? Workload::http3 : Workload::raw_quic;
+}
+
+std::map<std::string, std::string> stream_work(const CaseSettings& s, const std::string& role) {
+  std::map<std::string, std::string> work{{"open_uni", "0"},   {"open_bidi", "0"},   {"expect_uni", "0"},
+                                          {"expect_bidi", "0"}, {"stream_bytes", "0"}};
+  if (workload_of(s.scenario) != Workload::raw_quic) return work;
+  const std::string opener = s.scenario == "streams-toward"
+                                 ? other(value_or<std::string>(s.params, "toward", "client"))
+                                 : value_or<std::string>(s.params, "held", "client");
+  const std::string dir = value_or<std::string>(s.params, "dir", "uni");
+  const std::string streams = std::to_string(value_or<std::int64_t>(s.params, "streams", 0));
+  work["stream_bytes"] = std::to_string(value_or<std::int64_t>(s.params, "stream_bytes", 0));
+  if (role == opener) work["open_" + dir] = streams;
+  // The client closes the connection, so it waits for the server's streams.
+  if (role == "client" && opener == "server") work["expect_" + dir] = streams;
+  return work;
+}
+
+}  // namespace external

@@ -1,0 +1,250 @@
+// The stacks installed from npm (docs/interop.md) through `conform run`:
+// lsquic in Bun against conform's HTTP/3, Cloudflare quiche in @matrixai/quic
+// and quinn 0.11 in Deno against each other in the raw-QUIC stream
+// scenarios, with the verdicts PEERS.md's tshark ground truth gives (neither
+// raw stack sends STREAMS_BLOCKED; both raise MAX_STREAMS). They need the
+// build's npm peers (scripts/setup.sh) and Node.js: without them each test
+// is skipped saying why, and fails when CONFORM_REQUIRE_PEERS=1.
+// The profile format's additions (keylog, needs, workload) need nothing.
+#include "support/support.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+using namespace conform::test;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kPluginPath = std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR;
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// Why the npm peers cannot run here, or empty. A stand-in for the tests'
+// "needs tool X" helper (tests/support) until that lands.
+std::string peers_missing(const std::vector<std::string>& packages) {
+  const fs::path peers = fs::path(CONFORM_PLUGIN_DIR).parent_path() / "peers" / "node_modules";
+  for (const auto& p : packages)
+    if (!fs::exists(peers / p)) return (peers / p).string() + " is missing (scripts/setup.sh installs it)";
+  if (std::system("command -v node >/dev/null 2>&1") != 0) return "node (Node.js) is not on PATH";
+  return {};
+}
+
+// True when the test may go on; otherwise skips it, or fails it under
+// CONFORM_REQUIRE_PEERS=1.
+bool peers_present(const std::vector<std::string>& packages) {
+  const std::string why = peers_missing(packages);
+  if (why.empty()) return true;
+  const char* require = std::getenv("CONFORM_REQUIRE_PEERS");
+  if (require && std::string(require) == "1") BOOST_FAIL("CONFORM_REQUIRE_PEERS=1 and " + why);
+  BOOST_TEST_MESSAGE("SKIPPED: " + why);
+  return false;
+}
+
+const std::vector<std::string> kRawPeers = {"@matrixai/quic/package.json", "@deno/linux-x64-glibc/deno"};
+const std::vector<std::string> kBun = {"@oven/bun-linux-x64/bin/bun"};
+
+const json& case_named(const json& report, const std::string& id) {
+  for (const auto& c : report.at("cases"))
+    if (c.at("id") == id) return c;
+  BOOST_FAIL("no case " + id);
+  throw;
+}
+
+std::map<std::string, bool> checks_of(const json& c) {
+  std::map<std::string, bool> out;
+  for (const auto& k : c.at("runs")[0].at("checks")) out[k.at("check")] = k.at("passed");
+  return out;
+}
+
+std::string summary_of(const json& c, const std::string& check) {
+  for (const auto& k : c.at("runs")[0].at("checks"))
+    if (k.at("check") == check) return k.at("summary");
+  return {};
+}
+
+std::string case_log(const json& c) { return read_file(c.at("runs")[0].at("artifact_dir").get<std::string>() + "/log.txt"); }
+
+struct Run {
+  CommandResult result;
+  json report;
+};
+
+Run run_suite(const std::string& name, const std::string& toml, const std::vector<std::string>& env = {}) {
+  const std::string dir = scratch_dir(name);
+  const std::string suite = write_file(dir + "/s.toml", toml);
+  std::vector<std::string> environment{kPluginPath};
+  environment.insert(environment.end(), env.begin(), env.end());
+  auto r = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/r.json", "-j", "2"}, ".", environment);
+  json report = fs::exists(dir + "/r.json") ? json::parse(read_file(dir + "/r.json")) : json::object();
+  return {r, report};
+}
+
+const char* kHead = R"toml(
+rfc = "9000§4.6"
+requirement = "a receiver is expected to raise the limit with MAX_STREAMS (§4.6); an endpoint held at the limit SHOULD send STREAMS_BLOCKED (§4.6); every stream MUST be delivered (§2.2)"
+plugin = "external"
+network = { rtt_ms = 4 }
+timeout = 30
+)toml";
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(npm_peers_test)
+
+// quiche and quinn 0.11 in all four pairings: the server opens 30 uni streams
+// at a client that allows 8. Every client raises MAX_STREAMS_UNI and reads
+// all 30; quinn's server writes no key log, and the case log says so.
+BOOST_AUTO_TEST_CASE(raw_stacks_raise_max_streams_toward_the_client) {
+  if (!peers_present(kRawPeers)) return;
+  const auto [r, report] = run_suite("raw-toward", std::string("[[case]]\nid = \"toward\"") + kHead + R"toml(
+scenario = "streams-toward"
+params = { toward = "client", dir = "uni", streams = 30, time_limit_ms = 8000 }
+client = { initial_max_streams_uni = 8 }
+matrix = { "client.implementation" = ["quiche", "quinn-0.11"], "server.implementation" = ["quiche", "quinn-0.11"] }
+
+  [[case.expect]]
+  check = "max_streams_extended"
+  by = "client"
+  dir = "uni"
+
+  [[case.expect]]
+  check = "streams_delivered"
+  from = "server"
+  dir = "uni"
+
+  [[case.expect]]
+  check = "no_connection_error"
+)toml");
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  for (const char* client : {"quiche", "quinn-0.11"})
+    for (const char* server : {"quiche", "quinn-0.11"}) {
+      const std::string id = std::string("toward[client.implementation=") + client +
+                             ",server.implementation=" + server + "]";
+      const json& c = case_named(report, id);
+      BOOST_TEST(c.at("status") == "PASS", id << ": " << c.dump());
+      BOOST_TEST(checks_of(c).size() == 3u, id);
+      BOOST_TEST(contains(summary_of(c, "streams_delivered"), "received=30/30"), summary_of(c, "streams_delivered"));
+      const bool quinn_server = std::string(server) == "quinn-0.11";
+      BOOST_TEST(contains(case_log(c), "the server (quinn-0.11) writes no key log: the captures decrypt with the "
+                                       "client's alone") == quinn_server,
+                 id);
+    }
+}
+
+// Held at a server limit of 2 bidi streams, each stack opens 12, waits for
+// credit and delivers them all, and never says STREAMS_BLOCKED (PEERS.md).
+BOOST_AUTO_TEST_CASE(raw_stacks_held_at_a_limit_go_on_without_streams_blocked) {
+  if (!peers_present(kRawPeers)) return;
+  const auto [r, report] = run_suite("raw-held", std::string("[[case]]\nid = \"held\"") + kHead + R"toml(
+scenario = "held-at-limit"
+params = { held = "client", dir = "bidi", streams = 12, time_limit_ms = 8000 }
+server = { implementation = "quiche", initial_max_streams_bidi = 2 }
+matrix = { "client.implementation" = ["quiche", "quinn-0.11"] }
+
+  [[case.expect]]
+  check = "streams_blocked_sent"
+  by = "client"
+  dir = "bidi"
+
+  [[case.expect]]
+  check = "streams_delivered"
+  from = "client"
+  dir = "bidi"
+)toml");
+  BOOST_TEST(r.exit_code == 1, r.out + r.err);
+  for (const char* client : {"quiche", "quinn-0.11"}) {
+    const json& c = case_named(report, std::string("held[client.implementation=") + client + "]");
+    BOOST_TEST(checks_of(c) == (std::map<std::string, bool>{{"streams_blocked_sent", false},
+                                                             {"streams_delivered", true}}),
+               c.dump());
+    BOOST_TEST(contains(summary_of(c, "streams_delivered"), "received=12/12"), summary_of(c, "streams_delivered"));
+  }
+}
+
+// lsquic (Bun) as server and as client against conform's HTTP/3: 20
+// requests delivered each way, decrypted with conform's key log alone;
+// lsquic against itself has no key log at all and is UNSUPPORTED.
+BOOST_AUTO_TEST_CASE(lsquic_pairs_decrypt_with_the_other_sides_key_log) {
+  if (!peers_present(kBun)) return;
+  const auto [r, report] = run_suite("lsquic", std::string("[[case]]\nid = \"h3\"") + kHead + R"toml(
+scenario = "request-response"
+params = { requests = 20, response_bytes = 2000, time_limit_ms = 8000 }
+matrix = { "client.implementation" = ["conform", "lsquic"], "server.implementation" = ["lsquic", "conform"] }
+
+  [[case.expect]]
+  check = "streams_delivered"
+  from = "client"
+  dir = "bidi"
+
+  [[case.expect]]
+  check = "no_connection_error"
+)toml");
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  for (const auto& [client, server] : {std::pair{"conform", "lsquic"}, {"lsquic", "conform"}}) {
+    const json& c = case_named(report, std::string("h3[client.implementation=") + client +
+                                           ",server.implementation=" + server + "]");
+    BOOST_TEST(c.at("status") == "PASS", c.dump());
+    BOOST_TEST(contains(summary_of(c, "streams_delivered"), "received=20/20"), summary_of(c, "streams_delivered"));
+    const std::string silent = std::string(client) == "lsquic" ? "client" : "server";
+    BOOST_TEST(contains(case_log(c), "the " + silent + " (lsquic) writes no key log"), case_log(c));
+  }
+  const json& both = case_named(report, "h3[client.implementation=lsquic,server.implementation=lsquic]");
+  BOOST_TEST(both.at("status") == "UNSUPPORTED");
+  BOOST_TEST(both.at("headline") == "neither lsquic's client nor lsquic's server writes a key log: the captures could "
+                                    "not be decrypted",
+             both.dump());
+}
+
+BOOST_AUTO_TEST_CASE(profile_format_errors_name_file_and_position) {
+  const std::string dir = scratch_dir("profile-format");
+  write_file(dir + "/profiles/p.toml", "[profile]\nname = \"p\"\nworkload = \"tcp\"\n\n[client]\nprogram = \"x\"\n"
+                                       "keylog = \"no\"\nneeds = [\"\", 3]\n");
+  const auto [r, report] = run_suite("profile-format-run", std::string("[[case]]\nid = \"bad\"") + kHead +
+                                                               "scenario = \"request-response\"\n\n  [[case.expect]]\n"
+                                                               "  check = \"no_connection_error\"\n",
+                                     {"CONFORM_EXTERNAL_PROFILES=" + dir + "/profiles"});
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  const std::string file = dir + "/profiles/p.toml";
+  BOOST_TEST(contains(r.err, file + ":3:12: plugin 'external': 'workload' must be \"http3\" or \"raw-quic\""), r.err);
+  BOOST_TEST(contains(r.err, file + ":7:10: plugin 'external': client.keylog must be true or false"), r.err);
+  BOOST_TEST(contains(r.err, file + ":8:10: plugin 'external': client.needs item must be a non-empty string"), r.err);
+  BOOST_TEST(contains(r.err, file + ":8:14: plugin 'external': client.needs item must be a non-empty string"), r.err);
+}
+
+// A profile whose needed file is absent, and an HTTP/3 profile in a raw
+// scenario: UNSUPPORTED, each naming what is missing or mismatched.
+BOOST_AUTO_TEST_CASE(missing_packages_and_workload_mismatches_are_unsupported) {
+  const std::string dir = scratch_dir("profile-needs");
+  write_file(dir + "/profiles/n.toml", "[profile]\nname = \"n\"\nworkload = \"raw-quic\"\n\n[client]\n"
+                                       "program = \"/bin/true\"\nneeds = [\"peers/node_modules/no-such-package\"]\n"
+                                       "[server]\nprogram = \"/bin/true\"\n");
+  const auto [r, report] = run_suite("profile-needs-run", std::string("[[case]]\nid = \"raw\"") + kHead + R"toml(
+scenario = "streams-toward"
+server = { implementation = "n" }
+matrix = { "client.implementation" = ["n", "conform"] }
+
+  [[case.expect]]
+  check = "no_connection_error"
+)toml",
+                                     {"CONFORM_EXTERNAL_PROFILES=" + dir + "/profiles"});
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  const json& needs = case_named(report, "raw[client.implementation=n]");
+  BOOST_TEST(needs.at("status") == "UNSUPPORTED");
+  const std::string missing = (fs::path(CONFORM_PLUGIN_DIR).parent_path() / "peers/node_modules/no-such-package").string();
+  BOOST_TEST(needs.at("headline") == "profile 'n' (client): " + missing + " is missing (scripts/setup.sh installs it)",
+             needs.dump());
+  const json& http3 = case_named(report, "raw[client.implementation=conform]");
+  BOOST_TEST(http3.at("status") == "UNSUPPORTED");
+  BOOST_TEST(http3.at("headline") == "profile 'conform' speaks the http3 workload, scenario 'streams-toward' needs "
+                                     "raw-quic",
+             http3.dump());
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,117 @@
+// `conform dissect` on the committed captures of the npm stacks
+// (captures/third-party/<stack>/, scripts/make-third-party-captures.sh)
+// against the tshark facts beside each: the same count of every frame type
+// and the same MAX_STREAMS and STREAMS_BLOCKED values. quiche's capture
+// holds a Retry after which the client sends a new ClientHello, whose random
+// alone the key log names; quinn's holds IMMEDIATE_ACK frames. Needs nothing
+// installed: the captures and facts are committed.
+#include "support/support.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <sstream>
+
+using namespace conform::test;
+using nlohmann::json;
+
+namespace {
+
+// What facts.txt says: frame type → count, and the MAX_STREAMS and
+// STREAMS_BLOCKED values in capture order; after_retry is the Retry's frame
+// number when tshark was shown only the frames after it.
+struct Facts {
+  std::map<std::uint64_t, std::uint64_t> frame_counts;
+  std::vector<std::uint64_t> max_streams, streams_blocked;
+  std::uint64_t after_retry = 0;
+};
+
+Facts read_facts(const std::string& path) {
+  Facts f;
+  std::istringstream in(read_file(path));
+  std::string section;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("# frames after the Retry (frame ", 0) == 0) f.after_retry = std::stoull(line.substr(32));
+    if (line.rfind("## ", 0) == 0) section = line.substr(3, line.find(' ', 3) - 3);
+    if (line.empty() || line[0] == '#' || section.empty()) continue;
+    std::istringstream fields(line);
+    if (section == "frames") {
+      std::uint64_t count = 0, type = 0;
+      fields >> count >> type;
+      f.frame_counts[type] = count;
+    } else {
+      std::string frame, types, value;
+      std::getline(fields, frame, '\t');
+      std::getline(fields, types, '\t');
+      std::getline(fields, value, '\t');
+      (section == "MAX_STREAMS" ? f.max_streams : f.streams_blocked).push_back(std::stoull(value));
+    }
+  }
+  return f;
+}
+
+struct Seen {
+  std::map<std::uint64_t, std::uint64_t> frame_counts;
+  std::vector<std::uint64_t> max_streams, streams_blocked;
+};
+
+// The dissector's view of connection 0, from datagrams after frame `from`.
+Seen dissect(const std::string& stack, std::uint64_t from, json& connection) {
+  const std::string base = std::string(CONFORM_SOURCE_DIR) + "/captures/third-party/" + stack + "/" + stack;
+  const auto r = run_conform({"dissect", base + ".pcap", "--keylog", base + ".keys", "--json"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  const json j = json::parse(r.out);
+  BOOST_TEST_REQUIRE(j.at("connections").size() == 1u);
+  connection = j.at("connections")[0];
+  Seen s;
+  for (const auto& d : connection.at("datagrams")) {
+    if (d.at("frame").get<std::uint64_t>() <= from) continue;
+    for (const auto& p : d.at("packets"))
+      for (const auto& f : p.value("frames", json::array())) {
+        ++s.frame_counts[f.at("type_value").get<std::uint64_t>()];
+        if (f.at("type") == "MAX_STREAMS") s.max_streams.push_back(f.at("maximum"));
+        if (f.at("type") == "STREAMS_BLOCKED") s.streams_blocked.push_back(f.at("limit"));
+      }
+  }
+  return s;
+}
+
+// The dissector agrees with tshark on `stack`'s capture; its connection.
+json agrees_with_tshark(const std::string& stack) {
+  const Facts facts = read_facts(std::string(CONFORM_SOURCE_DIR) + "/captures/third-party/" + stack + "/facts.txt");
+  BOOST_TEST_REQUIRE(!facts.frame_counts.empty());
+  json connection;
+  const Seen seen = dissect(stack, facts.after_retry, connection);
+  BOOST_TEST(seen.frame_counts == facts.frame_counts, stack);
+  BOOST_TEST(seen.max_streams == facts.max_streams, stack);
+  BOOST_TEST(seen.streams_blocked == facts.streams_blocked, stack);
+  BOOST_TEST(connection.at("secrets_found") == true, stack);
+  return connection;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(third_party_captures_test)
+
+// The key log names the second ClientHello's random: the connection takes it
+// (tshark, which keeps the first, decrypts only the frames after the Retry).
+BOOST_AUTO_TEST_CASE(quiche_decrypts_after_its_retry_and_new_client_hello) {
+  const json c = agrees_with_tshark("quiche");
+  const std::string keys = read_file(std::string(CONFORM_SOURCE_DIR) + "/captures/third-party/quiche/quiche.keys");
+  BOOST_TEST(keys.find(" " + c.at("client_random").get<std::string>() + " ") != std::string::npos,
+             c.at("client_random"));
+  const Facts facts = read_facts(std::string(CONFORM_SOURCE_DIR) + "/captures/third-party/quiche/facts.txt");
+  BOOST_TEST(facts.after_retry == 2u);
+  BOOST_TEST(!facts.max_streams.empty());
+}
+
+BOOST_AUTO_TEST_CASE(quinn_immediate_ack_is_a_frame_like_any_other) {
+  agrees_with_tshark("quinn-0.11");
+  const Facts facts = read_facts(std::string(CONFORM_SOURCE_DIR) + "/captures/third-party/quinn-0.11/facts.txt");
+  BOOST_TEST(facts.frame_counts.at(0x1f) > 0u);
+}
+
+BOOST_AUTO_TEST_CASE(lsquic_server_decrypts_with_the_clients_key_log) { agrees_with_tshark("lsquic"); }
+
+BOOST_AUTO_TEST_SUITE_END()
