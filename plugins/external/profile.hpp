@@ -6,6 +6,7 @@
 
 #include <conform/plugin.hpp>
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -17,6 +18,8 @@ namespace external {
 /// says, or a path; `args` and `env` values are command templates.
 struct RoleCommand {
   std::string program;
+  /// Where `program` is written in its profile file (from 1).
+  std::uint32_t line = 0, column = 0;
   std::vector<std::string> args;
   std::map<std::string, std::string> env;
 };

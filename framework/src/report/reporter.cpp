@@ -14,6 +14,7 @@ std::string shell_quote(const std::string& s) {
 
 void RunTotals::add(const CaseResult& result) {
   if (result.status == Status::unsupported) ++skipped;
+  else if (result.status == Status::interrupted) ++interrupted;
   else if (is_failure(result.status)) ++failed;
   else ++passed;
   duration_s += result.duration_s;
