@@ -171,7 +171,7 @@ BOOST_AUTO_TEST_CASE(a_missing_program_of_ones_own_profile_is_exit_2_naming_it) 
                        {kPluginPath, "CONFORM_EXTERNAL_PROFILES=" + profiles});
   BOOST_TEST(r.exit_code == 2, r.out + r.err);
   BOOST_TEST(contains(r.err, profile + ":4:11: plugin 'external': program 'no-such-quic-client' not found in "), r.err);
-  BOOST_TEST(contains(r.err, profile + ":6:11: plugin 'external': program 'no-such-quic-server' not found in "), r.err);
+  BOOST_TEST(contains(r.err, profile + ":7:11: plugin 'external': program 'no-such-quic-server' not found in "), r.err);
   BOOST_TEST(!fs::exists(dir + "/out/ghost"), "nothing ran");
 }
 
