@@ -1,36 +1,58 @@
 #!/usr/bin/env bash
-# Installs every Debian package conform needs to build, run and test, then
-# configures and builds it. Idempotent: a second run installs nothing new and
-# rebuilds only what changed. Run as root on Debian 12 (or with sudo).
+# Installs the Debian packages conform needs, then configures and builds it.
+#   bash scripts/setup.sh           what `conform run` needs: conform, its
+#                                   plugins, conform-quic and the interop
+#                                   peers' programs (target `runtime`)
+#   bash scripts/setup.sh --tests   everything: also the test suite, the
+#                                   sanitizer builds, the fuzzers, the
+#                                   benchmarks and the tools the tests drive
+# Idempotent: a second run installs nothing new and rebuilds only what
+# changed. Run as root on Debian 12 (or with sudo).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 build_dir=${CONFORM_BUILD_DIR:-$here/build}
 
-packages=(
-  # build
+tests=false
+case "${1:-}" in
+  "") ;;
+  --tests) tests=true ;;
+  *) echo "usage: bash scripts/setup.sh [--tests]" >&2; exit 2 ;;
+esac
+
+# One array per purpose, one package (or a package and its companion) a
+# line, so each purpose can grow without touching the others.
+build_packages=(
   g++ cmake ninja-build ccache pkg-config
-  # libraries
+)
+library_packages=(
   android-libboringssl-dev      # BoringSSL with the QUIC API (headers under /usr/include/android)
   libboost-dev                  # Boost.DLL (header-only)
   libboost-filesystem-dev       # Boost.DLL needs it
-  libboost-test-dev             # Boost.Test, linked as a shared library
+  libboost-test-dev             # Boost.Test: CMake's configure step looks for it
   libtomlplusplus-dev           # suites
   libpcap-dev                   # captures
   libcli11-dev libfmt-dev nlohmann-json3-dev
-  # fuzz tests (tests/fuzz): clang with libFuzzer and the sanitizer runtimes
-  clang libclang-rt-14-dev
-  # reference captures: scripts/make-reference-captures.sh (tests read the committed files)
-  ngtcp2-client ngtcp2-server   # gtlsclient, gtlsserver
-  # the external plugin's quic-go peer (plugins/external/quic-go-peer), built
-  # offline in GOPATH mode by CMake: Go 1.19 and quic-go 0.29 with qtls-go1-19
-  golang-go golang-github-lucas-clemente-quic-go-dev
-  tshark tcpdump openssl
-  # HTML report: Chart.js is inlined into every report (read at report time)
-  libjs-chart.js
-  # the HTML report's browser test (tests/browser): headless Chromium
-  chromium
+  libjs-chart.js                # HTML report: Chart.js is inlined into every report (read at report time)
 )
+# The interop peers (plugins/external/profiles, suites/interop).
+peer_packages=(
+  openssl                       # the certificate of each external run
+  ngtcp2-client ngtcp2-server   # profile ngtcp2: gtlsclient, gtlsserver
+  # profile quic-go: our peer (plugins/external/quic-go-peer), built offline
+  # in GOPATH mode by CMake: Go 1.19 and quic-go 0.29 with qtls-go1-19
+  golang-go golang-github-lucas-clemente-quic-go-dev
+)
+# What the test suite adds (--tests).
+test_packages=(
+  clang libclang-rt-14-dev      # fuzz tests (tests/fuzz): libFuzzer and the sanitizer runtimes
+  tshark                        # the interop tests read captures with it too
+  tcpdump                       # scripts/make-reference-captures.sh (tests read the committed files)
+  chromium                      # the HTML report's browser test, headless
+)
+
+packages=("${build_packages[@]}" "${library_packages[@]}" "${peer_packages[@]}")
+$tests && packages+=("${test_packages[@]}")
 
 missing=()
 for p in "${packages[@]}"; do
@@ -45,7 +67,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 cmake -S "$here" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
-cmake --build "$build_dir" -j "$(nproc)"
+if $tests; then
+  cmake --build "$build_dir" -j "$(nproc)"
+else
+  cmake --build "$build_dir" -j "$(nproc)" --target runtime
+fi
 
 # --- Third-party QUIC stacks from npm (the external plugin's lsquic, quiche
 # and quinn-0.11 profiles; docs/interop.md) ---

@@ -69,7 +69,15 @@ ChildProcess::~ChildProcess() {
 
 void ChildProcess::reap(int status) {
   status_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  if (WIFSIGNALED(status)) signal_ = WTERMSIG(status);
   pid_ = -1;
+}
+
+std::string ChildProcess::how_it_ended() const {
+  if (!status_) return "it is still running";
+  if (!signal_) return "exit status " + std::to_string(*status_);
+  const char* abbrev = sigabbrev_np(*signal_);
+  return "killed by " + (abbrev ? "SIG" + std::string(abbrev) : "signal " + std::to_string(*signal_));
 }
 
 bool ChildProcess::running() {

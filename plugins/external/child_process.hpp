@@ -33,6 +33,8 @@ class ChildProcess {
   ChildProcess& operator=(const ChildProcess&) = delete;
 
   const std::string& error() const { return error_; }
+  /// Its process id while it runs (not yet reaped), else -1.
+  pid_t pid() const { return pid_; }
   bool running();
   /// Waits until the program exits or `limit` passes; its exit status
   /// (128 + signal when killed by one), or nothing when still running.
@@ -42,6 +44,11 @@ class ChildProcess {
   int wait();
   /// SIGTERM, up to `grace` to exit, then SIGKILL; the exit status.
   int stop(std::chrono::milliseconds grace);
+  /// Once it ended: "exit status 3", or "killed by SIGSEGV" when a signal
+  /// ended it.
+  std::string how_it_ended() const;
+  /// Whether a signal ended it.
+  bool killed() const { return signal_.has_value(); }
   /// The last `bytes` of its stderr, for error messages; "it wrote nothing
   /// on stderr" when it wrote none.
   std::string stderr_tail(std::size_t bytes = 400) const;
@@ -50,6 +57,7 @@ class ChildProcess {
   void reap(int status);
   pid_t pid_ = -1;
   std::optional<int> status_;
+  std::optional<int> signal_;
   std::string error_;
   std::string err_path_;
 };

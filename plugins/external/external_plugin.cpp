@@ -40,10 +40,12 @@ fs::path plugin_dir() {
   return fs::absolute(info.dli_fname).parent_path();
 }
 
-// Shipped profiles (copied beside the library by the build), then each
-// folder of CONFORM_EXTERNAL_PROFILES.
+// The profiles shipped with conform, copied beside the library by the build.
+std::string shipped_profile_dir() { return (plugin_dir() / "external-profiles").string(); }
+
+// Shipped profiles, then each folder of CONFORM_EXTERNAL_PROFILES.
 std::vector<std::string> profile_dirs() {
-  std::vector<std::string> dirs{(plugin_dir() / "external-profiles").string()};
+  std::vector<std::string> dirs{shipped_profile_dir()};
   if (const char* env = std::getenv("CONFORM_EXTERNAL_PROFILES")) {
     std::stringstream ss(env);
     for (std::string d; std::getline(ss, d, ':');)
@@ -146,6 +148,7 @@ class ExternalPlugin final : public Plugin {
         {"max_idle_timeout_ms", ValueType::integer, Value{std::int64_t{5000}},
          "idle timeout, ms ({idle_timeout_ms}, {idle_timeout_s})"}};
     info_.problems = profiles_.problems;
+    add_missing_programs();
   }
 
   const PluginInfo& info() const override { return info_; }
@@ -198,9 +201,7 @@ class ExternalPlugin final : public Plugin {
       return r;
     }
     r.program = program_path(command->program, {tools});
-    if (r.program.empty())
-      r.problem = "profile '" + name + "' (" + role + "): program '" + command->program + "' not found in " +
-                  tools + ", $PATH, /usr/local/sbin, /usr/sbin or /sbin";
+    if (r.program.empty()) r.problem = "profile '" + name + "' (" + role + "): " + not_found(*command);
     return r;
   }
 
@@ -217,6 +218,26 @@ class ExternalPlugin final : public Plugin {
         ctx.log(std::string("external: the ") + role + " (" + profile->name +
                 ") writes no key log: the captures decrypt with the " + other + "'s alone");
     return {};
+  }
+
+  static std::string not_found(const RoleCommand& command) {
+    return "program '" + command.program + "' not found in " + build_dir().string() +
+           ", $PATH, /usr/local/sbin, /usr/sbin or /sbin";
+  }
+
+  // A user's own profile (CONFORM_EXTERNAL_PROFILES) names the stack under
+  // test: a program missing there is a problem of the input, which refuses
+  // the cases, never UNSUPPORTED (a CI gate would go green on nothing). A
+  // shipped profile's program is an optional package: its runs are
+  // UNSUPPORTED, naming it.
+  void add_missing_programs() {
+    const fs::path shipped = shipped_profile_dir();
+    for (const auto& p : profiles_.profiles) {
+      if (fs::path(p.file).parent_path() == shipped) continue;
+      for (const auto* command : {&p.client, &p.server})
+        if (*command && program_path((*command)->program, {build_dir().string()}).empty())
+          info_.problems.push_back({p.file, (*command)->line, (*command)->column, not_found(**command)});
+    }
   }
 
   RunOutcome play(RunContext& ctx) const {
@@ -260,10 +281,10 @@ class ExternalPlugin final : public Plugin {
     if (!client_process.error().empty()) return {RunOutcome::Status::error, client_process.error()};
 
     const milliseconds limit{value_or<std::int64_t>(s.params, "time_limit_ms", 20000)};
-    std::optional<int> crashed;
-    if (auto status = client_process.wait_for(limit)) {
-      ctx.log("external: the client exited with status " + std::to_string(*status));
-      if (*status >= 128) crashed = status;
+    bool crashed = false;
+    if (client_process.wait_for(limit)) {
+      ctx.log("external: the client ended: " + client_process.how_it_ended());
+      crashed = client_process.killed();
     } else
       ctx.log("external: the client was still running after time_limit_ms " + std::to_string(limit.count()) +
               ": stopped with status " + std::to_string(client_process.stop(kStopGrace)));
@@ -284,9 +305,8 @@ class ExternalPlugin final : public Plugin {
     // A client killed by a signal judged on what it managed to send would pass
     // checks that only look for faults (no_connection_error).
     if (crashed)
-      return {RunOutcome::Status::error, "client (" + client.profile->name + ") ended abnormally: exit status " +
-                                             std::to_string(*crashed) + " (128 + signal, or an error exit): " +
-                                             client_process.stderr_tail()};
+      return {RunOutcome::Status::error, "client (" + client.profile->name + ") ended abnormally: " +
+                                             client_process.how_it_ended() + ": " + client_process.stderr_tail()};
     return {};
   }
 

@@ -66,11 +66,14 @@ std::optional<RoleCommand> read_role(const toml::table& root, const std::string&
   reject_unknown_keys(*t, {"program", "args", "env", "keylog", "needs"}, "[" + role + "]", problems);
   RoleCommand c;
   const toml::node* program = t->get("program");
-  if (!program || !program->as_string() || program->as_string()->get().empty())
+  if (!program || !program->as_string() || program->as_string()->get().empty()) {
     problems.add(program ? program->source() : t->source(),
                  "[" + role + "] needs 'program', a non-empty string");
-  else
+  } else {
     c.program = program->as_string()->get();
+    c.line = program->source().begin.line;
+    c.column = program->source().begin.column;
+  }
   if (const toml::node* args = t->get("args")) {
     if (const toml::array* list = args->as_array()) {
       for (const auto& a : *list)

@@ -8,6 +8,7 @@
 
 #include <conform/plugin.hpp>
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -23,6 +24,8 @@ namespace external {
 /// role cannot run, such as an npm package its script imports.
 struct RoleCommand {
   std::string program;
+  /// Where `program` is written in its profile file (from 1).
+  std::uint32_t line = 0, column = 0;
   std::vector<std::string> args;
   std::map<std::string, std::string> env;
   bool keylog = true;

@@ -18,7 +18,7 @@ BOOST_AUTO_TEST_CASE(crash_and_hang_are_error_and_timeout_and_the_run_goes_on) {
                         "--json", dir + "/report.json"});
   BOOST_TEST(r.exit_code == 1);
   BOOST_TEST(r.out.find("ERROR       isolation/segfault") != std::string::npos, r.out);
-  BOOST_TEST(r.out.find("signal 11 (SIGSEGV: Segmentation fault)") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("the run crashed: killed by SIGSEGV (Segmentation fault)") != std::string::npos, r.out);
   BOOST_TEST(r.out.find("TIMEOUT     isolation/hang") != std::string::npos, r.out);
   BOOST_TEST(r.out.find("no end after 1.5 s") != std::string::npos, r.out);
   BOOST_TEST(r.out.find("PASS        isolation/echo") != std::string::npos, r.out);

@@ -5,7 +5,8 @@
 // §4.6). conform-quic records a pcap and a key log of each run, which must
 // dissect cleanly with our dissector and with tshark. Both directions also
 // run with the ngtcp2 end losing packets (--tx-loss, --rx-loss). Skipped, saying so,
-// when gtlsclient/gtlsserver, openssl or tshark are not installed.
+// when gtlsclient/gtlsserver, openssl or tshark are not installed (failed
+// under CONFORM_REQUIRE_TOOLS=1).
 #include <boost/test/unit_test.hpp>
 
 #include <arpa/inet.h>
@@ -18,6 +19,7 @@
 #include <fstream>
 #include <thread>
 
+#include "support/needs.hpp"
 #include "support/support.hpp"
 
 using namespace conform::test;
@@ -27,13 +29,9 @@ namespace {
 
 const std::string kQuicTool = CONFORM_QUIC_BINARY;
 
-std::string find_program(const std::string& name) {
-  for (const char* dir : {"/usr/bin", "/usr/sbin", "/bin", "/sbin", "/usr/local/bin"}) {
-    const std::string p = std::string(dir) + "/" + name;
-    if (access(p.c_str(), X_OK) == 0) return p;
-  }
-  return {};
-}
+const std::vector<std::string> kTools = {"gtlsclient", "gtlsserver", "openssl", "tshark"};
+
+std::string find_program(const std::string& name) { return external::program_path(name, {}); }
 
 // A UDP port free on 127.0.0.1 right now (the kernel picks it).
 int free_udp_port() {
@@ -57,11 +55,7 @@ struct Lab {
   std::string dir, cert, key, htdocs;
   std::string body;  ///< htdocs/file.bin
 
-  bool available() const {
-    return !gtlsclient.empty() && !gtlsserver.empty() && !openssl.empty() && !tshark.empty();
-  }
   explicit Lab(const std::string& name) {
-    if (!available()) return;
     dir = scratch_dir(name);
     cert = dir + "/cert.pem";
     key = dir + "/key.pem";
@@ -76,13 +70,6 @@ struct Lab {
     write_file(htdocs + "/index.html", "<p>conform</p>\n");
   }
 };
-
-#define SKIP_WITHOUT_TOOLS(lab)                                                              \
-  if (!(lab).available()) {                                                                  \
-    BOOST_TEST_MESSAGE("SKIPPED: gtlsclient, gtlsserver (Debian ngtcp2-client/-server), "    \
-                       "openssl or tshark is not installed");                                \
-    return;                                                                                  \
-  }
 
 // The capture decrypts completely with conform's dissector and with tshark.
 void check_capture(const Lab& lab, const std::string& pcap, const std::string& keylog) {
@@ -132,7 +119,6 @@ size_t count(const std::string& text, const std::string& what) {
 void our_client_fetches_from_gtlsserver(const std::string& name, const std::vector<std::string>& extra,
                                         unsigned timeout_s) {
   Lab lab(name);
-  SKIP_WITHOUT_TOOLS(lab);
   const std::string port = std::to_string(free_udp_port());
   std::vector<std::string> argv = {lab.gtlsserver, "--max-gso-dgrams=1", "-q"};
   argv.insert(argv.end(), extra.begin(), extra.end());
@@ -157,7 +143,6 @@ void our_client_fetches_from_gtlsserver(const std::string& name, const std::vect
 void gtlsclient_fetches_from_our_server(const std::string& name, const std::vector<std::string>& extra,
                                         unsigned timeout_s) {
   Lab lab(name);
-  SKIP_WITHOUT_TOOLS(lab);
   // A 3 s idle timeout: if gtlsclient's CONNECTION_CLOSE is lost, the
   // server still closes (and exits) well within the test's bounds.
   BackgroundProgram server({kQuicTool, "server", "--listen", "127.0.0.1:0", "--cert", lab.cert, "--key", lab.key,
@@ -196,28 +181,27 @@ const std::vector<std::string> kLoss = {"--tx-loss=0.1", "--rx-loss=0.1"};
 
 BOOST_AUTO_TEST_SUITE(quic_interop_test)
 
-BOOST_AUTO_TEST_CASE(our_client_fetches_a_file_from_gtlsserver) {
+BOOST_AUTO_TEST_CASE(our_client_fetches_a_file_from_gtlsserver, *needs(kTools)) {
   our_client_fetches_from_gtlsserver("client-vs-gtlsserver", {}, 10);
 }
 
-BOOST_AUTO_TEST_CASE(gtlsclient_fetches_files_from_our_server) {
+BOOST_AUTO_TEST_CASE(gtlsclient_fetches_files_from_our_server, *needs(kTools)) {
   gtlsclient_fetches_from_our_server("gtlsclient-vs-server", {}, 10);
 }
 
-BOOST_AUTO_TEST_CASE(our_client_fetches_from_a_lossy_gtlsserver) {
+BOOST_AUTO_TEST_CASE(our_client_fetches_from_a_lossy_gtlsserver, *needs(kTools)) {
   our_client_fetches_from_gtlsserver("client-vs-lossy-gtlsserver", kLoss, 20);
 }
 
-BOOST_AUTO_TEST_CASE(a_lossy_gtlsclient_fetches_from_our_server) {
+BOOST_AUTO_TEST_CASE(a_lossy_gtlsclient_fetches_from_our_server, *needs(kTools)) {
   gtlsclient_fetches_from_our_server("lossy-gtlsclient-vs-server", kLoss, 20);
 }
 
 // The investigation's scenario: 300 requests, 10 concurrent streams allowed.
 // gtlsclient's -n 300 finishes only if MAX_STREAMS keeps raising the limit;
 // with emit_max_streams off it stops after 10 responses.
-BOOST_AUTO_TEST_CASE(gtlsclient_300_requests_complete_against_a_limit_of_10) {
+BOOST_AUTO_TEST_CASE(gtlsclient_300_requests_complete_against_a_limit_of_10, *needs(kTools)) {
   Lab lab("gtlsclient-300");
-  SKIP_WITHOUT_TOOLS(lab);
   for (const bool emit : {true, false}) {
     const std::string tag = emit ? "emit" : "no-emit";
     BackgroundProgram server({kQuicTool, "server", "--listen", "127.0.0.1:0", "--cert", lab.cert, "--key", lab.key,

@@ -3,6 +3,7 @@
 // fixed buffer with a slow reader) is killed: each TCP check fails on it.
 // Without capture privilege the cases are UNSUPPORTED, never passed; a bad
 // buffer setting is an ERROR naming it.
+#include "support/needs.hpp"
 #include "support/support.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -30,12 +31,7 @@ CommandResult run_suite_text(const std::string& scratch, const std::string& toml
 
 BOOST_AUTO_TEST_SUITE(tcp_suite_test)
 
-BOOST_AUTO_TEST_CASE(every_mutant_is_killed) {
-  if (geteuid() != 0) {
-    // Without capture privilege every case is UNSUPPORTED: nothing to judge.
-    BOOST_TEST_MESSAGE("not root: the tcp suite cannot capture here; skipped");
-    return;
-  }
+BOOST_AUTO_TEST_CASE(every_mutant_is_killed, *needs_root()) {
   const std::string dir = scratch_dir("tcp_suite");
   const std::string suite = std::string(CONFORM_SOURCE_DIR) + "/suites/tcp";
   auto r = run_conform({"run", suite, "-j", "1", "--out", dir + "/out", "--json", dir + "/report.json"}, ".",
@@ -56,11 +52,7 @@ BOOST_AUTO_TEST_CASE(every_mutant_is_killed) {
   BOOST_TEST((r.exit_code == 0 || r.exit_code == 1), r.out << r.err);
 }
 
-BOOST_AUTO_TEST_CASE(without_capture_privilege_every_case_is_unsupported_never_passed) {
-  if (geteuid() != 0) {
-    BOOST_TEST_MESSAGE("not root: cannot drop to another user here; skipped");
-    return;
-  }
+BOOST_AUTO_TEST_CASE(without_capture_privilege_every_case_is_unsupported_never_passed, *needs_root()) {
   const std::string dir = scratch_dir("tcp_suite_unprivileged");
   std::filesystem::permissions(dir, std::filesystem::perms::all);
   const std::string suite = std::string(CONFORM_SOURCE_DIR) + "/suites/tcp";
@@ -96,11 +88,7 @@ client = { rcvbuf = "lots" }
              r.out);
 }
 
-BOOST_AUTO_TEST_CASE(the_relay_forwards_every_byte_spliced_or_copied_in_odd_pieces) {
-  if (geteuid() != 0) {
-    BOOST_TEST_MESSAGE("not root: the relay cannot capture here; skipped");
-    return;
-  }
+BOOST_AUTO_TEST_CASE(the_relay_forwards_every_byte_spliced_or_copied_in_odd_pieces, *needs_root()) {
   const std::string dir = scratch_dir("tcp_relay_forwarding");
   // 1000-byte pieces: neither a page nor a segment, so splice's pipe and
   // copy's buffer both end pieces mid-segment; 3 answers of 300,001 bytes

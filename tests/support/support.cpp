@@ -1,10 +1,17 @@
 // Test helpers.
 #include "support/support.hpp"
 
+#include <boost/test/framework.hpp>
+#include <boost/test/tree/test_unit.hpp>
+
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -14,10 +21,56 @@
 namespace conform::test {
 namespace fs = std::filesystem;
 
+namespace {
+
+// The ctest test this process runs (tests/CMakeLists.txt sets
+// CONFORM_TEST_NAME), else the top-level suite of the running test (the
+// test file's), else "global".
+std::string running_suite() {
+  if (const char* name = std::getenv("CONFORM_TEST_NAME"); name && *name) return name;
+  namespace utf = boost::unit_test;
+  if (!utf::framework::test_in_progress()) return "global";
+  utf::test_unit_id id = utf::framework::current_test_case().p_id;
+  while (true) {
+    const utf::test_unit& unit = utf::framework::get(id, utf::TUT_ANY);
+    if (unit.p_parent_id == utf::framework::master_test_suite().p_id) return unit.p_name;
+    if (unit.p_parent_id == utf::INV_TEST_UNIT_ID) return unit.p_name;
+    id = unit.p_parent_id;
+  }
+}
+
+// <tmp>/<test binary>/<test>, or <test>~2, ~3, ... when another process
+// holds it (a second ctest run on the same build tree). Each is held by a
+// lock on <folder>.lock for the process's life; the working folder moves
+// there, so what a program writes by default stays in it too. What an
+// earlier process left there stays until a test asks for the same name.
+const fs::path& process_root() {
+  static const fs::path root = [] {
+    // The plain and the sanitizer builds of a test run at once: each binary
+    // has a folder of its own.
+    const fs::path base = fs::path(CONFORM_TEST_TMP) / program_invocation_short_name;
+    fs::create_directories(base);
+    const std::string suite = running_suite();
+    for (int n = 1; n <= 100; ++n) {
+      const fs::path dir = base / (n == 1 ? suite : suite + "~" + std::to_string(n));
+      const int fd = open((dir.string() + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+      if (fd < 0) throw std::runtime_error("cannot create " + dir.string() + ".lock: " + std::strerror(errno));
+      if (flock(fd, LOCK_EX | LOCK_NB) == 0) {  // fd stays open: the lock lasts as long as this process
+        fs::create_directories(dir);
+        fs::current_path(dir);
+        return dir;
+      }
+      close(fd);
+    }
+    throw std::runtime_error("100 processes hold the scratch folders of " + suite + " under " + base.string());
+  }();
+  return root;
+}
+
+}  // namespace
+
 std::string scratch_dir(const std::string& name) {
-  // ctest -j runs the plain and the sanitizer builds of a test at once: each
-  // binary gets its own folder so neither wipes the other's files.
-  fs::path dir = fs::path(CONFORM_TEST_TMP) / program_invocation_short_name / name;
+  fs::path dir = process_root() / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir.string();

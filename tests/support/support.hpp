@@ -12,8 +12,11 @@
 
 namespace conform::test {
 
-/// A fresh, empty folder under the build's tests/tmp/<test binary>/, named
-/// after `name`.
+/// A fresh, empty folder named `name` in this process's scratch folder, the
+/// build's tests/tmp/<test binary>/<ctest test>/ (…/<ctest test>~2/ while
+/// another process holds that one, so two ctest runs on one build tree do
+/// not collide; the test file's suite when not run by ctest). The process's
+/// working folder moves there on first use.
 std::string scratch_dir(const std::string& name);
 
 /// Writes `text` to `path` (creating folders), returns `path`.
@@ -46,6 +49,8 @@ class BackgroundProgram {
   int wait() { return child_.wait(); }
   /// The exit code if it ends within `seconds`, else -1 (still running).
   int wait(double seconds);
+  /// Its process id until it is reaped, else -1.
+  pid_t pid() const { return child_.pid(); }
   /// What it printed so far.
   std::string out() const { return read_file(log_prefix_ + ".out"); }
   std::string err() const { return read_file(log_prefix_ + ".err"); }

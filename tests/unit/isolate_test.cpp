@@ -44,7 +44,8 @@ std::string sleep_for(double seconds, std::string then = "") {
 std::vector<ChildResult> run_all(const std::vector<ChildTask>& tasks, unsigned jobs) {
   std::vector<std::optional<ChildResult>> got(tasks.size());
   std::vector<int> calls(tasks.size(), 0);
-  run_isolated(tasks, jobs, [&](std::size_t index, ChildResult result) {
+  Interruption interruption;
+  run_isolated(tasks, jobs, interruption, [&](std::size_t index, ChildResult result) {
     BOOST_REQUIRE_LT(index, tasks.size());
     ++calls[index];
     got[index] = std::move(result);
@@ -178,7 +179,8 @@ BOOST_AUTO_TEST_CASE(on_done_is_called_once_per_task_in_order_with_one_job) {
     tasks.push_back({[i] { return "task " + std::to_string(i); }, 10, dir + "/log.txt"});
   std::vector<std::size_t> order;
   std::vector<std::string> outputs;
-  run_isolated(tasks, 1, [&](std::size_t index, ChildResult r) {
+  Interruption interruption;
+  run_isolated(tasks, 1, interruption, [&](std::size_t index, ChildResult r) {
     order.push_back(index);
     outputs.push_back(r.output);
   });
@@ -196,7 +198,8 @@ BOOST_AUTO_TEST_CASE(zero_jobs_means_one_and_no_tasks_means_no_calls) {
   BOOST_TEST(results[1].output == "b");
 
   int calls = 0;
-  run_isolated({}, 2, [&](std::size_t, ChildResult) { ++calls; });
+  Interruption interruption;
+  run_isolated({}, 2, interruption, [&](std::size_t, ChildResult) { ++calls; });
   BOOST_TEST(calls == 0);
 }
 
@@ -288,25 +291,65 @@ BOOST_AUTO_TEST_CASE(timed_out_child_is_killed_with_its_group) {
   BOOST_TEST(dead);
 }
 
-BOOST_AUTO_TEST_CASE(signal_handlers_are_restored_afterwards) {
-  struct sigaction before_int {}, before_term {}, after_int {}, after_term {};
-  sigaction(SIGINT, nullptr, &before_int);
-  sigaction(SIGTERM, nullptr, &before_term);
-  const std::string dir = conform::test::scratch_dir("isolate_handlers");
-  run_all({{[] { return std::string("x"); }, 10, dir + "/log.txt"}}, 1);
-  sigaction(SIGINT, nullptr, &after_int);
-  sigaction(SIGTERM, nullptr, &after_term);
-  BOOST_TEST((after_int.sa_handler == before_int.sa_handler));
-  BOOST_TEST((after_term.sa_handler == before_term.sa_handler));
+// SIGINT while three tasks run: the one that ended is reported as it ended,
+// the two still running are killed with their groups and reported
+// interrupted, and the task never started gets no call.
+BOOST_AUTO_TEST_CASE(an_interruption_kills_the_running_and_starts_no_more) {
+  const std::string dir = conform::test::scratch_dir("isolate_interrupt");
+  const std::string pid_file = dir + "/grandchild.pid";
+  std::vector<ChildTask> tasks = {
+      {[] { return std::string("done"); }, 30, dir + "/log.txt"},
+      {[pid_file] {
+         pid_t pid = fork();
+         if (pid == 0)
+           while (true) pause();
+         std::ofstream(pid_file) << pid;
+         return sleep_for(30, "never");
+       },
+       30, dir + "/log.txt"},
+      {[] { return sleep_for(30, "never"); }, 30, dir + "/log.txt"},
+      {[] { return std::string("not started"); }, 30, dir + "/log.txt"}};
+  std::map<std::size_t, ChildResult> got;
+  const auto started = std::chrono::steady_clock::now();
+  Interruption interruption;
+  run_isolated(tasks, 3, interruption, [&](std::size_t index, ChildResult r) {
+    // The quick task's end is the user's Ctrl-C, once the grandchild is up.
+    if (index == 0) {
+      while (!fs::exists(pid_file) || conform::test::read_file(pid_file).empty())
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      std::raise(SIGINT);
+    }
+    got[index] = std::move(r);
+  });
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  BOOST_TEST(took < 10.0);
+  BOOST_REQUIRE_EQUAL(got.size(), 3u);
+  BOOST_TEST((got[0].end == End::exited));
+  BOOST_TEST(got[0].output == "done");
+  for (std::size_t i : {1u, 2u}) {
+    BOOST_TEST((got[i].end == End::interrupted), i);
+    BOOST_TEST(got[i].code == SIGINT);
+    BOOST_TEST(got[i].output.empty());
+  }
+  BOOST_TEST(got.count(3) == 0u);
+  const pid_t grandchild = static_cast<pid_t>(std::stol(conform::test::read_file(pid_file)));
+  bool dead = false;
+  for (int i = 0; i < 100 && !dead; ++i) {
+    dead = is_dead(grandchild);
+    if (!dead) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (!dead) kill(grandchild, SIGKILL);
+  BOOST_TEST(dead, "the interrupted run's own process " << grandchild << " outlived it");
 }
 
-BOOST_AUTO_TEST_CASE(describe_signal_names_number_abbreviation_and_text) {
-  BOOST_TEST(describe_signal(11) == "signal 11 (SIGSEGV: Segmentation fault)");
-  BOOST_TEST(describe_signal(SIGABRT) == "signal 6 (SIGABRT: Aborted)");
-  BOOST_TEST(describe_signal(SIGKILL) == "signal 9 (SIGKILL: Killed)");
+BOOST_AUTO_TEST_CASE(describe_signal_names_the_signal_and_its_text) {
+  BOOST_TEST(describe_signal(11) == "killed by SIGSEGV (Segmentation fault)");
+  BOOST_TEST(describe_signal(SIGABRT) == "killed by SIGABRT (Aborted)");
+  BOOST_TEST(describe_signal(SIGKILL) == "killed by SIGKILL (Killed)");
+  BOOST_TEST(signal_name(SIGINT) == "SIGINT");
   // An unknown number still gives one readable line.
   const std::string unknown = describe_signal(200);
-  BOOST_TEST(unknown.rfind("signal 200 (?: ", 0) == 0u, unknown);
+  BOOST_TEST(unknown.rfind("killed by signal 200 (", 0) == 0u, unknown);
   BOOST_TEST(unknown.back() == ')');
 }
 

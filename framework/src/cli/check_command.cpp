@@ -1,6 +1,7 @@
 // `conform check`.
 #include "cli/check_command.hpp"
 
+#include "cli/commands.hpp"
 #include "cli/gate_options.hpp"
 #include "cli/select.hpp"
 #include "gate/offline_check.hpp"
@@ -142,7 +143,8 @@ int command_check(const CheckCommandOptions& options) {
   for (const auto& c : split)
     for (const auto& w : c.warnings) fmt::print(stderr, "warning: {}\n", w);
 
-  const auto run = judge_offline(cases, split, CheckRegistry::builtin());
+  Interruption interruption;
+  const auto run = judge_offline(cases, split, CheckRegistry::builtin(), interruption);
   RunPlan plan{&run->cases, 1, false, fs::absolute(options.out_dir).string(), {}, {}};
   plan.seeded = false;
   std::string inputs;
@@ -156,7 +158,9 @@ int command_check(const CheckCommandOptions& options) {
   };
 
   reports.json().add_section("offline", [&] { return offline_json(split, options.keylogs, cases); });
-  return reports.report(plan, run->results, run->totals);
+  reports.json().add_section("interrupted", [&interruption] { return interrupted_json(interruption); });
+  const int code = reports.report(plan, run->results, run->totals);
+  return interrupted_exit(interruption, run->totals, code);
 }
 
 }  // namespace conform

@@ -8,6 +8,8 @@
 #include "plugin/search_path.hpp"
 #include "report/file_reporter.hpp"
 #include "report/interop_matrix.hpp"
+#include "run/earlier_results.hpp"
+#include "run/isolate.hpp"
 #include "run/runner.hpp"
 #include "suite/matrix.hpp"
 #include "suite/value_format.hpp"
@@ -17,9 +19,11 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 #include <thread>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -58,17 +62,32 @@ std::vector<Case> selected_cases(const std::vector<std::unique_ptr<SuiteFile>>& 
 namespace {
 
 // Two runs writing into one artifact folder would corrupt each other's
-// captures; the second is refused. The lock lives as long as the returned fd.
-int lock_out_dir(const std::string& path) {
-  const std::string lock = (fs::path(path) / ".conform.lock").string();
-  int fd = open(lock.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) throw InputError({path}, "--out: cannot create " + lock + ": " + std::strerror(errno));
-  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    close(fd);
-    throw InputError({path}, "--out: another conform run is writing into this folder");
+// captures; the second is refused. The lock file goes when the run ends.
+class OutDirLock {
+ public:
+  explicit OutDirLock(const std::string& dir) : path_((fs::path(dir) / ".conform.lock").string()) {
+    fd_ = open(path_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw InputError({dir}, "--out: cannot create " + path_ + ": " + std::strerror(errno));
+    // A run ending unlinks the file it locked: a lock on a file no longer
+    // at the path is no lock.
+    struct stat held {}, named {};
+    if (flock(fd_, LOCK_EX | LOCK_NB) != 0 || fstat(fd_, &held) != 0 || stat(path_.c_str(), &named) != 0 ||
+        held.st_ino != named.st_ino) {
+      close(fd_);
+      throw InputError({dir}, "--out: another conform run is writing into this folder");
+    }
   }
-  return fd;
-}
+  ~OutDirLock() {
+    unlink(path_.c_str());
+    close(fd_);
+  }
+  OutDirLock(const OutDirLock&) = delete;
+  OutDirLock& operator=(const OutDirLock&) = delete;
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+};
 
 // The artifact folder must be a folder we can create and write in.
 void prepare_out_dir(const std::string& path) {
@@ -78,6 +97,26 @@ void prepare_out_dir(const std::string& path) {
     throw InputError({path}, "--out: cannot create the artifact folder" +
                                  (ec ? ": " + ec.message() : std::string(": a file is in the way")));
   if (access(path.c_str(), W_OK) != 0) throw InputError({path}, "--out: the folder is not writable");
+}
+
+// The folder's earlier results go, so it holds only this run's cases. The
+// console names those of other cases (this run's own are replaced anyway).
+void clear_earlier_results(const std::string& out_dir, const std::vector<Case>& cases) {
+  const auto earlier = earlier_results(out_dir);
+  std::set<std::string> ours;
+  for (const auto& c : cases) ours.insert(case_folder(c.id()));
+  std::size_t others = 0;
+  for (const auto& folder : earlier) {
+    const bool own = std::any_of(ours.begin(), ours.end(), [&](const std::string& f) {
+      return folder == f || folder.rfind(f + "/", 0) == 0;
+    });
+    others += !own;
+  }
+  remove_earlier_results(out_dir, earlier);
+  if (others)
+    fmt::print("cleared {} run folder{} of other cases from {}: an earlier conform run's results (folders with "
+               "its verdict.json; nothing else is touched)\n",
+               others, others == 1 ? "" : "s", out_dir);
 }
 
 std::string describe(const ValueSpec& spec) {
@@ -106,7 +145,8 @@ int command_run(const RunCommandOptions& options) {
       {{"--json", options.json}, {"--junit", options.junit}, {"--html", options.html}, {"--out", options.out_dir}},
       inputs);
   prepare_out_dir(options.out_dir);
-  const int lock = lock_out_dir(options.out_dir);
+  const OutDirLock lock(options.out_dir);
+  clear_earlier_results(options.out_dir, cases);
 
   RunOptions run;
   run.out_dir = options.out_dir;
@@ -130,9 +170,23 @@ int command_run(const RunCommandOptions& options) {
   if (json)
     json->add_section("interop", [&interop] { return interop.to_json(); });
 
-  RunTotals totals = run_cases(cases, plugins, CheckRegistry::builtin(), run, reporters);
-  close(lock);
-  return gate.exit_code(totals);
+  Interruption interruption;
+  if (json) json->add_section("interrupted", [&interruption] { return interrupted_json(interruption); });
+  RunTotals totals = run_cases(cases, plugins, CheckRegistry::builtin(), run, reporters, interruption);
+  return interrupted_exit(interruption, totals, gate.exit_code(totals));
+}
+
+nlohmann::json interrupted_json(Interruption& interruption) {
+  const int signal = interruption.signal();
+  return signal ? nlohmann::json{{"signal", signal_name(signal)}} : nlohmann::json();
+}
+
+int interrupted_exit(Interruption& interruption, const RunTotals& totals, int code) {
+  const int signal = interruption.signal();
+  if (!signal) return code;
+  fmt::print(stderr, "conform: interrupted by {}: the reports hold the {} finished cases and the {} interrupted\n",
+             signal_name(signal), totals.passed + totals.failed + totals.skipped, totals.interrupted);
+  return interruption.exit_code();
 }
 
 int command_list(const PluginOptions& plugin_options, const SelectOptions& select) {

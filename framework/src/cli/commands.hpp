@@ -1,13 +1,17 @@
 // The sub-commands of `conform`. Each returns the process exit code:
-// 0 all passed, 1 a case failed (or a mutant survived), 2 bad input.
+// 0 all passed, 1 a case failed (or a mutant survived), 2 bad input, 130
+// interrupted by SIGINT (128 + the signal for SIGTERM, SIGHUP, SIGQUIT).
 // Input errors are thrown as InputError and turned into exit 2 by main.
 #pragma once
 
 #include "common/output_files.hpp"
 #include "gate/run_gate.hpp"
+#include "run/interruption.hpp"
 #include "plugin/loader.hpp"
 #include "report/console.hpp"
 #include "suite/loader.hpp"
+
+#include <nlohmann/json_fwd.hpp>
 
 #include <optional>
 #include <string>
@@ -83,6 +87,13 @@ std::vector<Case> selected_cases(const std::vector<std::unique_ptr<SuiteFile>>& 
 /// shown up to it, with a warning on stderr.
 int command_dissect(const DissectCommandOptions& options);
 int command_list(const PluginOptions& plugins, const SelectOptions& select);
+/// The JSON report's `interrupted` member: {"signal": "SIGINT"} once
+/// `interruption` caught one, else null (left out).
+nlohmann::json interrupted_json(Interruption& interruption);
+/// `code` for a command that ran to its end; 128 + the signal (130 for
+/// SIGINT) once `interruption` caught one, saying so on stderr with the
+/// counts of `totals`.
+int interrupted_exit(Interruption& interruption, const RunTotals& totals, int code);
 int command_plugins(const PluginOptions& plugins);
 
 }  // namespace conform

@@ -59,6 +59,12 @@ int main(int argc, char** argv) {
   CLI::App app{"conform: conformance tests for transport protocols, judged from packet captures"};
   app.set_version_flag("--version", std::string("conform ") + CONFORM_VERSION);
   app.require_subcommand(1);
+  app.footer(
+      "Exit codes: 0 every case passed (or was unsupported); 1 a case failed, errored, timed out or was "
+      "interrupted, or a mutant survived; 2 bad input, one `file:line:col: message` line per problem; 130 "
+      "interrupted by SIGINT (Ctrl-C; 128 + the signal for SIGTERM, SIGHUP, SIGQUIT): `run` and `check` start "
+      "nothing more, kill what runs, and write the reports with the finished cases and the others INTERRUPTED; "
+      "a second SIGINT ends conform at once.");
 
   conform::RunCommandOptions run;
   auto* run_cmd = app.add_subcommand("run", "run the cases of suites and judge them from their captures");

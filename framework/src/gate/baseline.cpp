@@ -9,8 +9,8 @@ namespace conform {
 
 namespace {
 
-constexpr Status kAllStatuses[] = {Status::pass,        Status::fail,  Status::xfail, Status::xpass,
-                                   Status::unsupported, Status::error, Status::timeout};
+constexpr Status kAllStatuses[] = {Status::pass,        Status::fail,  Status::xfail,   Status::xpass,
+                                   Status::unsupported, Status::error, Status::timeout, Status::interrupted};
 
 Status parse_status(const std::string& path, const std::string& pointer, const std::string& word) {
   std::vector<std::string> words;

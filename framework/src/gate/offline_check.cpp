@@ -5,6 +5,7 @@
 #include "common/input_error.hpp"
 #include "run/aggregate.hpp"
 #include "run/execute.hpp"
+#include "run/isolate.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -126,7 +127,7 @@ bool applies(const Case& c, const std::string& transport, const CheckRegistry& c
 
 std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
                                           const std::vector<SplitCapture>& captures,
-                                          const CheckRegistry& checks) {
+                                          const CheckRegistry& checks, Interruption& interruption) {
   auto run = std::make_unique<OfflineRun>();
   struct Job {
     const SplitCapture* capture;
@@ -151,11 +152,17 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
                                  fmt::join(transports, " and "), fmt::join(transports, " or ")));
   for (std::size_t k = 0; k < run->cases.size(); ++k) {
     const Case& c = run->cases[k];
-    const auto start = std::chrono::steady_clock::now();
-    RunRecord record = judge_checks(c, jobs[k].unit->folder, c.settings, checks);
-    record.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    RunRecord record;
+    if (const int signal = interruption.signal()) {
+      record.status = Status::interrupted;
+      record.reason = "not judged: the check was interrupted by " + signal_name(signal);
+    } else {
+      const auto start = std::chrono::steady_clock::now();
+      record = judge_checks(c, jobs[k].unit->folder, c.settings, checks);
+      record.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      to_original(record, *jobs[k].capture, *jobs[k].unit);
+    }
     record.artifact_dir = jobs[k].unit->folder;
-    to_original(record, *jobs[k].capture, *jobs[k].unit);
     CaseResult result = aggregate(c, {std::move(record)}, {});
     run->totals.add(result);
     run->results.push_back(std::move(result));

@@ -11,6 +11,7 @@
 #include "dissect/key_log.hpp"
 #include "gate/capture_units.hpp"
 #include "report/reporter.hpp"
+#include "run/interruption.hpp"
 #include "run/result.hpp"
 
 #include <nlohmann/json_fwd.hpp>
@@ -47,10 +48,12 @@ struct OfflineRun {
 /// names a unit's capture file is rewritten to name the original capture
 /// and its frame number there, and summaries and reasons name the original
 /// capture instead of the unit's vantage files. A run that could not be
-/// judged for want of keys says where the keys came from.
+/// judged for want of keys says where the keys came from. Once
+/// `interruption` has caught a signal, the (case, unit) pairs not yet
+/// judged are INTERRUPTED.
 std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
                                           const std::vector<SplitCapture>& captures,
-                                          const CheckRegistry& checks);
+                                          const CheckRegistry& checks, Interruption& interruption);
 
 /// The JSON report's `offline` member: captures, units, notes, key logs and
 /// what offline checking leaves out.

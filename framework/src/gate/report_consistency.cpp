@@ -90,7 +90,8 @@ void check_totals(const ReadReport& report) {
   };
   for (const Count& c : {Count{"passed", report.totals.passed, counted.passed, "passed"},
                          Count{"failed", report.totals.failed, counted.failed, "failed"},
-                         Count{"skipped", report.totals.skipped, counted.skipped, "were skipped"}})
+                         Count{"skipped", report.totals.skipped, counted.skipped, "were skipped"},
+                         Count{"interrupted", report.totals.interrupted, counted.interrupted, "were interrupted"}})
     if (c.said != c.counted)
       throw json_shape_error(report.path, std::string("/totals/") + c.key,
                              fmt::format("{}, but {} of the cases {}", c.said, c.counted, c.verb));

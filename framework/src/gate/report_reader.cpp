@@ -181,6 +181,7 @@ RunTotals totals_from_json(const json& j, std::string& where) {
   t.passed = f.count("passed");
   t.failed = f.count("failed");
   t.skipped = f.count("skipped");
+  if (j.contains("interrupted")) t.interrupted = f.count("interrupted");
   t.duration_s = f.seconds("duration_s");
   return t;
 }

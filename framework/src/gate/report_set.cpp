@@ -30,7 +30,7 @@ int ReportSet::report(const RunPlan& plan, const std::vector<CaseResult>& result
     for (auto* r : reporters) r->case_done(result);
   for (auto* r : reporters) r->end(totals);
   if (baseline_) return baseline_->comparison().failed() ? 1 : 0;
-  return totals.failed ? 1 : 0;
+  return totals.failing() ? 1 : 0;
 }
 
 }  // namespace conform

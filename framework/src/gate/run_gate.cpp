@@ -40,7 +40,7 @@ void RunGate::attach(std::vector<Reporter*>& reporters, JsonReporter* json,
 
 int RunGate::exit_code(const RunTotals& totals) const {
   if (baseline_) return baseline_->comparison().failed() ? 1 : 0;
-  return totals.failed ? 1 : 0;
+  return totals.failing() ? 1 : 0;
 }
 
 }  // namespace conform

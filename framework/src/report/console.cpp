@@ -109,6 +109,7 @@ void ConsoleReporter::end(const RunTotals& totals) {
   }
   fmt::print(out_, "{} passed, {} failed", totals.passed, totals.failed);
   if (totals.skipped) fmt::print(out_, ", {} skipped", totals.skipped);
+  if (totals.interrupted) fmt::print(out_, ", {} interrupted", totals.interrupted);
   fmt::print(out_, "\n");
   std::fflush(out_);
 }

@@ -34,7 +34,8 @@ class CollectingReporter : public Reporter {
 };
 
 /// One <testsuite> per suite file, one <testcase> per case; FAIL and XPASS
-/// are <failure>, ERROR and TIMEOUT <error>, UNSUPPORTED <skipped>.
+/// are <failure>, ERROR and TIMEOUT <error>, UNSUPPORTED and INTERRUPTED
+/// <skipped>.
 class JunitReporter final : public CollectingReporter {
  public:
   using CollectingReporter::CollectingReporter;

@@ -49,20 +49,23 @@ json report_document(const std::vector<CaseResult>& results, const RunPlan& plan
     json& s = sections[r.c->decl->rfc];
     if (s.is_null()) s = {{"cases", json::array()}, {"passed", 0}, {"failed", 0}, {"skipped", 0}};
     s["cases"].push_back(r.c->id());
-    const char* bucket = r.status == Status::unsupported ? "skipped"
-                         : is_failure(r.status)          ? "failed"
-                                                         : "passed";
-    s[bucket] = s[bucket].get<int>() + 1;
+    const char* bucket = r.status == Status::unsupported   ? "skipped"
+                         : r.status == Status::interrupted ? "interrupted"
+                         : is_failure(r.status)            ? "failed"
+                                                           : "passed";
+    s[bucket] = s.value(bucket, 0) + 1;
   }
+  json totals_json = {{"passed", totals.passed}, {"failed", totals.failed}, {"skipped", totals.skipped}};
+  // Only an interrupted run has the member: reports of whole runs keep their shape.
+  if (totals.interrupted) totals_json["interrupted"] = totals.interrupted;
+  totals_json["duration_s"] = totals.duration_s;
   return {{"conform_version", CONFORM_VERSION},
           {"seed", plan.seed},
           {"seed_pinned", plan.seed_pinned},
           {"out_dir", plan.out_dir},
           {"cases", cases},
           {"sections", sections},
-          {"totals",
-           {{"passed", totals.passed}, {"failed", totals.failed}, {"skipped", totals.skipped},
-            {"duration_s", totals.duration_s}}}};
+          {"totals", totals_json}};
 }
 
 std::string JsonReporter::render(const RunTotals& totals) const {

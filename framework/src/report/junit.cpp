@@ -98,6 +98,9 @@ std::string testcase(const CaseResult& r, const std::string& classname, bool see
     case Status::unsupported:
       xml += fmt::format("      <skipped message=\"{}\"/>\n", message);
       break;
+    case Status::interrupted:
+      xml += fmt::format("      <skipped message=\"INTERRUPTED: {}\"/>\n", message);
+      break;
     case Status::fail:
     case Status::xpass:
       xml += fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n", to_string(r.status), message,
@@ -129,7 +132,7 @@ std::string JunitReporter::render(const RunTotals&) const {
     for (const auto* r : list) {
       failures += r->status == Status::fail || r->status == Status::xpass;
       errors += r->status == Status::error || r->status == Status::timeout;
-      skipped += r->status == Status::unsupported;
+      skipped += r->status == Status::unsupported || r->status == Status::interrupted;
       time += r->duration_s;
     }
     xml += fmt::format(

@@ -34,8 +34,9 @@ int rank(Status s) {
     case Status::error: return 0;
     case Status::timeout: return 1;
     case Status::fail: return 2;
-    case Status::pass: return 3;
-    default: return 4;
+    case Status::interrupted: return 3;
+    case Status::pass: return 4;
+    default: return 5;
   }
 }
 
@@ -87,9 +88,11 @@ CaseResult aggregate(const Case& c, std::vector<RunRecord> runs, std::vector<Mut
   if (result.status == Status::pass) {
     for (const auto& m : result.mutants) {
       if (m.killed) continue;
-      result.status = Status::fail;
+      result.status = m.run.status == Status::interrupted ? Status::interrupted : Status::fail;
       result.headline_seed = m.run.seed;
-      if (!m.survived.empty())
+      if (result.status == Status::interrupted)
+        result.headline = fmt::format("mutant {}: {}", m.label, m.run.reason);
+      else if (!m.survived.empty())
         result.headline = fmt::format("mutant survived: check {} passed with {}",
                                       fmt::join(m.survived, ", "), m.label);
       else

@@ -10,7 +10,9 @@ namespace conform {
 MutantOutcome judge_mutant(const MutantDecl& mutant, RunRecord run);
 
 /// The case's status and headline. Runs that ERROR or TIMEOUT outrank a
-/// FAIL; a FAIL outranks a surviving mutant; with `xfail` a FAIL becomes
+/// FAIL; a FAIL outranks an INTERRUPTED run, which outranks a surviving
+/// mutant; a mutant whose run was INTERRUPTED makes a passing case
+/// INTERRUPTED; with `xfail` a FAIL becomes
 /// XFAIL and a PASS becomes XPASS. A case whose every run is UNSUPPORTED is
 /// UNSUPPORTED.
 CaseResult aggregate(const Case& c, std::vector<RunRecord> runs,

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -31,36 +30,9 @@ struct Running {
   std::string output;
 };
 
-// Child process groups alive now, for the SIGINT/SIGTERM handler.
-constexpr std::size_t kMaxTracked = 256;
-std::array<volatile sig_atomic_t, kMaxTracked> g_groups{};
-
-void kill_all_and_die(int sig) {
-  for (auto& g : g_groups)
-    if (g > 0) kill(-static_cast<pid_t>(g), SIGKILL);
-  signal(sig, SIG_DFL);
-  raise(sig);
-}
-
-void track(pid_t pid, bool on) {
-  for (auto& g : g_groups) {
-    if (on && g == 0) {
-      g = pid;
-      return;
-    }
-    if (!on && g == pid) {
-      g = 0;
-      return;
-    }
-  }
-}
-
-// Signals that end the parent; each kills every child group first.
-constexpr int kFatalSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-
 [[noreturn]] void child_main(const ChildTask& task, int write_fd, pid_t parent) {
   setpgid(0, 0);
-  for (int sig : kFatalSignals) signal(sig, SIG_DFL);
+  Interruption::reset_in_child();
   // A parent killed with SIGKILL cannot clean up: the child dies with it.
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != parent) _exit(5);
@@ -108,7 +80,6 @@ Running start(const ChildTask& task, std::size_t index) {
   }
   close(fds[1]);
   setpgid(pid, pid);  // also done by the child; whichever runs first wins the race
-  track(pid, true);
   fcntl(fds[0], F_SETFL, O_NONBLOCK);
   auto now = Clock::now();
   auto limit = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(task.timeout_s));
@@ -146,7 +117,6 @@ std::optional<ChildResult> poll_child(Running& r, Clock::time_point now) {
     result.code = WEXITSTATUS(status);
   }
   kill(-r.pid, SIGKILL);  // whatever the child started dies with it
-  track(r.pid, false);
   drain(r);
   close(r.fd);
   result.output = std::move(r.output);
@@ -154,19 +124,33 @@ std::optional<ChildResult> poll_child(Running& r, Clock::time_point now) {
   return result;
 }
 
+// Kills every running child group and reaps it; each is reported
+// interrupted.
+void interrupt_all(std::vector<Running>& running, int signal,
+                   const std::function<void(std::size_t, ChildResult)>& on_done) {
+  for (auto& r : running) kill(-r.pid, SIGKILL);
+  const auto now = Clock::now();
+  for (auto& r : running) {
+    waitpid(r.pid, nullptr, 0);
+    drain(r);
+    close(r.fd);
+  }
+  std::vector<Running> ended = std::move(running);
+  running.clear();
+  for (auto& r : ended) {
+    ChildResult result;
+    result.end = ChildResult::End::interrupted;
+    result.code = signal;
+    result.duration_s = std::chrono::duration<double>(now - r.started).count();
+    on_done(r.index, std::move(result));
+  }
+}
+
 }  // namespace
 
-void run_isolated(const std::vector<ChildTask>& tasks, unsigned jobs,
+void run_isolated(const std::vector<ChildTask>& tasks, unsigned jobs, Interruption& interruption,
                   const std::function<void(std::size_t, ChildResult)>& on_done) {
-  jobs = std::max(1u, std::min<unsigned>(jobs, kMaxTracked));
-  struct sigaction action {};
-  action.sa_handler = kill_all_and_die;
-  std::array<struct sigaction, std::size(kFatalSignals)> old{};
-  for (std::size_t i = 0; i < old.size(); ++i) sigaction(kFatalSignals[i], &action, &old[i]);
-  auto restore = [&] {
-    for (std::size_t i = 0; i < old.size(); ++i) sigaction(kFatalSignals[i], &old[i], nullptr);
-  };
-
+  jobs = std::max(1u, jobs);
   std::vector<Running> running;
   // Whatever ends the loop early (fork failing, on_done throwing), no child
   // may outlive it.
@@ -174,7 +158,6 @@ void run_isolated(const std::vector<ChildTask>& tasks, unsigned jobs,
     for (auto& r : running) {
       kill(-r.pid, SIGKILL);
       waitpid(r.pid, nullptr, 0);
-      track(r.pid, false);
       close(r.fd);
     }
     running.clear();
@@ -182,8 +165,10 @@ void run_isolated(const std::vector<ChildTask>& tasks, unsigned jobs,
   try {
     std::size_t next = 0;
     while (next < tasks.size() || !running.empty()) {
+      if (const int signal = interruption.signal()) return interrupt_all(running, signal, on_done);
       while (next < tasks.size() && running.size() < jobs) running.push_back(start(tasks[next], next)), ++next;
-      std::vector<pollfd> fds;
+      // The interruption's pipe wakes the poll: a stop request is seen at once.
+      std::vector<pollfd> fds{{interruption.fd(), POLLIN, 0}};
       for (const auto& r : running) fds.push_back({r.fd, POLLIN, 0});
       poll(fds.data(), fds.size(), 20);
       auto now = Clock::now();
@@ -200,17 +185,18 @@ void run_isolated(const std::vector<ChildTask>& tasks, unsigned jobs,
     }
   } catch (...) {
     kill_running();
-    restore();
     throw;
   }
-  restore();
+}
+
+std::string signal_name(int signal) {
+  const char* abbrev = sigabbrev_np(signal);
+  return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(signal);
 }
 
 std::string describe_signal(int signal) {
-  const char* abbrev = sigabbrev_np(signal);
   const char* text = strsignal(signal);
-  return "signal " + std::to_string(signal) + " (" + (abbrev ? std::string("SIG") + abbrev : "?") +
-         ": " + (text ? text : "?") + ")";
+  return "killed by " + signal_name(signal) + (text ? std::string(" (") + text + ")" : "");
 }
 
 }  // namespace conform

@@ -3,6 +3,8 @@
 // limit is reported, killed with its whole group, and the others go on.
 #pragma once
 
+#include "run/interruption.hpp"
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -21,9 +23,11 @@ struct ChildTask {
 
 /// How a child ended.
 struct ChildResult {
-  enum class End { exited, signaled, timed_out };
+  /// interrupted: killed because the run was asked to stop (Interruption).
+  enum class End { exited, signaled, timed_out, interrupted };
   End end = End::exited;
-  /// Exit status (exited) or signal number (signaled).
+  /// Exit status (exited), signal number (signaled), or the signal the
+  /// interruption caught (interrupted).
   int code = 0;
   /// What the body returned; empty if the child died first.
   std::string output;
@@ -31,16 +35,20 @@ struct ChildResult {
 };
 
 /// Runs `tasks` in children, at most `jobs` at once, in task order, calling
-/// `on_done(index, result)` in the parent as each ends. Installs SIGINT,
-/// SIGTERM, SIGHUP and SIGQUIT handlers for its duration that kill every
-/// running child group before the parent dies; a child dies with a parent
-/// killed by SIGKILL (PR_SET_PDEATHSIG); if anything throws, every running
+/// `on_done(index, result)` in the parent as each ends. Once `interruption`
+/// has caught a signal it starts no more tasks, kills every running child
+/// group at once (SIGKILL) and reports each as End::interrupted, then
+/// returns; the tasks never started get no call. A child dies with a parent
+/// killed outright (PR_SET_PDEATHSIG); if anything throws, every running
 /// child group is killed before the exception leaves. Throws
 /// std::system_error if fork or pipe fails.
-void run_isolated(const std::vector<ChildTask>& tasks, unsigned jobs,
+void run_isolated(const std::vector<ChildTask>& tasks, unsigned jobs, Interruption& interruption,
                   const std::function<void(std::size_t, ChildResult)>& on_done);
 
-/// "signal 11 (SIGSEGV: Segmentation fault)".
+/// "SIGSEGV" for 11; "signal 200" for a number with no name.
+std::string signal_name(int signal);
+
+/// How a child killed by `signal` ended: "killed by SIGSEGV (Segmentation fault)".
 std::string describe_signal(int signal);
 
 }  // namespace conform

@@ -5,8 +5,8 @@
 
 namespace conform {
 namespace {
-constexpr std::array<const char*, 7> kNames = {"PASS",        "FAIL",  "XFAIL",  "XPASS",
-                                               "UNSUPPORTED", "ERROR", "TIMEOUT"};
+constexpr std::array<const char*, 8> kNames = {"PASS",        "FAIL",  "XFAIL",   "XPASS",
+                                               "UNSUPPORTED", "ERROR", "TIMEOUT", "INTERRUPTED"};
 }
 
 const char* to_string(Status s) { return kNames[static_cast<std::size_t>(s)]; }
@@ -18,7 +18,8 @@ Status status_from_string(const std::string& s) {
 }
 
 bool is_failure(Status s) {
-  return s == Status::fail || s == Status::xpass || s == Status::error || s == Status::timeout;
+  return s == Status::fail || s == Status::xpass || s == Status::error || s == Status::timeout ||
+         s == Status::interrupted;
 }
 
 const char* verdict_word(const CheckResult& r) {

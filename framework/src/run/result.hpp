@@ -14,14 +14,18 @@ namespace conform {
 /// PASS; FAIL (a check failed or a mutant survived); XFAIL (failed as the
 /// case's `xfail` says it will); XPASS (passed despite `xfail`: a failure);
 /// UNSUPPORTED (the plugin cannot run it here); ERROR (the plugin crashed or
-/// gave up: signal or reason named); TIMEOUT (no end within the limit).
-enum class Status { pass, fail, xfail, xpass, unsupported, error, timeout };
+/// gave up: signal or reason named); TIMEOUT (no end within the limit);
+/// INTERRUPTED (the run was stopped by a signal, SIGINT for Ctrl-C, before
+/// this case or one of its runs ended).
+enum class Status { pass, fail, xfail, xpass, unsupported, error, timeout, interrupted };
 
-/// "PASS", "FAIL", "XFAIL", "XPASS", "UNSUPPORTED", "ERROR", "TIMEOUT".
+/// "PASS", "FAIL", "XFAIL", "XPASS", "UNSUPPORTED", "ERROR", "TIMEOUT",
+/// "INTERRUPTED".
 const char* to_string(Status s);
 /// The inverse of to_string; Status::error for an unknown word.
 Status status_from_string(const std::string& s);
-/// Whether a case with this status makes the run fail (exit code 1).
+/// Whether a case with this status makes the run fail (exit code 1; an
+/// INTERRUPTED case did not pass either, and gates count it so).
 bool is_failure(Status s);
 
 /// How reports spell one check's verdict: "pass", "FAIL", or "NOT JUDGED"
@@ -40,9 +44,9 @@ struct RunRecord {
   std::uint64_t seed = 0;
   /// Empty for the case itself; the mutant's label otherwise.
   std::string mutant;
-  /// PASS, FAIL, UNSUPPORTED, ERROR or TIMEOUT.
+  /// PASS, FAIL, UNSUPPORTED, ERROR, TIMEOUT or INTERRUPTED.
   Status status = Status::error;
-  /// Why ERROR, TIMEOUT or UNSUPPORTED.
+  /// Why ERROR, TIMEOUT, UNSUPPORTED or INTERRUPTED.
   std::string reason;
   std::vector<CheckOutcome> checks;
   double duration_s = 0;

@@ -32,14 +32,18 @@ struct RunPlan {
 };
 
 /// Counts for the closing line. XFAIL counts as passed, UNSUPPORTED as
-/// skipped, everything else that is not PASS as failed.
+/// skipped, INTERRUPTED apart, everything else that is not PASS as failed.
 struct RunTotals {
   std::size_t passed = 0;
   std::size_t failed = 0;
   std::size_t skipped = 0;
+  std::size_t interrupted = 0;
   double duration_s = 0;
   /// Counts `result` in its bucket and adds its duration.
   void add(const CaseResult& result);
+  /// Whether a case failed or was interrupted: exit code 1 for commands
+  /// that judge results at hand.
+  bool failing() const { return failed || interrupted; }
 };
 
 class Reporter {

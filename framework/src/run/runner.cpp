@@ -3,6 +3,7 @@
 
 #include "common/input_error.hpp"
 #include "run/aggregate.hpp"
+#include "run/earlier_results.hpp"
 #include "run/execute.hpp"
 #include "run/isolate.hpp"
 #include "run/record_json.hpp"
@@ -78,6 +79,10 @@ RunRecord record_of(const Slot& slot, const ChildResult& child) {
   } else if (child.end == ChildResult::End::signaled) {
     record.status = Status::error;
     record.reason = "the run crashed: " + describe_signal(child.code);
+  } else if (child.end == ChildResult::End::interrupted) {
+    record.status = Status::interrupted;
+    record.reason = fmt::format("stopped after {:.2f} s: the run was interrupted by {}", child.duration_s,
+                                signal_name(child.code));
   } else {
     record.status = Status::error;
     record.reason = fmt::format("the run exited with status {} before reporting", child.code);
@@ -118,11 +123,21 @@ std::vector<Slot> plan_slots(const std::vector<Case>& cases, const RunOptions& o
   return slots;
 }
 
+// A run that never started because the run was interrupted.
+RunRecord not_started(const Slot& slot, int signal) {
+  RunRecord record;
+  record.status = Status::interrupted;
+  record.reason = "not started: the run was interrupted by " + signal_name(signal);
+  record.seed = slot.job.seed;
+  record.mutant = slot.job.mutant ? slot.job.mutant->label : "";
+  return record;
+}
+
 }  // namespace
 
 RunTotals run_cases(const std::vector<Case>& cases, const PluginSet& plugins,
                     const CheckRegistry& checks, const RunOptions& options,
-                    const std::vector<Reporter*>& reporters) {
+                    const std::vector<Reporter*>& reporters, Interruption& interruption) {
   const fs::path out = fs::absolute(options.out_dir);
   RunPlan plan{&cases, options.seed.value_or(1), options.seed.has_value(), out.string(),
                options.replay_args, {}};
@@ -179,17 +194,31 @@ RunTotals run_cases(const std::vector<Case>& cases, const PluginSet& plugins,
     }
   };
   report_ready();
-  run_isolated(tasks, options.jobs, [&](std::size_t index, ChildResult child) {
+  auto record_run = [&](const Slot& slot, RunRecord record) {
+    CaseProgress& p = progress[slot.case_index];
+    std::optional<RunRecord>& place = slot.mutant < 0 ? p.runs[slot.seed_index] : p.mutants[slot.mutant];
+    if (place) return;
+    place = std::move(record);
+    --p.pending;
+  };
+  run_isolated(tasks, options.jobs, interruption, [&](std::size_t index, ChildResult child) {
     const Slot& slot = slots[index];
     RunRecord record = record_of(slot, child);
     write_verdict(record);
-    CaseProgress& p = progress[slot.case_index];
-    (slot.mutant < 0 ? p.runs[slot.seed_index] : p.mutants[slot.mutant]) = std::move(record);
-    --p.pending;
+    record_run(slot, std::move(record));
     ++done;
     for (auto* r : reporters) r->progress(done, tasks.size(), slot.job.c->id());
     report_ready();
   });
+  if (const int signal = interruption.signal()) {
+    for (const auto& slot : slots) {
+      const std::size_t before = progress[slot.case_index].pending;
+      record_run(slot, not_started(slot, signal));
+      // The folder made for a run that never started.
+      if (progress[slot.case_index].pending < before) remove_empty_folders(slot.job.artifact_dir, out.string());
+    }
+    report_ready();
+  }
   for (auto* r : reporters) r->end(totals);
   return totals;
 }

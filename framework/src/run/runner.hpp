@@ -4,6 +4,7 @@
 
 #include "check/registry.hpp"
 #include "plugin/loader.hpp"
+#include "run/interruption.hpp"
 #include "run/run_events.hpp"
 
 namespace conform {
@@ -21,10 +22,14 @@ struct RunOptions {
 };
 
 /// Runs `cases` and returns the totals. Unsupported cases are reported
-/// without running. Throws std::system_error if children cannot be started.
+/// without running. Once `interruption` catches a signal no run starts, the
+/// running ones are killed, and every run that did not end is INTERRUPTED;
+/// the folders made for runs that never started are removed, and the
+/// reporters still get every case and the end. Throws std::system_error if
+/// children cannot be started.
 RunTotals run_cases(const std::vector<Case>& cases, const PluginSet& plugins,
                     const CheckRegistry& checks, const RunOptions& options,
-                    const std::vector<Reporter*>& reporters);
+                    const std::vector<Reporter*>& reporters, Interruption& interruption);
 
 /// The folder of a case id below the output folder: one folder per `/`-part,
 /// other characters outside [A-Za-z0-9._=,+[]-] percent-encoded, "." and

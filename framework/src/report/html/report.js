@@ -43,7 +43,7 @@
     return node;
   }
 
-  const isFailure = (s) => ['FAIL', 'XPASS', 'ERROR', 'TIMEOUT'].includes(s);
+  const isFailure = (s) => ['FAIL', 'XPASS', 'ERROR', 'TIMEOUT', 'INTERRUPTED'].includes(s);
   const badge = (s) => el('span', { class: 'badge s-' + s.toLowerCase() }, s);
   const seconds = (s) => (s < 10 ? s.toFixed(2) : s.toFixed(1)) + ' s';
   const msText = (ms) => (ms < 1000 ? ms.toFixed(3) + ' ms' : (ms / 1000).toFixed(4) + ' s');
@@ -433,6 +433,7 @@
     app.append(
       el('h1', {}, 'conform report'),
       el('p', { class: 'totals' }, `${t.passed} passed, ${t.failed} failed` + (t.skipped ? `, ${t.skipped} skipped` : '') +
+        (t.interrupted ? `, ${t.interrupted} interrupted` : '') +
         ` · ${seconds(t.duration_s)} · seed ${report.seed}${report.seed_pinned ? ' (pinned)' : ''} · conform ${report.conform_version}`),
       el('div', { class: 'controls' },
         el('label', {}, el('input', { type: 'checkbox', id: 'only-failures', onchange: applyFilters }), ' failures only'),

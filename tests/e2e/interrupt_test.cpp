@@ -1,0 +1,152 @@
+// Ctrl-C in the middle of `conform run`, sent as a user's terminal would
+// (SIGINT to the conform process): the finished cases are reported, the
+// others are INTERRUPTED in every report, every process the runs started
+// is gone within a second, the lock and the folders of runs that never
+// started are removed, and the exit code is 130.
+#include "support/support.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+using namespace conform::test;
+using nlohmann::json;
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+const std::string kSuite = std::string(CONFORM_TEST_DATA_DIR) + "/suites/interrupt.toml";
+
+// Whether `pid` runs no more (gone, or a zombie waiting for its parent).
+bool is_dead(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return true;
+  const auto close = line.rfind(')');
+  return close == std::string::npos || close + 2 >= line.size() || line[close + 2] == 'Z' ||
+         line[close + 2] == 'X';
+}
+
+// The process ids each hanging run wrote (the run and the process it
+// started), once every one of `files` exists; fails after 30 s.
+std::vector<pid_t> pids_of(const std::vector<std::string>& files, BackgroundProgram& run) {
+  const auto limit = Clock::now() + std::chrono::seconds(30);
+  std::vector<pid_t> pids;
+  for (const auto& file : files) {
+    while (!fs::exists(file)) {
+      BOOST_TEST_REQUIRE(run.wait(0.02) == -1, "conform ended early: " + run.out() + run.err());
+      BOOST_TEST_REQUIRE((Clock::now() < limit), "no " + file + " after 30 s: " + run.out());
+    }
+    std::istringstream in(read_file(file));
+    for (pid_t pid; in >> pid;) pids.push_back(pid);
+  }
+  return pids;
+}
+
+std::vector<std::string> empty_folders(const std::string& root) {
+  std::vector<std::string> out;
+  for (const auto& entry : fs::recursive_directory_iterator(root))
+    if (entry.is_directory() && fs::is_empty(entry.path())) out.push_back(entry.path().string());
+  return out;
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(interrupt_test)
+
+BOOST_AUTO_TEST_CASE(sigint_reports_the_finished_cases_and_marks_the_others_interrupted) {
+  const std::string dir = scratch_dir("sigint");
+  const std::string out = dir + "/out";
+  BackgroundProgram run({CONFORM_BINARY, "run", kSuite, "-j", "2", "--out", out, "--json", dir + "/r.json",
+                         "--junit", dir + "/j.xml", "--html", dir + "/r.html"},
+                        dir + "/conform");
+  const auto pids = pids_of({out + "/interrupt/hang-1/pids.txt", out + "/interrupt/hang-2/pids.txt"}, run);
+  BOOST_TEST_REQUIRE(pids.size() == 4u);
+  BOOST_TEST_REQUIRE(fs::exists(out + "/.conform.lock"));
+
+  const auto sent = Clock::now();
+  BOOST_TEST_REQUIRE(kill(run.pid(), SIGINT) == 0);
+  // Every process of the hanging runs ends within a second.
+  for (const pid_t pid : pids) {
+    while (!is_dead(pid) && Clock::now() - sent < std::chrono::seconds(1))
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    BOOST_TEST(is_dead(pid), "process " << pid << " still runs 1 s after SIGINT");
+  }
+  BOOST_TEST(run.wait(20) == 130, run.out() + run.err());
+  BOOST_TEST(run.err().find("conform: interrupted by SIGINT: the reports hold the 3 finished cases and the 4 "
+                            "interrupted") != std::string::npos,
+             run.err());
+  BOOST_TEST(run.out().find("3 passed, 0 failed, 4 interrupted") != std::string::npos, run.out());
+
+  const json report = json::parse(read_file(dir + "/r.json"));
+  BOOST_TEST(report["interrupted"]["signal"] == "SIGINT");
+  BOOST_TEST(report["totals"]["passed"] == 3);
+  BOOST_TEST(report["totals"]["interrupted"] == 4);
+  BOOST_REQUIRE_EQUAL(report["cases"].size(), 7u);
+  for (int i = 0; i < 3; ++i) BOOST_TEST(report["cases"][i]["status"] == "PASS", report["cases"][i].dump());
+  for (int i = 3; i < 7; ++i) BOOST_TEST(report["cases"][i]["status"] == "INTERRUPTED", report["cases"][i].dump());
+  const std::string killed = report["cases"][3]["runs"][0]["reason"];
+  BOOST_TEST(killed.find("stopped after ") == 0u, killed);
+  BOOST_TEST(killed.find(" s: the run was interrupted by SIGINT") != std::string::npos, killed);
+  BOOST_TEST(report["cases"][5]["runs"][0]["reason"] == "not started: the run was interrupted by SIGINT");
+
+  const std::string junit = read_file(dir + "/j.xml");
+  BOOST_TEST(junit.find("tests=\"7\" failures=\"0\" errors=\"0\" skipped=\"4\"") != std::string::npos, junit);
+  BOOST_TEST(count(junit, "<skipped message=\"INTERRUPTED: ") == 4u, junit);
+  BOOST_TEST(read_file(dir + "/r.html").find("interrupt/hang-4") != std::string::npos);
+
+  // The runs that ran keep their folders, with a verdict; the others leave none.
+  BOOST_TEST(!fs::exists(out + "/.conform.lock"));
+  BOOST_TEST(json::parse(read_file(out + "/interrupt/echo-1/verdict.json"))["status"] == "PASS");
+  BOOST_TEST(json::parse(read_file(out + "/interrupt/hang-1/verdict.json"))["status"] == "INTERRUPTED");
+  BOOST_TEST(!fs::exists(out + "/interrupt/hang-3"));
+  BOOST_TEST(!fs::exists(out + "/interrupt/hang-4"));
+  const auto empty = empty_folders(out);
+  BOOST_TEST(empty.empty(), empty.size() << " empty folders, the first " << (empty.empty() ? "" : empty[0]));
+}
+
+// The next run into the same folder finds no lock in its way and clears
+// the earlier results of cases it does not run, saying so.
+BOOST_AUTO_TEST_CASE(a_later_run_of_another_suite_clears_the_earlier_results) {
+  const std::string dir = scratch_dir("another-suite");
+  const std::string out = dir + "/out";
+  write_file(out + "/notes.txt", "mine\n");
+  auto first = run_conform({"run", kSuite, "--filter", "interrupt/echo-*", "--out", out});
+  BOOST_TEST_REQUIRE(first.exit_code == 0, first.out + first.err);
+  BOOST_TEST(fs::exists(out + "/interrupt/echo-2/verdict.json"));
+  BOOST_TEST(!fs::exists(out + "/.conform.lock"));
+  // A folder of the user's that holds a verdict.json of another shape stays.
+  write_file(out + "/mine/verdict.json", "{\"verdict\": \"mine\"}\n");
+
+  const std::string other = std::string(CONFORM_TEST_DATA_DIR) + "/suites/isolation.toml";
+  auto second = run_conform({"run", other, "--filter", "isolation/echo", "--out", out});
+  BOOST_TEST(second.exit_code == 0, second.out + second.err);
+  BOOST_TEST(second.out.find("cleared 3 run folders of other cases from " + out + ": an earlier conform run's "
+                             "results") != std::string::npos,
+             second.out);
+  BOOST_TEST(!fs::exists(out + "/interrupt"));
+  BOOST_TEST(fs::exists(out + "/isolation/echo/verdict.json"));
+  BOOST_TEST(read_file(out + "/notes.txt") == "mine\n");
+  BOOST_TEST(fs::exists(out + "/mine/verdict.json"));
+
+  // Running the same case again replaces it without a word.
+  auto third = run_conform({"run", other, "--filter", "isolation/echo", "--out", out});
+  BOOST_TEST(third.exit_code == 0, third.out + third.err);
+  BOOST_TEST(third.out.find("cleared") == std::string::npos, third.out);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
