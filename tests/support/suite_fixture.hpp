@@ -3,7 +3,7 @@
 #pragma once
 
 #include "check/registry.hpp"
-#include "net/network_spec.hpp"
+#include "net/net_config.hpp"
 #include "suite/loader.hpp"
 #include "suite/value_format.hpp"
 #include "support/support.hpp"

@@ -104,6 +104,8 @@ void refuse_repeated(const std::vector<std::string>& inputs);
 /// shown up to it, with a warning on stderr.
 int command_dissect(const DissectCommandOptions& options);
 int command_list(const PluginOptions& plugins, const SelectOptions& select);
-int command_plugins(const PluginOptions& plugins);
+/// Describes the plugins and the network settings; with `markdown` (a
+/// section of settings_markdown.hpp) prints only that table.
+int command_plugins(const PluginOptions& plugins, const std::string& markdown = "");
 
 }  // namespace conform
