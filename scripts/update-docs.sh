@@ -45,7 +45,7 @@ for row in "${SECTIONS[@]}"; do
     !skip { print }' "$file" >"$tmp"
   if cmp -s "$file" "$tmp"; then continue; fi
   if ((check)); then
-    line=$(cmp "$file" "$tmp" | sed -n 's/.* line \([0-9]*\).*/\1/p')
+    line=$( (cmp "$file" "$tmp" || true) | sed -n 's/.* line \([0-9]*\).*/\1/p')
     echo "$doc:$line: section '$name' differs from \`conform $cmd\`; run scripts/update-docs.sh" >&2
     echo "  committed: $(sed -n "${line}p" "$file")" >&2
     echo "  generated: $(sed -n "${line}p" "$tmp")" >&2

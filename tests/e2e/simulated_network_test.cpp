@@ -160,10 +160,10 @@ BOOST_AUTO_TEST_CASE(the_loopback_relay_applies_the_table_to_real_sockets) {
 BOOST_AUTO_TEST_CASE(a_bad_network_table_is_an_input_error_at_its_key) {
   auto r = run_conform({"run", suite("bad_network.toml"), "--out", scratch_dir("bad_network")});
   BOOST_TEST(r.exit_code == 2, r.out + r.err);
-  BOOST_TEST(r.err.find("bad_network.toml:11:23: network.loss_rate = 1.5 is out of range: from 0 to 1") !=
+  BOOST_TEST(r.err.find("bad_network.toml:11:25: network.loss_rate = 1.5 is out of range: from 0 to 1") !=
                  std::string::npos,
              r.err);
-  BOOST_TEST(r.err.find("bad_network.toml:11:36: network.drop 'clinet:1': sender must be client") != std::string::npos,
+  BOOST_TEST(r.err.find("bad_network.toml:11:37: network.drop 'clinet:1': sender must be client") != std::string::npos,
              r.err);
 }
 

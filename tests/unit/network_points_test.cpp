@@ -6,34 +6,8 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <algorithm>
-
 using namespace conform;
 using namespace conform::test;
-
-namespace {
-
-// The first six lines of a valid case; line 7 is the first a test adds.
-std::string case_head(const std::string& id) {
-  return "[[case]]\n"
-         "id = \"" + id + "\"\n"
-         "rfc = \"9000§4.6\"\n"
-         "requirement = \"it MUST hold\"\n"
-         "plugin = \"quic\"\n"
-         "scenario = \"fanout\"\n";
-}
-
-const std::string kExpect =
-    "  [[case.expect]]\n"
-    "  check = \"datagrams_captured\"\n"
-    "  vantage = \"client\"\n";
-
-std::vector<std::string> sorted(std::vector<std::string> lines) {
-  std::sort(lines.begin(), lines.end());
-  return lines;
-}
-
-}  // namespace
 
 BOOST_AUTO_TEST_SUITE(network_points_test)
 
@@ -90,7 +64,7 @@ BOOST_AUTO_TEST_CASE(each_point_and_mutant_runs_on_its_own_link_settings) {
                                 "  [[case.mutant]]\n"
                                 "  client = { emit_max_streams = false }\n"
                                 "  fails = [\"datagrams_captured\"]\n");
-  BOOST_REQUIRE_MESSAGE(p.problems.empty(), p.problems.empty() ? "" : p.lines().front());
+  BOOST_REQUIRE_MESSAGE(p.problems.empty(), (p.problems.empty() ? std::string() : p.lines().front()));
   const CaseDecl& decl = p.suite->cases.at(0);
   BOOST_TEST(decl.nets.size() == 3u);  // the frames axis does not change the network
   BOOST_REQUIRE(decl.mutant_nets.size() == 2u);
