@@ -106,6 +106,7 @@ LinkOutcome Link::send(Instant now, std::vector<std::uint8_t> payload) {
   out.arrivals.push_back(std::move(arrival));
   if (twice) {
     Arrival copy = out.arrivals.front();
+    copy.at += c_.duplicate_delay;
     copy.duplicate = true;
     out.arrivals.push_back(std::move(copy));
   }

@@ -100,6 +100,7 @@ const std::vector<NetSetting>& net_settings() {
       millis<&C::reorder_delay>("reorder_delay_ms", "extra delay of each datagram named in reorder"),
       selectors<&C::duplicate>("duplicate", "datagrams delivered twice (selectors as for drop)"),
       probability<&C::duplicate_rate>("duplicate_rate", "probability per datagram of delivering it twice"),
+      millis<&C::duplicate_delay>("duplicate_delay_ms", "how much later than the original a duplicated datagram's copy arrives (a late duplicate Initial, RFC 9002 §6.2.3)"),
       selectors<&C::corrupt>("corrupt", "datagrams delivered with corrupt_bits flipped bits (selectors as for drop)"),
       probability<&C::corrupt_rate>("corrupt_rate", "probability per datagram of flipping bits in it"),
       integer<&C::corrupt_bits>("corrupt_bits", "", "bits flipped in a corrupted datagram", 1),

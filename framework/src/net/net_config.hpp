@@ -43,6 +43,8 @@ struct NetConfig {
   Duration reorder_delay = Duration::milliseconds(5);
   std::vector<DatagramSelector> duplicate;
   double duplicate_rate = 0;
+  /// How much later than the original the copy of a duplicated datagram arrives.
+  Duration duplicate_delay;
   std::vector<DatagramSelector> corrupt;
   double corrupt_rate = 0;
   std::int64_t corrupt_bits = 1;
