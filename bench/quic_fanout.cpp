@@ -41,12 +41,14 @@ int main(int argc, char** argv) {
               {"cadence_ms", Value{cadence_ms}}};
   s.network = {{"rtt_ms", Value{10.0}}, {"budget_ms", Value{1e9}}};
   s.seed = 1;
+  NetConfig net;
+  if (!read_net_config(s.network, net).empty()) return 2;
 
   const auto start = std::chrono::steady_clock::now();
   RunOutcome outcome;
   Instant simulated;
   {
-    CaseContext ctx(s, out);
+    CaseContext ctx(s, net, out);
     outcome = quic::play(ctx);
     simulated = ctx.network().now();
     ctx.close_captures();

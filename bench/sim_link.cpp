@@ -79,7 +79,11 @@ Result run(Taps taps, std::int64_t count, const std::string& out_dir) {
       }
       return w.get();
     };
-  Simulator sim(ValueMap{{"rtt_ms", 40.0}, {"bandwidth_mbps", 100.0}, {"budget_ms", 1e9}}, 1, source);
+  NetConfig net;
+  net.one_way_delay = Duration::milliseconds(20);
+  net.bandwidth_bps = 100e6;
+  net.budget = Duration::seconds(1'000'000);
+  Simulator sim(net, 1, source);
   Sink server;
   const UdpEndpoint server_address = *sim.attach_server(server);
   // One IP packet (1228 bytes) takes 98.24 us at 100 Mbit/s: send at that pace.

@@ -10,6 +10,8 @@
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+
 using namespace conform;
 using namespace conform::test;
 
@@ -158,16 +160,34 @@ BOOST_AUTO_TEST_CASE(the_loopback_relay_applies_the_table_to_real_sockets) {
 BOOST_AUTO_TEST_CASE(a_bad_network_table_is_an_input_error_at_its_key) {
   auto r = run_conform({"run", suite("bad_network.toml"), "--out", scratch_dir("bad_network")});
   BOOST_TEST(r.exit_code == 2, r.out + r.err);
-  BOOST_TEST(r.err.find("bad_network.toml:11:") != std::string::npos, r.err);
-  BOOST_TEST(r.err.find("network.loss_rate must be between 0 and 1, not 1.5") != std::string::npos, r.err);
-  BOOST_TEST(r.err.find("network.drop 'clinet:1': sender must be client") != std::string::npos, r.err);
+  BOOST_TEST(r.err.find("bad_network.toml:11:25: network.loss_rate = 1.5 is out of range: from 0 to 1") !=
+                 std::string::npos,
+             r.err);
+  BOOST_TEST(r.err.find("bad_network.toml:11:37: network.drop 'clinet:1': sender must be client") != std::string::npos,
+             r.err);
+}
+
+BOOST_AUTO_TEST_CASE(a_matrix_or_mutant_value_no_run_can_use_is_exit_2_at_the_value) {
+  const std::string dir = scratch_dir("bad_matrix");
+  auto r = run_conform({"run", suite("bad_matrix.toml"), "--out", dir + "/out"});
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  const std::vector<std::string> want = {
+      "bad_matrix.toml:12:40: network.loss_rate = 1.5 is out of range: from 0 to 1",
+      "bad_matrix.toml:12:78: network.drop 'client:0': the datagram number must be an integer from 1",
+      "bad_matrix.toml:17:25: network.reorder 'server:x': the datagram number must be an integer from 1",
+  };
+  for (const auto& line : want) BOOST_TEST(r.err.find(line) != std::string::npos, line << "\n" << r.err);
+  // Nothing ran: the refusal comes before the first case.
+  BOOST_TEST(!std::filesystem::exists(dir + "/out/sim"), r.out);
 }
 
 BOOST_AUTO_TEST_CASE(conform_plugins_lists_the_network_keys_with_units) {
   auto r = run_conform({"plugins"});
   BOOST_TEST(r.exit_code == 0, r.err);
   BOOST_TEST(r.out.find("network (a case's `network` table, for every plugin):") != std::string::npos, r.out);
-  BOOST_TEST(r.out.find("  budget_ms (float) = 60000.0  virtual time") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("  budget_ms (float, ms) = 60000.0, above 0, at most 1000000000  virtual time") !=
+                 std::string::npos,
+             r.out);
   BOOST_TEST(r.out.find("  drop (array of strings) = []") != std::string::npos, r.out);
 }
 

@@ -8,6 +8,7 @@
 
 #include <deque>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,15 @@ namespace conform::test {
 inline constexpr std::int64_t kMs = 1'000'000;
 
 inline Instant at_ns(std::int64_t ns) { return Instant::from_ns(ns); }
+
+/// `network` read as the loader reads a case's table; throws
+/// std::invalid_argument naming the first problem.
+inline NetConfig net_config(const ValueMap& network) {
+  NetConfig c;
+  const auto problems = read_net_config(network, c);
+  if (!problems.empty()) throw std::invalid_argument(problems[0].key + " " + problems[0].message);
+  return c;
+}
 
 /// A datagram of `size` bytes, each byte `fill`.
 inline std::vector<std::uint8_t> datagram(std::size_t size, std::uint8_t fill = 0x42) {
@@ -132,7 +142,7 @@ struct Pair {
   std::vector<NetEvent> events;
 
   explicit Pair(const ValueMap& network, std::uint64_t seed = 1)
-      : sim(network, seed, [this](std::string_view v) { return &captures[std::string(v)]; }) {
+      : sim(net_config(network), seed, [this](std::string_view v) { return &captures[std::string(v)]; }) {
     sim.set_trace([this](const NetEvent& e) { events.push_back(e); });
     client.peer = *sim.attach_server(server);
     server.peer = *sim.attach_client(client);

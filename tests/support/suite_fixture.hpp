@@ -3,13 +3,14 @@
 #pragma once
 
 #include "check/registry.hpp"
-#include "net/network_spec.hpp"
+#include "net/net_config.hpp"
 #include "suite/loader.hpp"
 #include "suite/value_format.hpp"
 #include "support/support.hpp"
 
 #include <conform/plugin.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -113,6 +114,29 @@ inline std::vector<std::string> lines_of(const InputError& e) {
   std::vector<std::string> out;
   for (const auto& d : e.diagnostics()) out.push_back(d.str());
   return out;
+}
+
+/// The first six lines of a valid case; line 7 is the first a test adds.
+inline std::string case_head(const std::string& id, const std::string& plugin = "quic",
+                      const std::string& scenario = "fanout") {
+  return "[[case]]\n"
+         "id = \"" + id + "\"\n"
+         "rfc = \"9000§4.6\"\n"
+         "requirement = \"it MUST hold\"\n"
+         "plugin = \"" + plugin + "\"\n"
+         "scenario = \"" + scenario + "\"\n";
+}
+
+/// A valid expect block of three lines.
+inline const std::string kExpect =
+    "  [[case.expect]]\n"
+    "  check = \"datagrams_captured\"\n"
+    "  vantage = \"client\"\n";
+
+/// `lines` in order, to compare problems whatever order they come in.
+inline std::vector<std::string> sorted(std::vector<std::string> lines) {
+  std::sort(lines.begin(), lines.end());
+  return lines;
 }
 
 /// `path:line:col: message`.

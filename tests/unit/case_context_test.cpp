@@ -18,7 +18,7 @@ BOOST_AUTO_TEST_CASE(a_capture_file_is_moved_into_the_artifact_folder) {
   const std::string dir = test::scratch_dir("case_context_adopt");
   const std::string own = dir + "/own.pcap";
   { PcapWriter w(own); }
-  CaseContext ctx({}, dir + "/run");
+  CaseContext ctx({}, {}, dir + "/run");
   BOOST_TEST(ctx.adopt_capture("loopback", own) == "");
   BOOST_TEST(fs::exists(dir + "/run/loopback.pcap"));
   BOOST_TEST(!fs::exists(own));
@@ -28,7 +28,7 @@ BOOST_AUTO_TEST_CASE(a_capture_file_is_moved_into_the_artifact_folder) {
 BOOST_AUTO_TEST_CASE(a_file_that_is_not_a_capture_is_refused) {
   const std::string dir = test::scratch_dir("case_context_refuse");
   const std::string text = test::write_file(dir + "/notes.txt", "not a capture\n");
-  CaseContext ctx({}, dir + "/run");
+  CaseContext ctx({}, {}, dir + "/run");
   const std::string why = ctx.adopt_capture("loopback", text);
   BOOST_TEST(why.rfind(text + ": ", 0) == 0u, why);
   BOOST_TEST(!fs::exists(dir + "/run/loopback.pcap"));
@@ -38,7 +38,7 @@ BOOST_AUTO_TEST_CASE(a_file_that_is_not_a_capture_is_refused) {
 BOOST_AUTO_TEST_CASE(a_vantage_takes_one_capture_only) {
   const std::string dir = test::scratch_dir("case_context_twice");
   { PcapWriter a(dir + "/a.pcap"), b(dir + "/b.pcap"); }
-  CaseContext ctx({}, dir + "/run");
+  CaseContext ctx({}, {}, dir + "/run");
   ctx.capture("client");
   BOOST_TEST(ctx.adopt_capture("client", dir + "/a.pcap") == "capture 'client' already exists");
   BOOST_TEST(ctx.adopt_capture("loopback", dir + "/a.pcap") == "");

@@ -201,6 +201,17 @@ BOOST_AUTO_TEST_CASE(duplicate_delivers_a_chosen_datagram_twice) {
   BOOST_TEST(p.sim.stats().duplicated == 1);
 }
 
+BOOST_AUTO_TEST_CASE(a_duplicate_arrives_duplicate_delay_ms_after_its_original) {
+  // The copy of datagram 1 lands 2.5 ms later, after datagram 2: a late
+  // duplicate, as a retransmitted Initial that crossed the original.
+  Pair p(net({{"duplicate", Strings{"client:1"}}, {"duplicate_delay_ms", 2.5}}));
+  p.client_sends(2, kMs);
+  p.sim.run();
+  BOOST_TEST(p.server.arrival_tags() == (Tags{1, 2, 1}));
+  BOOST_TEST(p.server.arrival_times() == (Times{10 * kMs, 11 * kMs, 12 * kMs + kMs / 2}));
+  BOOST_TEST(p.sim.stats().duplicated == 1);
+}
+
 BOOST_AUTO_TEST_CASE(duplicate_rate_one_doubles_everything) {
   Pair p(net({{"duplicate_rate", 1.0}}));
   p.client_sends(3, kMs);

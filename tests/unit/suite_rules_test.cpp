@@ -20,8 +20,6 @@ scenario = "fanout"
 params = { label = "x" }
 )";
 
-const std::string kExpect = "  [[case.expect]]\n  check = \"datagrams_captured\"\n  vantage = \"client\"\n";
-
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(suite_rules_test)

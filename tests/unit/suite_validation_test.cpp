@@ -15,28 +15,6 @@ using namespace conform::test;
 
 namespace {
 
-// The first six lines of a valid case; line 7 is the first the test adds.
-std::string case_head(const std::string& id, const std::string& plugin = "quic",
-                      const std::string& scenario = "fanout") {
-  return "[[case]]\n"
-         "id = \"" + id + "\"\n"
-         "rfc = \"9000§4.6\"\n"
-         "requirement = \"it MUST hold\"\n"
-         "plugin = \"" + plugin + "\"\n"
-         "scenario = \"" + scenario + "\"\n";
-}
-
-// A valid expect block of three lines.
-const std::string kExpect =
-    "  [[case.expect]]\n"
-    "  check = \"datagrams_captured\"\n"
-    "  vantage = \"client\"\n";
-
-std::vector<std::string> sorted(std::vector<std::string> lines) {
-  std::sort(lines.begin(), lines.end());
-  return lines;
-}
-
 // A check with a required float parameter, for a catalogue of our own.
 class RatioCheck final : public Check {
  public:

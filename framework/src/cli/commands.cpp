@@ -3,8 +3,10 @@
 
 #include "check/registry.hpp"
 #include "cli/select.hpp"
+#include "cli/settings_markdown.hpp"
 #include "common/input_error.hpp"
-#include "net/network_spec.hpp"
+#include "common/value_range.hpp"
+#include "net/net_config.hpp"
 #include "plugin/search_path.hpp"
 #include "report/file_reporter.hpp"
 #include "report/interop_matrix.hpp"
@@ -119,11 +121,14 @@ void clear_earlier_results(const std::string& out_dir, const std::vector<Case>& 
                others, others == 1 ? "" : "s", out_dir);
 }
 
-std::string describe(const ValueSpec& spec) {
-  std::string line = fmt::format("{} ({})", spec.name, to_string(spec.type));
+// "rtt_ms (float, ms) = 10.0, from 0 to 1000000000  round-trip ...".
+std::string describe(const ValueSpec& spec, const std::string& unit = "",
+                     const std::optional<FloatRange>& float_range = std::nullopt) {
+  std::string line = fmt::format("{} ({}{})", spec.name, to_string(spec.type), unit.empty() ? "" : ", " + unit);
   line += spec.default_value ? " = " + format_toml(*spec.default_value) : " required";
   if (!spec.one_of.empty()) line += fmt::format(" one of {}", fmt::join(spec.one_of, "|"));
-  if (spec.min || spec.max) line += ", " + range_text(spec);
+  const std::string range = float_range ? range_text(*float_range) : range_text(spec);
+  if (!range.empty()) line += ", " + range;
   if (!spec.doc.empty()) line += "  " + spec.doc;
   return line;
 }
@@ -204,8 +209,12 @@ int command_list(const PluginOptions& plugin_options, const SelectOptions& selec
   return 0;
 }
 
-int command_plugins(const PluginOptions& plugin_options) {
+int command_plugins(const PluginOptions& plugin_options, const std::string& markdown) {
   PluginSet plugins = load_plugins(plugin_options);
+  if (!markdown.empty()) {
+    fmt::print("{}", settings_markdown(markdown, catalogue_of(plugins).plugins));
+    return 0;
+  }
   if (plugins.all().empty()) fmt::print("no plugins found\n");
   for (const auto& p : plugins.all()) {
     const PluginInfo& info = p.info();
@@ -224,7 +233,8 @@ int command_plugins(const PluginOptions& plugin_options) {
   }
   // Not a plugin's: the simulator and the relay read these for every case.
   fmt::print("network (a case's `network` table, for every plugin):\n");
-  for (const auto& k : network_spec()) fmt::print("  {}\n", describe(k));
+  for (const auto& s : net_settings())
+    fmt::print("  {}\n", describe(s.spec, s.unit, s.range));
   return 0;
 }
 

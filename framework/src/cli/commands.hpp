@@ -94,6 +94,8 @@ nlohmann::json interrupted_json(Interruption& interruption);
 /// SIGINT) once `interruption` caught one, saying so on stderr with the
 /// counts of `totals`.
 int interrupted_exit(Interruption& interruption, const RunTotals& totals, int code);
-int command_plugins(const PluginOptions& plugins);
+/// Describes the plugins and the network settings; with `markdown` (a
+/// section of settings_markdown.hpp) prints only that table.
+int command_plugins(const PluginOptions& plugins, const std::string& markdown = "");
 
 }  // namespace conform

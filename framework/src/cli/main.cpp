@@ -107,6 +107,11 @@ int main(int argc, char** argv) {
   conform::PluginOptions plugins;
   auto* plugins_cmd = app.add_subcommand("plugins", "describe each plugin found: scenarios, knobs, time model");
   add_plugin_options(*plugins_cmd, plugins);
+  std::string plugins_markdown;
+  plugins_cmd->add_option("--markdown", plugins_markdown,
+                          "print one settings table of the docs instead: network, knobs-<plugin> "
+                          "(scripts/update-docs.sh writes them into docs/)")
+      ->type_name("SECTION");
 
   conform::DissectCommandOptions dissect;
   auto* dissect_cmd = app.add_subcommand(
@@ -155,7 +160,7 @@ int main(int argc, char** argv) {
     if (*report_cmd) return conform::command_report(report);
     if (*merge_cmd) return conform::command_merge(merge);
     if (*check_cmd) return conform::command_check(check);
-    return conform::command_plugins(plugins);
+    return conform::command_plugins(plugins, plugins_markdown);
   } catch (const conform::InputError& e) {
     std::fflush(stdout);
     for (const auto& d : e.diagnostics()) std::fprintf(stderr, "%s\n", d.str().c_str());

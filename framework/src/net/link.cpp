@@ -29,11 +29,11 @@ Link::Link(const NetConfig& config, std::string group, std::string name, std::ui
 
 bool Link::randomly_lost() {
   bool lost = loss_rng_.chance(c_.loss_rate);
-  if (c_.burst.enabled()) {
+  if (c_.burst_loss()) {
     // Decide with the current state's loss probability, then move: a burst
     // starts with the datagram after the transition into the bad state.
-    lost |= burst_rng_.chance(burst_bad_ ? c_.burst.loss_bad : c_.burst.loss_good);
-    burst_bad_ = burst_rng_.chance(burst_bad_ ? 1 - c_.burst.leave_bad : c_.burst.enter_bad);
+    lost |= burst_rng_.chance(burst_bad_ ? c_.ge_loss_bad : c_.ge_loss_good);
+    burst_bad_ = burst_rng_.chance(burst_bad_ ? 1 - c_.ge_leave_bad : c_.ge_enter_bad);
   }
   return lost;
 }
@@ -106,6 +106,7 @@ LinkOutcome Link::send(Instant now, std::vector<std::uint8_t> payload) {
   out.arrivals.push_back(std::move(arrival));
   if (twice) {
     Arrival copy = out.arrivals.front();
+    copy.at += c_.duplicate_delay;
     copy.duplicate = true;
     out.arrivals.push_back(std::move(copy));
   }

@@ -1,93 +1,162 @@
-// Reading and checking a `network` table.
+// The `network` settings as rows: one per key, each naming the NetConfig
+// field it sets, so adding a setting is one field and one row. Defaults are
+// read from a default NetConfig, so net_config.hpp stays the one place they
+// are written.
 #include "net/net_config.hpp"
+
+#include <algorithm>
+#include <optional>
 
 namespace conform {
 namespace {
 
-struct Reader {
-  const ValueMap& values;
-  std::vector<NetConfigProblem> problems;
-
-  double number(const std::string& key, double fallback, double min, double max) {
-    double v = fallback;
-    auto it = values.find(key);
-    if (it != values.end()) {
-      if (const double* d = std::get_if<double>(&it->second)) v = *d;
-      else if (const std::int64_t* i = std::get_if<std::int64_t>(&it->second)) v = static_cast<double>(*i);
-      else problems.push_back({key, "must be a number"});
-    }
-    if (!(v >= min && v <= max))
-      problems.push_back({key, "must be between " + format(min) + " and " + format(max) +
-                                   ", not " + format(v)});
-    return v;
-  }
-
-  std::int64_t integer(const std::string& key, std::int64_t fallback, std::int64_t min) {
-    auto it = values.find(key);
-    if (it == values.end()) return fallback;
-    const std::int64_t* i = std::get_if<std::int64_t>(&it->second);
-    if (!i) {
-      problems.push_back({key, "must be an integer"});
-      return fallback;
-    }
-    if (*i < min) problems.push_back({key, "must be at least " + std::to_string(min)});
-    return *i;
-  }
-
-  std::vector<DatagramSelector> selectors(const std::string& key) {
-    std::vector<DatagramSelector> out;
-    auto it = values.find(key);
-    if (it == values.end()) return out;
-    const auto* list = std::get_if<std::vector<std::string>>(&it->second);
-    if (!list) {
-      problems.push_back({key, "must be an array of strings"});
-      return out;
-    }
-    for (const auto& text : *list) {
-      std::string error;
-      if (auto s = parse_selector(text, error)) out.push_back(*s);
-      else problems.push_back({key, error});
-    }
-    return out;
-  }
-
-  static std::string format(double v) {
-    std::string s = std::to_string(v);
-    s.erase(s.find_last_not_of('0') + 1);
-    if (s.back() == '.') s.pop_back();
-    return s;
-  }
-};
+/// The defaults every row declares.
+const NetConfig& defaults() {
+  static const NetConfig config;
+  return config;
+}
 
 // Large enough for any real path, small enough that nanosecond arithmetic
 // on it cannot overflow.
 constexpr double kMaxMs = 1e9;
+constexpr FloatRange kProbability{0, 1};
+constexpr FloatRange kMillis{0, kMaxMs};
+
+/// A float field holding `per_unit` times the value written (bits per
+/// second from Mbit/s).
+template <auto Member>
+NetSetting real(std::string name, std::string unit, std::string doc, FloatRange range,
+                double per_unit = 1) {
+  ValueSpec spec{std::move(name), ValueType::floating, Value{defaults().*Member / per_unit},
+                 std::move(doc)};
+  return {std::move(spec), std::move(unit), range, [per_unit](const Value& v, NetConfig& c) {
+            c.*Member = std::get<double>(v) * per_unit;
+            return std::string();
+          }};
+}
+
+template <auto Member>
+NetSetting probability(std::string name, std::string doc) {
+  return real<Member>(std::move(name), "", std::move(doc), kProbability);
+}
+
+template <auto Member>
+NetSetting integer(std::string name, std::string unit, std::string doc, std::int64_t min) {
+  ValueSpec spec{std::move(name), ValueType::integer, Value{defaults().*Member}, std::move(doc),
+                 {}, min};
+  return {std::move(spec), std::move(unit), std::nullopt, [](const Value& v, NetConfig& c) {
+            c.*Member = std::get<std::int64_t>(v);
+            return std::string();
+          }};
+}
+
+/// A Duration field written in milliseconds; the field holds `per_ms` of
+/// what is written (the one-way delay is half the RTT).
+template <auto Member>
+NetSetting millis(std::string name, std::string doc, FloatRange range = kMillis, double per_ms = 1) {
+  ValueSpec spec{std::move(name), ValueType::floating, Value{(defaults().*Member).ms() / per_ms},
+                 std::move(doc)};
+  return {std::move(spec), "ms", range, [per_ms](const Value& v, NetConfig& c) {
+            c.*Member = Duration::from_ms(std::get<double>(v) * per_ms);
+            return std::string();
+          }};
+}
+
+/// A list of datagram selectors (net/selector.hpp).
+template <auto Member>
+NetSetting selectors(std::string name, std::string doc) {
+  ValueSpec spec{std::move(name), ValueType::string_list, Value{std::vector<std::string>{}},
+                 std::move(doc)};
+  return {std::move(spec), "", std::nullopt, [](const Value& v, NetConfig& c) {
+            std::vector<DatagramSelector> out;
+            std::string problems;
+            for (const auto& text : std::get<std::vector<std::string>>(v)) {
+              std::string error;
+              if (auto s = parse_selector(text, error)) out.push_back(*s);
+              else problems += (problems.empty() ? "" : "; ") + error;
+            }
+            c.*Member = std::move(out);
+            return problems;
+          }};
+}
+
+}  // namespace
+
+const std::vector<NetSetting>& net_settings() {
+  using C = NetConfig;
+  static const std::vector<NetSetting> rows = {
+      millis<&C::one_way_delay>("rtt_ms", "round-trip propagation delay of the path; each way gets half", kMillis, 0.5),
+      integer<&C::mtu>("mtu", "bytes", "path MTU, bytes of IP packet (UDP payload + 28); larger datagrams are lost", 29),
+      real<&C::bandwidth_bps>("bandwidth_mbps", "Mbit/s", "bottleneck rate each way, of IP packets; 0: unlimited", {0, 1e6}, 1e6),
+      integer<&C::queue_bytes>("queue_bytes", "bytes", "drop-tail limit each way, bytes of IP packets not yet serialised; 0: unlimited", 0),
+      probability<&C::loss_rate>("loss_rate", "Bernoulli loss probability per datagram"),
+      probability<&C::ge_enter_bad>("ge_enter_bad", "Gilbert-Elliott burst loss: probability per datagram of moving from the good to the bad state"),
+      probability<&C::ge_leave_bad>("ge_leave_bad", "Gilbert-Elliott: probability per datagram of moving from the bad back to the good state"),
+      probability<&C::ge_loss_bad>("ge_loss_bad", "Gilbert-Elliott: loss probability in the bad state"),
+      probability<&C::ge_loss_good>("ge_loss_good", "Gilbert-Elliott: loss probability in the good state"),
+      millis<&C::jitter>("jitter_ms", "uniform extra one-way delay in [0, jitter]; may reorder datagrams"),
+      selectors<&C::drop>("drop", "datagrams to lose: \"client:3\" (the 3rd the client sends), \"server:initial:1\" (the server's 1st datagram carrying an Initial), \"client-2:handshake:1\""),
+      selectors<&C::reorder>("reorder", "datagrams to hold back by reorder_delay_ms (selectors as for drop)"),
+      millis<&C::reorder_delay>("reorder_delay_ms", "extra delay of each datagram named in reorder"),
+      selectors<&C::duplicate>("duplicate", "datagrams delivered twice (selectors as for drop)"),
+      probability<&C::duplicate_rate>("duplicate_rate", "probability per datagram of delivering it twice"),
+      millis<&C::duplicate_delay>("duplicate_delay_ms", "how much later than the original a duplicated datagram's copy arrives (a late duplicate Initial, RFC 9002 §6.2.3)"),
+      selectors<&C::corrupt>("corrupt", "datagrams delivered with corrupt_bits flipped bits (selectors as for drop)"),
+      probability<&C::corrupt_rate>("corrupt_rate", "probability per datagram of flipping bits in it"),
+      integer<&C::corrupt_bits>("corrupt_bits", "", "bits flipped in a corrupted datagram", 1),
+      millis<&C::budget>("budget_ms", "virtual time after which a simulated run is stopped as TIMEOUT", {0, kMaxMs, true}),
+  };
+  return rows;
+}
+
+const std::vector<ValueSpec>& network_spec() {
+  static const std::vector<ValueSpec> specs = [] {
+    std::vector<ValueSpec> out;
+    for (const NetSetting& s : net_settings()) out.push_back(s.spec);
+    return out;
+  }();
+  return specs;
+}
+
+namespace {
+
+// A TOML integer where a float is declared reads as that float (10 is 10.0).
+std::optional<Value> as_type(const Value& v, ValueType type) {
+  if (type_of(v) == type) return v;
+  if (type == ValueType::floating)
+    if (const auto* i = std::get_if<std::int64_t>(&v)) return Value{static_cast<double>(*i)};
+  return std::nullopt;
+}
+
+std::string read_one(const NetSetting& s, const Value& written, NetConfig& c) {
+  const auto v = as_type(written, s.spec.type);
+  if (!v) return "must be " + std::string(s.spec.type == ValueType::integer ? "an " : "a ") +
+                 to_string(s.spec.type);
+  if (out_of_range(s.spec, *v))
+    return "= " + std::to_string(std::get<std::int64_t>(*v)) + " is out of range: " + range_text(s.spec);
+  if (const auto* d = std::get_if<double>(&*v); d && s.range && out_of_range(*s.range, *d))
+    return "= " + format_number(*d) + " is out of range: " + range_text(*s.range);
+  return s.set(*v, c);
+}
 
 }  // namespace
 
 std::vector<NetConfigProblem> read_net_config(const ValueMap& network, NetConfig& c) {
-  Reader r{network, {}};
-  c.one_way_delay = Duration::from_ms(r.number("rtt_ms", 10, 0, kMaxMs) / 2);
-  c.mtu = r.integer("mtu", 1500, 29);
-  c.bandwidth_bps = r.number("bandwidth_mbps", 0, 0, 1e6) * 1e6;
-  c.queue_bytes = r.integer("queue_bytes", 0, 0);
-  c.loss_rate = r.number("loss_rate", 0, 0, 1);
-  c.burst.enter_bad = r.number("ge_enter_bad", 0, 0, 1);
-  c.burst.leave_bad = r.number("ge_leave_bad", 1, 0, 1);
-  c.burst.loss_bad = r.number("ge_loss_bad", 1, 0, 1);
-  c.burst.loss_good = r.number("ge_loss_good", 0, 0, 1);
-  c.jitter = Duration::from_ms(r.number("jitter_ms", 0, 0, kMaxMs));
-  c.drop = r.selectors("drop");
-  c.reorder = r.selectors("reorder");
-  c.reorder_delay = Duration::from_ms(r.number("reorder_delay_ms", 5, 0, kMaxMs));
-  c.duplicate = r.selectors("duplicate");
-  c.duplicate_rate = r.number("duplicate_rate", 0, 0, 1);
-  c.corrupt = r.selectors("corrupt");
-  c.corrupt_rate = r.number("corrupt_rate", 0, 0, 1);
-  c.corrupt_bits = r.integer("corrupt_bits", 1, 1);
-  c.budget = Duration::from_ms(r.number("budget_ms", 60000, 0, kMaxMs));
-  if (c.budget <= Duration()) r.problems.push_back({"budget_ms", "must be above 0"});
-  return r.problems;
+  std::vector<NetConfigProblem> problems;
+  std::size_t known = 0;
+  for (const NetSetting& s : net_settings()) {
+    auto it = network.find(s.spec.name);
+    if (it == network.end()) continue;
+    ++known;
+    if (std::string why = read_one(s, it->second, c); !why.empty())
+      problems.push_back({s.spec.name, std::move(why)});
+  }
+  if (known < network.size())
+    for (const auto& [key, value] : network)
+      if (std::none_of(net_settings().begin(), net_settings().end(),
+                       [&](const NetSetting& s) { return s.spec.name == key; }))
+        problems.push_back({key, "is not a network setting"});
+  return problems;
 }
 
 }  // namespace conform

@@ -1,28 +1,26 @@
-// A case's `network` table turned into typed, checked link settings, with
-// every problem reported as a value naming its key.
+// The settings of a case's `network` table: the path between client and
+// server that the simulator (virtual time) or the loopback relay (real time)
+// models. NetConfig holds them typed, with their defaults; net_settings()
+// binds each to its TOML key, type, unit, range and doc, so a setting is
+// declared once (here and in its row) and the loader, the links and the
+// generated docs read that declaration.
 #pragma once
 
+#include "common/value_range.hpp"
 #include "net/selector.hpp"
 
 #include <conform/time.hpp>
 #include <conform/value.hpp>
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace conform {
 
-/// Gilbert-Elliott two-state burst loss: each datagram is lost with the loss
-/// probability of the current state, then the state moves on.
-struct GilbertElliott {
-  double enter_bad = 0;
-  double leave_bad = 1;
-  double loss_bad = 1;
-  double loss_good = 0;
-  bool enabled() const { return enter_bad > 0 || loss_good > 0; }
-};
-
-/// The settings of every link (each direction of every client's path).
+/// The settings of every link (each direction of every client's path). The
+/// defaults here are the suite's defaults.
 struct NetConfig {
   Duration one_way_delay = Duration::milliseconds(5);
   /// Bytes of IP packet (UDP payload + 28).
@@ -32,7 +30,12 @@ struct NetConfig {
   /// Drop-tail limit in bytes of IP packets; 0: unlimited.
   std::int64_t queue_bytes = 0;
   double loss_rate = 0;
-  GilbertElliott burst;
+  /// Gilbert-Elliott two-state burst loss: each datagram is lost with the
+  /// loss probability of the current state, then the state moves on.
+  double ge_enter_bad = 0;
+  double ge_leave_bad = 1;
+  double ge_loss_bad = 1;
+  double ge_loss_good = 0;
   /// Each datagram gets an extra delay drawn uniformly in [0, jitter].
   Duration jitter;
   std::vector<DatagramSelector> drop;
@@ -40,12 +43,38 @@ struct NetConfig {
   Duration reorder_delay = Duration::milliseconds(5);
   std::vector<DatagramSelector> duplicate;
   double duplicate_rate = 0;
+  /// How much later than the original the copy of a duplicated datagram arrives.
+  Duration duplicate_delay;
   std::vector<DatagramSelector> corrupt;
   double corrupt_rate = 0;
   std::int64_t corrupt_bits = 1;
   /// Virtual time at which a run is stopped as stuck.
   Duration budget = Duration::seconds(60);
+
+  bool burst_loss() const { return ge_enter_bad > 0 || ge_loss_good > 0; }
 };
+
+/// One key of a `network` table bound to the NetConfig field it sets.
+struct NetSetting {
+  /// Name, type, default (read from a default NetConfig), integer bounds
+  /// and doc.
+  ValueSpec spec;
+  /// The unit of the value as written: "ms", "bytes", "Mbit/s"; "" for a
+  /// probability, a count or a list.
+  std::string unit;
+  /// For a float: the values allowed.
+  std::optional<FloatRange> range;
+  /// Writes a value of spec.type (in range) into its field; returns "" or
+  /// why the value cannot be used (a selector that does not parse).
+  std::function<std::string(const Value&, NetConfig&)> set;
+};
+
+/// Every setting, in the order the docs list them.
+const std::vector<NetSetting>& net_settings();
+
+/// The settings' specs (what a `network` table may hold, for the loader and
+/// `conform plugins`).
+const std::vector<ValueSpec>& network_spec();
 
 /// One problem with a `network` table: the key and what is wrong.
 struct NetConfigProblem {
@@ -53,8 +82,9 @@ struct NetConfigProblem {
   std::string message;
 };
 
-/// Reads `network` (keys missing from it keep NetConfig's defaults, which
-/// equal network_spec()'s) into `out`; returns the problems, empty if none.
+/// Reads `network` into `out` (keys missing from it keep NetConfig's
+/// defaults): each key must name a setting and hold a value of its type in
+/// its range. Returns the problems in the settings' order, empty if none.
 std::vector<NetConfigProblem> read_net_config(const ValueMap& network, NetConfig& out);
 
 }  // namespace conform

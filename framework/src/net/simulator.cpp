@@ -68,14 +68,6 @@ std::string to_string(const NetEvent& e) {
   return s;
 }
 
-Simulator::Simulator(const ValueMap& network, std::uint64_t seed, CaptureSource captures)
-    : seed_(seed), captures_(std::move(captures)) {
-  for (const auto& p : read_net_config(network, config_))
-    config_error_ += (config_error_.empty() ? "" : "; ") + ("network." + p.key + " " + p.message);
-  nodes_.emplace_back();
-  timers_.push_back(Instant::never());
-}
-
 Simulator::Simulator(NetConfig config, std::uint64_t seed, CaptureSource captures)
     : config_(std::move(config)), seed_(seed), captures_(std::move(captures)) {
   nodes_.emplace_back();
@@ -200,7 +192,6 @@ SimulationEnd Simulator::run() { return run_until(Instant::never()); }
 
 SimulationEnd Simulator::run_until(Instant deadline) {
   using R = SimulationEnd::Reason;
-  if (!config_error_.empty()) return {R::misconfigured, now_, config_error_};
   if (!nodes_[0]) return {R::misconfigured, now_, "no server attached"};
   const Instant budget_end = Instant() + config_.budget;
   const Instant stop = std::min(deadline, budget_end);

@@ -50,10 +50,8 @@ struct NetStats {
 
 class Simulator final : public SimulatedNetwork {
  public:
-  /// A network shaped by `network` (a case's table, checked with
-  /// read_net_config: if invalid, every run ends `misconfigured`) whose
-  /// randomness all derives from `seed`.
-  Simulator(const ValueMap& network, std::uint64_t seed, CaptureSource captures);
+  /// A network shaped by `config` (a case's `network` table as the loader
+  /// read it) whose randomness all derives from `seed`.
   Simulator(NetConfig config, std::uint64_t seed, CaptureSource captures);
   ~Simulator() override;
 
@@ -81,7 +79,6 @@ class Simulator final : public SimulatedNetwork {
   Instant next_timer(int& node) const;
 
   NetConfig config_;
-  std::string config_error_;
   std::uint64_t seed_;
   CaptureSource captures_;
   /// nodes_[0] is the server (absent until attached), nodes_[i + 1] client i.

@@ -80,23 +80,6 @@ UdpRelay::UdpRelay(NetConfig config, std::uint64_t seed, std::uint16_t server_po
   open(listen_port);
 }
 
-namespace {
-
-NetConfig checked(const ValueMap& network, std::string& error) {
-  NetConfig c;
-  for (const auto& p : read_net_config(network, c))
-    error += (error.empty() ? "" : "; ") + ("network." + p.key + " " + p.message);
-  return c;
-}
-
-}  // namespace
-
-UdpRelay::UdpRelay(const ValueMap& network, std::uint64_t seed, std::uint16_t server_port,
-                   CaptureSource captures)
-    : seed_(seed), server_port_(server_port), captures_(std::move(captures)) {
-  config_ = checked(network, error_);
-  if (error_.empty()) open(0);
-}
 
 void UdpRelay::open(std::uint16_t listen_port) {
   buffer_.resize(kMaxDatagram);

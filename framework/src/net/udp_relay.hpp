@@ -31,9 +31,6 @@ class UdpRelay final : public LoopbackRelay {
   /// start(). On failure error() says why and start() does nothing.
   UdpRelay(NetConfig config, std::uint64_t seed, std::uint16_t server_port, CaptureSource captures,
            std::uint16_t listen_port = 0);
-  /// As above, with a case's `network` table; an invalid one is an error().
-  UdpRelay(const ValueMap& network, std::uint64_t seed, std::uint16_t server_port,
-           CaptureSource captures);
   ~UdpRelay() override;
   UdpRelay(const UdpRelay&) = delete;
   UdpRelay& operator=(const UdpRelay&) = delete;

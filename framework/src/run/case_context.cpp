@@ -9,8 +9,8 @@
 namespace conform {
 namespace fs = std::filesystem;
 
-CaseContext::CaseContext(CaseSettings settings, std::string artifact_dir)
-    : settings_(std::move(settings)), artifact_dir_(std::move(artifact_dir)) {
+CaseContext::CaseContext(CaseSettings settings, NetConfig net, std::string artifact_dir)
+    : settings_(std::move(settings)), net_(std::move(net)), artifact_dir_(std::move(artifact_dir)) {
   std::error_code ec;
   fs::create_directories(artifact_dir_, ec);
   if (ec) throw std::runtime_error(artifact_dir_ + ": cannot create folder: " + ec.message());
@@ -64,14 +64,14 @@ void CaseContext::log(std::string_view line) {
 
 SimulatedNetwork& CaseContext::network() {
   if (!network_)
-    network_ = std::make_unique<Simulator>(settings_.network, settings_.seed,
+    network_ = std::make_unique<Simulator>(net_, settings_.seed,
                                            [this](std::string_view v) { return &capture(v); });
   return *network_;
 }
 
 LoopbackRelay& CaseContext::relay(std::uint16_t server_port) {
   if (!relay_) {
-    relay_ = std::make_unique<UdpRelay>(settings_.network, settings_.seed, server_port,
+    relay_ = std::make_unique<UdpRelay>(net_, settings_.seed, server_port,
                                         [this](std::string_view v) { return &capture(v); });
     relay_->start();
   }

@@ -20,7 +20,8 @@ class CaseContext final : public RunContext {
  public:
   /// Creates `artifact_dir` if needed. Throws std::runtime_error naming the
   /// folder when it cannot.
-  CaseContext(CaseSettings settings, std::string artifact_dir);
+  /// `net` is `settings.network` as the loader read it.
+  CaseContext(CaseSettings settings, NetConfig net, std::string artifact_dir);
   ~CaseContext() override;
 
   const CaseSettings& settings() const override { return settings_; }
@@ -38,6 +39,7 @@ class CaseContext final : public RunContext {
 
  private:
   CaseSettings settings_;
+  NetConfig net_;
   std::string artifact_dir_;
   /// capture() may be called from the relay's thread as well as the plugin's.
   std::mutex captures_mutex_;

@@ -36,7 +36,7 @@ RunRecord execute_run(const RunJob& job, Plugin& plugin, const CheckRegistry& ch
   settings.seed = job.seed;
   RunRecord record;
   try {
-    CaseContext ctx(std::move(settings), job.artifact_dir);
+    CaseContext ctx(std::move(settings), job.c->net(job.mutant), job.artifact_dir);
     RunOutcome outcome = plugin.run(ctx);
     ctx.close_captures();
     if (outcome.status == RunOutcome::Status::completed) {

@@ -1,8 +1,8 @@
 // One `[[case]]`: fields, knobs per role, network, matrix, expect, mutant.
 #include "suite/case_parser.hpp"
 
-#include "net/net_config.hpp"
 #include "suite/check_selector.hpp"
+#include "suite/network_points.hpp"
 #include "suite/value_format.hpp"
 
 #include <algorithm>
@@ -156,7 +156,8 @@ void read_numbers(CaseWalk& cx, CaseDecl& c) {
 // `key` is none of these.
 bool read_settings_table(CaseWalk& cx, const std::string& key, const toml::node& node,
                          std::map<std::string, ValueMap>& knobs, ValueMap& params,
-                         ValueMap& network, std::string* unsupported) {
+                         ValueMap& network, std::map<std::string, SourcePos>& network_pos,
+                         std::string* unsupported) {
   if (key == "params") {
     if (auto t = read_table(cx, node, key); t && cx.scenario)
       params = read_values(*t, cx.scenario->params,
@@ -166,12 +167,9 @@ bool read_settings_table(CaseWalk& cx, const std::string& key, const toml::node&
   if (key == "network") {
     if (auto t = read_table(cx, node, key)) {
       network = read_values(*t, *cx.catalogue.network, "network setting", cx.problems);
-      // Types are right; now ranges and selectors, each at its key.
-      NetConfig unused;
-      for (const auto& p : read_net_config(network, unused)) {
-        const toml::node* at = t->get(p.key);
-        cx.problems.add(at ? at->source() : t->source(), "network." + p.key + " " + p.message);
-      }
+      // The values are read into link settings with the matrix and mutants
+      // applied (expand_cases), whose problems point here.
+      for (const auto& [k, n] : *t) network_pos[std::string(k.str())] = cx.problems.at(n.source());
     }
     return true;
   }
@@ -262,10 +260,12 @@ void read_matrix(CaseWalk& cx, CaseDecl& c) {
       cx.problems.add(values.source(), "matrix '" + name + "' must be a non-empty array");
       continue;
     }
-    MatrixAxis axis{name, {}};
+    MatrixAxis axis{name, {}, {}};
     for (const auto& item : *list)
-      if (auto v = to_value(item, *spec, "matrix value of '" + name + "'", cx.problems))
+      if (auto v = to_value(item, *spec, "matrix value of '" + name + "'", cx.problems)) {
         axis.values.push_back(*v);
+        axis.positions.push_back(cx.problems.at(item.source()));
+      }
     c.matrix.push_back(std::move(axis));
   }
   std::size_t points = 1;
@@ -341,7 +341,7 @@ std::optional<MutantDecl> read_mutant(CaseWalk& cx, const toml::table& table,
   for (const auto& [key, node] : table) {
     const std::string name(key.str());
     if (name == "fails") continue;
-    if (!read_settings_table(cx, name, node, m.knobs, m.params, m.network, nullptr))
+    if (!read_settings_table(cx, name, node, m.knobs, m.params, m.network, m.network_pos, nullptr))
       cx.problems.add(key.source(), "unknown key '" + name + "' in [[case.mutant]]" +
                                         did_you_mean(name, allowed_keys(cx, {"fails", "params",
                                                                              "network"})));
@@ -407,7 +407,7 @@ std::optional<CaseDecl> parse_case(const toml::table& table, const Catalogue& ca
   for (const auto& [key, node] : table) {
     const std::string name(key.str());
     if (contains(kCaseKeys, name) && name != "params" && name != "network") continue;
-    if (!read_settings_table(cx, name, node, c.knobs, c.params, c.network, &c.unsupported))
+    if (!read_settings_table(cx, name, node, c.knobs, c.params, c.network, c.network_pos, &c.unsupported))
       problems.add(key.source(), "unknown key '" + name + "' in [[case]]" +
                                      did_you_mean(name, allowed_keys(cx, kCaseKeys)));
   }
@@ -423,6 +423,7 @@ std::optional<CaseDecl> parse_case(const toml::table& table, const Catalogue& ca
         problems.add(m->pos, "this mutant repeats the one at " + other.pos.str());
     c.mutants.push_back(std::move(*m));
   });
+  read_network_points(c, problems);
   if (c.expects.empty() && !table.contains("expect"))
     problems.add(c.pos, (c.id.empty() ? std::string("the case") : "case '" + c.id + "'") +
                             " has no [[case.expect]]: nothing would judge it");

@@ -1,6 +1,7 @@
 // Matrix expansion and overrides.
 #include "suite/matrix.hpp"
 
+#include "suite/network_points.hpp"
 #include "suite/toml_value.hpp"
 #include "suite/value_format.hpp"
 
@@ -72,6 +73,8 @@ std::vector<Case> expand_cases(const std::vector<std::unique_ptr<SuiteFile>>& su
         for (std::size_t a = 0; a < decl.matrix.size(); ++a) {
           const auto& axis = decl.matrix[a];
           apply_setting(c.settings, axis.key, axis.values[index[a]]);
+          if (suite_detail::is_network_axis(axis.key))
+            c.network_point = c.network_point * axis.values.size() + index[a];
           suffix += (suffix.empty() ? "" : ",") + axis.key + "=" + format_bare(axis.values[index[a]]);
         }
         if (!suffix.empty()) c.settings.id += "[" + suffix + "]";

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "common/input_error.hpp"
+#include "net/net_config.hpp"
 
 #include <conform/run_context.hpp>
 #include <conform/value.hpp>
@@ -31,6 +32,8 @@ struct MutantDecl {
   std::map<std::string, ValueMap> knobs;
   ValueMap params;
   ValueMap network;
+  /// Where each key of `network` was written.
+  std::map<std::string, SourcePos> network_pos;
   std::vector<std::string> fails;
   SourcePos pos;
 };
@@ -40,6 +43,8 @@ struct MutantDecl {
 struct MatrixAxis {
   std::string key;
   std::vector<Value> values;
+  /// Where each of `values` was written.
+  std::vector<SourcePos> positions;
 };
 
 /// A `[[case]]` as written, validated against its plugin and the checks.
@@ -56,6 +61,8 @@ struct CaseDecl {
   ValueMap params;
   std::map<std::string, ValueMap> knobs;
   ValueMap network;
+  /// Where each key of `network` was written.
+  std::map<std::string, SourcePos> network_pos;
   std::vector<MatrixAxis> matrix;
   /// Runs per (expanded) case, with seeds base .. base+seeds-1.
   std::int64_t seeds = 1;
@@ -67,6 +74,11 @@ struct CaseDecl {
   std::string unsupported;
   std::vector<ExpectDecl> expects;
   std::vector<MutantDecl> mutants;
+  /// `network` read into link settings once, at load: one per point of the
+  /// matrix's `network.*` axes (in expansion order, the last axis fastest;
+  /// one when there are none), and the same for each mutant.
+  std::vector<NetConfig> nets;
+  std::vector<std::vector<NetConfig>> mutant_nets;
 };
 
 /// One suite file.
@@ -83,7 +95,16 @@ struct Case {
   const CaseDecl* decl = nullptr;
   /// Settings with the expanded id; the runner sets the seed.
   CaseSettings settings;
+  /// Which of decl->nets (and of each of decl->mutant_nets) this point's
+  /// `settings.network` is.
+  std::size_t network_point = 0;
   const std::string& id() const { return settings.id; }
+  /// The link settings of this point, or of `mutant` (one of decl->mutants) on it.
+  const NetConfig& net(const MutantDecl* mutant) const {
+    if (!mutant) return decl->nets.at(network_point);
+    const auto k = static_cast<std::size_t>(mutant - decl->mutants.data());
+    return decl->mutant_nets.at(k).at(network_point);
+  }
 };
 
 }  // namespace conform

@@ -1,6 +1,7 @@
 // Typed values from TOML nodes.
 #include "suite/toml_value.hpp"
 
+#include "common/value_range.hpp"
 #include "suite/value_format.hpp"
 
 #include <algorithm>
@@ -84,12 +85,9 @@ std::optional<Value> to_value(const toml::node& node, const ValueSpec& spec,
       return std::nullopt;
     }
   }
-  if (const auto* number = std::get_if<std::int64_t>(&*value)) {
-    if ((spec.min && *number < *spec.min) || (spec.max && *number > *spec.max)) {
-      problems.add(node.source(), what + " = " + std::to_string(*number) + " is out of range: " +
-                                      range_text(spec));
-      return std::nullopt;
-    }
+  if (out_of_range(spec, *value)) {
+    problems.add(node.source(), what + " = " + format_toml(*value) + " is out of range: " + range_text(spec));
+    return std::nullopt;
   }
   return value;
 }

@@ -37,11 +37,4 @@ std::string format(const Value& v, bool quote) {
 std::string format_toml(const Value& v) { return format(v, true); }
 std::string format_bare(const Value& v) { return format(v, false); }
 
-std::string range_text(const ValueSpec& spec) {
-  if (spec.min && spec.max) return "from " + std::to_string(*spec.min) + " to " + std::to_string(*spec.max);
-  if (spec.min) return "at least " + std::to_string(*spec.min);
-  if (spec.max) return "at most " + std::to_string(*spec.max);
-  return "";
-}
-
 }  // namespace conform

@@ -14,8 +14,4 @@ std::string format_toml(const Value& v);
 /// (`id[frames=200,cc=newreno]`).
 std::string format_bare(const Value& v);
 
-/// "from 1 to 1048576", "at least 0", "at most 9": an integer spec's
-/// bounds (ValueSpec::min, max) in words; "" when it has none.
-std::string range_text(const ValueSpec& spec);
-
 }  // namespace conform

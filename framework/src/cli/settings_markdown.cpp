@@ -1,0 +1,74 @@
+// Markdown tables of the network settings and the plugins' knobs.
+#include "cli/settings_markdown.hpp"
+
+#include "common/input_error.hpp"
+#include "common/value_range.hpp"
+#include "net/net_config.hpp"
+#include "suite/value_format.hpp"
+
+#include <fmt/format.h>
+
+namespace conform {
+namespace {
+
+constexpr const char* kKnobsPrefix = "knobs-";
+
+// A table cell: Markdown would end the cell at a bare '|'.
+std::string cell(const std::string& text) {
+  std::string out;
+  for (char ch : text) {
+    if (ch == '|') out += '\\';
+    out += ch;
+  }
+  return out;
+}
+
+std::string code(const std::string& text) { return text.empty() ? "" : "`" + cell(text) + "`"; }
+
+std::string default_text(const ValueSpec& spec) {
+  return spec.default_value ? code(format_toml(*spec.default_value)) : "required";
+}
+
+// The bounds, or the values a string may take.
+std::string allowed_text(const ValueSpec& spec, const std::optional<FloatRange>& range = std::nullopt) {
+  if (range) return range_text(*range);
+  if (spec.one_of.empty()) return range_text(spec);
+  std::string out;
+  for (const auto& v : spec.one_of) out += (out.empty() ? "" : " \\| ") + code(v);
+  return out;
+}
+
+std::string network_table() {
+  std::string out = "| key | type | default | unit | range | meaning |\n|---|---|---|---|---|---|\n";
+  for (const NetSetting& s : net_settings())
+    out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", code(s.spec.name), to_string(s.spec.type),
+                       default_text(s.spec), s.unit, allowed_text(s.spec, s.range), cell(s.spec.doc));
+  return out;
+}
+
+std::string knob_table(const PluginInfo& plugin) {
+  std::string out = "| knob | type | default | range or values | meaning |\n|---|---|---|---|---|\n";
+  for (const ValueSpec& k : plugin.knobs)
+    out += fmt::format("| {} | {} | {} | {} | {} |\n", code(k.name), to_string(k.type), default_text(k),
+                       allowed_text(k), cell(k.doc));
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> markdown_sections(const std::vector<const PluginInfo*>& plugins) {
+  std::vector<std::string> names = {"network"};
+  for (const PluginInfo* p : plugins)
+    if (!p->knobs.empty()) names.push_back(kKnobsPrefix + p->name);
+  return names;
+}
+
+std::string settings_markdown(const std::string& name, const std::vector<const PluginInfo*>& plugins) {
+  if (name == "network") return network_table();
+  for (const PluginInfo* p : plugins)
+    if (!p->knobs.empty() && name == kKnobsPrefix + p->name) return knob_table(*p);
+  throw InputError(SourcePos{"--markdown"}, "no section '" + name + "'; sections: " +
+                           fmt::format("{}", fmt::join(markdown_sections(plugins), ", ")));
+}
+
+}  // namespace conform

@@ -1,0 +1,24 @@
+// The settings tables of the docs, generated from their declarations: the
+// `network` table (net/net_config.cpp's rows) for docs/suites.md and each
+// plugin's knobs for docs/plugins.md, printed by
+// `conform plugins --markdown NAME` and written between the docs' markers
+// `<!-- generated: NAME -->` and `<!-- end generated: NAME -->` by
+// scripts/update-docs.sh.
+#pragma once
+
+#include <conform/plugin.hpp>
+
+#include <string>
+#include <vector>
+
+namespace conform {
+
+/// The names `--markdown` accepts: "network", then "knobs-<plugin>" for
+/// each of `plugins` that has knobs.
+std::vector<std::string> markdown_sections(const std::vector<const PluginInfo*>& plugins);
+
+/// The Markdown table of section `name` (one of markdown_sections), each
+/// line ending in a newline. Throws InputError for another name.
+std::string settings_markdown(const std::string& name, const std::vector<const PluginInfo*>& plugins);
+
+}  // namespace conform
