@@ -101,6 +101,16 @@ Launch launch_of(const RoleCommand& c, const std::string& program, const std::ma
   return l;
 }
 
+// Each request on a bidirectional stream of its own, as HTTP/3 does (RFC
+// 9114 §6.1); the request bytes are the programs' own, so only the
+// responses' are declared.
+RunDemand request_response_demand(const ValueMap& p) {
+  RunDemand d;
+  d.client.bidi_streams = demand_param(p, "requests");
+  d.server.bytes = demand_product(p, "requests", "response_bytes");
+  return d;
+}
+
 class ExternalPlugin final : public Plugin {
  public:
   ExternalPlugin() : profiles_(load_profiles(profile_dirs())) {
@@ -115,7 +125,8 @@ class ExternalPlugin final : public Plugin {
          {{"requests", ValueType::integer, Value{std::int64_t{10}}, "requests on one connection"},
           {"response_bytes", ValueType::integer, Value{std::int64_t{1000}}, "size of each response body, bytes"},
           {"time_limit_ms", ValueType::integer, Value{std::int64_t{20000}},
-           "the client is stopped after this long, ms; the captures are judged as they are"}}}};
+           "the client is stopped after this long, ms; the captures are judged as they are"}},
+         request_response_demand}};
     std::vector<std::string> names;
     for (const auto& p : profiles_.profiles) names.push_back(p.name);
     const bool has_conform = profiles_.find("conform") != nullptr;

@@ -114,15 +114,6 @@ bool inside_folder(const std::string& path, const std::string& folder) {
   return !ec && std::mismatch(f.begin(), f.end(), p.begin(), p.end()).first == f.end();
 }
 
-std::string describe(const ValueSpec& spec) {
-  std::string line = fmt::format("{} ({})", spec.name, to_string(spec.type));
-  line += spec.default_value ? " = " + format_toml(*spec.default_value) : " required";
-  if (!spec.one_of.empty()) line += fmt::format(" one of {}", fmt::join(spec.one_of, "|"));
-  if (spec.min || spec.max) line += ", " + range_text(spec);
-  if (!spec.doc.empty()) line += "  " + spec.doc;
-  return line;
-}
-
 }  // namespace
 
 void refuse_overwriting(const std::vector<OutputFile>& outputs, const std::vector<std::string>& inputs) {

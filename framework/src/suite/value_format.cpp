@@ -2,6 +2,7 @@
 #include "suite/value_format.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace conform {
 namespace {
@@ -42,6 +43,15 @@ std::string range_text(const ValueSpec& spec) {
   if (spec.min) return "at least " + std::to_string(*spec.min);
   if (spec.max) return "at most " + std::to_string(*spec.max);
   return "";
+}
+
+std::string describe(const ValueSpec& spec) {
+  std::string line = fmt::format("{} ({})", spec.name, to_string(spec.type));
+  line += spec.default_value ? " = " + format_toml(*spec.default_value) : " required";
+  if (!spec.one_of.empty()) line += fmt::format(" one of {}", fmt::join(spec.one_of, "|"));
+  if (spec.min || spec.max) line += ", " + range_text(spec);
+  if (!spec.doc.empty()) line += "  " + spec.doc;
+  return line;
 }
 
 }  // namespace conform

@@ -18,4 +18,9 @@ std::string format_bare(const Value& v);
 /// bounds (ValueSpec::min, max) in words; "" when it has none.
 std::string range_text(const ValueSpec& spec);
 
+/// One line for listings (`conform plugins`, `conform checks`): `frames
+/// (integer) = 200, from 1 to 100000  frames to send`; `required` where
+/// there is no default, `one of a|b` for a closed set.
+std::string describe(const ValueSpec& spec);
+
 }  // namespace conform
