@@ -11,7 +11,7 @@
 // measured is their cost over 9000 datagrams.
 //
 //   build/bench/bench_quic_checks [--streams N]
-#include "check/quic/quic_check.hpp"
+#include "check/quic/support/quic_check.hpp"
 #include "check/registry.hpp"
 
 #include <fmt/format.h>
@@ -88,8 +88,10 @@ int main(int argc, char** argv) {
   const quic_checks::QuicRun run(server, {client});
 
   CaseSettings settings;
-  settings.params = {{"frames", std::int64_t(streams)}, {"frames_per_group", std::int64_t{1}},
-                     {"payload_bytes", std::int64_t{80}}};
+  // What uni-fanout declares for one frame a stream.
+  settings.demand = RunDemand{};
+  settings.demand->server.uni_streams = DemandValue{std::uint64_t(streams), fmt::format("frames={} frames_per_group=1", streams)};
+  settings.demand->server.bytes = DemandValue{std::uint64_t(streams) * 80, fmt::format("frames={} × payload_bytes=80", streams)};
   const std::string dir;
   const auto& registry = CheckRegistry::builtin();
   double checks_ms = 0;

@@ -15,6 +15,7 @@ SECTIONS=(
   # command                        | doc             | section
   "plugins --markdown network      | docs/suites.md  | network"
   "plugins --markdown knobs-quic   | docs/plugins.md | knobs-quic"
+  "checks --markdown               | docs/checks.md  | checks"
 )
 
 check=0

@@ -122,6 +122,9 @@ Launch launch_of(const RoleCommand& c, const std::string& program, const std::ma
   return l;
 }
 
+// Each request on a bidirectional stream of its own, as HTTP/3 does (RFC
+// 9114 §6.1); the request bytes are the programs' own, so only the
+// responses' are declared.
 class ExternalPlugin final : public Plugin {
  public:
   ExternalPlugin() : profiles_(load_profiles(profile_dirs())) {

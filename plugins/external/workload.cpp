@@ -23,6 +23,25 @@ std::vector<ValueSpec> stream_params(ValueSpec role, const std::string& dir_defa
 
 std::string other(const std::string& role) { return role == "client" ? "server" : "client"; }
 
+RunDemand request_response_demand(const ValueMap& p) {
+  RunDemand d;
+  d.client.bidi_streams = demand_param(p, "requests");
+  d.server.bytes = demand_product(p, "requests", "response_bytes");
+  return d;
+}
+
+// The opener of a stream scenario opens `streams` streams of `dir`, each
+// with stream_bytes; `role_param` names the role under test.
+RunDemand stream_demand(const ValueMap& p, const std::string& role_param, bool under_test_opens) {
+  RunDemand d;
+  const std::string under_test = std::get<std::string>(p.at(role_param));
+  SideDemand& opener = (under_test_opens ? under_test : other(under_test)) == "client" ? d.client : d.server;
+  (std::get<std::string>(p.at("dir")) == "uni" ? opener.uni_streams : opener.bidi_streams) =
+      demand_param(p, "streams");
+  opener.bytes = demand_product(p, "streams", "stream_bytes");
+  return d;
+}
+
 }  // namespace
 
 const char* to_string(Workload w) { return w == Workload::http3 ? "http3" : "raw-quic"; }
@@ -40,21 +59,24 @@ std::vector<ScenarioSpec> scenarios() {
        "profile's programs do), concurrently as the server's stream limit allows; the server serves it",
        {{"requests", ValueType::integer, Value{std::int64_t{10}}, "requests on one connection"},
         {"response_bytes", ValueType::integer, Value{std::int64_t{1000}}, "size of each response body, bytes"},
-        time_limit(20000)}},
+        time_limit(20000)},
+       request_response_demand},
       {"streams-toward",
        "raw-QUIC workload: the peer of the stack under test (`toward`) opens `streams` streams of `dir` at it, "
        "each carrying stream_bytes then FIN (a bidi one is answered with as many bytes): the stack must raise "
        "MAX_STREAMS as they close (RFC 9000 §4.6); its limit is its own initial_max_streams_* knob",
        stream_params({"toward", ValueType::string, Value{std::string("client")},
                       "the role under test, which receives the streams", {"client", "server"}},
-                     "uni")},
+                     "uni"),
+       [](const ValueMap& p) { return stream_demand(p, "toward", false); }},
       {"held-at-limit",
        "raw-QUIC workload: the stack under test (`held`) opens `streams` streams of `dir` at its peer, whose "
        "initial_max_streams_* knob the case sets small: the stack must wait for MAX_STREAMS, say STREAMS_BLOCKED "
        "(RFC 9000 §4.6, §19.14) and go on",
        stream_params({"held", ValueType::string, Value{std::string("client")},
                       "the role under test, which opens the streams", {"client", "server"}},
-                     "bidi")},
+                     "bidi"),
+       [](const ValueMap& p) { return stream_demand(p, "held", true); }},
   };
 }
 

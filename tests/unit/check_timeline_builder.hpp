@@ -3,7 +3,7 @@
 // datagrams built from packets and frames, frame numbers counting from 1.
 #pragma once
 
-#include "check/quic/quic_check.hpp"
+#include "check/quic/support/quic_check.hpp"
 #include "check/registry.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -124,9 +124,10 @@ class TimelineBuilder {
 };
 
 /// Runs check `name` on `run` with `params` (defaults filled in as the suite
-/// loader does) and `scenario` parameters.
+/// loader does), the run's `demand` as its scenario declares it, and its
+/// `network` settings.
 inline CheckResult judge(const std::string& name, const quic_checks::QuicRun& run, ValueMap params,
-                         ValueMap scenario = {}, ValueMap network = {}) {
+                         std::optional<RunDemand> demand = {}, ValueMap network = {}) {
   const Check* check = CheckRegistry::builtin().find(name);
   BOOST_TEST_REQUIRE(check != nullptr);
   const auto* quic = dynamic_cast<const quic_checks::QuicCheck*>(check);
@@ -134,10 +135,19 @@ inline CheckResult judge(const std::string& name, const quic_checks::QuicRun& ru
   for (const auto& spec : check->params())
     if (!params.count(spec.name) && spec.default_value) params[spec.name] = *spec.default_value;
   CaseSettings settings;
-  settings.params = std::move(scenario);
+  settings.demand = std::move(demand);
   settings.network = std::move(network);
   const std::string dir;
   return quic->judge(run, {dir, settings, params});
+}
+
+/// A demand of `side`: `value` of `what` (&SideDemand::uni_streams, ...)
+/// from `source` ("streams=3").
+inline RunDemand demand_of(Side side, std::optional<DemandValue> SideDemand::*what, std::uint64_t value,
+                           std::string source) {
+  RunDemand d;
+  (side == Side::client ? d.client : d.server).*what = DemandValue{value, std::move(source)};
+  return d;
 }
 
 /// A run with only a client capture, or only a server capture.

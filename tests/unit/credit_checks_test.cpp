@@ -3,7 +3,7 @@
 // §3.2 Reset Recvd), max_streams_extended when the credit of reset or
 // stopped streams did not come back (§4.6), and credit_not_held_back
 // (§4.2): the raise leaves with the receiver's next datagram.
-#include "check/quic/quic_check.hpp"
+#include "check/quic/support/quic_check.hpp"
 #include "support/support.hpp"
 #include "unit/check_timeline_builder.hpp"
 
@@ -37,7 +37,10 @@ TimelineBuilder fanout_with_resets(std::uint64_t n, std::uint64_t reset_every) {
   return b;
 }
 
-ValueMap fanout_scenario(std::int64_t frames) { return {{"frames", frames}, {"frames_per_group", std::int64_t{1}}}; }
+// What uni-fanout declares for `frames` frames, one a stream.
+RunDemand fanout_scenario(std::uint64_t frames) {
+  return demand_of(Side::server, &SideDemand::uni_streams, frames, "frames=" + std::to_string(frames) + " frames_per_group=1");
+}
 
 }  // namespace
 

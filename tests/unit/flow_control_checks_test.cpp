@@ -1,6 +1,6 @@
 // The flow control checks (data_blocked_sent, stream_data_blocked_sent,
 // max_data_extended) on hand-made timelines, passing and failing.
-#include "check/quic/quic_check.hpp"
+#include "check/quic/support/quic_check.hpp"
 #include "unit/check_timeline_builder.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -31,14 +31,15 @@ BOOST_AUTO_TEST_CASE(data_blocked_sent_wants_the_frame_while_waiting_at_the_limi
   mute.params(Side::server).initial_max_data = 100;
   mute.send(Side::client, 1 * kMs, {stream(0, 0, 100, false)});
   r = judge("data_blocked_sent", client_run(mute), {{"by", "client"}},
-            {{"bytes", std::int64_t{1000}}, {"direction", "upload"}});
+            demand_of(Side::client, &SideDemand::bytes, 1000, "bytes=1000 direction=upload"));
   BOOST_TEST(!r.passed);
   BOOST_TEST(r.summary == "connection data: at the limit 100 from frame 1 (1.000 ms) wanting 1000 (scenario bytes=1000 "
                           "direction=upload), never raised; no DATA_BLOCKED 100 sent",
              r.summary);
   BOOST_TEST(frames_of(r) == (Frames{1}));
   // Downloads are the server's to send: the client's demand is unknown.
-  r = judge("data_blocked_sent", client_run(mute), {{"by", "client"}}, {{"bytes", std::int64_t{1000}}});
+  r = judge("data_blocked_sent", client_run(mute), {{"by", "client"}},
+            demand_of(Side::server, &SideDemand::bytes, 1000, "bytes=1000 direction=download"));
   BOOST_TEST(r.passed, r.summary);
 }
 
@@ -85,7 +86,7 @@ BOOST_AUTO_TEST_CASE(max_data_extended_counts_data_over_many_small_streams) {
   TimelineBuilder b;
   b.params(Side::client).initial_max_data = 100;
   for (std::uint64_t i = 0; i < 10; ++i) b.send(Side::server, std::int64_t(i) * kMs, {stream(i * 4 + 3, 0, 10, true)});
-  const ValueMap scenario{{"frames", std::int64_t{20}}, {"payload_bytes", std::int64_t{10}}};
+  const RunDemand scenario = demand_of(Side::server, &SideDemand::bytes, 200, "frames=20 × payload_bytes=10");
   auto r = judge("max_data_extended", client_run(b), {{"by", "client"}}, scenario);
   BOOST_TEST(!r.passed);
   BOOST_TEST(r.summary == "the server data reached the limit 100 at frame 10 (9.000 ms) wanting 200 (scenario "

@@ -3,7 +3,7 @@
 // *_buffers_early_packets, handshake_time, *_initial_padded,
 // datagrams_within_path_mtu, amplification_limit, initial_keys_discarded,
 // connection_closed_with, no_connection_error) on hand-made timelines.
-#include "check/quic/quic_check.hpp"
+#include "check/quic/support/quic_check.hpp"
 #include "unit/check_timeline_builder.hpp"
 
 #include <boost/test/unit_test.hpp>

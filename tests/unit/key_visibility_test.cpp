@@ -1,7 +1,7 @@
 // Which checks can see a capture: a direction whose packets of a level
 // all failed to decrypt makes a check reading that level NOT JUDGED; a
 // level nobody sent, or one that partly decrypts, does not.
-#include "check/quic/key_visibility.hpp"
+#include "check/quic/support/key_visibility.hpp"
 #include "unit/check_timeline_builder.hpp"
 
 #include <boost/test/unit_test.hpp>

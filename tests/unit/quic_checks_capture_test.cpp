@@ -7,7 +7,7 @@
 // application CONNECTION_CLOSE (frame 10); in stream-limit.pcap the server
 // raises MAX_STREAMS from 4 to 40 in 9 steps and the client never sends
 // STREAMS_BLOCKED.
-#include "check/quic/capture_facts.hpp"
+#include "check/quic/support/capture_facts.hpp"
 #include "check/registry.hpp"
 #include "support/support.hpp"
 

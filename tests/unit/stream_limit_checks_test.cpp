@@ -2,7 +2,7 @@
 // streams_blocked_sent, blocked_frames_not_early, max_streams_within_bound)
 // on hand-made timelines: each passes where the RFC's behaviour is shown
 // and fails, with the summary and evidence it must give, where it is not.
-#include "check/quic/quic_check.hpp"
+#include "check/quic/support/quic_check.hpp"
 #include "support/support.hpp"
 #include "unit/check_timeline_builder.hpp"
 
@@ -28,7 +28,10 @@ std::pair<TimelineBuilder, TimelineBuilder> fanout(std::uint64_t sent, std::uint
   return {std::move(client), std::move(server)};
 }
 
-ValueMap fanout_scenario(std::int64_t frames) { return {{"frames", frames}, {"frames_per_group", std::int64_t{1}}}; }
+// What uni-fanout declares for `frames` frames, one a stream.
+RunDemand fanout_scenario(std::uint64_t frames) {
+  return demand_of(Side::server, &SideDemand::uni_streams, frames, "frames=" + std::to_string(frames) + " frames_per_group=1");
+}
 
 }  // namespace
 
@@ -93,14 +96,14 @@ BOOST_AUTO_TEST_CASE(streams_delivered_judges_every_subscriber) {
              r.summary);
 }
 
-BOOST_AUTO_TEST_CASE(streams_delivered_derives_groups_and_requests) {
-  // frames_per_group 0: one stream for the whole broadcast.
+BOOST_AUTO_TEST_CASE(streams_delivered_reads_the_declared_demand) {
+  // uni-fanout with frames_per_group 0 declares one stream for the whole broadcast.
   auto [one, s] = fanout(1, 1);
   auto r = judge("streams_delivered", {nullptr, {one.facts("client.pcap")}}, {{"from", "server"}, {"dir", "uni"}},
-                 {{"frames", std::int64_t{100}}, {"frames_per_group", std::int64_t{0}}});
+                 demand_of(Side::server, &SideDemand::uni_streams, 1, "frames=100 frames_per_group=0"));
   BOOST_TEST(r.summary == "received=1/1 missing=[] (expected from scenario frames=100 frames_per_group=0)", r.summary);
   r = judge("streams_delivered", {nullptr, {one.facts("client.pcap")}}, {{"from", "server"}, {"dir", "uni"}},
-            {{"frames", std::int64_t{7}}, {"frames_per_group", std::int64_t{5}}});
+            demand_of(Side::server, &SideDemand::uni_streams, 2, "frames=7 frames_per_group=5"));
   BOOST_TEST(r.summary == "received=1/2 missing=[1] (expected from scenario frames=7 frames_per_group=5)", r.summary);
 
   // Client bidi requests arrive at the server.
@@ -108,7 +111,7 @@ BOOST_AUTO_TEST_CASE(streams_delivered_derives_groups_and_requests) {
   b.send(Side::client, 0, {stream(0, 0, 10, true)});
   b.send(Side::client, kMs, {stream(4, 0, 10, true)});
   r = judge("streams_delivered", {b.facts("server.pcap"), {}}, {{"from", "client"}, {"dir", "bidi"}},
-            {{"requests", std::int64_t{3}}});
+            demand_of(Side::client, &SideDemand::bidi_streams, 3, "requests=3"));
   BOOST_TEST(r.summary == "received=2/3 missing=[2] (expected from scenario requests=3)", r.summary);
 }
 
@@ -196,7 +199,8 @@ BOOST_AUTO_TEST_CASE(streams_blocked_sent_wants_the_frame_at_each_limit) {
   b.send(Side::server, 5 * kMs, {max_streams(false, 3)});
   b.send(Side::client, 6 * kMs, {client_uni(1)});
   b.send(Side::client, 6 * kMs, {client_uni(2)});
-  auto r = judge("streams_blocked_sent", client_run(b), {{"by", "client"}, {"dir", "uni"}}, {{"streams", std::int64_t{3}}});
+  auto r = judge("streams_blocked_sent", client_run(b), {{"by", "client"}, {"dir", "uni"}},
+                 demand_of(Side::client, &SideDemand::uni_streams, 3, "streams=3"));
   BOOST_TEST(r.passed, r.summary);
   BOOST_TEST(r.summary == "opened 3 uni streams (wanted 3: opened 3), limit 1 → 3; 1 waits at a limit, each reported "
                           "with STREAMS_BLOCKED",
@@ -204,7 +208,8 @@ BOOST_AUTO_TEST_CASE(streams_blocked_sent_wants_the_frame_at_each_limit) {
   BOOST_TEST(frames_of(r) == (Frames{2}));
 
   // Wanting 4, it waits again at 3 and says nothing.
-  r = judge("streams_blocked_sent", client_run(b), {{"by", "client"}, {"dir", "uni"}}, {{"streams", std::int64_t{4}}});
+  r = judge("streams_blocked_sent", client_run(b), {{"by", "client"}, {"dir", "uni"}},
+            demand_of(Side::client, &SideDemand::uni_streams, 4, "streams=4"));
   BOOST_TEST(!r.passed);
   BOOST_TEST(r.summary == "uni streams: at the limit 3 from frame 5 (6.000 ms) wanting 4 (scenario streams=4), never "
                           "raised; no STREAMS_BLOCKED 3 sent",

@@ -20,6 +20,7 @@ class RatioCheck final : public Check {
  public:
   std::string name() const override { return "ratio_at_least"; }
   std::string rfc() const override { return "none"; }
+  RequirementLevel level() const override { return RequirementLevel::expectation; }
   std::string summary() const override { return "test check"; }
   std::vector<ValueSpec> params() const override {
     return {{"ratio", ValueType::floating, std::nullopt, "required ratio"},

@@ -18,7 +18,8 @@ namespace conform {
 /// 3: RunContext::adopt_capture.
 /// 4: PluginInfo::problems.
 /// 5: ValueSpec::min and max.
-inline constexpr std::uint32_t kAbiVersion = 5;
+/// 6: ScenarioSpec::demand, CaseSettings::demand.
+inline constexpr std::uint32_t kAbiVersion = 6;
 
 /// Whether a plugin's runs advance a virtual clock (repeatable to the
 /// nanosecond) or run on the wall clock with real sockets.
@@ -37,11 +38,19 @@ struct PluginProblem {
   std::string message;
 };
 
+/// What a run of a scenario asks for, from the run's parameters (every
+/// parameter of the scenario, defaults filled in, values within their
+/// specs). The framework calls it before each run; it must not throw.
+using DemandFunction = RunDemand (*)(const ValueMap& params);
+
 /// A workload a plugin can play, with the parameters a case's `params` sets.
 struct ScenarioSpec {
   std::string name;
   std::string summary;
   std::vector<ValueSpec> params;
+  /// What each run asks for; nullptr when the scenario declares nothing
+  /// (checks then judge from what the captures show). Since ABI version 6.
+  DemandFunction demand = nullptr;
 };
 
 /// Everything a plugin declares; the suite validator checks cases against it.

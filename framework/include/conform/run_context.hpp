@@ -3,11 +3,13 @@
 #pragma once
 
 #include <conform/capture_writer.hpp>
+#include <conform/demand.hpp>
 #include <conform/network.hpp>
 #include <conform/relay.hpp>
 #include <conform/value.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -28,6 +30,10 @@ struct CaseSettings {
   ValueMap network;
   /// Seed of this run; every random choice of the plugin derives from it.
   std::uint64_t seed = 0;
+  /// What the run asks for, as its scenario declares it (ScenarioSpec::
+  /// demand) from `params`; empty when the scenario declares nothing and
+  /// for `conform check`, which runs no scenario. Since ABI version 6.
+  std::optional<RunDemand> demand;
 };
 
 /// Services of the framework for one run. Valid until Plugin::run returns.

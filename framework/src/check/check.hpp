@@ -3,6 +3,8 @@
 // in Wireshark (capture file, frame number, time).
 #pragma once
 
+#include "check/requirement_level.hpp"
+
 #include <conform/run_context.hpp>
 #include <conform/value.hpp>
 
@@ -56,6 +58,8 @@ class Check {
   virtual std::string name() const = 0;
   /// The source of the requirement, e.g. "RFC 9000 §4.6 (SHOULD)".
   virtual std::string rfc() const = 0;
+  /// The level of the RFC sentence it judges.
+  virtual RequirementLevel level() const = 0;
   virtual std::string summary() const = 0;
   /// Typed parameters; a spec without default is required.
   virtual std::vector<ValueSpec> params() const = 0;

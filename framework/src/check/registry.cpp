@@ -1,12 +1,7 @@
-// The check catalogue and the list of checks conform ships.
+// The check catalogue, and the one conform ships: a check from each check file.
 #include "check/registry.hpp"
 
-#include "check/datagrams_captured.hpp"
-#include "check/no_stalls.hpp"
-#include "check/quic/catalogue.hpp"
-#include "check/receive_window_floor.hpp"
-#include "check/transfer_time.hpp"
-#include "check/zero_window_events.hpp"
+#include "check/check_files.hpp"
 
 #include <stdexcept>
 
@@ -32,12 +27,13 @@ std::vector<std::string> CheckRegistry::names() const {
 const CheckRegistry& CheckRegistry::builtin() {
   static const CheckRegistry registry = [] {
     CheckRegistry r;
-    r.add(std::make_unique<DatagramsCaptured>());
-    r.add(std::make_unique<NoStalls>());
-    r.add(std::make_unique<ReceiveWindowFloor>());
-    r.add(std::make_unique<TransferTime>());
-    r.add(std::make_unique<ZeroWindowEvents>());
-    quic_checks::add_quic_checks(r);
+    for (const CheckFile& file : check_files()) {
+      auto check = file.registrar->make();
+      // The file is named after its check, so a reader finds one from the other.
+      if (check->name() != file.stem)
+        throw std::logic_error("check file " + std::string(file.stem) + ".cpp registers '" + check->name() + "'");
+      r.add(std::move(check));
+    }
     return r;
   }();
   return registry;

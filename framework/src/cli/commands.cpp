@@ -121,16 +121,6 @@ void clear_earlier_results(const std::string& out_dir, const std::vector<Case>& 
                others, others == 1 ? "" : "s", out_dir);
 }
 
-// "rtt_ms (float, ms) = 10.0, from 0 to 1000000000  round-trip ...".
-std::string describe(const ValueSpec& spec, const std::string& unit = "",
-                     const std::optional<FloatRange>& float_range = std::nullopt) {
-  std::string line = fmt::format("{} ({}{})", spec.name, to_string(spec.type), unit.empty() ? "" : ", " + unit);
-  line += spec.default_value ? " = " + format_toml(*spec.default_value) : " required";
-  if (!spec.one_of.empty()) line += fmt::format(" one of {}", fmt::join(spec.one_of, "|"));
-  const std::string range = float_range ? range_text(*float_range) : range_text(spec);
-  if (!range.empty()) line += ", " + range;
-  if (!spec.doc.empty()) line += "  " + spec.doc;
-  return line;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The `conform` executable: sub-commands parsed with CLI11, and the one
 // funnel that turns input errors into `file:line:col: message` and exit 2.
 #include "cli/check_command.hpp"
+#include "cli/checks_command.hpp"
 #include "cli/commands.hpp"
 #include "cli/gate_options.hpp"
 #include "cli/merge_command.hpp"
@@ -113,6 +114,9 @@ int main(int argc, char** argv) {
                           "(scripts/update-docs.sh writes them into docs/)")
       ->type_name("SECTION");
 
+  conform::ChecksCommandOptions checks;
+  auto* checks_cmd = conform::add_checks_command(app, checks);
+
   conform::DissectCommandOptions dissect;
   auto* dissect_cmd = app.add_subcommand(
       "dissect", "print the decrypted QUIC timeline of a capture: one datagram a line, with its packets and frames");
@@ -160,6 +164,7 @@ int main(int argc, char** argv) {
     if (*report_cmd) return conform::command_report(report);
     if (*merge_cmd) return conform::command_merge(merge);
     if (*check_cmd) return conform::command_check(check);
+    if (*checks_cmd) return conform::command_checks(checks);
     return conform::command_plugins(plugins, plugins_markdown);
   } catch (const conform::InputError& e) {
     std::fflush(stdout);

@@ -6,6 +6,16 @@
 #include "suite/matrix.hpp"
 
 namespace conform {
+namespace {
+
+// The demand `plugin` declares for a run of these settings, if it declares one.
+std::optional<RunDemand> declared_demand(const PluginInfo& plugin, const CaseSettings& settings) {
+  for (const auto& scenario : plugin.scenarios)
+    if (scenario.name == settings.scenario && scenario.demand) return scenario.demand(settings.params);
+  return std::nullopt;
+}
+
+}  // namespace
 
 RunRecord judge_checks(const Case& c, const std::string& artifact_dir, const CaseSettings& settings,
                        const CheckRegistry& checks) {
@@ -34,6 +44,7 @@ RunRecord judge_checks(const Case& c, const std::string& artifact_dir, const Cas
 RunRecord execute_run(const RunJob& job, Plugin& plugin, const CheckRegistry& checks) {
   CaseSettings settings = job.mutant ? apply_mutant(job.c->settings, *job.mutant) : job.c->settings;
   settings.seed = job.seed;
+  settings.demand = declared_demand(plugin.info(), settings);
   RunRecord record;
   try {
     CaseContext ctx(std::move(settings), job.c->net(job.mutant), job.artifact_dir);

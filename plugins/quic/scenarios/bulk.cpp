@@ -81,6 +81,16 @@ class Bulk final : public Scenario {
   Duration drain_;
 };
 
+RunDemand demand(const ValueMap& p) {
+  const std::string direction = std::get<std::string>(p.at("direction"));
+  DemandValue bytes = demand_param(p, "bytes");
+  bytes.source += " direction=" + direction;
+  RunDemand d;
+  if (direction != "upload") d.server.bytes = bytes;
+  if (direction != "download") d.client.bytes = bytes;
+  return d;
+}
+
 }  // namespace
 
 ScenarioEntry bulk_scenario() {
@@ -93,7 +103,8 @@ ScenarioEntry bulk_scenario() {
              "download: the server sends; upload: the client sends; both: each sends `bytes`",
              {"download", "upload", "both"}},
             drain_spec("sender"),
-            clients_spec()}},
+            clients_spec()},
+           demand},
           [](const ValueMap& p) -> MadeScenario {
             return {std::make_unique<Bulk>(integer_param(p, "bytes"),
                                            std::get<std::string>(p.at("direction")),

@@ -112,6 +112,15 @@ MadeScenario make(const ValueMap& p) {
           {}};
 }
 
+// One bidirectional stream per request.
+RunDemand demand(const ValueMap& p) {
+  RunDemand d;
+  d.client.bidi_streams = demand_param(p, "requests");
+  d.client.bytes = demand_product(p, "requests", "request_bytes");
+  d.server.bytes = demand_product(p, "requests", "response_bytes");
+  return d;
+}
+
 }  // namespace
 
 ScenarioEntry request_response_scenario() {
@@ -124,7 +133,8 @@ ScenarioEntry request_response_scenario() {
             integer_spec("response_bytes", 1000, "bytes per answer", 0, kMaxMessageBytes),
             count_spec("concurrency", 1, "requests outstanding at most"),
             drain_spec("client", "once all requests were sent"),
-            clients_spec()}},
+            clients_spec()},
+           demand},
           make};
 }
 

@@ -94,6 +94,16 @@ MadeScenario make(const ValueMap& p) {
           {}};
 }
 
+// One server stream per group of frames; one stream in all for 0 frames per group.
+RunDemand demand(const ValueMap& p) {
+  const int64_t frames = integer_param(p, "frames"), per_group = integer_param(p, "frames_per_group");
+  RunDemand d;
+  d.server.uni_streams = DemandValue{per_group == 0 ? 1 : static_cast<uint64_t>((frames + per_group - 1) / per_group),
+                                     "frames=" + std::to_string(frames) + " frames_per_group=" + std::to_string(per_group)};
+  d.server.bytes = demand_product(p, "frames", "payload_bytes");
+  return d;
+}
+
 }  // namespace
 
 ScenarioEntry uni_fanout_scenario() {
@@ -123,7 +133,8 @@ ScenarioEntry uni_fanout_scenario() {
             integer_spec("stop_every", 0,
                          "each subscriber asks the relay to stop sending (STOP_SENDING) every this many "
                          "streams as they open; 0: none", 0, kMaxCount),
-            drain_spec("relay", "once the last frame was due")}},
+            drain_spec("relay", "once the last frame was due")},
+           demand},
           make};
 }
 

@@ -58,6 +58,13 @@ MadeScenario make(const ValueMap& p) {
           {}};
 }
 
+RunDemand demand(const ValueMap& p) {
+  RunDemand d;
+  d.client.uni_streams = demand_param(p, "streams");
+  d.client.bytes = demand_product(p, "streams", "payload_bytes");
+  return d;
+}
+
 }  // namespace
 
 ScenarioEntry uni_publish_scenario() {
@@ -69,7 +76,8 @@ ScenarioEntry uni_publish_scenario() {
             cadence_spec("stream opens"),
             integer_spec("payload_bytes", 80, "bytes per stream", 0, kMaxPayloadBytes),
             drain_spec("client", "once the last stream was due"),
-            clients_spec()}},
+            clients_spec()},
+           demand},
           make};
 }
 

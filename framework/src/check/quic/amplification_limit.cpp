@@ -5,8 +5,8 @@
 // the token of a Retry the server sent (§8.1.2). Tokens from NEW_TOKEN are
 // not followed: a server that validates with them may exceed 3× and fail
 // this check. Judged at server.pcap, datagram payload bytes both ways.
-#include "check/quic/blocked_sent.hpp"
-#include "check/quic/catalogue.hpp"
+#include "check/quic/support/blocked_sent.hpp"
+#include "check/registrar.hpp"
 
 #include <fmt/format.h>
 
@@ -18,6 +18,7 @@ class AmplificationLimit final : public QuicCheck {
   KeysNeeded keys_needed() const override { return KeysNeeded::handshake; }
   std::string name() const override { return "amplification_limit"; }
   std::string rfc() const override { return "RFC 9000 §8.1 (MUST), §8.1.2"; }
+  RequirementLevel level() const override { return RequirementLevel::must; }
   std::string summary() const override {
     return "before validating the client's address the server never sends more than 3× the bytes it received";
   }
@@ -71,6 +72,6 @@ class AmplificationLimit final : public QuicCheck {
 
 }  // namespace
 
-std::unique_ptr<Check> make_amplification_limit() { return std::make_unique<AmplificationLimit>(); }
-
 }  // namespace conform::quic_checks
+
+CONFORM_REGISTER_CHECK(amplification_limit, quic_checks::AmplificationLimit)

@@ -4,8 +4,8 @@
 // which blocking occurred" (RFC 9000 §19.12-§19.14) and are re-sent only
 // "while the endpoint is blocked on the corresponding limit" (§13.3).
 // Judged at the sender's own capture.
-#include "check/quic/blocked_sent.hpp"
-#include "check/quic/catalogue.hpp"
+#include "check/quic/support/blocked_sent.hpp"
+#include "check/registrar.hpp"
 
 #include <fmt/format.h>
 
@@ -18,6 +18,7 @@ class BlockedFramesNotEarly final : public QuicCheck {
  public:
   std::string name() const override { return "blocked_frames_not_early"; }
   std::string rfc() const override { return "RFC 9000 §19.12-§19.14, §13.3"; }
+  RequirementLevel level() const override { return RequirementLevel::expectation; }
   std::string summary() const override {
     return "every *_BLOCKED frame `by` sends carries the limit in force, sent only once `by` has used all of it";
   }
@@ -76,6 +77,6 @@ class BlockedFramesNotEarly final : public QuicCheck {
 
 }  // namespace
 
-std::unique_ptr<Check> make_blocked_frames_not_early() { return std::make_unique<BlockedFramesNotEarly>(); }
-
 }  // namespace conform::quic_checks
+
+CONFORM_REGISTER_CHECK(blocked_frames_not_early, quic_checks::BlockedFramesNotEarly)

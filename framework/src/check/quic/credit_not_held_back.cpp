@@ -8,9 +8,9 @@
 // entering recovery, so this asks for more than RFC 9002 strictly allows
 // whenever the window is full, and the suite says so. Read at the receiver
 // `by`: the peer's data as it arrived, the raises and datagrams as sent.
-#include "check/quic/blocked_sent.hpp"
-#include "check/quic/catalogue.hpp"
-#include "check/quic/scenario_expectations.hpp"
+#include "check/quic/support/blocked_sent.hpp"
+#include "check/quic/support/demand.hpp"
+#include "check/registrar.hpp"
 
 #include <fmt/format.h>
 
@@ -30,6 +30,7 @@ class CreditNotHeldBack final : public QuicCheck {
  public:
   std::string name() const override { return "credit_not_held_back"; }
   std::string rfc() const override { return "RFC 9000 §4.2 (no requirement level), §19.9-§19.10; RFC 9002 §7"; }
+  RequirementLevel level() const override { return RequirementLevel::expectation; }
   std::string summary() const override {
     return "whenever the peer's data reached `by`'s MAX_DATA or MAX_STREAM_DATA limit while it had more to send, "
            "`by` sent the raise within its next `max_datagrams` + 1 datagrams";
@@ -89,7 +90,7 @@ class CreditNotHeldBack final : public QuicCheck {
       Demand d{c.walk.used, ""};
       for (const auto& b : conn.side(peer).data_blocked) d.wanted = std::max(d.wanted, b.value + 1);
       c.wanted = demand(d, value_or<std::int64_t>(input.params, "expected_bytes", -1), "expected_bytes",
-                        expected_bytes(input.settings.params, peer))
+                        expected_bytes(input.settings, peer))
                      .wanted;
       out.push_back(std::move(c));
     }
@@ -125,6 +126,6 @@ class CreditNotHeldBack final : public QuicCheck {
 
 }  // namespace
 
-std::unique_ptr<Check> make_credit_not_held_back() { return std::make_unique<CreditNotHeldBack>(); }
-
 }  // namespace conform::quic_checks
+
+CONFORM_REGISTER_CHECK(credit_not_held_back, quic_checks::CreditNotHeldBack)

@@ -2,9 +2,9 @@
 // connection-level limit sends DATA_BLOCKED carrying that limit (RFC 9000
 // §4.1: SHOULD, §19.12), and never sends beyond it (§4.1: MUST NOT).
 // Judged at the sender's own capture.
-#include "check/quic/blocked_sent.hpp"
-#include "check/quic/catalogue.hpp"
-#include "check/quic/scenario_expectations.hpp"
+#include "check/quic/support/blocked_sent.hpp"
+#include "check/quic/support/demand.hpp"
+#include "check/registrar.hpp"
 
 #include <fmt/format.h>
 
@@ -15,6 +15,7 @@ class DataBlockedSent final : public QuicCheck {
  public:
   std::string name() const override { return "data_blocked_sent"; }
   std::string rfc() const override { return "RFC 9000 §4.1 (SHOULD; MUST NOT exceed the limit), §19.12"; }
+  RequirementLevel level() const override { return RequirementLevel::should; }
   std::string summary() const override {
     return "`by` sends DATA_BLOCKED with the limit each time it waits at its peer's connection-level limit, and "
            "never sends beyond it";
@@ -39,7 +40,7 @@ class DataBlockedSent final : public QuicCheck {
                          &conn.side(by).data_blocked};
       const Demand d = demand({scope.walk.used, fmt::format("sent {}", scope.walk.used)},
                               value_or<std::int64_t>(input.params, "expected_bytes", -1), "expected_bytes",
-                              expected_bytes(input.settings.params, by));
+                              expected_bytes(input.settings, by));
       scope.wanted = d.wanted;
       scope.why = d.why;
       std::vector<std::string> problems;
@@ -57,6 +58,6 @@ class DataBlockedSent final : public QuicCheck {
 
 }  // namespace
 
-std::unique_ptr<Check> make_data_blocked_sent() { return std::make_unique<DataBlockedSent>(); }
-
 }  // namespace conform::quic_checks
+
+CONFORM_REGISTER_CHECK(data_blocked_sent, quic_checks::DataBlockedSent)

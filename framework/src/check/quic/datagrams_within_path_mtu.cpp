@@ -5,8 +5,8 @@
 // else the case's network `mtu` (default 1500, the simulator's) less the IP
 // and UDP headers, and never above the peer's max_udp_payload_size. Judged
 // at each sender's own captures (GSO batches split into their datagrams).
-#include "check/quic/blocked_sent.hpp"
-#include "check/quic/catalogue.hpp"
+#include "check/quic/support/blocked_sent.hpp"
+#include "check/registrar.hpp"
 
 #include <fmt/format.h>
 
@@ -18,6 +18,7 @@ class DatagramsWithinPathMtu final : public QuicCheck {
   KeysNeeded keys_needed() const override { return KeysNeeded::handshake; }
   std::string name() const override { return "datagrams_within_path_mtu"; }
   std::string rfc() const override { return "RFC 9000 §14, §14.2-§14.3, §18.2 (MUST)"; }
+  RequirementLevel level() const override { return RequirementLevel::must; }
   std::string summary() const override {
     return "no datagram `by` sends is larger than the path MTU less IP/UDP headers, or than the peer's "
            "max_udp_payload_size";
@@ -82,6 +83,6 @@ class DatagramsWithinPathMtu final : public QuicCheck {
 
 }  // namespace
 
-std::unique_ptr<Check> make_datagrams_within_path_mtu() { return std::make_unique<DatagramsWithinPathMtu>(); }
-
 }  // namespace conform::quic_checks
+
+CONFORM_REGISTER_CHECK(datagrams_within_path_mtu, quic_checks::DatagramsWithinPathMtu)

@@ -5,9 +5,9 @@
 // confirmed: a HANDSHAKE_DONE reached it (§4.1.2). Measured at each
 // client's capture from its first Initial. A performance bound, not an RFC
 // requirement.
-#include "check/quic/blocked_sent.hpp"
-#include "check/quic/catalogue.hpp"
-#include "check/quic/round_trip.hpp"
+#include "check/quic/support/blocked_sent.hpp"
+#include "check/quic/support/round_trip.hpp"
+#include "check/registrar.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -56,6 +56,7 @@ class HandshakeTime final : public QuicCheck {
  public:
   std::string name() const override { return "handshake_time"; }
   std::string rfc() const override { return "RFC 9001 §4.1.1-§4.1.2 (a performance bound, no requirement level)"; }
+  RequirementLevel level() const override { return RequirementLevel::expectation; }
   std::string summary() const override {
     return "each client completes (or confirms) the handshake within `max_ms` and `max_rtts` round trips of its "
            "first Initial, and not before `min_ms`";
@@ -123,6 +124,6 @@ class HandshakeTime final : public QuicCheck {
 
 }  // namespace
 
-std::unique_ptr<Check> make_handshake_time() { return std::make_unique<HandshakeTime>(); }
-
 }  // namespace conform::quic_checks
+
+CONFORM_REGISTER_CHECK(handshake_time, quic_checks::HandshakeTime)

@@ -2,8 +2,8 @@
 // sends a Handshake packet, a server when it first processes one, and
 // neither sends an Initial packet after that (RFC 9001 §4.9.1: MUST). Judged
 // at each side's own capture.
-#include "check/quic/blocked_sent.hpp"
-#include "check/quic/catalogue.hpp"
+#include "check/quic/support/blocked_sent.hpp"
+#include "check/registrar.hpp"
 
 #include <fmt/format.h>
 
@@ -15,6 +15,7 @@ class InitialKeysDiscarded final : public QuicCheck {
   KeysNeeded keys_needed() const override { return KeysNeeded::handshake; }
   std::string name() const override { return "initial_keys_discarded"; }
   std::string rfc() const override { return "RFC 9001 §4.9.1 (MUST)"; }
+  RequirementLevel level() const override { return RequirementLevel::must; }
   std::string summary() const override {
     return "no Initial packet is sent by a client after its first Handshake packet, or by a server after it "
            "received one";
@@ -69,6 +70,6 @@ class InitialKeysDiscarded final : public QuicCheck {
 
 }  // namespace
 
-std::unique_ptr<Check> make_initial_keys_discarded() { return std::make_unique<InitialKeysDiscarded>(); }
-
 }  // namespace conform::quic_checks
+
+CONFORM_REGISTER_CHECK(initial_keys_discarded, quic_checks::InitialKeysDiscarded)

@@ -4,10 +4,10 @@
 // MAX_DATA as data is consumed), §19.9; data beyond the limit is a
 // FLOW_CONTROL_ERROR (§4.1). Read at the receiver `by`: MAX_DATA as sent,
 // the peer's stream data as it arrived.
-#include "check/quic/blocked_sent.hpp"
-#include "check/quic/catalogue.hpp"
-#include "check/quic/raises.hpp"
-#include "check/quic/scenario_expectations.hpp"
+#include "check/quic/support/blocked_sent.hpp"
+#include "check/quic/support/demand.hpp"
+#include "check/quic/support/raises.hpp"
+#include "check/registrar.hpp"
 
 #include <fmt/format.h>
 
@@ -18,6 +18,7 @@ class MaxDataExtended final : public QuicCheck {
  public:
   std::string name() const override { return "max_data_extended"; }
   std::string rfc() const override { return "RFC 9000 §4.2 (expected practice, no MUST), §4.1, §19.9"; }
+  RequirementLevel level() const override { return RequirementLevel::expectation; }
   std::string summary() const override {
     return "`by` raises MAX_DATA whenever its peer reaches the connection-level limit and has more to send; the "
            "peer never sends beyond it";
@@ -53,7 +54,7 @@ class MaxDataExtended final : public QuicCheck {
       for (const auto& b : conn.side(peer).data_blocked)
         if (b.value + 1 > demand.wanted) demand = {b.value + 1, fmt::format("DATA_BLOCKED {} at frame {}", b.value, b.at.frame)};
       demand = quic_checks::demand(demand, value_or<std::int64_t>(input.params, "expected_bytes", -1), "expected_bytes",
-                                   expected_bytes(input.settings.params, peer));
+                                   expected_bytes(input.settings, peer));
       std::size_t reached = 0;
       const std::int64_t longest = judge_raises(walk, demand, fmt::format("the {} data", to_string(peer)), "MAX_DATA",
                                                 max_wait, *j.capture, reached, problems, ev);
@@ -71,6 +72,6 @@ class MaxDataExtended final : public QuicCheck {
 
 }  // namespace
 
-std::unique_ptr<Check> make_max_data_extended() { return std::make_unique<MaxDataExtended>(); }
-
 }  // namespace conform::quic_checks
+
+CONFORM_REGISTER_CHECK(max_data_extended, quic_checks::MaxDataExtended)

@@ -4,12 +4,12 @@
 // close, reset or stopped ones included) and §19.11 (limits never decrease;
 // a stream beyond the limit is a STREAM_LIMIT_ERROR). Read at the receiver
 // `by`: MAX_STREAMS as it sent them, the peer's streams as they arrived.
-#include "check/quic/catalogue.hpp"
-#include "check/quic/credit_ahead.hpp"
-#include "check/quic/limit_walk.hpp"
-#include "check/quic/raises.hpp"
-#include "check/quic/quic_check.hpp"
-#include "check/quic/scenario_expectations.hpp"
+#include "check/quic/support/credit_ahead.hpp"
+#include "check/quic/support/demand.hpp"
+#include "check/quic/support/limit_walk.hpp"
+#include "check/quic/support/quic_check.hpp"
+#include "check/quic/support/raises.hpp"
+#include "check/registrar.hpp"
 
 #include <fmt/format.h>
 
@@ -20,6 +20,7 @@ class MaxStreamsExtended final : public QuicCheck {
  public:
   std::string name() const override { return "max_streams_extended"; }
   std::string rfc() const override { return "RFC 9000 §4.6 (expected practice, no MUST), §19.11"; }
+  RequirementLevel level() const override { return RequirementLevel::expectation; }
   std::string summary() const override {
     return "`by` raises MAX_STREAMS whenever its peer reaches the limit and wants more streams; the limit "
            "never decreases; the peer never opens a stream beyond it";
@@ -79,7 +80,7 @@ class MaxStreamsExtended final : public QuicCheck {
         why = fmt::format("STREAMS_BLOCKED {} at frame {}", b.value, b.at.frame);
       }
     const Demand wants = demand({wanted, why}, value_or<std::int64_t>(input.params, "expected", -1), "expected",
-                                expected_streams(input.settings.params, peer, dir));
+                                expected_streams(input.settings, peer, dir));
     wanted = wants.wanted;
     why = wants.why;
 
@@ -129,6 +130,6 @@ class MaxStreamsExtended final : public QuicCheck {
 
 }  // namespace
 
-std::unique_ptr<Check> make_max_streams_extended() { return std::make_unique<MaxStreamsExtended>(); }
-
 }  // namespace conform::quic_checks
+
+CONFORM_REGISTER_CHECK(max_streams_extended, quic_checks::MaxStreamsExtended)

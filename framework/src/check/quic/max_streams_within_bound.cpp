@@ -5,8 +5,8 @@
 // dissector rejects such values: the frame is kept as malformed, the
 // transport parameters are noted as invalid. Judged at the sender's own
 // captures.
-#include "check/quic/blocked_sent.hpp"
-#include "check/quic/catalogue.hpp"
+#include "check/quic/support/blocked_sent.hpp"
+#include "check/registrar.hpp"
 
 #include <fmt/format.h>
 
@@ -19,6 +19,7 @@ class MaxStreamsWithinBound final : public QuicCheck {
  public:
   std::string name() const override { return "max_streams_within_bound"; }
   std::string rfc() const override { return "RFC 9000 §4.6, §19.11, §19.14, §18.2"; }
+  RequirementLevel level() const override { return RequirementLevel::must; }
   std::string summary() const override {
     return "every stream limit `by` sends (MAX_STREAMS, STREAMS_BLOCKED, initial_max_streams_*) is at most 2^60";
   }
@@ -61,6 +62,6 @@ class MaxStreamsWithinBound final : public QuicCheck {
 
 }  // namespace
 
-std::unique_ptr<Check> make_max_streams_within_bound() { return std::make_unique<MaxStreamsWithinBound>(); }
-
 }  // namespace conform::quic_checks
+
+CONFORM_REGISTER_CHECK(max_streams_within_bound, quic_checks::MaxStreamsWithinBound)

@@ -5,9 +5,9 @@
 // may be lost; the PQ handshake regression of
 // shared/background/client-packet-buffering-and-pq-handshake.md). Judged
 // at the sender's own capture.
-#include "check/quic/blocked_sent.hpp"
-#include "check/quic/catalogue.hpp"
-#include "check/quic/crypto_flights.hpp"
+#include "check/quic/support/blocked_sent.hpp"
+#include "check/quic/support/crypto_flights.hpp"
+#include "check/registrar.hpp"
 
 #include <fmt/format.h>
 
@@ -19,6 +19,7 @@ class ProbeAdvancesCrypto final : public QuicCheck {
   KeysNeeded keys_needed() const override { return KeysNeeded::handshake; }
   std::string name() const override { return "probe_advances_crypto"; }
   std::string rfc() const override { return "RFC 9002 §6.2.4 (no MUST: recovery practice)"; }
+  RequirementLevel level() const override { return RequirementLevel::expectation; }
   std::string summary() const override {
     return "a datagram `by` sends re-sending only CRYPTO the previous re-sending datagram of its space carried "
            "does so only when no other CRYPTO of the space is unacknowledged";
@@ -61,6 +62,6 @@ class ProbeAdvancesCrypto final : public QuicCheck {
 
 }  // namespace
 
-std::unique_ptr<Check> make_probe_advances_crypto() { return std::make_unique<ProbeAdvancesCrypto>(); }
-
 }  // namespace conform::quic_checks
+
+CONFORM_REGISTER_CHECK(probe_advances_crypto, quic_checks::ProbeAdvancesCrypto)

@@ -5,9 +5,9 @@
 // §6.2.4: probes carry unacknowledged data; RFC 9000 §12.2: coalescing).
 // "Pending" leaves out what the same burst (datagrams within 1 ms before)
 // already re-sent. Judged at the sender's own capture.
-#include "check/quic/blocked_sent.hpp"
-#include "check/quic/catalogue.hpp"
-#include "check/quic/crypto_flights.hpp"
+#include "check/quic/support/blocked_sent.hpp"
+#include "check/quic/support/crypto_flights.hpp"
+#include "check/registrar.hpp"
 
 #include <fmt/format.h>
 
@@ -21,6 +21,7 @@ class ProbeCoalescesSpaces final : public QuicCheck {
   KeysNeeded keys_needed() const override { return KeysNeeded::handshake; }
   std::string name() const override { return "probe_coalesces_spaces"; }
   std::string rfc() const override { return "RFC 9002 §6.2.4, RFC 9000 §12.2 (no MUST: recovery practice)"; }
+  RequirementLevel level() const override { return RequirementLevel::expectation; }
   std::string summary() const override {
     return "a datagram `by` sends to re-send CRYPTO while both Initial and Handshake CRYPTO are unacknowledged "
            "carries both spaces when they fit in `max_datagram_bytes`";
@@ -70,6 +71,6 @@ class ProbeCoalescesSpaces final : public QuicCheck {
 
 }  // namespace
 
-std::unique_ptr<Check> make_probe_coalesces_spaces() { return std::make_unique<ProbeCoalescesSpaces>(); }
-
 }  // namespace conform::quic_checks
+
+CONFORM_REGISTER_CHECK(probe_coalesces_spaces, quic_checks::ProbeCoalescesSpaces)

@@ -3,9 +3,9 @@
 // carry CRYPTO, not a PING alone: a probe is to retransmit the data that
 // may be lost (RFC 9002 §6.2.4: "SHOULD include new data", previously sent
 // data otherwise; §6.2.2.1). Judged at the sender's own capture.
-#include "check/quic/blocked_sent.hpp"
-#include "check/quic/catalogue.hpp"
-#include "check/quic/crypto_flights.hpp"
+#include "check/quic/support/blocked_sent.hpp"
+#include "check/quic/support/crypto_flights.hpp"
+#include "check/registrar.hpp"
 
 #include <fmt/format.h>
 
@@ -17,6 +17,7 @@ class ProbesCarryCrypto final : public QuicCheck {
   KeysNeeded keys_needed() const override { return KeysNeeded::handshake; }
   std::string name() const override { return "probes_carry_crypto"; }
   std::string rfc() const override { return "RFC 9002 §6.2.4 (SHOULD), §6.2.2.1"; }
+  RequirementLevel level() const override { return RequirementLevel::should; }
   std::string summary() const override {
     return "no Initial or Handshake packet `by` sends is ack-eliciting without CRYPTO while CRYPTO data of its "
            "space is unacknowledged";
@@ -49,6 +50,6 @@ class ProbesCarryCrypto final : public QuicCheck {
 
 }  // namespace
 
-std::unique_ptr<Check> make_probes_carry_crypto() { return std::make_unique<ProbesCarryCrypto>(); }
-
 }  // namespace conform::quic_checks
+
+CONFORM_REGISTER_CHECK(probes_carry_crypto, quic_checks::ProbesCarryCrypto)

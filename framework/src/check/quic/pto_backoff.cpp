@@ -7,9 +7,9 @@
 // CRYPTO; datagrams within 1 ms of each other form one burst (PTO sends up
 // to two). The chain restarts at a datagram of new data or at an ACK
 // newly acknowledging the sender's packets. Judged at the sender's capture.
-#include "check/quic/blocked_sent.hpp"
-#include "check/quic/catalogue.hpp"
-#include "check/quic/crypto_flights.hpp"
+#include "check/quic/support/blocked_sent.hpp"
+#include "check/quic/support/crypto_flights.hpp"
+#include "check/registrar.hpp"
 
 #include <fmt/format.h>
 
@@ -25,6 +25,7 @@ class PtoBackoff final : public QuicCheck {
   KeysNeeded keys_needed() const override { return KeysNeeded::handshake; }
   std::string name() const override { return "pto_backoff"; }
   std::string rfc() const override { return "RFC 9002 §6.2.1 (MUST), Appendix A.7"; }
+  RequirementLevel level() const override { return RequirementLevel::must; }
   std::string summary() const override {
     return "each successive PTO probe of `by` without a new acknowledgement in between comes at least "
            "`min_factor` times the previous interval later";
@@ -97,6 +98,6 @@ class PtoBackoff final : public QuicCheck {
 
 }  // namespace
 
-std::unique_ptr<Check> make_pto_backoff() { return std::make_unique<PtoBackoff>(); }
-
 }  // namespace conform::quic_checks
+
+CONFORM_REGISTER_CHECK(pto_backoff, quic_checks::PtoBackoff)

@@ -3,8 +3,8 @@
 // the limit (RFC 9000 §4.1: SHOULD, §19.13), and never sends beyond it (§4.1:
 // MUST NOT). A stream without FIN (or reset) in the capture wanted more.
 // Judged at the sender's own capture.
-#include "check/quic/blocked_sent.hpp"
-#include "check/quic/catalogue.hpp"
+#include "check/quic/support/blocked_sent.hpp"
+#include "check/registrar.hpp"
 
 #include <fmt/format.h>
 
@@ -25,6 +25,7 @@ class StreamDataBlockedSent final : public QuicCheck {
  public:
   std::string name() const override { return "stream_data_blocked_sent"; }
   std::string rfc() const override { return "RFC 9000 §4.1 (SHOULD; MUST NOT exceed the limit), §19.13"; }
+  RequirementLevel level() const override { return RequirementLevel::should; }
   std::string summary() const override {
     return "`by` sends STREAM_DATA_BLOCKED with the limit each time it waits at its peer's limit for a stream, and "
            "never sends beyond it";
@@ -72,6 +73,6 @@ class StreamDataBlockedSent final : public QuicCheck {
 
 }  // namespace
 
-std::unique_ptr<Check> make_stream_data_blocked_sent() { return std::make_unique<StreamDataBlockedSent>(); }
-
 }  // namespace conform::quic_checks
+
+CONFORM_REGISTER_CHECK(stream_data_blocked_sent, quic_checks::StreamDataBlockedSent)

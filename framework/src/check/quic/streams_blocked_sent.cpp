@@ -3,9 +3,9 @@
 // new limit while still blocked, and opens no stream beyond it. RFC 9000
 // §4.6 (SHOULD send STREAMS_BLOCKED; MUST NOT exceed the limit), §19.14.
 // Judged at the opener's own capture.
-#include "check/quic/blocked_sent.hpp"
-#include "check/quic/catalogue.hpp"
-#include "check/quic/scenario_expectations.hpp"
+#include "check/quic/support/blocked_sent.hpp"
+#include "check/quic/support/demand.hpp"
+#include "check/registrar.hpp"
 
 #include <fmt/format.h>
 
@@ -16,6 +16,7 @@ class StreamsBlockedSent final : public QuicCheck {
  public:
   std::string name() const override { return "streams_blocked_sent"; }
   std::string rfc() const override { return "RFC 9000 §4.6 (SHOULD; MUST NOT open beyond the limit), §19.14"; }
+  RequirementLevel level() const override { return RequirementLevel::should; }
   std::string summary() const override {
     return "`by` sends STREAMS_BLOCKED with the limit each time it waits at its peer's stream limit, and opens "
            "no stream beyond it";
@@ -42,7 +43,7 @@ class StreamsBlockedSent final : public QuicCheck {
                          0, "", &conn.side(by).streams_blocked[std::size_t(dir)]};
       const Demand d = demand({scope.walk.used, fmt::format("opened {}", scope.walk.used)},
                               value_or<std::int64_t>(input.params, "expected", -1), "expected",
-                              expected_streams(input.settings.params, by, dir));
+                              expected_streams(input.settings, by, dir));
       scope.wanted = d.wanted;
       scope.why = d.why;
       std::vector<std::string> problems;
@@ -60,6 +61,6 @@ class StreamsBlockedSent final : public QuicCheck {
 
 }  // namespace
 
-std::unique_ptr<Check> make_streams_blocked_sent() { return std::make_unique<StreamsBlockedSent>(); }
-
 }  // namespace conform::quic_checks
+
+CONFORM_REGISTER_CHECK(streams_blocked_sent, quic_checks::StreamsBlockedSent)

@@ -6,10 +6,9 @@
 // whether on its own or because the receiver sent STOP_SENDING, §3.5),
 // unless the case says no stream may be reset. Read at the receiver: "what
 // arrived".
-#include "check/quic/catalogue.hpp"
-#include "check/quic/quic_check.hpp"
-#include "check/quic/range_set.hpp"
-#include "check/quic/scenario_expectations.hpp"
+#include "check/quic/support/demand.hpp"
+#include "check/quic/support/quic_check.hpp"
+#include "check/registrar.hpp"
 
 #include <fmt/format.h>
 
@@ -22,6 +21,7 @@ class StreamsDelivered final : public QuicCheck {
  public:
   std::string name() const override { return "streams_delivered"; }
   std::string rfc() const override { return "RFC 9000 §2.2 (MUST), §3.2"; }
+  RequirementLevel level() const override { return RequirementLevel::must; }
   std::string summary() const override {
     return "every stream `from` opened in `dir` arrived complete (every byte up to its FIN) at each receiver";
   }
@@ -59,7 +59,7 @@ class StreamsDelivered final : public QuicCheck {
                               Side from, StreamDir dir, const CheckInput& input) {
     const auto fixed = value_or<std::int64_t>(input.params, "expected", -1);
     if (fixed >= 0) return {std::uint64_t(fixed), "parameter expected"};
-    if (auto e = expected_streams(input.settings.params, from, dir)) return *e;
+    if (auto e = expected_streams(input.settings, from, dir)) return *e;
     if (sent)
       return {sent->side(from).opened[std::size_t(dir)].size(), fmt::format("opened in {}", sender_capture->file)};
     std::uint64_t highest = 0;
@@ -136,6 +136,6 @@ class StreamsDelivered final : public QuicCheck {
 
 }  // namespace
 
-std::unique_ptr<Check> make_streams_delivered() { return std::make_unique<StreamsDelivered>(); }
-
 }  // namespace conform::quic_checks
+
+CONFORM_REGISTER_CHECK(streams_delivered, quic_checks::StreamsDelivered)

@@ -1,0 +1,160 @@
+// `client_anti_deadlock_probe`: a client that has no ack-eliciting packet
+// unacknowledged, has had none of its Handshake packets acknowledged and
+// has not received HANDSHAKE_DONE keeps its PTO timer armed and sends a
+// probe when it expires (RFC 9002 §6.2.2.1: MUST; RFC 9000 §8.2: otherwise
+// a lost server flight, or a server at its anti-amplification limit,
+// deadlocks the handshake). Judged at the client's capture: each such
+// quiet spell must end, by an ack-eliciting client datagram or by the
+// condition ending (a Handshake ACK or HANDSHAKE_DONE arriving), within
+// `max_wait_ms`; one still open when the capture ends is a deadlock.
+#include "check/quic/support/blocked_sent.hpp"
+#include "check/quic/support/crypto_flights.hpp"
+#include "check/registrar.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <set>
+
+namespace conform::quic_checks {
+namespace {
+
+constexpr std::int64_t kGranularityNs = 1'000'000;  // RFC 9002 §6.1.2 kGranularity
+
+bool is_handshake_done(const dissect::Frame& f) { return std::holds_alternative<dissect::HandshakeDoneFrame>(f); }
+
+bool packet_eliciting(const dissect::Packet& p) { return std::any_of(p.frames.begin(), p.frames.end(), ack_eliciting); }
+
+/// What one connection's client capture shows, datagram by datagram.
+class Exposure {
+ public:
+  /// Feeds one datagram, in capture order.
+  void on_datagram(const dissect::Datagram& d, const At& at) {
+    const bool own = sender_of(d) == Side::client;
+    for (const auto& p : d.packets) {
+      if (!p.decrypted() || !p.packet_number) continue;
+      const auto space = std::size_t(p.space);
+      if (own) {
+        if (packet_eliciting(p)) {
+          unacked_[space].insert(*p.packet_number);
+          sent_eliciting_ = true;
+        }
+        continue;
+      }
+      for (const auto& f : p.frames) {
+        if (is_handshake_done(f)) confirmed_ = true;
+        const auto* a = std::get_if<dissect::AckFrame>(&f);
+        if (!a) continue;
+        // Any Handshake ACK acknowledges one of the client's Handshake packets.
+        if (p.space == dissect::PacketSpace::handshake) handshake_acked_ = true;
+        auto& set = unacked_[space];
+        for (const auto& r : a->ranges) set.erase(set.lower_bound(r.smallest), set.upper_bound(r.largest));
+        if (!first_sample_ns_ && first_send_ns_) first_sample_ns_ = at.time_ns - *first_send_ns_;
+      }
+    }
+    if (own && !first_send_ns_) first_send_ns_ = at.time_ns;
+  }
+
+  /// Nothing ack-eliciting unacknowledged, no Handshake ACK, no HANDSHAKE_DONE.
+  bool exposed() const {
+    if (!sent_eliciting_ || confirmed_ || handshake_acked_) return false;
+    return std::all_of(unacked_.begin(), unacked_.end(), [](const auto& s) { return s.empty(); });
+  }
+  bool ended_by_condition() const { return confirmed_ || handshake_acked_; }
+  /// The first RTT sample: the client's first datagram to the first ACK back.
+  std::optional<std::int64_t> first_sample_ns() const { return first_sample_ns_; }
+
+ private:
+  std::array<std::set<std::uint64_t>, 3> unacked_;
+  bool sent_eliciting_ = false, confirmed_ = false, handshake_acked_ = false;
+  std::optional<std::int64_t> first_send_ns_, first_sample_ns_;
+};
+
+class AntiDeadlockProbe final : public QuicCheck {
+ public:
+  std::string name() const override { return "client_anti_deadlock_probe"; }
+  std::string rfc() const override { return "RFC 9002 §6.2.2.1 (MUST), RFC 9000 §8.2"; }
+  RequirementLevel level() const override { return RequirementLevel::must; }
+  std::string summary() const override {
+    return "a client with nothing unacknowledged before its Handshake packets are acknowledged or the handshake "
+           "is confirmed sends a probe within `max_wait_ms`";
+  }
+  std::vector<ValueSpec> params() const override {
+    return {{"max_wait_ms", ValueType::floating, Value{-1.0},
+             "longest quiet spell, milliseconds; -1: twice the first PTO, 2 × (rtt + max(2 × rtt, 1 ms)) with "
+             "rtt the client's first Initial to the first ACK back"}};
+  }
+
+  CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
+    const double max_wait = value_or<double>(input.params, "max_wait_ms", -1.0);
+    return judge_each_connection(run, Side::client, [&](const Judged& j) { return judge_one(j, max_wait); });
+  }
+
+ private:
+  static CheckResult judge_one(const Judged& j, double max_wait_ms) {
+    const auto& c = *j.connection->connection;
+    Exposure e;
+    std::optional<At> since;  // when the current quiet spell began
+    std::vector<std::string> problems;
+    std::vector<Evidence> ev;
+    std::size_t spells = 0;
+    std::int64_t longest = 0, bound = -1;
+    std::string bound_source;
+    auto limit = [&]() -> std::int64_t {
+      if (max_wait_ms >= 0) {
+        bound_source = "max_wait_ms";
+        return std::int64_t(max_wait_ms * 1e6);
+      }
+      const auto rtt = e.first_sample_ns().value_or(0);
+      bound_source = fmt::format("twice the first PTO for an RTT of {}", ms(rtt));
+      return 2 * (rtt + std::max(2 * rtt, kGranularityNs));
+    };
+    auto close_spell = [&](const At& end, const std::string& how) {
+      const std::int64_t quiet = end.time_ns - since->time_ns;
+      longest = std::max(longest, quiet);
+      if (quiet > bound && problems.empty()) {
+        problems.push_back(fmt::format("the client had nothing unacknowledged and no Handshake ACK from frame {} ({}) "
+                                       "and sent no probe for {} (bound {}: {}), until {}",
+                                       since->frame, ms(since->time_ns), ms(quiet), ms(bound), bound_source, how));
+        ev.push_back(evidence(*j.capture, *since, "everything the client sent is acknowledged; the PTO stays armed"));
+        ev.push_back(evidence(*j.capture, end, fmt::format("{} later: {}", ms(quiet), how)));
+      }
+      since.reset();
+    };
+    for (std::size_t i = 0; i < c.datagrams.size(); ++i) {
+      const auto& d = c.datagrams[i];
+      const At at{d.frame, d.time_ns, i};
+      const bool eliciting_own =
+          sender_of(d) == Side::client && std::any_of(d.packets.begin(), d.packets.end(), packet_eliciting);
+      if (since && eliciting_own) close_spell(at, fmt::format("the client's datagram at frame {}", d.frame));
+      e.on_datagram(d, at);
+      if (since && e.ended_by_condition())
+        close_spell(at, fmt::format("frame {} acknowledged a Handshake packet or confirmed the handshake", d.frame));
+      if (!since && e.exposed()) {
+        since = at;
+        ++spells;
+        bound = limit();
+      }
+    }
+    if (since && problems.empty()) {
+      // No probe, no Handshake ACK, no HANDSHAKE_DONE to the end: deadlock.
+      problems.push_back(fmt::format("the client had nothing unacknowledged and no Handshake ACK from frame {} ({}) "
+                                     "to the end of the capture and never sent a probe: the handshake deadlocked",
+                                     since->frame, ms(since->time_ns)));
+      ev.push_back(evidence(*j.capture, *since, "everything the client sent is acknowledged; no probe follows"));
+    }
+    return verdict(problems, ev,
+                   spells ? fmt::format("{} quiet spells with nothing unacknowledged before a Handshake ACK, the "
+                                        "longest {} (bound {}: {})",
+                                        spells, ms(longest), ms(bound), bound_source)
+                          : std::string("the client never had everything acknowledged before a Handshake ACK"));
+  }
+};
+
+}  // namespace
+
+}  // namespace conform::quic_checks
+
+CONFORM_REGISTER_CHECK(client_anti_deadlock_probe, quic_checks::AntiDeadlockProbe)

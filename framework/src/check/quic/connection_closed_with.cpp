@@ -1,0 +1,59 @@
+// `connection_closed_with`: a side sent a CONNECTION_CLOSE of type 0x1c
+// carrying a given transport error (say STREAM_LIMIT_ERROR after its peer
+// opened a stream beyond the limit, RFC 9000 §4.6: MUST; §10.2, §19.19,
+// §20.1). Judged at each sender's own captures.
+#include "check/quic/support/blocked_sent.hpp"
+#include "check/quic/support/transport_closes.hpp"
+#include "check/registrar.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace conform::quic_checks {
+namespace {
+
+class ConnectionClosedWith final : public QuicCheck {
+ public:
+  std::string name() const override { return "connection_closed_with"; }
+  std::string rfc() const override { return "RFC 9000 §10.2, §19.19, §20.1"; }
+  RequirementLevel level() const override { return RequirementLevel::must; }
+  std::string summary() const override {
+    return "`by` sent a CONNECTION_CLOSE (transport, 0x1c) carrying `error`";
+  }
+  std::vector<ValueSpec> params() const override {
+    return {side_param("by", "who must have closed", std::string("any"), true),
+            {"error", ValueType::string, std::nullopt,
+             "a transport error name of RFC 9000 §20.1 (STREAM_LIMIT_ERROR), CRYPTO_ERROR, or a code (4, 0x104)"}};
+  }
+
+  CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
+    const auto by = value_or<std::string>(input.params, "by", "any");
+    const auto spec = value_or<std::string>(input.params, "error", "");
+    const auto range = error_range(spec);
+    if (!range) return {false, fmt::format("error \"{}\" is neither an RFC 9000 §20.1 name nor a number", spec), {}};
+    CheckResult r;
+    std::vector<std::string> seen;
+    std::string found;
+    for_each_close(run, by, [&](const Judged& j, Side side, const CloseSeen& c) {
+      const bool match = c.frame.error_code >= range->first && c.frame.error_code <= range->second;
+      seen.push_back(fmt::format("{} {} at frame {}", to_string(side), error_name(c.frame.error_code), c.at.frame));
+      if (match && !r.passed) {
+        r.passed = true;
+        found = seen.back();
+        r.evidence.push_back(evidence(*j.capture, c.at,
+                                      fmt::format("CONNECTION_CLOSE {} from the {}{}", error_name(c.frame.error_code),
+                                                  to_string(side),
+                                                  c.frame.reason.empty() ? "" : ": \"" + c.frame.reason + "\"")));
+      }
+    });
+    r.summary = r.passed ? fmt::format("CONNECTION_CLOSE {}: the {}", spec, found)
+                         : fmt::format("no CONNECTION_CLOSE with {} from {}; transport closes seen: {}", spec, by,
+                                       seen.empty() ? std::string("none") : fmt::format("{}", fmt::join(seen, ", ")));
+    return r;
+  }
+};
+
+}  // namespace
+}  // namespace conform::quic_checks
+
+CONFORM_REGISTER_CHECK(connection_closed_with, quic_checks::ConnectionClosedWith)

@@ -1,0 +1,46 @@
+// What streams_blocked_sent, data_blocked_sent and stream_data_blocked_sent
+// share: an endpoint that wants to go past a limit its peer set, and waits
+// for a raise, reports the limit in a *_BLOCKED frame while it waits (RFC
+// 9000 §4.1, §4.6: SHOULD). Judged at the sender's own capture.
+#pragma once
+
+#include "check/check.hpp"
+#include "check/quic/support/limit_walk.hpp"
+#include "check/quic/support/quic_check.hpp"
+
+#include <string>
+#include <vector>
+
+namespace conform::quic_checks {
+
+/// One limit followed at the sender: its walk, the demand beyond it, and the
+/// *_BLOCKED frames the sender sent about it.
+struct BlockedScope {
+  std::string what;  // "uni streams", "connection data", "stream 4 data"
+  std::string blocked_frame;  // "STREAMS_BLOCKED"
+  LimitWalk walk;
+  /// How far the sender wanted to go, and why it is believed.
+  std::uint64_t wanted = 0;
+  std::string why;
+  const std::vector<LimitSeen>* blocked = nullptr;
+};
+
+/// Appends to `problems`/`evidence` each episode of `scope` where the sender
+/// was at the limit, wanted more and waited longer than `grace_ns` (or for
+/// ever) for a raise, without sending the blocked frame carrying that limit
+/// in between; and a usage beyond the limit. Returns how many episodes
+/// needed a blocked frame.
+std::size_t judge_blocked(const BlockedScope& scope, const CaptureFacts& capture, std::int64_t grace_ns,
+                          std::vector<std::string>& problems, std::vector<Evidence>& evidence);
+
+/// The `by` and `grace_ms` parameters of these checks.
+ValueSpec blocked_by_param();
+ValueSpec grace_param();
+
+/// Folds problems into a verdict: the first problem as summary (with a count
+/// of the others), else `ok`; evidence beyond kMaxEvidence items is counted,
+/// not listed.
+inline constexpr std::size_t kMaxEvidence = 20;
+CheckResult verdict(std::vector<std::string> problems, std::vector<Evidence> evidence, std::string ok);
+
+}  // namespace conform::quic_checks

@@ -1,0 +1,110 @@
+// Following CRYPTO data and its acknowledgements at the sender.
+#include "check/quic/support/crypto_flights.hpp"
+
+#include <map>
+
+namespace conform::quic_checks {
+namespace {
+
+// A CRYPTO frame's header: type (1), Offset (up to 4 in a handshake),
+// Length (2).
+constexpr std::size_t kCryptoFrameHeader = 7;
+
+struct SentPacket {
+  RangeSet crypto;
+};
+
+struct SpaceState {
+  std::map<std::uint64_t, SentPacket> unacked;  // by packet number
+  RangeSet sent;
+  RangeSet acked;
+};
+
+int space_index(dissect::PacketSpace s) {
+  switch (s) {
+    case dissect::PacketSpace::initial: return 0;
+    case dissect::PacketSpace::handshake: return 1;
+    case dissect::PacketSpace::application: return 2;
+    default: return -1;
+  }
+}
+
+}  // namespace
+
+std::string_view space_name(std::size_t space) { return space == kInitial ? "Initial" : "Handshake"; }
+
+bool ack_eliciting(const dissect::Frame& f) {
+  return !std::holds_alternative<dissect::AckFrame>(f) && !std::holds_alternative<dissect::PaddingFrame>(f) &&
+         !std::holds_alternative<dissect::ConnectionCloseFrame>(f) && !std::holds_alternative<dissect::MalformedFrame>(f);
+}
+
+Flights crypto_flights(const ConnectionFacts& c, Side sender) {
+  Flights out;
+  std::array<SpaceState, 3> spaces;
+  std::array<std::size_t, 2> overhead{};
+  const auto& datagrams = c.connection->datagrams;
+  for (std::size_t i = 0; i < datagrams.size(); ++i) {
+    const auto& d = datagrams[i];
+    const At at{d.frame, d.time_ns, i};
+    if (sender_of(d) != sender) {
+      // The peer's ACK frames, as they arrived.
+      bool newly = false;
+      for (const auto& p : d.packets) {
+        const int s = space_index(p.space);
+        if (s < 0 || !p.decrypted()) continue;
+        for (const auto& f : p.frames)
+          if (const auto* ack = std::get_if<dissect::AckFrame>(&f))
+            for (const auto& r : ack->ranges) {
+              auto& st = spaces[s];
+              for (auto it = st.unacked.lower_bound(r.smallest); it != st.unacked.end() && it->first <= r.largest;) {
+                st.acked.add(it->second.crypto);
+                it = st.unacked.erase(it);
+                newly = true;
+              }
+            }
+      }
+      if (newly) out.new_acks.push_back(at);
+      continue;
+    }
+    FlightDatagram fd;
+    fd.at = at;
+    fd.size = d.size;
+    for (std::size_t s : {kInitial, kHandshake}) fd.unacked[s] = spaces[s].sent.minus(spaces[s].acked);
+    for (const auto& p : d.packets) {
+      std::size_t padding = 0;
+      const int s = space_index(p.space);
+      bool eliciting = false, has_crypto = false;
+      SentPacket sent;
+      for (const auto& f : p.frames) {
+        if (const auto* pad = std::get_if<dissect::PaddingFrame>(&f)) padding += pad->count;
+        if (ack_eliciting(f)) eliciting = true;
+        if (const auto* cf = std::get_if<dissect::CryptoFrame>(&f)) {
+          has_crypto = true;
+          sent.crypto.add(cf->offset, cf->offset + cf->length);
+        }
+      }
+      fd.used += p.length - std::min(padding, p.length);
+      fd.ack_eliciting = fd.ack_eliciting || eliciting;
+      if (s == 2 && eliciting) fd.one_rtt_eliciting = true;
+      if (s < 0) continue;
+      if (s < 2) {
+        overhead[s] = p.length - std::min(p.payload_length, p.length) + kCryptoFrameHeader;
+        if (eliciting && !has_crypto) fd.eliciting_without_crypto[s] = true;
+        if (has_crypto) {
+          if (spaces[s].sent.overlaps(sent.crypto)) fd.resent[s] = true;
+          if (!spaces[s].sent.covers(sent.crypto)) fd.fresh[s] = true;
+          fd.crypto[s].add(sent.crypto);
+        }
+      }
+      if (p.packet_number) {
+        spaces[s].sent.add(sent.crypto);
+        spaces[s].unacked[*p.packet_number] = std::move(sent);
+      }
+    }
+    fd.overhead = overhead;
+    out.datagrams.push_back(std::move(fd));
+  }
+  return out;
+}
+
+}  // namespace conform::quic_checks

@@ -1,0 +1,57 @@
+// One endpoint's handshake flights as its own capture shows them (RFC 9001
+// §4, RFC 9002 §6.2): per datagram it sent, the CRYPTO bytes it carried in
+// the Initial and Handshake packet number spaces, whether they were new or
+// re-sent, which CRYPTO bytes were still unacknowledged when it left (from
+// the peer's ACK frames that had arrived), and whether it held ack-eliciting
+// packets without CRYPTO; plus the arrivals of ACK frames that newly
+// acknowledged one of its packets. The recovery checks judge probes from it.
+#pragma once
+
+#include "check/quic/support/timeline_queries.hpp"
+#include "dissect/range_set.hpp"
+
+#include <array>
+#include <vector>
+
+namespace conform::quic_checks {
+
+using dissect::RangeSet;
+
+/// Index of the Initial and Handshake spaces in the arrays below.
+inline constexpr std::size_t kInitial = 0, kHandshake = 1;
+/// "Initial" / "Handshake".
+std::string_view space_name(std::size_t space);
+
+struct FlightDatagram {
+  At at;
+  std::size_t size = 0;  // UDP payload bytes
+  std::size_t used = 0;  // bytes of its packets that are not PADDING
+  std::array<RangeSet, 2> crypto;           // CRYPTO offsets carried, by space
+  std::array<bool, 2> resent{};             // some were sent before
+  std::array<bool, 2> fresh{};              // some were never sent before
+  std::array<RangeSet, 2> unacked;          // sent before it, unacknowledged when it left
+  std::array<bool, 2> eliciting_without_crypto{};  // an ack-eliciting packet of the space with no CRYPTO
+  /// Bytes a packet of the space adds besides its data (header, AEAD tag,
+  /// a CRYPTO frame header), from the sender's latest packet of that space;
+  /// 0 until it sent one.
+  std::array<std::size_t, 2> overhead{};
+  bool ack_eliciting = false;
+  bool one_rtt_eliciting = false;  // an ack-eliciting 1-RTT or 0-RTT packet
+  bool handshake_eliciting() const { return ack_eliciting && !one_rtt_eliciting; }
+};
+
+struct Flights {
+  /// Every datagram the sender sent, in order.
+  std::vector<FlightDatagram> datagrams;
+  /// Arrivals of ACK frames that newly acknowledged a packet of the sender
+  /// (any packet number space), RFC 9002 §6.2.1's reset of the PTO backoff.
+  std::vector<At> new_acks;
+};
+
+Flights crypto_flights(const ConnectionFacts& c, Side sender);
+
+/// Whether a frame is ack-eliciting (RFC 9002 §2: all but ACK, PADDING and
+/// CONNECTION_CLOSE).
+bool ack_eliciting(const dissect::Frame& f);
+
+}  // namespace conform::quic_checks

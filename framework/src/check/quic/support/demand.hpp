@@ -1,0 +1,44 @@
+// How far a side wanted to go (streams, bytes): what the capture shows,
+// raised to what the check's own parameter or the run's scenario asks for.
+// The scenario's demand is the plugin's declaration (CaseSettings::demand,
+// conform/demand.hpp); offline there is none, and the checks judge from the
+// captures alone.
+#pragma once
+
+#include "check/quic/support/timeline_queries.hpp"
+
+#include <conform/run_context.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace conform::quic_checks {
+
+struct Expected {
+  std::uint64_t value = 0;
+  /// Where the value came from, for summaries: "scenario streams=200".
+  std::string source;
+};
+
+/// How far a side wanted to go (streams, bytes), and why that is believed.
+struct Demand {
+  std::uint64_t wanted = 0;
+  std::string why;  // "opened 200", "STREAMS_BLOCKED 100 at frame 7", "scenario frames=200 ..."
+};
+
+/// `seen` (what the capture shows), raised to the check's own `fixed`
+/// value (when not negative, worded "parameter <param>") or else to
+/// `scenario`, whichever is larger.
+Demand demand(Demand seen, std::int64_t fixed, const std::string& param, const std::optional<Expected>& scenario);
+
+/// Streams of `dir` that `from` opens on each connection, as the run's
+/// scenario declares; nothing when it does not say or there is no scenario.
+std::optional<Expected> expected_streams(const CaseSettings& settings, Side from, StreamDir dir);
+
+/// Application bytes `from` sends on each connection (a lower bound of its
+/// stream data), as the run's scenario declares; nothing when it does not
+/// say or there is no scenario.
+std::optional<Expected> expected_bytes(const CaseSettings& settings, Side from);
+
+}  // namespace conform::quic_checks

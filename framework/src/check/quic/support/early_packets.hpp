@@ -1,0 +1,112 @@
+// `client_buffers_early_packets` and `server_buffers_early_packets`: packets
+// that reach an endpoint before it can process them (Handshake packets
+// before the peer's Initial CRYPTO gave it the handshake keys, 1-RTT packets
+// before the peer's Handshake CRYPTO, up to its Finished, arrived) are
+// buffered and acknowledged once processed, instead of dropped so the peer
+// must resend them (RFC 9001 §5.7 and §4.1.4: MAY buffer; the fix of
+// shared/background/client-packet-buffering-and-pq-handshake.md). Read at
+// the receiver's capture: arrivals and the ACK frames it sent.
+#pragma once
+
+#include "check/quic/support/blocked_sent.hpp"
+
+#include <fmt/format.h>
+
+namespace conform::quic_checks {
+
+struct Early {
+  At at;
+  dissect::PacketSpace space;
+  dissect::PacketType type;
+  std::uint64_t pn = 0;
+};
+
+// The end of the CRYPTO data `sender` sent in `space` anywhere in the capture.
+inline std::uint64_t crypto_end(const dissect::Connection& c, Side sender, dissect::PacketSpace space) {
+  std::uint64_t end = 0;
+  for (const auto& d : c.datagrams)
+    if (sender_of(d) == sender)
+      for (const auto& p : d.packets)
+        if (p.space == space)
+          for (const auto& f : p.frames)
+            if (const auto* cf = std::get_if<dissect::CryptoFrame>(&f)) end = std::max(end, cf->offset + cf->length);
+  return end;
+}
+
+/// The check, for the side its subclass names (client_buffers_early_packets and server_buffers_early_packets).
+class EarlyPacketsBuffered : public QuicCheck {
+ public:
+  explicit EarlyPacketsBuffered(Side receiver) : receiver_(receiver) {}
+  std::string rfc() const override { return "RFC 9001 §5.7, §4.1.4 (MAY: buffering is allowed, not required)"; }
+  RequirementLevel level() const override { return RequirementLevel::expectation; }
+  std::string summary() const override {
+    return fmt::format("every packet that reached the {} before it could have its keys is acknowledged later",
+                       to_string(receiver_));
+  }
+  std::vector<ValueSpec> params() const override {
+    return {{"min_early", ValueType::integer, Value{std::int64_t{0}},
+             "fewest early packets the run must show (1 proves the case exercised buffering)"}};
+  }
+
+  CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
+    const auto min_early = std::uint64_t(value_or<std::int64_t>(input.params, "min_early", 0));
+    return judge_each_connection(run, receiver_, [&](const Judged& j) { return judge_one(j, min_early); });
+  }
+
+ private:
+  CheckResult judge_one(const Judged& j, std::uint64_t min_early) const {
+    const auto& c = *j.connection->connection;
+    const Side peer = dissect::other(receiver_);
+    const std::uint64_t initial_end = crypto_end(c, peer, dissect::PacketSpace::initial);
+    const std::uint64_t handshake_end = crypto_end(c, peer, dissect::PacketSpace::handshake);
+    RangeSet initial_crypto, handshake_crypto;
+    std::vector<Early> early;
+    std::array<RangeSet, 3> acked;  // packet numbers the receiver acknowledged, by space
+    for (std::size_t i = 0; i < c.datagrams.size(); ++i) {
+      const auto& d = c.datagrams[i];
+      const At at{d.frame, d.time_ns, i};
+      const bool from_peer = sender_of(d) == peer;
+      for (const auto& p : d.packets) {
+        if (!p.decrypted()) continue;
+        const auto space = std::size_t(p.space);
+        if (!from_peer) {
+          for (const auto& f : p.frames)
+            if (const auto* ack = std::get_if<dissect::AckFrame>(&f))
+              for (const auto& r : ack->ranges) acked[space].add(r.smallest, r.largest + 1);
+          continue;
+        }
+        const bool keys = p.space == dissect::PacketSpace::handshake ? initial_crypto.prefix() >= initial_end
+                          : p.type == dissect::PacketType::one_rtt   ? handshake_crypto.prefix() >= handshake_end
+                                                                     : true;
+        if (!keys) early.push_back({at, p.space, p.type, *p.packet_number});
+        for (const auto& f : p.frames)
+          if (const auto* cf = std::get_if<dissect::CryptoFrame>(&f))
+            (p.space == dissect::PacketSpace::initial ? initial_crypto : handshake_crypto)
+                .add(cf->offset, cf->offset + cf->length);
+      }
+    }
+    std::vector<std::string> problems;
+    std::vector<Evidence> ev;
+    std::size_t dropped = 0;
+    for (const Early& e : early) {
+      const bool was_acked = acked[std::size_t(e.space)].contains(e.pn);
+      ev.push_back(evidence(*j.capture, e.at,
+                            fmt::format("{} packet {} arrived before its keys; {}", dissect::to_string(e.type), e.pn,
+                                        was_acked ? "acknowledged later" : "never acknowledged")));
+      if (!was_acked && dropped++ == 0)
+        problems.push_back(fmt::format("{} packet {} of the {} arrived at frame {} ({}) before the {} could have its "
+                                       "keys and was never acknowledged",
+                                       dissect::to_string(e.type), e.pn, to_string(peer), e.at.frame,
+                                       ms(e.at.time_ns), to_string(receiver_)));
+    }
+    if (dropped > 1) problems.front() += fmt::format(" ({} such packets)", dropped);
+    if (early.size() < min_early)
+      problems.push_back(fmt::format("{} packets arrived before their keys, fewer than min_early={}", early.size(), min_early));
+    return verdict(problems, ev,
+                   fmt::format("{} packets arrived before their keys, all acknowledged later", early.size()));
+  }
+
+  Side receiver_;
+};
+
+}  // namespace conform::quic_checks

@@ -1,0 +1,77 @@
+// Walking a limit and its usage together.
+#include "check/quic/support/limit_walk.hpp"
+
+#include <algorithm>
+
+namespace conform::quic_checks {
+
+LimitWalk walk_limit(std::uint64_t initial, const std::vector<LimitSeen>& raises, const std::vector<LimitSeen>& usage) {
+  LimitWalk w;
+  std::uint64_t limit = initial;
+  std::size_t ri = 0;
+  for (const auto& u : usage) {
+    for (; ri < raises.size() && raises[ri].at.datagram < u.at.datagram; ++ri) limit = std::max(limit, raises[ri].value);
+    if (u.value > limit && !w.beyond) w.beyond = {u, limit};
+    if (u.value >= limit && (w.at_limit.empty() || w.at_limit.back().limit != limit))
+      w.at_limit.push_back({limit, u.at, std::nullopt});
+    w.used = std::max(w.used, u.value);
+  }
+  for (; ri < raises.size(); ++ri) limit = std::max(limit, raises[ri].value);
+  w.final_limit = limit;
+  // Both lists are in capture order and the answer never moves back (a
+  // raise skipped for one limit is too early or too small for the next).
+  std::size_t j = 0;
+  for (auto& a : w.at_limit) {
+    while (j < raises.size() && !(raises[j].value > a.limit && raises[j].at.datagram > a.reached.datagram)) ++j;
+    if (j < raises.size()) a.raised = raises[j];
+  }
+  return w;
+}
+
+std::vector<LimitSeen> stream_count_usage(const std::vector<StreamOpened>& opened) {
+  std::vector<LimitSeen> out;
+  std::uint64_t highest = 0;
+  for (const auto& o : opened)
+    if (stream_index(o.id) + 1 > highest) {
+      highest = stream_index(o.id) + 1;
+      out.push_back({o.at, highest});
+    }
+  return out;
+}
+
+const LimitSeen* find_frame(const std::vector<LimitSeen>& frames, std::uint64_t value, std::size_t from,
+                            std::optional<std::size_t> before) {
+  for (const auto& f : frames) {
+    if (before && f.at.datagram >= *before) break;
+    if (f.value == value && f.at.datagram >= from) return &f;
+  }
+  return nullptr;
+}
+
+}  // namespace conform::quic_checks
+
+namespace conform::quic_checks {
+
+std::uint64_t limit_before(std::uint64_t initial, const std::vector<LimitSeen>& raises, std::size_t datagram) {
+  std::uint64_t limit = initial;
+  for (const auto& r : raises) {
+    if (r.at.datagram >= datagram) break;
+    limit = std::max(limit, r.value);
+  }
+  return limit;
+}
+
+std::uint64_t usage_until(const std::vector<LimitSeen>& usage, std::size_t datagram) {
+  auto it = std::upper_bound(usage.begin(), usage.end(), datagram,
+                             [](std::size_t d, const LimitSeen& u) { return d < u.at.datagram; });
+  return it == usage.begin() ? 0 : std::prev(it)->value;
+}
+
+std::uint64_t usage_through_burst(const std::vector<LimitSeen>& usage, const At& at) {
+  auto it = std::upper_bound(usage.begin(), usage.end(), at.datagram,
+                             [](std::size_t d, const LimitSeen& u) { return d < u.at.datagram; });
+  while (it != usage.end() && it->at.time_ns == at.time_ns) ++it;
+  return it == usage.begin() ? 0 : std::prev(it)->value;
+}
+
+}  // namespace conform::quic_checks

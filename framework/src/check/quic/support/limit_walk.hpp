@@ -1,0 +1,60 @@
+// Following one flow control or stream limit through a capture (RFC 9000
+// §4.1, §4.6): the limit starts at its transport parameter and rises with
+// MAX_DATA / MAX_STREAM_DATA / MAX_STREAMS; the sender's usage grows. Where
+// the usage reached the limit in force, the sender was at the limit until a
+// raise came (if one did). What "blocked" means then depends on the demand,
+// which the checks judge.
+#pragma once
+
+#include "check/quic/support/timeline_queries.hpp"
+
+#include <optional>
+#include <vector>
+
+namespace conform::quic_checks {
+
+/// The usage reached `limit` at `reached`; `raised` is the first frame
+/// raising the limit above it after that, if any.
+struct AtLimit {
+  std::uint64_t limit = 0;
+  At reached;
+  std::optional<LimitSeen> raised;
+};
+
+struct LimitWalk {
+  std::vector<AtLimit> at_limit;
+  /// The first usage above the limit in force, and that limit.
+  std::optional<std::pair<LimitSeen, std::uint64_t>> beyond;
+  std::uint64_t final_limit = 0;
+  std::uint64_t used = 0;  // the highest usage
+};
+
+/// `raises` and `usage` in capture order; `usage` non-decreasing. A raise
+/// takes effect for usage seen in a later datagram (the two come from
+/// different senders).
+LimitWalk walk_limit(std::uint64_t initial, const std::vector<LimitSeen>& raises, const std::vector<LimitSeen>& usage);
+
+/// Stream usage as a limit counts it: for each stream opened, the highest
+/// stream index + 1 so far (§4.6).
+std::vector<LimitSeen> stream_count_usage(const std::vector<StreamOpened>& opened);
+
+/// The first of `frames` carrying `value`, seen in datagram `from` or later
+/// and before datagram `before` (when given).
+const LimitSeen* find_frame(const std::vector<LimitSeen>& frames, std::uint64_t value, std::size_t from,
+                            std::optional<std::size_t> before);
+
+}  // namespace conform::quic_checks
+
+namespace conform::quic_checks {
+
+/// The limit in force for something seen in datagram `datagram`: `initial`
+/// raised by every frame of `raises` seen in an earlier datagram.
+std::uint64_t limit_before(std::uint64_t initial, const std::vector<LimitSeen>& raises, std::size_t datagram);
+/// The usage as of datagram `datagram`, that one included (0 before any).
+std::uint64_t usage_until(const std::vector<LimitSeen>& usage, std::size_t datagram);
+/// The usage once the sender's burst containing `at` is out: datagrams it
+/// sent at the same instant count, since a stack that queues its last
+/// streams and its blocked frame together may put the frame first.
+std::uint64_t usage_through_burst(const std::vector<LimitSeen>& usage, const At& at);
+
+}  // namespace conform::quic_checks

@@ -1,0 +1,144 @@
+// Loading a run's QUIC captures and the wording the QUIC checks share.
+#include "check/quic/support/quic_check.hpp"
+
+#include "common/input_error.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+namespace conform::quic_checks {
+
+namespace fs = std::filesystem;
+
+QuicRun::QuicRun(std::string artifact_dir) : dir_(std::move(artifact_dir)) {}
+
+QuicRun::QuicRun(std::shared_ptr<const CaptureFacts> server, std::vector<std::shared_ptr<const CaptureFacts>> clients)
+    : server_loaded_(true), clients_loaded_(true), server_(std::move(server)), clients_(std::move(clients)) {}
+
+const CaptureFacts* QuicRun::server() const {
+  if (!server_loaded_) {
+    const auto path = fs::path(dir_) / "server.pcap";
+    if (fs::exists(path)) server_ = cached_capture(path.string(), (fs::path(dir_) / "keys.log").string());
+    server_loaded_ = true;
+  }
+  return server_.get();
+}
+
+std::vector<const CaptureFacts*> QuicRun::clients() const {
+  if (!clients_loaded_) {
+    const auto keys = (fs::path(dir_) / "keys.log").string();
+    for (int k = 1;; ++k) {
+      const auto path = fs::path(dir_) / (k == 1 ? std::string("client.pcap") : fmt::format("client-{}.pcap", k));
+      if (!fs::exists(path)) break;
+      clients_.push_back(cached_capture(path.string(), keys));
+    }
+    clients_loaded_ = true;
+  }
+  std::vector<const CaptureFacts*> out;
+  for (const auto& c : clients_) out.push_back(c.get());
+  return out;
+}
+
+std::vector<const CaptureFacts*> QuicRun::at(Side side) const {
+  if (side == Side::client) return clients();
+  if (const auto* s = server()) return {s};
+  return {};
+}
+
+CheckResult QuicCheck::evaluate(const CheckInput& input) const {
+  try {
+    const QuicRun run(input.artifact_dir);
+    std::vector<const CaptureFacts*> captures = run.at(Side::client);
+    if (const auto* server = run.server()) captures.push_back(server);
+    if (auto why = undecryptable(captures, keys_needed())) return {false, "cannot judge: " + *why, {}, false};
+    return judge(run, input);
+  } catch (const InputError& e) {
+    const auto& d = e.diagnostics().front();
+    return {false, fmt::format("{}: {}", fs::path(d.pos.file).filename().string(), d.message), {}};
+  }
+}
+
+std::vector<Judged> connections_of(const std::vector<const CaptureFacts*>& captures) {
+  std::vector<Judged> out;
+  for (const auto* cap : captures)
+    for (const auto& c : cap->connections) out.push_back({cap, &c});
+  return out;
+}
+
+const ConnectionFacts* same_connection(const CaptureFacts* other, const dissect::Connection& c) {
+  if (!other) return nullptr;
+  for (const auto& o : other->connections)
+    if (o.connection->original_dcid == c.original_dcid) return &o;
+  for (const auto& o : other->connections)
+    if (o.connection->client == c.client) return &o;
+  return nullptr;
+}
+
+std::string label(const Judged& j) {
+  if (j.capture->connections.size() == 1) return j.capture->file;
+  return j.capture->file + " " + j.connection->connection->client.str();
+}
+
+Evidence evidence(const CaptureFacts& capture, const At& at, std::string text) {
+  return {capture.file, at.frame, at.time_ns, std::move(text)};
+}
+
+CheckResult combine(const std::vector<std::pair<std::string, CheckResult>>& parts) {
+  if (parts.size() == 1) return parts.front().second;
+  CheckResult out;
+  out.passed = true;
+  for (const auto& [name, r] : parts) {
+    out.passed = out.passed && r.passed;
+    out.summary += (out.summary.empty() ? "" : "; ") + name + ": " + r.summary;
+    out.evidence.insert(out.evidence.end(), r.evidence.begin(), r.evidence.end());
+  }
+  if (parts.empty()) out.passed = false;
+  return out;
+}
+
+CheckResult judge_each_connection(const QuicRun& run, Side side, const std::function<CheckResult(const Judged&)>& one) {
+  const auto captures = run.at(side);
+  if (captures.empty()) return missing_captures(side);
+  std::vector<std::pair<std::string, CheckResult>> parts;
+  for (const Judged& j : connections_of(captures)) parts.emplace_back(label(j), one(j));
+  if (parts.empty()) return {false, fmt::format("no QUIC connection in the {} captures", to_string(side)), {}};
+  return combine(parts);
+}
+
+CheckResult missing_captures(Side side) {
+  return {false,
+          side == Side::client ? "no client*.pcap in the case folder" : "no server.pcap in the case folder",
+          {}};
+}
+
+ValueSpec side_param(const std::string& name, const std::string& doc, std::optional<std::string> fallback,
+                     bool allow_any) {
+  std::vector<std::string> sides{"client", "server"};
+  if (allow_any) sides.push_back("any");
+  std::optional<Value> def;
+  if (fallback) def = Value{*fallback};
+  return {name, ValueType::string, def, doc, sides};
+}
+
+ValueSpec dir_param() {
+  return {"dir", ValueType::string, std::nullopt, "stream directionality (RFC 9000 §2.1)", {"uni", "bidi"}};
+}
+
+std::string ms(std::int64_t ns) { return fmt::format("{:.3f} ms", ns / 1e6); }
+
+std::string format_ranges(const RangeSet& set, std::size_t shown) {
+  std::string out = "[";
+  std::size_t n = 0;
+  for (const auto& [s, e] : set.ranges()) {
+    if (n == shown) {
+      out += fmt::format(", +{} more", set.ranges().size() - shown);
+      break;
+    }
+    if (n++) out += ", ";
+    out += e - s == 1 ? fmt::format("{}", s) : fmt::format("{}-{}", s, e - 1);
+  }
+  return out + "]";
+}
+
+}  // namespace conform::quic_checks

@@ -1,0 +1,106 @@
+// What every QUIC check shares: the captures of one run by vantage point
+// (server.pcap; client.pcap, client-2.pcap, ... one per simulated client),
+// loaded lazily through the capture cache; a base class that turns an
+// unreadable capture into a failed verdict naming it; and the helpers that
+// word summaries and evidence alike across checks.
+#pragma once
+
+#include "check/check.hpp"
+#include "check/quic/support/capture_facts.hpp"
+#include "check/quic/support/key_visibility.hpp"
+#include "dissect/range_set.hpp"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace conform::quic_checks {
+
+/// The captures of one run. Either read from an artifact folder (each
+/// capture dissected on first use, through cached_capture, with
+/// `<folder>/keys.log`) or given whole (hand-made timelines in tests).
+class QuicRun {
+ public:
+  explicit QuicRun(std::string artifact_dir);
+  QuicRun(std::shared_ptr<const CaptureFacts> server, std::vector<std::shared_ptr<const CaptureFacts>> clients);
+
+  /// server.pcap, or nullptr when the folder has none. Throws InputError
+  /// when it exists but cannot be read.
+  const CaptureFacts* server() const;
+  /// client.pcap, client-2.pcap, ... in client order (numbering stops at
+  /// the first missing file).
+  std::vector<const CaptureFacts*> clients() const;
+  /// The captures taken at `side`'s endpoints.
+  std::vector<const CaptureFacts*> at(Side side) const;
+
+ private:
+  std::string dir_;
+  mutable bool server_loaded_ = false, clients_loaded_ = false;
+  mutable std::shared_ptr<const CaptureFacts> server_;
+  mutable std::vector<std::shared_ptr<const CaptureFacts>> clients_;
+};
+
+/// A QUIC check: evaluate() reads the run's captures and calls judge(),
+/// unless a connection in them sent packets at a level up to keys_needed()
+/// of which none decrypted: then the verdict is not judged (CheckResult::
+/// judged), with the reason undecryptable() gives.
+class QuicCheck : public Check {
+ public:
+  CheckResult evaluate(const CheckInput& input) const final;
+  std::string transport() const final { return "QUIC"; }
+  /// The deepest level whose frames judge() reads; 1-RTT unless overridden.
+  virtual KeysNeeded keys_needed() const { return KeysNeeded::one_rtt; }
+  /// The verdict on `run`; tests call it with hand-made timelines.
+  virtual CheckResult judge(const QuicRun& run, const CheckInput& input) const = 0;
+};
+
+/// One connection of one capture, the unit most checks judge.
+struct Judged {
+  const CaptureFacts* capture = nullptr;
+  const ConnectionFacts* connection = nullptr;
+};
+
+/// Every connection of every capture in `captures`, in order.
+std::vector<Judged> connections_of(const std::vector<const CaptureFacts*>& captures);
+
+/// The same connection (same original Destination Connection ID, else same
+/// client address) in another capture, or nullptr.
+const ConnectionFacts* same_connection(const CaptureFacts* other, const dissect::Connection& c);
+
+/// "client-2.pcap" when the capture holds one connection, else
+/// "server.pcap 127.0.0.1:40001" (the connection's client address).
+std::string label(const Judged& j);
+
+Evidence evidence(const CaptureFacts& capture, const At& at, std::string text);
+
+/// A verdict per judged unit folded into one: passed when all passed; the
+/// summary is the unit's own when there is one, else "label: summary" parts
+/// joined by "; "; evidence in order.
+CheckResult combine(const std::vector<std::pair<std::string, CheckResult>>& parts);
+
+/// Judges every connection of `side`'s captures with `one` and folds the
+/// verdicts with combine(); fails, saying so, when `side` has no capture or
+/// its captures hold no connection.
+CheckResult judge_each_connection(const QuicRun& run, Side side, const std::function<CheckResult(const Judged&)>& one);
+
+/// The failed verdict for a run without the captures a check reads, e.g.
+/// "no client*.pcap in the case folder".
+CheckResult missing_captures(Side side);
+
+/// Parameter specs every QUIC check words the same way.
+ValueSpec side_param(const std::string& name, const std::string& doc, std::optional<std::string> fallback = {},
+                     bool allow_any = false);
+ValueSpec dir_param();
+
+/// "12.345 ms".
+std::string ms(std::int64_t ns);
+
+using dissect::RangeSet;
+
+/// "[0-1124, 1178-1200]": inclusive ranges, as the `missing=[99-199]` of
+/// streams_delivered reads; at most `shown` ranges, then "+N more".
+std::string format_ranges(const RangeSet& set, std::size_t shown = 8);
+
+}  // namespace conform::quic_checks

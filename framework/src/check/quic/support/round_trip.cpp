@@ -1,0 +1,21 @@
+// The round trip a suite states for a check.
+#include "check/quic/support/round_trip.hpp"
+
+#include <conform/value.hpp>
+
+#include <variant>
+
+namespace conform::quic_checks {
+
+StatedRoundTrip stated_round_trip(const CheckInput& input) {
+  if (const double param = value_or<double>(input.params, "rtt_ms", -1); param > 0) return {param, "parameter rtt_ms"};
+  double network = -1;
+  if (auto it = input.settings.network.find("rtt_ms"); it != input.settings.network.end()) {
+    if (const auto* v = std::get_if<double>(&it->second)) network = *v;
+    if (const auto* v = std::get_if<std::int64_t>(&it->second)) network = double(*v);
+  }
+  if (network > 0) return {network, "network rtt_ms"};
+  return {};
+}
+
+}  // namespace conform::quic_checks

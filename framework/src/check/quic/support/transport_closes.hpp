@@ -1,0 +1,35 @@
+// Transport CONNECTION_CLOSE frames (RFC 9000 §10.2, §19.19) and the
+// transport error codes they carry (§20.1; RFC 9001 §4.8 for CRYPTO_ERROR),
+// as connection_closed_with and no_connection_error read them.
+#pragma once
+
+#include "check/quic/support/quic_check.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace conform::quic_checks {
+
+/// "STREAM_LIMIT_ERROR", "CRYPTO_ERROR(0x12a)", or the code in hex.
+std::string error_name(std::uint64_t code);
+
+/// The codes `spec` names, inclusive: an error name, "CRYPTO_ERROR" (any TLS
+/// alert), or a number ("4", "0x104"); nullopt for anything else.
+std::optional<std::pair<std::uint64_t, std::uint64_t>> error_range(const std::string& spec);
+
+/// The sides a `by` parameter ("client", "server", "any") names.
+std::vector<Side> sides(const std::string& by);
+
+// The transport CONNECTION_CLOSE frames each side sent, at its own captures.
+template <typename F>
+void for_each_close(const QuicRun& run, const std::string& by, F&& f) {
+  for (Side side : sides(by))
+    for (const Judged& j : connections_of(run.at(side)))
+      for (const auto& c : j.connection->side(side).closes)
+        if (!c.frame.application) f(j, side, c);
+}
+
+}  // namespace conform::quic_checks
