@@ -129,7 +129,7 @@ struct World {
     plan.replay_args = {"--plugin-dir", "/opt/conform plugins"};
   }
 
-  RunTotals totals() const { return {2, 2, 1, 2.5}; }
+  RunTotals totals() const { return {2, 2, 1, 0, 2.5}; }
 
   void feed(Reporter& r) const {
     r.begin(plan);
@@ -405,7 +405,7 @@ BOOST_AUTO_TEST_CASE(junit_report_golden) {
   JunitReporter reporter(path);
   reporter.begin(plan);
   for (const auto& r : results) reporter.case_done(r);
-  reporter.end({3, 3, 1, 4.3754});
+  reporter.end({3, 3, 1, 0, 4.3754});
 
   const std::string expected =
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -526,7 +526,7 @@ BOOST_AUTO_TEST_CASE(console_closing_line_omits_skipped_when_none) {
     ConsoleReporter console(f, nullptr, Verbosity::normal);
     console.begin(w.plan);
     console.case_done(w.results[0]);
-    console.end({1, 0, 0, 0.25});
+    console.end({1, 0, 0, 0, 0.25});
   });
   const auto lines = lines_of(out);
   BOOST_REQUIRE_EQUAL(lines.size(), 4u);

@@ -121,8 +121,6 @@ void clear_earlier_results(const std::string& out_dir, const std::vector<Case>& 
                others, others == 1 ? "" : "s", out_dir);
 }
 
-}
-
 }  // namespace
 
 int command_run(const RunCommandOptions& options) {
