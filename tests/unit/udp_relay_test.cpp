@@ -22,8 +22,6 @@ using namespace conform::test;
 
 namespace {
 
-constexpr std::int64_t kMs = 1'000'000;
-
 struct Socket {
   int fd = socket(AF_INET, SOCK_DGRAM, 0);
   std::uint16_t port = 0;
