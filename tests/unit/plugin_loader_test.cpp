@@ -103,7 +103,7 @@ BOOST_AUTO_TEST_CASE(fixture_plugin_loads_with_its_declarations) {
   BOOST_TEST(info.roles == (std::vector<std::string>{"client", "server"}),
              boost::test_tools::per_element());
   BOOST_TEST(names_of(info.scenarios) ==
-                 (std::vector<std::string>{"echo", "flaky", "crash", "abort", "hang", "throw",
+                 (std::vector<std::string>{"echo", "flaky", "crash", "abort", "hang", "hang-tree", "throw",
                                            "unsupported", "sim-echo", "sim-hang", "relay-echo"}),
              boost::test_tools::per_element());
   BOOST_TEST(info.scenarios[0].summary == "the client sends datagrams, the server echoes each");
@@ -140,7 +140,7 @@ BOOST_AUTO_TEST_CASE(loaded_plugin_survives_moves) {
   plugins.push_back(load_plugin(kFixture));  // reallocation moves the first
   LoadedPlugin moved = std::move(plugins.front());
   BOOST_TEST(moved.info().name == "fixture");
-  BOOST_TEST(plugins.back().plugin().info().scenarios.size() == 10u);
+  BOOST_TEST(plugins.back().plugin().info().scenarios.size() == 11u);
 }
 
 BOOST_AUTO_TEST_CASE(library_without_conform_symbols_is_refused) {
