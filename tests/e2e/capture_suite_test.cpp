@@ -33,7 +33,7 @@ struct Checked {
       if (c.at("id").get<std::string>().rfind(case_id + " @", 0) == 0)
         for (const auto& k : c.at("runs")[0].at("checks")) {
           const auto& p = k.at("params");
-          out[{k.at("check"), p.value("by", ""), p.value("dir", "")}] = k.at("passed");
+          out[{k.at("check"), p.value("by", ""), p.value("dir", "")}] = k.at("verdict") == "PASS";
         }
     return out;
   }

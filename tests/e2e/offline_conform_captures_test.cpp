@@ -36,7 +36,7 @@ Judged judge(const std::string& name, const std::string& case_id) {
                         "--filter", case_id, "--out", dir + "/out", "--json", dir + "/r.json"},
                        ".", kEnv);
   Judged j{r.exit_code, r.out + r.err, json::parse(read_file(dir + "/r.json")), {}};
-  for (const auto& k : j.report.at("cases")[0].at("runs")[0].at("checks")) j.checks[k.at("check")] = k.at("passed");
+  for (const auto& k : j.report.at("cases")[0].at("runs")[0].at("checks")) j.checks[k.at("check")] = k.at("verdict") == "PASS";
   return j;
 }
 

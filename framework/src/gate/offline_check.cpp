@@ -152,7 +152,7 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
   for (std::size_t k = 0; k < run->cases.size(); ++k) {
     const Case& c = run->cases[k];
     const auto start = std::chrono::steady_clock::now();
-    RunRecord record = judge_checks(c, jobs[k].unit->folder, c.settings, checks);
+    RunRecord record = judge_checks(c, jobs[k].unit->folder, c.settings, checks, ExerciseRule::as_seen);
     record.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     record.artifact_dir = jobs[k].unit->folder;
     to_original(record, *jobs[k].capture, *jobs[k].unit);

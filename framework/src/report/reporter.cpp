@@ -13,10 +13,18 @@ std::string shell_quote(const std::string& s) {
 }
 
 void RunTotals::add(const CaseResult& result) {
-  if (result.status == Status::unsupported) ++skipped;
+  if (is_skipped(result.status)) ++skipped;
   else if (is_failure(result.status)) ++failed;
   else ++passed;
+  if (const auto level = failure_level(result)) ++failed_at[static_cast<std::size_t>(*level)];
   duration_s += result.duration_s;
+}
+
+std::size_t RunTotals::failures(FailOn fail_on) const {
+  std::size_t n = 0;
+  for (auto level : {RequirementLevel::must, RequirementLevel::should, RequirementLevel::expectation})
+    if (counts(fail_on, level)) n += failed_at[static_cast<std::size_t>(level)];
+  return n;
 }
 
 std::string replay_command(const RunPlan& plan, const CaseResult& result) {

@@ -4,6 +4,7 @@
 
 #include "run/result.hpp"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -30,15 +31,19 @@ struct RunPlan {
   bool seeded = true;
 };
 
-/// Counts for the closing line. XFAIL counts as passed, UNSUPPORTED as
-/// skipped, everything else that is not PASS as failed.
+/// Counts for the closing line. XFAIL counts as passed, UNSUPPORTED and NOT
+/// EXERCISED as skipped, everything else that is not PASS as failed.
 struct RunTotals {
   std::size_t passed = 0;
   std::size_t failed = 0;
   std::size_t skipped = 0;
   double duration_s = 0;
+  /// Failed cases by failure_level(), indexed by RequirementLevel.
+  std::array<std::size_t, 3> failed_at{};
   /// Counts `result` in its bucket and adds its duration.
   void add(const CaseResult& result);
+  /// How many failed cases `fail_on` counts (exit code 1 when any).
+  std::size_t failures(FailOn fail_on) const;
 };
 
 class Reporter {
