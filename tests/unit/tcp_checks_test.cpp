@@ -114,13 +114,13 @@ BOOST_AUTO_TEST_CASE(receive_window_floor_judges_windows_during_transfers) {
                  "2 of 4 transfer peak windows are below 65536 bytes; lowest 4000 bytes "
                  "(flow 1 (10.0.0.1:40000 -> 10.0.0.2:80))",
              peaks.summary);
-  BOOST_TEST(run_check("receive_window_floor", {{"min_bytes", std::int64_t{65536}},
+  BOOST_TEST((run_check("receive_window_floor", {{"min_bytes", std::int64_t{65536}},
                                                 {"statistic", std::string("transfer_peak")},
                                                 {"by", std::string("initiator")}})
-                 .passed);
-  BOOST_TEST(run_check("receive_window_floor",
+                 .verdict == Verdict::pass));
+  BOOST_TEST((run_check("receive_window_floor",
                        {{"min_bytes", std::int64_t{4000}}, {"by", std::string("responder")}})
-                 .passed);
+                 .verdict == Verdict::pass));
 }
 
 BOOST_AUTO_TEST_CASE(a_missing_capture_fails_every_check_saying_why) {

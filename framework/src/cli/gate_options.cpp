@@ -1,8 +1,6 @@
 // `--baseline`, `--shard` and `--fail-on`.
 #include "cli/gate_options.hpp"
 
-#include <map>
-
 namespace conform {
 
 namespace {
@@ -15,12 +13,11 @@ void add_baseline_option(CLI::App& cmd, std::string& baseline) {
 }
 
 void add_fail_on_option(CLI::App& cmd, FailOn& fail_on) {
-  static const std::map<std::string, FailOn> words{
-      {"must", FailOn::must}, {"should", FailOn::should}, {"any", FailOn::any}};
-  cmd.add_option("--fail-on", fail_on,
-                 "which failed cases give exit code 1: those failing a MUST, a MUST or a SHOULD, or any (default); "
-                 "ERROR, TIMEOUT, NOT JUDGED and surviving mutants always do")
-      ->transform(CLI::CheckedTransformer(words))
+  cmd.add_option_function<std::string>(
+         "--fail-on", [&fail_on](const std::string& word) { fail_on = *parse_fail_on(word); },
+         "which failed cases give exit code 1: those failing a MUST, a MUST or a SHOULD, or any (default); "
+         "ERROR, TIMEOUT, NOT JUDGED and surviving mutants always do")
+      ->check(CLI::IsMember({"must", "should", "any"}))
       ->type_name("must|should|any");
 }
 
