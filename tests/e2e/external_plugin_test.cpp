@@ -33,7 +33,7 @@ const json& case_named(const json& report, const std::string& id) {
 // check name → passed, for the case's first run.
 std::map<std::string, bool> checks_of(const json& c) {
   std::map<std::string, bool> out;
-  for (const auto& k : c.at("runs")[0].at("checks")) out[k.at("check")] = k.at("passed");
+  for (const auto& k : c.at("runs")[0].at("checks")) out[k.at("check")] = k.at("verdict") == "PASS";
   return out;
 }
 

@@ -271,4 +271,45 @@ BOOST_AUTO_TEST_CASE(a_check_stopped_by_bad_input_leaves_earlier_results_in_out)
   }
 }
 
+// The default suite on ngtcp2's stream-limit capture. Ground truth from
+// tshark: the client opens 40 bidi streams (`-Y "udp.dstport == 4433"`, ids
+// with `quic.stream.stream_id % 4 == 0`) and sends no STREAMS_BLOCKED
+// (`quic.frame_type == 0x16 || quic.frame_type == 0x17`: none), so it misses
+// RFC 9000 §4.6's SHOULD; it never re-sends CRYPTO, and nothing arrives
+// early, so those cases are NOT EXERCISED. `--fail-on must` lets the SHOULD
+// through.
+BOOST_AUTO_TEST_CASE(states_and_levels_of_the_default_suite_and_fail_on) {
+  const std::string dir = scratch_dir("offline_levels");
+  const std::vector<std::string> args{"check", kCaptures + "/ngtcp2/stream-limit.pcap", "--keylog",
+                                      kCaptures + "/ngtcp2/stream-limit.keys", "--out", dir + "/out"};
+  auto with = [&](std::vector<std::string> more) {
+    std::vector<std::string> a = args;
+    a.insert(a.end(), more.begin(), more.end());
+    return run_conform(a, ".", kEnv);
+  };
+  auto r = with({"--json", dir + "/r.json"});
+  BOOST_TEST(r.exit_code == 1, r.out + r.err);
+  const std::string at = " @ stream-limit.pcap#1";
+  const json report = json::parse(read_file(dir + "/r.json"));
+  BOOST_TEST(verdicts(report) == (std::map<std::string, std::string>{{"capture/max-streams-extended" + at, "PASS"},
+                                                                     {"capture/streams-blocked-sent" + at, "FAIL"},
+                                                                     {"capture/pto-probes-coalesced" + at, "NOT EXERCISED"},
+                                                                     {"capture/packets-before-keys-buffered" + at,
+                                                                      "NOT EXERCISED"}}));
+  BOOST_TEST(contains(r.out, "streams_blocked_sent [SHOULD]: bidi streams: at the limit 4 from frame 4"), r.out);
+  BOOST_TEST(contains(r.out, "1 passed, 1 failed, 2 skipped"), r.out);
+  const auto& checks = case_named(report, "capture/streams-blocked-sent" + at).at("runs")[0].at("checks");
+  BOOST_TEST(checks[0].at("verdict") == "NOT EXERCISED");  // by=client dir=uni: never at its uni limit
+  BOOST_TEST(checks[1].at("check") == "streams_blocked_sent");
+  BOOST_TEST(checks[1].at("params").at("dir") == "bidi");
+  BOOST_TEST(checks[1].at("verdict") == "FAIL");
+  BOOST_TEST(checks[1].at("level") == "SHOULD");
+  BOOST_TEST(checks[4].at("verdict") == "NOT EXERCISED");  // blocked_frames_not_early: no blocked frame
+  BOOST_TEST(with({"--fail-on", "should"}).exit_code == 1);
+  r = with({"--fail-on", "must"});
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  r = with({"--fail-on", "MUST"});
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

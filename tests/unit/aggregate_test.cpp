@@ -41,7 +41,7 @@ struct Fixture {
 
 CheckOutcome check(std::string name, bool passed, std::string summary,
                    std::vector<Evidence> evidence = {}) {
-  return {std::move(name), {}, {passed, std::move(summary), std::move(evidence)}};
+  return {std::move(name), {}, {pass_if(passed), std::move(summary), std::move(evidence)}};
 }
 
 RunRecord run(std::uint64_t seed, Status status, std::vector<CheckOutcome> checks = {},

@@ -34,7 +34,7 @@ class NamedCheck final : public Check {
   RequirementLevel level() const override { return RequirementLevel::expectation; }
   std::string summary() const override { return "always passes"; }
   std::vector<ValueSpec> params() const override { return {}; }
-  CheckResult evaluate(const CheckInput&) const override { return {true, "ok", {}}; }
+  CheckResult evaluate(const CheckInput&) const override { return {Verdict::pass, "ok", {}}; }
 
  private:
   std::string name_;
@@ -184,7 +184,7 @@ BOOST_AUTO_TEST_CASE(datagrams_captured_declares_its_parameters) {
 BOOST_AUTO_TEST_CASE(counts_every_datagram_from_any) {
   const std::string dir = case_folder();
   auto r = evaluate(dir, params("client", "any", 1, -1));
-  BOOST_TEST(r.passed);
+  BOOST_TEST((r.verdict == Verdict::pass));
   BOOST_TEST(r.summary == "client.pcap holds 5 datagrams from any (required >= 1)");
   BOOST_REQUIRE_EQUAL(r.evidence.size(), 2u);
   check_evidence(r.evidence[0], "client.pcap", 1, 1000, "first counted datagram");
@@ -194,7 +194,7 @@ BOOST_AUTO_TEST_CASE(counts_every_datagram_from_any) {
 BOOST_AUTO_TEST_CASE(counts_only_the_side_named_by_from) {
   const std::string dir = case_folder();
   auto server = evaluate(dir, params("client", "server", 2, 2));
-  BOOST_TEST(server.passed);
+  BOOST_TEST((server.verdict == Verdict::pass));
   BOOST_TEST(server.summary == "client.pcap holds 2 datagrams from server (required 2..2)");
   BOOST_REQUIRE_EQUAL(server.evidence.size(), 2u);
   check_evidence(server.evidence[0], "client.pcap", 2, 2'500'000'000, "first counted datagram");
@@ -202,7 +202,7 @@ BOOST_AUTO_TEST_CASE(counts_only_the_side_named_by_from) {
 
   // 10.0.0.1 is neither side: only "any" counts it.
   auto client = evaluate(dir, params("client", "client", 2, 2));
-  BOOST_TEST(client.passed);
+  BOOST_TEST((client.verdict == Verdict::pass));
   BOOST_TEST(client.summary == "client.pcap holds 2 datagrams from client (required 2..2)");
   BOOST_REQUIRE_EQUAL(client.evidence.size(), 2u);
   BOOST_TEST(client.evidence[0].frame == 1u);
@@ -213,7 +213,7 @@ BOOST_AUTO_TEST_CASE(single_counted_datagram_gives_one_piece_of_evidence) {
   const std::string dir = conform::test::scratch_dir("check_registry_single");
   write_pcap(dir + "/server.pcap", {{10, kClient, kServer}, {77'000, kServer, kClient}});
   auto r = evaluate(dir, params("server", "server", 1, 1));
-  BOOST_TEST(r.passed);
+  BOOST_TEST((r.verdict == Verdict::pass));
   BOOST_TEST(r.summary == "server.pcap holds 1 datagrams from server (required 1..1)");
   BOOST_REQUIRE_EQUAL(r.evidence.size(), 1u);
   check_evidence(r.evidence[0], "server.pcap", 2, 77'000, "first counted datagram");
@@ -221,36 +221,36 @@ BOOST_AUTO_TEST_CASE(single_counted_datagram_gives_one_piece_of_evidence) {
 
 BOOST_AUTO_TEST_CASE(bounds_are_inclusive_and_fail_outside) {
   const std::string dir = case_folder();
-  BOOST_TEST(evaluate(dir, params("client", "any", 5, 5)).passed);
-  BOOST_TEST(evaluate(dir, params("client", "any", 0, 5)).passed);
-  BOOST_TEST(evaluate(dir, params("client", "any", 5, -1)).passed);
+  BOOST_TEST((evaluate(dir, params("client", "any", 5, 5)).verdict == Verdict::pass));
+  BOOST_TEST((evaluate(dir, params("client", "any", 0, 5)).verdict == Verdict::pass));
+  BOOST_TEST((evaluate(dir, params("client", "any", 5, -1)).verdict == Verdict::pass));
 
   auto too_few = evaluate(dir, params("client", "any", 6, -1));
-  BOOST_TEST(!too_few.passed);
+  BOOST_TEST((too_few.verdict == Verdict::fail));
   BOOST_TEST(too_few.summary == "client.pcap holds 5 datagrams from any (required >= 6)");
   // Evidence still points at what was counted.
   BOOST_TEST(too_few.evidence.size() == 2u);
 
   auto too_many = evaluate(dir, params("client", "any", 1, 4));
-  BOOST_TEST(!too_many.passed);
+  BOOST_TEST((too_many.verdict == Verdict::fail));
   BOOST_TEST(too_many.summary == "client.pcap holds 5 datagrams from any (required 1..4)");
 
   auto below = evaluate(dir, params("client", "server", 3, 10));
-  BOOST_TEST(!below.passed);
+  BOOST_TEST((below.verdict == Verdict::fail));
   BOOST_TEST(below.summary == "client.pcap holds 2 datagrams from server (required 3..10)");
 }
 
 BOOST_AUTO_TEST_CASE(no_datagram_from_the_side_says_how_many_there_were) {
   const std::string dir = case_folder();
   auto r = evaluate(dir, params("server", "server", 1, -1));
-  BOOST_TEST(!r.passed);
+  BOOST_TEST((r.verdict == Verdict::fail));
   BOOST_TEST(r.summary == "server.pcap holds 0 datagrams from server (required >= 1)");
   BOOST_REQUIRE_EQUAL(r.evidence.size(), 1u);
   check_evidence(r.evidence[0], "server.pcap", 0, -1, "2 datagrams in the file, none from server");
 
   // With min 0 and max 0, none is exactly right.
   auto none_allowed = evaluate(dir, params("server", "server", 0, 0));
-  BOOST_TEST(none_allowed.passed);
+  BOOST_TEST((none_allowed.verdict == Verdict::pass));
   BOOST_TEST(none_allowed.summary == "server.pcap holds 0 datagrams from server (required 0..0)");
 }
 
@@ -258,7 +258,7 @@ BOOST_AUTO_TEST_CASE(empty_capture_counts_zero) {
   const std::string dir = conform::test::scratch_dir("check_registry_empty");
   write_pcap(dir + "/client.pcap", {});
   auto r = evaluate(dir, params("client", "any", 1, -1));
-  BOOST_TEST(!r.passed);
+  BOOST_TEST((r.verdict == Verdict::fail));
   BOOST_TEST(r.summary == "client.pcap holds 0 datagrams from any (required >= 1)");
   BOOST_REQUIRE_EQUAL(r.evidence.size(), 1u);
   BOOST_TEST(r.evidence[0].text == "0 datagrams in the file, none from any");
@@ -268,14 +268,14 @@ BOOST_AUTO_TEST_CASE(defaults_apply_when_params_are_missing) {
   // The suite loader fills defaults in; evaluate falls back to the same ones.
   const std::string dir = case_folder();
   auto r = evaluate(dir, {{"vantage", std::string("server")}});
-  BOOST_TEST(r.passed);
+  BOOST_TEST((r.verdict == Verdict::pass));
   BOOST_TEST(r.summary == "server.pcap holds 2 datagrams from any (required >= 1)");
 }
 
 BOOST_AUTO_TEST_CASE(missing_capture_is_a_failed_verdict_naming_the_file) {
   const std::string dir = conform::test::scratch_dir("check_registry_missing");
   auto r = evaluate(dir, params("client", "any", 0, -1));
-  BOOST_TEST(!r.passed);  // even with min 0: an unreadable capture never passes
+  BOOST_TEST((r.verdict == Verdict::fail));  // even with min 0: an unreadable capture never passes
   const std::string prefix = "client.pcap: cannot read capture: ";
   BOOST_TEST(r.summary.rfind(prefix, 0) == 0u, r.summary);
   BOOST_TEST(r.summary.find("No such file or directory") != std::string::npos, r.summary);
@@ -286,7 +286,7 @@ BOOST_AUTO_TEST_CASE(unreadable_capture_is_a_failed_verdict_naming_the_file) {
   const std::string dir = conform::test::scratch_dir("check_registry_garbage");
   conform::test::write_file(dir + "/server.pcap", "this is not a capture at all, just text\n");
   auto r = evaluate(dir, params("server", "any", 0, -1));
-  BOOST_TEST(!r.passed);
+  BOOST_TEST((r.verdict == Verdict::fail));
   BOOST_TEST(r.summary.rfind("server.pcap: cannot read capture: ", 0) == 0u, r.summary);
   BOOST_TEST(r.evidence.empty());
 }
@@ -296,7 +296,7 @@ BOOST_AUTO_TEST_CASE(builtin_check_evaluates_like_a_fresh_one) {
   CaseSettings settings;
   const ValueMap p = params("client", "server", 1, -1);
   auto r = CheckRegistry::builtin().find("datagrams_captured")->evaluate({dir, settings, p});
-  BOOST_TEST(r.passed);
+  BOOST_TEST((r.verdict == Verdict::pass));
   BOOST_TEST(r.summary == "client.pcap holds 2 datagrams from server (required >= 1)");
 }
 

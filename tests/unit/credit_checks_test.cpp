@@ -49,7 +49,7 @@ BOOST_AUTO_TEST_SUITE(credit_checks_test)
 BOOST_AUTO_TEST_CASE(streams_delivered_accounts_for_reset_streams_unless_told_not_to) {
   auto b = fanout_with_resets(6, 3);  // streams 2 and 5 reset
   auto r = judge("streams_delivered", client_run(b), {{"from", "server"}, {"dir", "uni"}}, fanout_scenario(6));
-  BOOST_TEST(r.passed);
+  BOOST_TEST((r.verdict == Verdict::pass));
   BOOST_TEST(r.summary == "received=4/6 reset=2 missing=[] (expected from scenario frames=6 frames_per_group=1)",
              r.summary);
   BOOST_TEST(frames_of(r) == (Frames{5, 3}));
@@ -58,7 +58,7 @@ BOOST_AUTO_TEST_CASE(streams_delivered_accounts_for_reset_streams_unless_told_no
 
   r = judge("streams_delivered", client_run(b), {{"from", "server"}, {"dir", "uni"}, {"allow_reset", false}},
             fanout_scenario(6));
-  BOOST_TEST(!r.passed);
+  BOOST_TEST((r.verdict == Verdict::fail));
   BOOST_TEST(r.summary == "received=4/6 missing=[2, 5] (expected from scenario frames=6 frames_per_group=1)",
              r.summary);
   BOOST_TEST(r.evidence[1].text == "stream 2 (id 11): 40 bytes arrived, reset with error 16", r.evidence[1].text);
@@ -68,7 +68,7 @@ BOOST_AUTO_TEST_CASE(streams_delivered_still_misses_streams_that_never_ended) {
   auto b = fanout_with_resets(4, 2);  // 1 and 3 reset
   b.send(Side::server, 10 * kMs, {stream(server_uni_id(4), 0, 10, false)});
   auto r = judge("streams_delivered", client_run(b), {{"from", "server"}, {"dir", "uni"}}, fanout_scenario(6));
-  BOOST_TEST(!r.passed);
+  BOOST_TEST((r.verdict == Verdict::fail));
   BOOST_TEST(r.summary == "received=2/6 reset=2 missing=[4-5] (expected from scenario frames=6 frames_per_group=1)",
              r.summary);
 }
@@ -86,7 +86,7 @@ BOOST_AUTO_TEST_CASE(max_streams_extended_says_how_the_streams_under_a_stuck_lim
   b.send(Side::server, 4 * kMs, {reset_stream(server_uni_id(2), 0x11, 10), stream(server_uni_id(3), 0, 40, false),
                                  reset_stream(server_uni_id(3), 0x10, 40)});
   auto r = judge("max_streams_extended", client_run(b), {{"by", "client"}, {"dir", "uni"}}, fanout_scenario(8));
-  BOOST_TEST(!r.passed);
+  BOOST_TEST((r.verdict == Verdict::fail));
   BOOST_TEST(r.summary ==
                  "the server uni streams reached the limit 4 at frame 5 (4.000 ms) wanting 8 (scenario frames=8 "
                  "frames_per_group=1); no MAX_STREAMS raised it (of the 4 streams, 1 finished, 3 reset or stopped)",
@@ -97,7 +97,7 @@ BOOST_AUTO_TEST_CASE(max_streams_extended_says_how_the_streams_under_a_stuck_lim
   b.send(Side::client, 5 * kMs, {max_streams(false, 8)});
   for (std::uint64_t i = 4; i < 8; ++i) b.send(Side::server, std::int64_t(6 + i) * kMs, {stream(server_uni_id(i), 0, 80, true)});
   r = judge("max_streams_extended", client_run(b), {{"by", "client"}, {"dir", "uni"}}, fanout_scenario(8));
-  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
 }
 
 namespace {
@@ -120,11 +120,11 @@ BOOST_AUTO_TEST_CASE(max_streams_extended_ahead_fails_credit_held_for_a_round_tr
   auto b = raised_at_the_limit(10);
   // Raised once the peer was at the limit: enough for the plain check.
   auto r = judge("max_streams_extended", client_run(b), {{"by", "client"}, {"dir", "uni"}}, fanout_scenario(8));
-  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
   // Streams 0-2 had ended by 20 ms, one round trip before stream 3 reached
   // the limit at 30 ms: at least 4 - 4/2 = 2 were due back.
   r = judge("max_streams_extended", client_run(b), params, fanout_scenario(8));
-  BOOST_TEST(!r.passed);
+  BOOST_TEST((r.verdict == Verdict::fail));
   BOOST_TEST(r.summary ==
                  "the server uni streams reached the limit 4 at frame 4 (30.000 ms) although one round trip (10.000 "
                  "ms) earlier 3 of them had ended (at least 2: half the window of 4 was due back); MAX_STREAMS came "
@@ -134,12 +134,12 @@ BOOST_AUTO_TEST_CASE(max_streams_extended_ahead_fails_credit_held_for_a_round_tr
   // The network's rtt_ms stands in for the parameter.
   r = judge("max_streams_extended", client_run(b), {{"by", "client"}, {"dir", "uni"}, {"ahead", true}},
             fanout_scenario(8), {{"rtt_ms", 15.0}});
-  BOOST_TEST(!r.passed);
+  BOOST_TEST((r.verdict == Verdict::fail));
   BOOST_TEST(r.summary.find("2 of them had ended") != std::string::npos, r.summary);
 
   // A burst reaches the limit before any stream could end: nothing held back.
   r = judge("max_streams_extended", client_run(raised_at_the_limit(0)), params, fanout_scenario(8));
-  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
 }
 
 namespace {
@@ -163,7 +163,7 @@ TimelineBuilder credit_after(int before) {
 
 BOOST_AUTO_TEST_CASE(credit_not_held_back_passes_a_raise_in_the_next_datagram) {
   auto r = judge("credit_not_held_back", client_run(credit_after(0)), {{"by", "client"}});
-  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
   BOOST_TEST(r.summary ==
                  "the server reached a limit wanting more 1 times; the most datagrams the client sent before the "
                  "raise: 0",
@@ -172,7 +172,7 @@ BOOST_AUTO_TEST_CASE(credit_not_held_back_passes_a_raise_in_the_next_datagram) {
 
 BOOST_AUTO_TEST_CASE(credit_not_held_back_fails_when_datagrams_leave_without_the_raise) {
   auto r = judge("credit_not_held_back", client_run(credit_after(2)), {{"by", "client"}});
-  BOOST_TEST(!r.passed);
+  BOOST_TEST((r.verdict == Verdict::fail));
   BOOST_TEST(r.summary ==
                  "the server connection data reached the limit 1000 at frame 2 (1.000 ms); the client sent 2 "
                  "datagrams without MAX_DATA (the first at frame 3, 2.000 ms) before MAX_DATA 2000 at frame 5 "
@@ -181,7 +181,7 @@ BOOST_AUTO_TEST_CASE(credit_not_held_back_fails_when_datagrams_leave_without_the
   BOOST_TEST(frames_of(r) == (Frames{2, 3, 5}));
   // A bound of two datagrams lets it through.
   r = judge("credit_not_held_back", client_run(credit_after(2)), {{"by", "client"}, {"max_datagrams", std::int64_t{2}}});
-  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
 }
 
 BOOST_AUTO_TEST_CASE(credit_not_held_back_judges_stream_limits_and_ignores_a_peer_done_at_the_limit) {
@@ -195,7 +195,7 @@ BOOST_AUTO_TEST_CASE(credit_not_held_back_judges_stream_limits_and_ignores_a_pee
   b.send(Side::client, 2 * kMs, {ack(0, 1)});
   b.send(Side::client, 3 * kMs, {max_stream_data(3, 1200)});
   auto r = judge("credit_not_held_back", client_run(b), {{"by", "client"}});
-  BOOST_TEST(!r.passed);
+  BOOST_TEST((r.verdict == Verdict::fail));
   BOOST_TEST(r.summary.find("the server stream 3 data reached the limit 600 at frame 2") == 0, r.summary);
   BOOST_TEST(r.summary.find("before MAX_STREAM_DATA 1200 at frame 4") != std::string::npos, r.summary);
 
@@ -206,7 +206,7 @@ BOOST_AUTO_TEST_CASE(credit_not_held_back_judges_stream_limits_and_ignores_a_pee
   done.send(Side::server, 0, {stream(3, 0, 600, true)});
   done.send(Side::client, 2 * kMs, {ack(0, 0)});
   r = judge("credit_not_held_back", client_run(done), {{"by", "client"}});
-  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
   BOOST_TEST(r.summary.find("wanting more 0 times") != std::string::npos, r.summary);
 }
 

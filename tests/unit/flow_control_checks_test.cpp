@@ -21,7 +21,7 @@ BOOST_AUTO_TEST_CASE(data_blocked_sent_wants_the_frame_while_waiting_at_the_limi
   b.send(Side::server, 8 * kMs, {max_data(300)});
   b.send(Side::client, 9 * kMs, {stream(4, 40, 60, true)});
   auto r = judge("data_blocked_sent", client_run(b), {{"by", "client"}});
-  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
   BOOST_TEST(r.summary == "sent 160 bytes (wanted 160: sent 160), limit 100 → 300; 1 waits at the limit, each "
                           "reported with DATA_BLOCKED",
              r.summary);
@@ -32,7 +32,7 @@ BOOST_AUTO_TEST_CASE(data_blocked_sent_wants_the_frame_while_waiting_at_the_limi
   mute.send(Side::client, 1 * kMs, {stream(0, 0, 100, false)});
   r = judge("data_blocked_sent", client_run(mute), {{"by", "client"}},
             demand_of(Side::client, &SideDemand::bytes, 1000, "bytes=1000 direction=upload"));
-  BOOST_TEST(!r.passed);
+  BOOST_TEST((r.verdict == Verdict::fail));
   BOOST_TEST(r.summary == "connection data: at the limit 100 from frame 1 (1.000 ms) wanting 1000 (scenario bytes=1000 "
                           "direction=upload), never raised; no DATA_BLOCKED 100 sent",
              r.summary);
@@ -40,7 +40,7 @@ BOOST_AUTO_TEST_CASE(data_blocked_sent_wants_the_frame_while_waiting_at_the_limi
   // Downloads are the server's to send: the client's demand is unknown.
   r = judge("data_blocked_sent", client_run(mute), {{"by", "client"}},
             demand_of(Side::server, &SideDemand::bytes, 1000, "bytes=1000 direction=download"));
-  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
 }
 
 BOOST_AUTO_TEST_CASE(data_beyond_the_limit_fails) {
@@ -48,10 +48,10 @@ BOOST_AUTO_TEST_CASE(data_beyond_the_limit_fails) {
   b.params(Side::server).initial_max_data = 100;
   b.send(Side::client, 1 * kMs, {stream(0, 0, 150, true)});
   auto r = judge("data_blocked_sent", client_run(b), {{"by", "client"}});
-  BOOST_TEST(!r.passed);
+  BOOST_TEST((r.verdict == Verdict::fail));
   BOOST_TEST(r.summary == "connection data: went to 150 beyond the limit 100 at frame 1 (and 1 more)", r.summary);
   r = judge("max_data_extended", server_run(b), {{"by", "server"}});
-  BOOST_TEST(!r.passed);
+  BOOST_TEST((r.verdict == Verdict::fail));
   BOOST_TEST(r.summary == "the client sent 150 bytes beyond the limit 100 at frame 1 (FLOW_CONTROL_ERROR expected) (and 1 more)",
              r.summary);
 }
@@ -66,7 +66,7 @@ BOOST_AUTO_TEST_CASE(stream_data_blocked_sent_judges_each_stream) {
   b.send(Side::client, 6 * kMs, {stream(0, 50, 10, true)});
   b.send(Side::client, 6 * kMs, {stream(4, 50, 10, true)});
   auto r = judge("stream_data_blocked_sent", client_run(b), {{"by", "client"}});
-  BOOST_TEST(!r.passed);
+  BOOST_TEST((r.verdict == Verdict::fail));
   BOOST_TEST(r.summary == "stream 4: at the limit 50 from frame 3 (2.000 ms) wanting 60 (FIN at 60), raised at frame 4; "
                           "no STREAM_DATA_BLOCKED 50 sent",
              r.summary);
@@ -77,7 +77,7 @@ BOOST_AUTO_TEST_CASE(stream_data_blocked_sent_judges_each_stream) {
   done.params(Side::server).initial_max_stream_data_bidi_remote = 50;
   done.send(Side::client, 1 * kMs, {stream(0, 0, 50, true)});
   r = judge("stream_data_blocked_sent", client_run(done), {{"by", "client"}});
-  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
   BOOST_TEST(r.summary == "1 streams sent; 0 waits at a stream limit, each reported with STREAM_DATA_BLOCKED");
 }
 
@@ -88,7 +88,7 @@ BOOST_AUTO_TEST_CASE(max_data_extended_counts_data_over_many_small_streams) {
   for (std::uint64_t i = 0; i < 10; ++i) b.send(Side::server, std::int64_t(i) * kMs, {stream(i * 4 + 3, 0, 10, true)});
   const RunDemand scenario = demand_of(Side::server, &SideDemand::bytes, 200, "frames=20 × payload_bytes=10");
   auto r = judge("max_data_extended", client_run(b), {{"by", "client"}}, scenario);
-  BOOST_TEST(!r.passed);
+  BOOST_TEST((r.verdict == Verdict::fail));
   BOOST_TEST(r.summary == "the server data reached the limit 100 at frame 10 (9.000 ms) wanting 200 (scenario "
                           "frames=20 × payload_bytes=10); no MAX_DATA raised it",
              r.summary);
@@ -97,7 +97,7 @@ BOOST_AUTO_TEST_CASE(max_data_extended_counts_data_over_many_small_streams) {
   b.send(Side::client, 12 * kMs, {max_data(1000)});
   for (std::uint64_t i = 10; i < 20; ++i) b.send(Side::server, std::int64_t(i + 10) * kMs, {stream(i * 4 + 3, 0, 10, true)});
   r = judge("max_data_extended", client_run(b), {{"by", "client"}}, scenario);
-  BOOST_TEST(r.passed, r.summary);
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
   BOOST_TEST(r.summary == "the client limit went 100 → 1000 in 1 MAX_DATA; the server sent 200 bytes (wanted 200: "
                           "sent 200); it reached the limit 1 times, the longest wait for more 3.000 ms",
              r.summary);

@@ -82,7 +82,7 @@ struct World {
     pass.runs = {record(1, Status::pass, "",
                         {{"datagrams_captured",
                           {{"vantage", std::string("client")}},
-                          {true, "client.pcap holds 6 datagrams from any (required >= 1)", {}}}})};
+                          {Verdict::pass, "client.pcap holds 6 datagrams from any (required >= 1)", {}}}})};
     pass.runs_passed = 1;
     MutantOutcome killed;
     killed.label = "client.echo=false";
@@ -101,7 +101,7 @@ struct World {
                  record(2, Status::fail, "",
                         {{"stream_limit",
                           {},
-                          {false,
+                          {Verdict::fail,
                            "got \"101\" & <100>",
                            {{"client.pcap", 42, 1'250'000'000, "it's here"}}}}})};
     fail.runs_passed = 1;
@@ -181,7 +181,8 @@ void check_same(const RunRecord& a, const RunRecord& b) {
     const auto &x = a.checks[i], &y = b.checks[i];
     BOOST_TEST(x.check == y.check);
     BOOST_TEST((x.params == y.params));
-    BOOST_TEST(x.result.passed == y.result.passed);
+    BOOST_TEST((x.result.verdict == y.result.verdict));
+    BOOST_TEST((x.level == y.level));
     BOOST_TEST(x.result.summary == y.result.summary);
     BOOST_REQUIRE_EQUAL(x.result.evidence.size(), y.result.evidence.size());
     for (std::size_t k = 0; k < x.result.evidence.size(); ++k) {
@@ -252,7 +253,7 @@ BOOST_AUTO_TEST_CASE(json_report_holds_every_case_and_the_totals) {
   BOOST_TEST(pass["runs"][0]["status"] == "PASS");
   BOOST_TEST(pass["runs"][0]["checks"][0]["check"] == "datagrams_captured");
   BOOST_TEST(pass["runs"][0]["checks"][0]["params"] == json({{"vantage", "client"}}));
-  BOOST_TEST(pass["runs"][0]["checks"][0]["passed"] == true);
+  BOOST_TEST(pass["runs"][0]["checks"][0]["verdict"] == "PASS");
   BOOST_REQUIRE_EQUAL(pass["mutants"].size(), 1u);
   const json& mutant = pass["mutants"][0];
   BOOST_TEST(mutant["label"] == "client.echo=false");
@@ -362,8 +363,8 @@ BOOST_AUTO_TEST_CASE(junit_report_golden) {
   results[0].duration_s = 0.5;
   results[0].headline = "got <x> & \"y\" 'z'";
   results[0].runs = {record(3, Status::fail, "",
-                            {{"c", {}, {false, "s<1>", {{"client.pcap", 4, 10, "e&e"}}}},
-                             {"d", {}, {true, "fine", {}}}})};
+                            {{"c", {}, {Verdict::fail, "s<1>", {{"client.pcap", 4, 10, "e&e"}}}},
+                             {"d", {}, {Verdict::pass, "fine", {}}}})};
   decls[0].requirement = "a receiver MUST <raise> \"it\"";
   MutantOutcome m;
   m.label = "m";
@@ -604,12 +605,12 @@ BOOST_AUTO_TEST_CASE(record_json_round_trips) {
                        {"name", std::string("client")},
                        {"list", std::vector<std::string>{"a", "b"}},
                        {"empty_list", std::vector<std::string>{}}},
-                      {false,
+                      {Verdict::fail,
                        "client.pcap holds 0 datagrams",
                        {{"client.pcap", 7, 123'456'789'012, "first"},
                         {"", 0, -1, "about the whole case"},
                         {"server.pcap", 18'000'000'000'000'000'000ull, 0, ""}}}});
-  r.checks.push_back({"other", {}, {true, "", {}}});
+  r.checks.push_back({"other", {}, {Verdict::pass, "", {}}});
 
   const json j = to_json(r);
   BOOST_TEST(j["status"] == "FAIL");

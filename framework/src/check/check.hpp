@@ -9,7 +9,9 @@
 #include <conform/value.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace conform {
@@ -26,17 +28,43 @@ struct Evidence {
   std::string text;
 };
 
+/// How one check instance ends (docs/check.md, "Verdict states").
+enum class Verdict {
+  pass,           ///< the behaviour under test occurred and met the requirement
+  fail,           ///< it occurred and did not, or the run could not be read
+  not_exercised,  ///< it never occurred (no limit reached, no probe): `summary` says what was looked for
+  not_judged,     ///< the capture cannot show it (no keys, handshake incomplete): `summary` says why
+};
+
+/// "PASS", "FAIL", "NOT EXERCISED", "NOT JUDGED": the spelling of every report.
+constexpr std::string_view to_string(Verdict v) {
+  switch (v) {
+    case Verdict::pass: return "PASS";
+    case Verdict::fail: return "FAIL";
+    case Verdict::not_exercised: return "NOT EXERCISED";
+    case Verdict::not_judged: return "NOT JUDGED";
+  }
+  return "FAIL";
+}
+
+/// The verdict spelled as `to_string` spells it, or nullopt.
+constexpr std::optional<Verdict> parse_verdict(std::string_view text) {
+  for (auto v : {Verdict::pass, Verdict::fail, Verdict::not_exercised, Verdict::not_judged})
+    if (text == to_string(v)) return v;
+  return std::nullopt;
+}
+
+/// PASS when `ok`, else FAIL: for a behaviour that was exercised.
+constexpr Verdict pass_if(bool ok) { return ok ? Verdict::pass : Verdict::fail; }
+
 /// The verdict of one check on one run.
 struct CheckResult {
-  bool passed = false;
+  Verdict verdict = Verdict::fail;
   /// One line: what was measured against what was required
-  /// ("received=99/200 missing=[99-199]").
+  /// ("received=99/200 missing=[99-199]"); for NOT EXERCISED what was looked
+  /// for, for NOT JUDGED why the capture cannot tell.
   std::string summary;
   std::vector<Evidence> evidence;
-  /// False when the check could not see what it judges (e.g. no key
-  /// decrypts the packets whose frames it reads): `summary` says why, and
-  /// the run is ERROR, not PASS or FAIL, whatever `passed` says.
-  bool judged = true;
 };
 
 /// What a check may read: the run's artifact folder (captures, key log) and
@@ -50,7 +78,8 @@ struct CheckInput {
 
 /// A check of the catalogue. Implementations are stateless and pure functions
 /// of the captures; they report unreadable captures as a failed verdict whose
-/// summary says so.
+/// summary says so, a behaviour that never occurred as NOT EXERCISED, and
+/// one the capture cannot show as NOT JUDGED.
 class Check {
  public:
   virtual ~Check() = default;

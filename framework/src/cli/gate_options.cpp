@@ -1,4 +1,4 @@
-// `--baseline` and `--shard`.
+// `--baseline`, `--shard` and `--fail-on`.
 #include "cli/gate_options.hpp"
 
 namespace conform {
@@ -12,12 +12,22 @@ void add_baseline_option(CLI::App& cmd, std::string& baseline) {
       ->type_name("FILE");
 }
 
+void add_fail_on_option(CLI::App& cmd, FailOn& fail_on) {
+  cmd.add_option_function<std::string>(
+         "--fail-on", [&fail_on](const std::string& word) { fail_on = *parse_fail_on(word); },
+         "which failed cases give exit code 1: those failing a MUST, a MUST or a SHOULD, or any (default); "
+         "ERROR, TIMEOUT, NOT JUDGED and surviving mutants always do")
+      ->check(CLI::IsMember({"must", "should", "any"}))
+      ->type_name("must|should|any");
+}
+
 }  // namespace
 
 void add_report_options(CLI::App& cmd, ReportOptions& options) {
   cmd.add_option("--json", options.json, "write the JSON report here")->type_name("FILE");
   cmd.add_option("--junit", options.junit, "write a JUnit XML report here")->type_name("FILE");
   add_baseline_option(cmd, options.baseline);
+  add_fail_on_option(cmd, options.fail_on);
   auto* quiet = cmd.add_flag_callback("-q,--quiet", [&] { options.verbosity = Verbosity::quiet; },
                                       "print only failures and the closing line");
   cmd.add_flag_callback("-v,--verbose", [&] { options.verbosity = Verbosity::verbose; },
@@ -27,6 +37,7 @@ void add_report_options(CLI::App& cmd, ReportOptions& options) {
 
 void add_gate_options(CLI::App& cmd, GateOptions& options) {
   add_baseline_option(cmd, options.baseline);
+  add_fail_on_option(cmd, options.fail_on);
   cmd.add_option("--shard", options.shard,
                  "run only shard K of N of the cases (dealt round robin over their sorted ids); "
                  "`conform merge` joins the shards' JSON reports")

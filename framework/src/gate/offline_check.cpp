@@ -158,7 +158,7 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
       record.reason = "not judged: the check was interrupted by " + signal_name(signal);
     } else {
       const auto start = std::chrono::steady_clock::now();
-      record = judge_checks(c, jobs[k].unit->folder, c.settings, checks);
+      record = judge_checks(c, jobs[k].unit->folder, c.settings, checks, ExerciseRule::as_seen);
       record.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       to_original(record, *jobs[k].capture, *jobs[k].unit);
     }

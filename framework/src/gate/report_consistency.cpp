@@ -13,6 +13,10 @@ namespace conform {
 
 namespace {
 
+bool any_says(const RunRecord& run, Verdict v) {
+  return std::any_of(run.checks.begin(), run.checks.end(), [v](const CheckOutcome& c) { return c.result.verdict == v; });
+}
+
 // Why `run` cannot have its status, or "" when it can. Only checks make a
 // FAIL (run/execute.cpp); a run that never reached its checks may be
 // UNSUPPORTED, ERROR or TIMEOUT with none.
@@ -23,12 +27,13 @@ std::string run_contradiction(const RunRecord& run) {
       return fmt::format("{} is a case's status, never a run's", to_string(run.status));
     case Status::pass:
       for (const auto& c : run.checks)
-        if (!c.result.passed || !c.result.judged)
-          return fmt::format("PASS, but its check {} says {}", c.check, verdict_word(c.result));
+        if (c.result.verdict == Verdict::fail)
+          return fmt::format("PASS, but its check {} says {}", c.check, to_string(c.result.verdict));
+      if (!run.checks.empty() && !any_says(run, Verdict::pass)) return "PASS, but none of its checks passed";
       return "";
     case Status::fail:
-      if (std::none_of(run.checks.begin(), run.checks.end(), [](const CheckOutcome& c) { return !c.result.passed; }))
-        return "FAIL, but none of its checks failed";
+      if (!any_says(run, Verdict::fail) && !any_says(run, Verdict::not_exercised))
+        return "FAIL, but none of its checks failed or went unexercised";
       return "";
     default:
       return "";

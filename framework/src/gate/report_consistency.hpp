@@ -9,8 +9,9 @@ namespace conform {
 
 /// Throws InputError naming `report.path` and the JSON pointer of the first
 /// member that contradicts what it is made from (exit 2):
-/// - a run's status: PASS with a check that failed or was not judged, FAIL
-///   with no failed check, or XFAIL/XPASS (which only cases have);
+/// - a run's status: PASS with a check that failed or with none that
+///   passed, FAIL with no check failed or unexercised, or XFAIL/XPASS (which
+///   only cases have);
 /// - a mutant's `killed` and `survived` against its run's checks;
 /// - a case's status against the one its runs and mutants give (an XFAIL or
 ///   XPASS case had an `xfail`, which the report does not carry), its

@@ -83,8 +83,10 @@ void check_shape(const json& j, const std::string& base, std::string& where) {
   Fields f(j, base, where);
   f.get<std::string>("check");
   value_map_from_json(f.object("params"));
-  f.get<bool>("passed");
-  if (j.contains("judged")) f.get<bool>("judged");
+  if (!parse_verdict(f.get<std::string>("verdict")))
+    throw std::invalid_argument("unknown verdict \"" + f.get<std::string>("verdict") + "\"");
+  if (!parse_requirement_level(f.get<std::string>("level")))
+    throw std::invalid_argument("unknown level \"" + f.get<std::string>("level") + "\"");
   f.get<std::string>("summary");
   const json& evidence = f.array("evidence");
   for (std::size_t k = 0; k < evidence.size(); ++k) {

@@ -10,7 +10,7 @@ namespace conform {
 
 ReportSet::ReportSet(const ReportOptions& o, const std::vector<std::string>& inputs)
     : console_(stdout, nullptr, o.verbosity), junit_path_(o.junit), json_path_(o.json), junit_(o.junit),
-      json_(o.json) {
+      json_(o.json), fail_on_(o.fail_on) {
   if (!o.baseline.empty()) baseline_ = std::make_unique<BaselineReporter>(read_baseline(o.baseline), stdout);
   check_writable(o.json, "--json");
   check_writable(o.junit, "--junit");
@@ -30,7 +30,7 @@ int ReportSet::report(const RunPlan& plan, const std::vector<CaseResult>& result
     for (auto* r : reporters) r->case_done(result);
   for (auto* r : reporters) r->end(totals);
   if (baseline_) return baseline_->comparison().failed() ? 1 : 0;
-  return totals.failing() ? 1 : 0;
+  return totals.failures(fail_on_) ? 1 : 0;
 }
 
 }  // namespace conform

@@ -17,6 +17,8 @@ struct ReportOptions {
   /// `--json`, `--junit`, `--baseline`; empty for none.
   std::string json, junit, baseline;
   Verbosity verbosity = Verbosity::normal;
+  /// `--fail-on`: which failed cases give exit code 1.
+  FailOn fail_on = FailOn::any;
 };
 
 class ReportSet {
@@ -31,7 +33,8 @@ class ReportSet {
   JsonReporter& json() { return json_; }
 
   /// Hands `results` to every reporter and writes the files. Returns 1 when
-  /// a case failed (with a baseline: when the gate failed), else 0.
+  /// a case failed at a level `--fail-on` counts (with a baseline: when the
+  /// gate failed), else 0.
   int report(const RunPlan& plan, const std::vector<CaseResult>& results, const RunTotals& totals);
 
  private:
@@ -40,6 +43,7 @@ class ReportSet {
   std::string junit_path_, json_path_;
   JunitReporter junit_;
   JsonReporter json_;
+  FailOn fail_on_;
 };
 
 }  // namespace conform

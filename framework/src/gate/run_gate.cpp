@@ -5,7 +5,7 @@
 
 namespace conform {
 
-RunGate::RunGate(const GateOptions& options) {
+RunGate::RunGate(const GateOptions& options) : fail_on_(options.fail_on) {
   if (!options.shard.empty()) {
     ShardSpec spec;
     if (std::string problem = parse_shard(options.shard, spec); !problem.empty())
@@ -40,7 +40,7 @@ void RunGate::attach(std::vector<Reporter*>& reporters, JsonReporter* json,
 
 int RunGate::exit_code(const RunTotals& totals) const {
   if (baseline_) return baseline_->comparison().failed() ? 1 : 0;
-  return totals.failing() ? 1 : 0;
+  return totals.failures(fail_on_) ? 1 : 0;
 }
 
 }  // namespace conform

@@ -19,6 +19,8 @@ struct GateOptions {
   std::string baseline;
   /// `--shard K/N`; empty for the whole run.
   std::string shard;
+  /// `--fail-on`: which failed cases give exit code 1.
+  FailOn fail_on = FailOn::any;
 };
 
 class RunGate {
@@ -37,7 +39,8 @@ class RunGate {
   void attach(std::vector<Reporter*>& reporters, JsonReporter* json,
               std::vector<std::string> replay_args);
 
-  /// 1 when a case failed, or with a baseline when the gate failed; else 0.
+  /// 1 when a case failed at a level `--fail-on` counts, or with a baseline
+  /// when the gate failed; else 0.
   int exit_code(const RunTotals& totals) const;
 
  private:
@@ -46,6 +49,7 @@ class RunGate {
   std::size_t total_ = 0;
   std::string digest_;
   std::unique_ptr<BaselineReporter> baseline_;
+  FailOn fail_on_ = FailOn::any;
 };
 
 }  // namespace conform

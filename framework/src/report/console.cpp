@@ -61,8 +61,7 @@ void ConsoleReporter::print_details(const CaseResult& result) {
     fmt::print(out_, "    {}{} {}  ({})\n", plan_.seeded ? fmt::format("seed {}: ", run.seed) : "",
                to_string(run.status), run.reason, run.artifact_dir);
     for (const auto& c : run.checks) {
-      fmt::print(out_, "      {} {}: {}\n", verdict_word(c.result), c.check,
-                 c.result.summary);
+      fmt::print(out_, "      {} {}: {}\n", verdict_label(c), c.check, c.result.summary);
       for (const auto& e : c.result.evidence)
         fmt::print(out_, "        {}{}{}: {}\n", e.capture, e.frame ? fmt::format(" frame {}", e.frame) : "",
                    e.time_ns >= 0 ? fmt::format(" at {:.6f} s", e.time_ns / 1e9) : "", e.text);
@@ -77,10 +76,10 @@ void ConsoleReporter::print_details(const CaseResult& result) {
 void ConsoleReporter::case_done(const CaseResult& result) {
   auto& section = sections_[result.c->decl->rfc];
   ++section.second;
-  if (!is_failure(result.status) && result.status != Status::unsupported) ++section.first;
+  if (!is_failure(result.status) && !is_skipped(result.status)) ++section.first;
   if (verbosity_ == Verbosity::quiet && !is_failure(result.status)) return;
   clear_progress();
-  std::string line = fmt::format("{:<11} {}  {:.2f} s", to_string(result.status), result.c->id(),
+  std::string line = fmt::format("{:<13} {}  {:.2f} s", to_string(result.status), result.c->id(),
                                  result.duration_s);
   if (result.runs.size() > 1)
     line += fmt::format("  {}/{} seeds passed", result.runs_passed, result.runs.size());

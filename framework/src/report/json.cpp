@@ -49,7 +49,7 @@ json report_document(const std::vector<CaseResult>& results, const RunPlan& plan
     json& s = sections[r.c->decl->rfc];
     if (s.is_null()) s = {{"cases", json::array()}, {"passed", 0}, {"failed", 0}, {"skipped", 0}};
     s["cases"].push_back(r.c->id());
-    const char* bucket = r.status == Status::unsupported   ? "skipped"
+    const char* bucket = is_skipped(r.status)            ? "skipped"
                          : r.status == Status::interrupted ? "interrupted"
                          : is_failure(r.status)            ? "failed"
                                                            : "passed";

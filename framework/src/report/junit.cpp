@@ -62,7 +62,7 @@ std::string failure_text(const CaseResult& r, bool seeded) {
     if (seeded) text += fmt::format("seed {}: ", run.seed);
     text += fmt::format("{} {}\n", to_string(run.status), run.reason);
     for (const auto& c : run.checks) {
-      text += fmt::format("  {} {}: {}\n", verdict_word(c.result), c.check, c.result.summary);
+      text += fmt::format("  {} {}: {}\n", verdict_label(c), c.check, c.result.summary);
       for (const auto& e : c.result.evidence)
         text += fmt::format("    {} frame {}: {}\n", e.capture, e.frame, e.text);
     }
@@ -101,6 +101,11 @@ std::string testcase(const CaseResult& r, const std::string& classname, bool see
     case Status::interrupted:
       xml += fmt::format("      <skipped message=\"INTERRUPTED: {}\"/>\n", message);
       break;
+    case Status::not_exercised:
+    case Status::not_judged:
+      xml += fmt::format("      <skipped message=\"{}: {}\">{}</skipped>\n", to_string(r.status), message,
+                         xml_escape(failure_text(r, seeded)));
+      break;
     case Status::fail:
     case Status::xpass:
       xml += fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n", to_string(r.status), message,
@@ -132,7 +137,7 @@ std::string JunitReporter::render(const RunTotals&) const {
     for (const auto* r : list) {
       failures += r->status == Status::fail || r->status == Status::xpass;
       errors += r->status == Status::error || r->status == Status::timeout;
-      skipped += r->status == Status::unsupported || r->status == Status::interrupted;
+      skipped += is_skipped(r->status) || r->status == Status::interrupted || r->status == Status::not_judged;
       time += r->duration_s;
     }
     xml += fmt::format(

@@ -13,8 +13,8 @@ namespace {
 std::string first_failure(const RunRecord& run) {
   if (run.status != Status::fail) return run.reason;
   for (const auto& c : run.checks) {
-    if (c.result.passed) continue;
-    std::string line = c.check + ": " + c.result.summary;
+    if (c.result.verdict != Verdict::fail) continue;
+    std::string line = fmt::format("{} [{}]: {}", c.check, to_string(c.level), c.result.summary);
     for (const auto& e : c.result.evidence) {
       if (e.capture.empty()) continue;
       line += " [" + e.capture;
@@ -25,7 +25,7 @@ std::string first_failure(const RunRecord& run) {
     }
     return line;
   }
-  return "a check failed";
+  return run.reason.empty() ? "a check failed" : run.reason;
 }
 
 // Lower is worse; the case takes its status from its worst run.
@@ -35,8 +35,10 @@ int rank(Status s) {
     case Status::timeout: return 1;
     case Status::fail: return 2;
     case Status::interrupted: return 3;
-    case Status::pass: return 4;
-    default: return 5;
+    case Status::not_judged: return 4;
+    case Status::not_exercised: return 5;
+    case Status::pass: return 6;
+    default: return 7;
   }
 }
 
@@ -44,12 +46,12 @@ int rank(Status s) {
 
 MutantOutcome judge_mutant(const MutantDecl& mutant, RunRecord run) {
   MutantOutcome m{mutant.label, mutant.fails, std::move(run), {}, false};
-  if (m.run.status != Status::pass && m.run.status != Status::fail) return m;
+  if (m.run.status != Status::pass && m.run.status != Status::fail && m.run.status != Status::not_exercised) return m;
   for (const auto& entry : mutant.fails) {
     std::string problem;
     const auto selector = parse_check_selector(entry, problem);
     for (const auto& c : m.run.checks)
-      if (selector && selects(*selector, c.check, c.params) && c.result.passed) {
+      if (selector && selects(*selector, c.check, c.params) && c.result.verdict != Verdict::fail) {
         m.survived.push_back(entry);
         break;
       }

@@ -6,7 +6,8 @@
 namespace conform {
 
 /// Whether the checks a mutant names in `fails` all failed on `run`, and
-/// which of them passed (survived).
+/// which of them did not fail on it (survived: PASS, NOT EXERCISED or NOT
+/// JUDGED).
 MutantOutcome judge_mutant(const MutantDecl& mutant, RunRecord run);
 
 /// The case's status and headline. Runs that ERROR or TIMEOUT outrank a

@@ -17,27 +17,62 @@ std::optional<RunDemand> declared_demand(const PluginInfo& plugin, const CaseSet
 
 }  // namespace
 
+namespace {
+
+const CheckOutcome* first_with(const RunRecord& record, Verdict v) {
+  for (const auto& o : record.checks)
+    if (o.result.verdict == v) return &o;
+  return nullptr;
+}
+
+std::string reason(const CheckOutcome& o) { return o.check + ": " + o.result.summary; }
+
+// The run's status from its outcomes, without ExerciseRule::required.
+void settle_as_seen(RunRecord& record) {
+  if (first_with(record, Verdict::fail)) record.status = Status::fail;
+  else if (first_with(record, Verdict::pass)) record.status = Status::pass;
+  else if (const auto* o = first_with(record, Verdict::not_judged)) {
+    record.status = Status::not_judged;
+    record.reason = reason(*o);
+  } else if (const auto* o = first_with(record, Verdict::not_exercised)) {
+    record.status = Status::not_exercised;
+    record.reason = reason(*o);
+  }
+}
+
+}  // namespace
+
 RunRecord judge_checks(const Case& c, const std::string& artifact_dir, const CaseSettings& settings,
-                       const CheckRegistry& checks) {
+                       const CheckRegistry& checks, ExerciseRule rule) {
   RunRecord record;
   record.status = Status::pass;
   for (const auto& expect : c.decl->expects) {
-    CheckOutcome outcome{expect.check, expect.params, {}};
+    CheckOutcome outcome{expect.check, expect.params, {}, expect.level};
     const Check* check = checks.find(expect.check);
     try {
       outcome.result = check->evaluate({artifact_dir, settings, expect.params});
     } catch (const std::exception& e) {
-      outcome.result = {false, "the check could not read the run: " + std::string(e.what()), {}};
-    }
-    if (!outcome.result.passed && record.status == Status::pass) record.status = Status::fail;
-    // A check that could not see what it judges makes no verdict: the
-    // run is an ERROR, which fails a CI job as FAIL does but says why.
-    if (!outcome.result.judged && record.status != Status::error) {
-      record.status = Status::error;
-      record.reason = outcome.check + ": " + outcome.result.summary;
+      outcome.result = {Verdict::fail, "the check could not read the run: " + std::string(e.what()), {}};
     }
     record.checks.push_back(std::move(outcome));
   }
+  settle_as_seen(record);
+  if (rule == ExerciseRule::as_seen || record.status == Status::fail) return record;
+  // A suite that claims a behaviour must show it: a check that could not
+  // see is an ERROR (it fails a CI job as FAIL does but says why), one that
+  // never saw its behaviour a FAIL, unless its expect allows that.
+  if (const auto* o = first_with(record, Verdict::not_judged)) {
+    record.status = Status::error;
+    record.reason = reason(*o);
+    return record;
+  }
+  for (std::size_t k = 0; k < record.checks.size(); ++k)
+    if (record.checks[k].result.verdict == Verdict::not_exercised && !c.decl->expects[k].may_be_unexercised) {
+      record.status = Status::fail;
+      record.reason = record.checks[k].check + " was not exercised (the case claims it): " +
+                      record.checks[k].result.summary;
+      return record;
+    }
   return record;
 }
 
@@ -51,7 +86,7 @@ RunRecord execute_run(const RunJob& job, Plugin& plugin, const CheckRegistry& ch
     RunOutcome outcome = plugin.run(ctx);
     ctx.close_captures();
     if (outcome.status == RunOutcome::Status::completed) {
-      record = judge_checks(*job.c, ctx.artifact_dir(), ctx.settings(), checks);
+      record = judge_checks(*job.c, ctx.artifact_dir(), ctx.settings(), checks, ExerciseRule::required);
     } else {
       record.status = outcome.status == RunOutcome::Status::unsupported ? Status::unsupported
                       : outcome.status == RunOutcome::Status::timeout   ? Status::timeout

@@ -29,8 +29,8 @@ json to_json(const RunRecord& r) {
     for (const auto& e : c.result.evidence) evidence.push_back(to_json(e));
     checks.push_back({{"check", c.check},
                       {"params", to_json(c.params)},
-                      {"passed", c.result.passed},
-                      {"judged", c.result.judged},
+                      {"verdict", to_string(c.result.verdict)},
+                      {"level", to_string(c.level)},
                       {"summary", c.result.summary},
                       {"evidence", evidence}});
   }
@@ -70,8 +70,8 @@ RunRecord record_from_json(const json& j) {
     CheckOutcome o;
     o.check = c.at("check").get<std::string>();
     o.params = value_map_from_json(c.at("params"));
-    o.result.passed = c.at("passed").get<bool>();
-    o.result.judged = c.value("judged", true);
+    o.result.verdict = parse_verdict(c.at("verdict").get<std::string>()).value_or(Verdict::fail);
+    o.level = parse_requirement_level(c.at("level").get<std::string>()).value_or(RequirementLevel::expectation);
     o.result.summary = c.at("summary").get<std::string>();
     for (const auto& e : c.at("evidence"))
       o.result.evidence.push_back({e.at("capture").get<std::string>(),

@@ -1,12 +1,15 @@
 // Status names.
 #include "run/result.hpp"
 
+#include <fmt/format.h>
+
 #include <array>
 
 namespace conform {
 namespace {
-constexpr std::array<const char*, 8> kNames = {"PASS",        "FAIL",  "XFAIL",   "XPASS",
-                                               "UNSUPPORTED", "ERROR", "TIMEOUT", "INTERRUPTED"};
+constexpr std::array<const char*, 10> kNames = {"PASS",    "FAIL",        "XFAIL",         "XPASS",
+                                                "UNSUPPORTED", "ERROR",   "TIMEOUT",       "INTERRUPTED",
+                                                "NOT EXERCISED", "NOT JUDGED"};
 }
 
 const char* to_string(Status s) { return kNames[static_cast<std::size_t>(s)]; }
@@ -19,12 +22,57 @@ Status status_from_string(const std::string& s) {
 
 bool is_failure(Status s) {
   return s == Status::fail || s == Status::xpass || s == Status::error || s == Status::timeout ||
-         s == Status::interrupted;
+         s == Status::interrupted || s == Status::not_judged;
 }
 
-const char* verdict_word(const CheckResult& r) {
-  if (!r.judged) return "NOT JUDGED";
-  return r.passed ? "pass" : "FAIL";
+bool is_skipped(Status s) { return s == Status::unsupported || s == Status::not_exercised; }
+
+std::string verdict_label(const CheckOutcome& o) {
+  const auto v = o.result.verdict;
+  std::string out(to_string(v));
+  if (v == Verdict::pass || v == Verdict::fail) out += fmt::format(" [{}]", to_string(o.level));
+  return out;
+}
+
+std::optional<FailOn> parse_fail_on(std::string_view word) {
+  if (word == "must") return FailOn::must;
+  if (word == "should") return FailOn::should;
+  if (word == "any") return FailOn::any;
+  return std::nullopt;
+}
+
+bool counts(FailOn fail_on, RequirementLevel level) {
+  switch (fail_on) {
+    case FailOn::must: return level == RequirementLevel::must;
+    case FailOn::should: return level != RequirementLevel::expectation;
+    case FailOn::any: return true;
+  }
+  return true;
+}
+
+namespace {
+
+// RequirementLevel from the strongest: must < should < expectation.
+RequirementLevel stronger(RequirementLevel a, RequirementLevel b) { return a < b ? a : b; }
+
+}  // namespace
+
+std::optional<RequirementLevel> failure_level(const CaseResult& r) {
+  if (!is_failure(r.status)) return std::nullopt;
+  if (r.status != Status::fail) return RequirementLevel::must;
+  for (const auto& m : r.mutants)
+    if (!m.killed) return RequirementLevel::must;
+  std::optional<RequirementLevel> level;
+  for (const auto& run : r.runs) {
+    if (run.status != Status::fail) continue;
+    std::optional<RequirementLevel> of_run;
+    for (const auto& c : run.checks)
+      if (c.result.verdict == Verdict::fail) of_run = of_run ? stronger(*of_run, c.level) : c.level;
+    // A FAIL with no failed check is an expected check not exercised.
+    const RequirementLevel l = of_run.value_or(RequirementLevel::must);
+    level = level ? stronger(*level, l) : l;
+  }
+  return level.value_or(RequirementLevel::must);
 }
 
 }  // namespace conform

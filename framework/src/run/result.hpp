@@ -3,9 +3,12 @@
 #pragma once
 
 #include "check/check.hpp"
+#include "check/requirement_level.hpp"
 #include "suite/model.hpp"
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -16,28 +19,35 @@ namespace conform {
 /// UNSUPPORTED (the plugin cannot run it here); ERROR (the plugin crashed or
 /// gave up: signal or reason named); TIMEOUT (no end within the limit);
 /// INTERRUPTED (the run was stopped by a signal, SIGINT for Ctrl-C, before
-/// this case or one of its runs ended).
-enum class Status { pass, fail, xfail, xpass, unsupported, error, timeout, interrupted };
+/// this case or one of its runs ended); NOT EXERCISED (no check instance saw
+/// the behaviour it judges, none failed); NOT JUDGED (no instance passed or
+/// failed, one could not see what it judges: a gate that cannot see is not
+/// green, so it counts as a failure).
+enum class Status { pass, fail, xfail, xpass, unsupported, error, timeout, interrupted, not_exercised, not_judged };
 
 /// "PASS", "FAIL", "XFAIL", "XPASS", "UNSUPPORTED", "ERROR", "TIMEOUT",
-/// "INTERRUPTED".
+/// "INTERRUPTED", "NOT EXERCISED", "NOT JUDGED".
 const char* to_string(Status s);
 /// The inverse of to_string; Status::error for an unknown word.
 Status status_from_string(const std::string& s);
 /// Whether a case with this status makes the run fail (exit code 1; an
 /// INTERRUPTED case did not pass either, and gates count it so).
 bool is_failure(Status s);
+/// Whether reports count a case with this status as skipped: UNSUPPORTED,
+/// NOT EXERCISED.
+bool is_skipped(Status s);
 
-/// How reports spell one check's verdict: "pass", "FAIL", or "NOT JUDGED"
-/// when the check could not see what it judges (CheckResult::judged).
-const char* verdict_word(const CheckResult& r);
-
-/// One check's verdict on one run.
+/// One check's verdict on one run, at the level its `[[case.expect]]` gives.
 struct CheckOutcome {
   std::string check;
   ValueMap params;
   CheckResult result;
+  RequirementLevel level = RequirementLevel::expectation;
 };
+
+/// "FAIL [SHOULD] check: summary" style label of an outcome: the verdict and,
+/// for PASS and FAIL, the level in brackets.
+std::string verdict_label(const CheckOutcome& o);
 
 /// One child run: a case (or one of its mutants) with one seed.
 struct RunRecord {
@@ -77,5 +87,19 @@ struct CaseResult {
   double duration_s = 0;
   std::size_t runs_passed = 0;
 };
+
+/// Which failed cases fail the run (`--fail-on`): those failing a MUST,
+/// those failing a MUST or a SHOULD, or any.
+enum class FailOn { must, should, any };
+/// "must", "should", "any" → FailOn; nullopt for another word.
+std::optional<FailOn> parse_fail_on(std::string_view word);
+/// Whether `fail_on` counts a failure at `level`.
+bool counts(FailOn fail_on, RequirementLevel level);
+
+/// The level a failed case fails at: the highest level of the checks that
+/// FAILed in its runs; MUST for a failure that is no check's (ERROR,
+/// TIMEOUT, XPASS, NOT JUDGED, a mutant that survived, an expected check not
+/// exercised), which no `--fail-on` excuses. nullopt when `r` did not fail.
+std::optional<RequirementLevel> failure_level(const CaseResult& r);
 
 }  // namespace conform

@@ -5,6 +5,7 @@
 
 #include "run/result.hpp"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -31,19 +32,23 @@ struct RunPlan {
   bool seeded = true;
 };
 
-/// Counts for the closing line. XFAIL counts as passed, UNSUPPORTED as
-/// skipped, INTERRUPTED apart, everything else that is not PASS as failed.
+/// Counts for the closing line. XFAIL counts as passed, UNSUPPORTED and NOT
+/// EXERCISED as skipped, INTERRUPTED apart, everything else that is not PASS
+/// as failed.
 struct RunTotals {
   std::size_t passed = 0;
   std::size_t failed = 0;
   std::size_t skipped = 0;
   std::size_t interrupted = 0;
   double duration_s = 0;
+  /// Failed and interrupted cases by failure_level(), indexed by
+  /// RequirementLevel.
+  std::array<std::size_t, 3> failed_at{};
   /// Counts `result` in its bucket and adds its duration.
   void add(const CaseResult& result);
-  /// Whether a case failed or was interrupted: exit code 1 for commands
-  /// that judge results at hand.
-  bool failing() const { return failed || interrupted; }
+  /// How many failed or interrupted cases `fail_on` counts (exit code 1
+  /// when any, for commands that judge results at hand).
+  std::size_t failures(FailOn fail_on) const;
 };
 
 class Reporter {

@@ -275,6 +275,20 @@ void read_matrix(CaseWalk& cx, CaseDecl& c) {
                                         " cases");
 }
 
+// `level` and `may_be_unexercised`: how the case counts the check's verdict.
+void read_expect_verdict_keys(CaseWalk& cx, const toml::table& table, ExpectDecl& e) {
+  if (const toml::node* node = table.get("level")) {
+    const auto* text = node->as_string();
+    const auto level = text ? parse_requirement_level(text->get()) : std::nullopt;
+    if (level) e.level = *level;
+    else cx.problems.add(node->source(), "'level' must be \"MUST\", \"SHOULD\" or \"expectation\"");
+  }
+  if (const toml::node* node = table.get("may_be_unexercised")) {
+    if (const auto* flag = node->as_boolean()) e.may_be_unexercised = flag->get();
+    else cx.problems.add(node->source(), "'may_be_unexercised' must be a boolean");
+  }
+}
+
 std::optional<ExpectDecl> read_expect(CaseWalk& cx, const toml::table& table) {
   ExpectDecl e;
   e.pos = cx.problems.at(table.source());
@@ -297,7 +311,8 @@ std::optional<ExpectDecl> read_expect(CaseWalk& cx, const toml::table& table) {
   // Read from `table` itself, not a copy: toml++ does not copy a node's
   // source position, and the problems must point into the file.
   e.params = with_defaults(specs, read_values(table, specs, "parameter of check '" + e.check + "':",
-                                              cx.problems, {"check"}));
+                                              cx.problems, {"check", "level", "may_be_unexercised"}));
+  read_expect_verdict_keys(cx, table, e);
   for (const auto& spec : specs)
     if (!e.params.count(spec.name) && !table.contains(spec.name))
       cx.problems.add(check_node->source(),

@@ -2,6 +2,7 @@
 // run executes after matrix expansion (Case).
 #pragma once
 
+#include "check/requirement_level.hpp"
 #include "common/input_error.hpp"
 #include "net/net_config.hpp"
 
@@ -16,12 +17,16 @@
 
 namespace conform {
 
-/// One `[[case.expect]]`: a check of the catalogue and its typed parameters
-/// (defaults filled in).
+/// One `[[case.expect]]`: a check of the catalogue, its typed parameters
+/// (defaults filled in), the requirement level it judges (`level`, default
+/// expectation) and whether `conform run` accepts it NOT EXERCISED
+/// (`may_be_unexercised`, default false).
 struct ExpectDecl {
   std::string check;
   ValueMap params;
   SourcePos pos;
+  RequirementLevel level = RequirementLevel::expectation;
+  bool may_be_unexercised = false;
 };
 
 /// One `[[case.mutant]]`: overrides that break the behaviour under test, and

@@ -33,7 +33,7 @@ class BlockedFramesNotEarly final : public QuicCheck {
   static CheckResult judge_one(const Judged& j, Side by) {
     const auto& conn = *j.connection;
     const Side peer = dissect::other(by);
-    if (!conn.parameters(peer)) return {false, "the peer's transport parameters are not in the capture", {}};
+    if (!conn.parameters(peer)) return no_transport_parameters(peer, *j.capture);
     std::vector<std::string> problems;
     std::vector<Evidence> ev;
     std::size_t frames = 0;
@@ -71,6 +71,8 @@ class BlockedFramesNotEarly final : public QuicCheck {
                     o == offsets.end() ? 0 : usage_through_burst(o->second, f.at));
       }
     }
+    if (frames == 0)
+      return not_exercised(fmt::format("the {} sent no STREAMS_BLOCKED, DATA_BLOCKED or STREAM_DATA_BLOCKED", to_string(by)));
     return verdict(problems, ev, fmt::format("{} blocked frames, each at the limit in force and fully used", frames));
   }
 };

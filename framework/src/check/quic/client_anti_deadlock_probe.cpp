@@ -145,11 +145,12 @@ class AntiDeadlockProbe final : public QuicCheck {
                                      since->frame, ms(since->time_ns)));
       ev.push_back(evidence(*j.capture, *since, "everything the client sent is acknowledged; no probe follows"));
     }
+    if (spells == 0)
+      return not_exercised("the client never had everything acknowledged before a Handshake ACK");
     return verdict(problems, ev,
-                   spells ? fmt::format("{} quiet spells with nothing unacknowledged before a Handshake ACK, the "
-                                        "longest {} (bound {}: {})",
-                                        spells, ms(longest), ms(bound), bound_source)
-                          : std::string("the client never had everything acknowledged before a Handshake ACK"));
+                   fmt::format("{} quiet spells with nothing unacknowledged before a Handshake ACK, the longest {} "
+                               "(bound {}: {})",
+                               spells, ms(longest), ms(bound), bound_source));
   }
 };
 

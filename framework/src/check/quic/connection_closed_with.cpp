@@ -30,15 +30,15 @@ class ConnectionClosedWith final : public QuicCheck {
     const auto by = value_or<std::string>(input.params, "by", "any");
     const auto spec = value_or<std::string>(input.params, "error", "");
     const auto range = error_range(spec);
-    if (!range) return {false, fmt::format("error \"{}\" is neither an RFC 9000 §20.1 name nor a number", spec), {}};
+    if (!range) return {Verdict::fail, fmt::format("error \"{}\" is neither an RFC 9000 §20.1 name nor a number", spec), {}};
     CheckResult r;
     std::vector<std::string> seen;
     std::string found;
     for_each_close(run, by, [&](const Judged& j, Side side, const CloseSeen& c) {
       const bool match = c.frame.error_code >= range->first && c.frame.error_code <= range->second;
       seen.push_back(fmt::format("{} {} at frame {}", to_string(side), error_name(c.frame.error_code), c.at.frame));
-      if (match && !r.passed) {
-        r.passed = true;
+      if (match && r.verdict != Verdict::pass) {
+        r.verdict = Verdict::pass;
         found = seen.back();
         r.evidence.push_back(evidence(*j.capture, c.at,
                                       fmt::format("CONNECTION_CLOSE {} from the {}{}", error_name(c.frame.error_code),
@@ -46,7 +46,7 @@ class ConnectionClosedWith final : public QuicCheck {
                                                   c.frame.reason.empty() ? "" : ": \"" + c.frame.reason + "\"")));
       }
     });
-    r.summary = r.passed ? fmt::format("CONNECTION_CLOSE {}: the {}", spec, found)
+    r.summary = r.verdict == Verdict::pass ? fmt::format("CONNECTION_CLOSE {}: the {}", spec, found)
                          : fmt::format("no CONNECTION_CLOSE with {} from {}; transport closes seen: {}", spec, by,
                                        seen.empty() ? std::string("none") : fmt::format("{}", fmt::join(seen, ", ")));
     return r;

@@ -24,6 +24,7 @@ struct CreditScope {
   std::string raise_frame;  // "MAX_DATA"
   LimitWalk walk;
   std::uint64_t wanted = 0;
+  std::uint64_t initial = 0;  // the limit's transport parameter
 };
 
 class CreditNotHeldBack final : public QuicCheck {
@@ -49,11 +50,13 @@ class CreditNotHeldBack final : public QuicCheck {
     return judge_each_connection(run, by, [&](const Judged& j) {
       const auto& conn = *j.connection;
       if (!conn.parameters(by))
-        return CheckResult{false, fmt::format("the {} transport parameters are not in the capture", to_string(by)), {}};
+        return no_transport_parameters(by, *j.capture);
       std::vector<std::string> problems;
       std::vector<Evidence> ev;
       std::size_t episodes = 0, longest = 0;
-      for (const CreditScope& scope : scopes(conn, by, input))
+      bool wanted_more = false;
+      for (const CreditScope& scope : scopes(conn, by, input)) {
+        wanted_more = wanted_more || scope.wanted > scope.initial;
         for (const AtLimit& h : scope.walk.at_limit) {
           if (scope.wanted <= h.limit) continue;
           ++episodes;
@@ -73,6 +76,10 @@ class CreditNotHeldBack final : public QuicCheck {
           if (h.raised)
             ev.push_back(evidence(*j.capture, h.raised->at, fmt::format("{} {}", scope.raise_frame, h.raised->value)));
         }
+      }
+      if (episodes == 0 && !wanted_more)
+        return not_exercised(fmt::format("the {} never wanted more than an initial data limit of the {}",
+                                         to_string(dissect::other(by)), to_string(by)));
       return verdict(problems, ev,
                      fmt::format("the {} reached a limit wanting more {} times; the most datagrams the {} sent "
                                  "before the raise: {}",
@@ -86,7 +93,7 @@ class CreditNotHeldBack final : public QuicCheck {
     const Side peer = dissect::other(by);
     std::vector<CreditScope> out;
     if (const auto initial = initial_max_data(conn, by)) {
-      CreditScope c{"connection data", "MAX_DATA", walk_limit(*initial, conn.side(by).max_data, conn.side(peer).data_sent), 0};
+      CreditScope c{"connection data", "MAX_DATA", walk_limit(*initial, conn.side(by).max_data, conn.side(peer).data_sent, conn.at(0)), 0, *initial};
       Demand d{c.walk.used, ""};
       for (const auto& b : conn.side(peer).data_blocked) d.wanted = std::max(d.wanted, b.value + 1);
       c.wanted = demand(d, value_or<std::int64_t>(input.params, "expected_bytes", -1), "expected_bytes",
@@ -101,7 +108,8 @@ class CreditNotHeldBack final : public QuicCheck {
       std::vector<LimitSeen> raises;
       for (const auto& m : conn.side(by).max_stream_data)
         if (m.stream_id == id) raises.push_back({m.at, m.value});
-      CreditScope s{fmt::format("stream {} data", id), "MAX_STREAM_DATA", walk_limit(*initial, raises, usage), 0};
+      CreditScope s{fmt::format("stream {} data", id), "MAX_STREAM_DATA", walk_limit(*initial, raises, usage, usage.front().at), 0,
+                    *initial};
       const auto& flow = conn.stream(id)->flow(data);
       s.wanted = flow.fin_size || flow.reset ? s.walk.used : s.walk.used + 1;
       for (const auto& b : conn.side(peer).stream_data_blocked)

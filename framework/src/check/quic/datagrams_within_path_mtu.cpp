@@ -48,7 +48,7 @@ class DatagramsWithinPathMtu final : public QuicCheck {
       for (const Judged& j : connections_of(captures))
         parts.emplace_back(label(j), judge_one(j, side, fixed, mtu, source));
     }
-    if (parts.empty()) return {false, "no QUIC connection in the captures", {}};
+    if (parts.empty()) return {Verdict::fail, "no QUIC connection in the captures", {}};
     return combine(parts);
   }
 
@@ -77,6 +77,7 @@ class DatagramsWithinPathMtu final : public QuicCheck {
                                               ? fmt::format(", peer max_udp_payload_size {}", *peer->max_udp_payload_size)
                                               : "");
     if (!problems.empty()) problems.front() += " (limit " + limit + ")";
+    if (count == 0) return not_exercised(fmt::format("the {} sent no datagram", to_string(side)));
     return verdict(problems, ev, fmt::format("{} datagrams, the largest {} bytes (limit {})", count, largest, limit));
   }
 };

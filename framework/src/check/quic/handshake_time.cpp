@@ -85,9 +85,9 @@ class HandshakeTime final : public QuicCheck {
     const Milestones m = milestones(*j.connection);
     const auto& end = confirmed ? m.confirmed : m.complete;
     const char* what = confirmed ? "confirmed" : "complete";
-    if (!m.first_initial) return {false, "the client sent no Initial", {}};
+    if (!m.first_initial) return {Verdict::fail, "the client sent no Initial", {}};
     if (!end)
-      return {false, fmt::format("the handshake was never {}", what),
+      return {Verdict::fail, fmt::format("the handshake was never {}", what),
               {evidence(*j.capture, *m.first_initial, "the client's first Initial")}};
     const std::int64_t took = end->time_ns - m.first_initial->time_ns;
     CheckResult r;
@@ -110,12 +110,12 @@ class HandshakeTime final : public QuicCheck {
         rtt_ms = (m.first_reply->time_ns - m.first_initial->time_ns) / 1e6;
         source = "first Initial to first reply";
       }
-      if (rtt_ms <= 0) return {false, "max_rtts needs a round trip: none known", r.evidence};
+      if (rtt_ms <= 0) return {Verdict::fail, "max_rtts needs a round trip: none known", r.evidence};
       bounds.push_back(fmt::format("≤ {} RTT of {:.3f} ms ({})", max_rtts, rtt_ms, source));
       rtts = fmt::format(" = {:.2f} RTT", took / 1e6 / rtt_ms);
       ok = ok && took <= max_rtts * rtt_ms * 1e6;
     }
-    r.passed = ok;
+    r.verdict = pass_if(ok);
     r.summary = fmt::format("handshake {} after {}{} (bound {})", what, ms(took), rtts,
                             bounds.empty() ? std::string("none") : fmt::format("{}", fmt::join(bounds, ", ")));
     return r;

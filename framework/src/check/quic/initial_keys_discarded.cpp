@@ -33,7 +33,7 @@ class InitialKeysDiscarded final : public QuicCheck {
       if (captures.empty() && by != "any") return missing_captures(side);
       for (const Judged& j : connections_of(captures)) parts.emplace_back(label(j), judge_one(j, side));
     }
-    if (parts.empty()) return {false, "no QUIC connection in the captures", {}};
+    if (parts.empty()) return {Verdict::fail, "no QUIC connection in the captures", {}};
     return combine(parts);
   }
 

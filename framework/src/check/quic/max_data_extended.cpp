@@ -38,10 +38,10 @@ class MaxDataExtended final : public QuicCheck {
       const auto& conn = *j.connection;
       const auto initial = initial_max_data(conn, by);
       if (!initial) {
-        return CheckResult{false, fmt::format("the {} transport parameters are not in the capture", to_string(by)), {}};
+        return no_transport_parameters(by, *j.capture);
       }
       const auto& raises = conn.side(by).max_data;
-      const LimitWalk walk = walk_limit(*initial, raises, conn.side(peer).data_sent);
+      const LimitWalk walk = walk_limit(*initial, raises, conn.side(peer).data_sent, conn.at(0));
       std::vector<std::string> problems;
       std::vector<Evidence> ev;
       if (walk.beyond) {
@@ -59,6 +59,12 @@ class MaxDataExtended final : public QuicCheck {
       const std::int64_t longest = judge_raises(walk, demand, fmt::format("the {} data", to_string(peer)), "MAX_DATA",
                                                 max_wait, *j.capture, reached, problems, ev);
       if (!raises.empty()) ev.push_back(evidence(*j.capture, raises.back().at, fmt::format("last MAX_DATA {}", raises.back().value)));
+      if (problems.empty() && demand.wanted <= *initial)
+        return not_exercised(fmt::format("the {} never wanted more than the {} initial connection data limit: it sent {} "
+                                         "bytes (wanted {}: {}); the limit went {} → {} in {} MAX_DATA",
+                                         to_string(peer), to_string(by), walk.used, demand.wanted, demand.why,
+                                         *initial, walk.final_limit, raises.size()),
+                             std::move(ev));
       return verdict(problems, ev,
                      fmt::format("the {} limit went {} → {} in {} MAX_DATA; the {} sent {} bytes "
                                  "(wanted {}: {}); it reached the limit {} times, the longest "

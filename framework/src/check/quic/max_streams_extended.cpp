@@ -1,9 +1,12 @@
 // `max_streams_extended`: the receiver of peer-initiated streams raises
 // MAX_STREAMS so its peer can keep opening them. RFC 9000 §4.6 (no
 // requirement level: a receiver is expected to raise the limit as streams
-// close, reset or stopped ones included) and §19.11 (limits never decrease;
-// a stream beyond the limit is a STREAM_LIMIT_ERROR). Read at the receiver
-// `by`: MAX_STREAMS as it sent them, the peer's streams as they arrived.
+// close, reset or stopped ones included) and §19.11 (a stream beyond the
+// limit is a STREAM_LIMIT_ERROR). The limit is the running maximum of the
+// MAX_STREAMS sent: §19.11 has the receiver ignore one that does not raise
+// it, so a lower or repeated value (several in one packet in any order, a
+// retransmission) is no sender error. Read at the receiver `by`:
+// MAX_STREAMS as it sent them, the peer's streams as they arrived.
 #include "check/quic/support/credit_ahead.hpp"
 #include "check/quic/support/demand.hpp"
 #include "check/quic/support/limit_walk.hpp"
@@ -22,8 +25,8 @@ class MaxStreamsExtended final : public QuicCheck {
   std::string rfc() const override { return "RFC 9000 §4.6 (expected practice, no MUST), §19.11"; }
   RequirementLevel level() const override { return RequirementLevel::expectation; }
   std::string summary() const override {
-    return "`by` raises MAX_STREAMS whenever its peer reaches the limit and wants more streams; the limit "
-           "never decreases; the peer never opens a stream beyond it";
+    return "`by` raises MAX_STREAMS whenever its peer reaches the limit (the highest MAX_STREAMS so far) and wants "
+           "more streams; the peer never opens a stream beyond it";
   }
   std::vector<ValueSpec> params() const override {
     return {side_param("by", "the receiver of the peer-initiated streams"), dir_param(),
@@ -50,21 +53,20 @@ class MaxStreamsExtended final : public QuicCheck {
     CheckResult r;
     const auto initial = initial_max_streams(conn, by, dir);
     if (!initial)
-      return {false, fmt::format("the {} transport parameters are not in {}", to_string(by), j.capture->file), {}};
+      return no_transport_parameters(by, *j.capture);
     const auto& maxes = conn.side(by).max_streams[d];
     const auto& opens = conn.side(peer).opened[d];
     std::vector<std::string> problems;
 
     std::uint64_t highest_max = *initial;
-    for (const auto& m : maxes) {
-      if (m.value < highest_max && problems.empty()) {
-        problems.push_back(fmt::format("MAX_STREAMS decreased {} → {} at frame {}", highest_max, m.value, m.at.frame));
-        r.evidence.push_back(evidence(*j.capture, m.at, fmt::format("MAX_STREAMS {} below {}", m.value, highest_max)));
+    const LimitSeen* highest = nullptr;
+    for (const auto& m : maxes)
+      if (m.value > highest_max) {
+        highest_max = m.value;
+        highest = &m;
       }
-      highest_max = std::max(highest_max, m.value);
-    }
 
-    const LimitWalk walk = walk_limit(*initial, maxes, stream_count_usage(opens));
+    const LimitWalk walk = walk_limit(*initial, maxes, stream_count_usage(opens), conn.at(0));
     if (walk.beyond) {
       const auto& [u, limit] = *walk.beyond;
       problems.push_back(fmt::format("the {} opened stream {} beyond the limit {} at frame {} "
@@ -97,11 +99,19 @@ class MaxStreamsExtended final : public QuicCheck {
     if (problems.size() > before && !walk.at_limit.empty() && problems.back().find("no MAX_STREAMS") != std::string::npos)
       for (const AtLimit& h : walk.at_limit)
         if (wanted > h.limit && !h.raised) problems.back() += closed_streams(conn, peer, dir, h.limit);
-    if (!maxes.empty())
-      r.evidence.push_back(evidence(*j.capture, maxes.back().at, fmt::format("last MAX_STREAMS {}", maxes.back().value)));
+    if (highest)
+      r.evidence.push_back(evidence(*j.capture, highest->at, fmt::format("highest MAX_STREAMS {}", highest->value)));
 
-    r.passed = problems.empty();
-    if (!r.passed) {
+    // Raises ahead of need exercise the behaviour as well as raises at the
+    // limit do: what did not occur is a peer wanting past the initial limit.
+    if (problems.empty() && wanted <= *initial)
+      return not_exercised(fmt::format("the {} never wanted more than the {} initial {} limit: it wanted {} ({}); the "
+                                       "limit went {} → {} in {} MAX_STREAMS",
+                                       to_string(peer), to_string(by), to_string(dir), wanted, why, *initial,
+                                       highest_max, maxes.size()),
+                           std::move(r.evidence));
+    r.verdict = pass_if(problems.empty());
+    if (r.verdict != Verdict::pass) {
       r.summary = problems.front();
       if (problems.size() > 1) r.summary += fmt::format(" (and {} more problems)", problems.size() - 1);
       return r;

@@ -56,6 +56,9 @@ class MaxStreamsWithinBound final : public QuicCheck {
             problems.push_back(fmt::format("{}: {}", j.capture->file, note));
       }
     }
+    if (frames == 0 && problems.empty())
+      return not_exercised("no MAX_STREAMS or STREAMS_BLOCKED frame (the stream limit transport parameters are within "
+                           "bound)");
     return verdict(problems, ev, fmt::format("{} stream limit frames, the highest {}", frames, highest));
   }
 };

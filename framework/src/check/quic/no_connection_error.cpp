@@ -27,7 +27,7 @@ class NoConnectionError final : public QuicCheck {
     // No connection, no error to see: that is not a pass (a client that crashed sends nothing).
     std::size_t connections = 0;
     for (Side side : sides(by)) connections += connections_of(run.at(side)).size();
-    if (connections == 0) return {false, "no QUIC connection in the captures", {}};
+    if (connections == 0) return {Verdict::fail, "no QUIC connection in the captures", {}};
     std::vector<std::string> problems;
     std::vector<Evidence> ev;
     std::size_t closes = 0;

@@ -61,6 +61,10 @@ class ProbeCoalescesSpaces final : public QuicCheck {
                                        pending.size(), space_name(other), format_ranges(pending)));
         ev.push_back(evidence(*j.capture, d.at, fmt::format("probe without {} CRYPTO", space_name(other))));
       }
+      if (judged == 0)
+        return not_exercised(fmt::format("the {} never re-sent CRYPTO while both Initial and Handshake CRYPTO were "
+                                         "unacknowledged",
+                                         to_string(by)));
       return verdict(problems, ev,
                      fmt::format("{} datagrams re-sent CRYPTO while both spaces had some "
                                  "unacknowledged; {} carried both, the others had no room",

@@ -49,7 +49,7 @@ class PtoBackoff final : public QuicCheck {
     std::vector<Evidence> ev;
     std::optional<At> anchor, last_burst, last_sent;
     std::int64_t interval = -1;  // between the last two bursts, ns; -1: none yet
-    std::size_t ai = 0, bursts = 0, longest = 0, chain = 0;
+    std::size_t ai = 0, bursts = 0, longest = 0, chain = 0, compared = 0;
     for (const auto& d : flights.datagrams) {
       // An ACK newly acknowledging packets resets the backoff: the next
       // probe is one PTO after the latest ack-eliciting datagram.
@@ -74,6 +74,7 @@ class PtoBackoff final : public QuicCheck {
         if (!last_burst || gap > kBurstNs) {
           ++bursts;
           longest = std::max(longest, ++chain);
+          compared += interval > 0;
           if (interval > 0 && gap < factor * double(interval)) {
             problems.push_back(fmt::format("the probe at frame {} ({}) came {} after the one at frame {}, which came "
                                            "{} after its predecessor: factor {:.2f} < {}",
@@ -88,6 +89,10 @@ class PtoBackoff final : public QuicCheck {
       }
       last_sent = d.at;
     }
+    if (compared == 0)
+      return not_exercised(fmt::format("no two successive PTO probe bursts of the {} without a new acknowledgement "
+                                       "between them ({} probe bursts)",
+                                       to_string(by), bursts));
     return verdict(problems, ev,
                    bursts ? fmt::format("{} probe bursts, at most {} in a row without a new acknowledgement, each "
                                         "interval at least {}× the one before",

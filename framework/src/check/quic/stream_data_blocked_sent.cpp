@@ -39,22 +39,20 @@ class StreamDataBlockedSent final : public QuicCheck {
     return judge_each_connection(run, by, [&](const Judged& j) {
       const auto& conn = *j.connection;
       const Side peer = dissect::other(by);
-      if (!conn.parameters(peer)) {
-        return CheckResult{false, "the peer's transport parameters are not in the capture", {}};
-      }
+      if (!conn.parameters(peer)) return no_transport_parameters(peer, *j.capture);
       const PerStream raises = by_stream(conn.side(peer).max_stream_data);
       const PerStream blocked = by_stream(conn.side(by).stream_data_blocked);
       const std::vector<LimitSeen> none;
       std::vector<std::string> problems;
       std::vector<Evidence> ev;
-      std::size_t needed = 0, streams = 0;
+      std::size_t needed = 0, streams = 0, at_limit = 0;
       for (const auto& [id, usage] : stream_offsets(conn, by)) {
         ++streams;
         auto r = raises.find(id);
         auto b = blocked.find(id);
         BlockedScope scope{fmt::format("stream {}", id), "STREAM_DATA_BLOCKED",
                            walk_limit(*initial_max_stream_data(conn, peer, id), r == raises.end() ? none : r->second,
-                                      usage),
+                                      usage, usage.front().at),
                            0, "", b == blocked.end() ? &none : &b->second};
         const auto* view = conn.stream(id);
         const auto& flow = view->flow(data);
@@ -62,7 +60,10 @@ class StreamDataBlockedSent final : public QuicCheck {
         scope.wanted = scope.walk.used + (ended ? 0 : 1);
         scope.why = flow.fin_size ? fmt::format("FIN at {}", *flow.fin_size) : flow.reset ? "reset" : "no FIN";
         needed += judge_blocked(scope, *j.capture, grace, problems, ev);
+        at_limit += exercised(scope);
       }
+      if (at_limit == 0)
+        return not_exercised(fmt::format("{} streams sent, none at its stream data limit wanting more", streams));
       return verdict(problems, ev,
                      fmt::format("{} streams sent; {} waits at a stream limit, each reported "
                                  "with STREAM_DATA_BLOCKED",

@@ -50,7 +50,7 @@ class StreamsDelivered final : public QuicCheck {
         }
       parts.emplace_back(label(j), judge_one(j, sent, sender_capture, from, dir, input));
     }
-    if (parts.empty()) return {false, fmt::format("no QUIC connection in the {} captures", to_string(dissect::other(from))), {}};
+    if (parts.empty()) return {Verdict::fail, fmt::format("no QUIC connection in the {} captures", to_string(dissect::other(from))), {}};
     return combine(parts);
   }
 
@@ -90,8 +90,11 @@ class StreamsDelivered final : public QuicCheck {
         missing.add(index, index + 1);
       }
     }
+    if (expected.value == 0)
+      return not_exercised(fmt::format("the {} sent no {} stream (expected from {})", to_string(from), to_string(dir),
+                                       expected.source));
     CheckResult r;
-    r.passed = missing.empty();
+    r.verdict = pass_if(missing.empty());
     r.summary = fmt::format("received={}/{}{} missing={} (expected from {})", received, expected.value,
                             reset ? fmt::format(" reset={}", reset) : std::string(), format_ranges(missing),
                             expected.source);

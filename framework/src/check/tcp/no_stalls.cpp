@@ -50,11 +50,11 @@ CheckResult NoStalls::evaluate(const CheckInput& input) const {
     result.summary = cap.file + " holds no transfer to judge";
     return result;
   }
-  result.passed = stalled == 0;
+  result.verdict = pass_if(stalled == 0);
   result.summary = fmt::format("{} of {} transfers stalled longer than {}; longest gap {} ({})",
                                stalled, transfers, format_ms(bound_ns), format_ms(worst->ns()),
                                worst_flow->name());
-  if (result.passed)
+  if (result.verdict == Verdict::pass)
     result.evidence.push_back(cap.evidence(worst->from, fmt::format("longest gap starts here, ends at frame {}", worst->to.frame)));
   return result;
 }

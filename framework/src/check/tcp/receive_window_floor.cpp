@@ -84,11 +84,11 @@ CheckResult ReceiveWindowFloor::evaluate(const CheckInput& input) const {
     result.summary = cap.file + " holds no window advertised during a transfer";
     return result;
   }
-  result.passed = below == 0;
+  result.verdict = pass_if(below == 0);
   result.summary = fmt::format("{} of {} {} are below {} bytes; lowest {} bytes ({})", below, judged,
                                peaks ? "transfer peak windows" : "windows advertised during transfers",
                                floor, lowest->window->bytes, lowest->flow->name());
-  if (result.passed) result.evidence.push_back(cap.evidence(lowest->window->at, "lowest window judged"));
+  if (result.verdict == Verdict::pass) result.evidence.push_back(cap.evidence(lowest->window->at, "lowest window judged"));
   return result;
 }
 

@@ -70,7 +70,7 @@ CheckResult TransferTime::evaluate(const CheckInput& input) const {
   const bool max_ok = max_ms < 0 || slowest <= static_cast<std::int64_t>(max_ms * 1e6);
   const bool pct_ok = pct_ms < 0 || at_pct <= static_cast<std::int64_t>(pct_ms * 1e6);
   const bool count_ok = static_cast<std::int64_t>(n) >= min_transfers;
-  result.passed = max_ok && pct_ok && count_ok && unanswered.empty();
+  result.verdict = pass_if(max_ok && pct_ok && count_ok && unanswered.empty());
   result.summary = fmt::format(
       "{} transfers ({} unanswered, required >= {}): slowest {} (bound {}), p{:g} {} (bound {})", n,
       unanswered.size(), min_transfers, format_ms(slowest), max_ms < 0 ? "none" : fmt::format("{:g} ms", max_ms),

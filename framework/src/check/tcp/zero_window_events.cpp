@@ -48,7 +48,7 @@ CheckResult ZeroWindowEvents::evaluate(const CheckInput& input) const {
                                    tcp::to_string(dir.from), format_ms(e.ns()), e.end.frame)));
       }
     }
-  result.passed = static_cast<std::int64_t>(episodes) <= max;
+  result.verdict = pass_if(static_cast<std::int64_t>(episodes) <= max);
   const std::string which =
       longer_than_ns > 0 ? fmt::format(" longer than {} (of {})", format_ms(longer_than_ns), all_episodes) : "";
   result.summary = fmt::format(

@@ -49,7 +49,7 @@ CheckResult DatagramsCaptured::evaluate(const CheckInput& input) const {
     if (!first) first = &d;
     last = &d;
   }
-  result.passed = count >= min && (max < 0 || count <= max);
+  result.verdict = pass_if(count >= min && (max < 0 || count <= max));
   const std::string bound = max < 0 ? fmt::format(">= {}", min) : fmt::format("{}..{}", min, max);
   result.summary = fmt::format("{} holds {} datagrams from {} (required {})", file, count, from, bound);
   if (first) result.evidence.push_back({file, first->frame, first->time_ns, "first counted datagram"});

@@ -43,8 +43,9 @@
     return node;
   }
 
-  const isFailure = (s) => ['FAIL', 'XPASS', 'ERROR', 'TIMEOUT', 'INTERRUPTED'].includes(s);
-  const badge = (s) => el('span', { class: 'badge s-' + s.toLowerCase() }, s);
+  const isFailure = (s) => ['FAIL', 'XPASS', 'ERROR', 'TIMEOUT', 'INTERRUPTED', 'NOT JUDGED'].includes(s);
+  const cssName = (s) => s.toLowerCase().replace(/ /g, '-');
+  const badge = (s) => el('span', { class: 'badge s-' + cssName(s) }, s);
   const seconds = (s) => (s < 10 ? s.toFixed(2) : s.toFixed(1)) + ' s';
   const msText = (ms) => (ms < 1000 ? ms.toFixed(3) + ' ms' : (ms / 1000).toFixed(4) + ' s');
 
@@ -338,8 +339,9 @@
       const diagram = view.kind === 'quic' ? SequenceDiagram(view, uid) : null;
       const checks = el('ul', { class: 'checks' });
       for (const ch of run.checks || [])
-        checks.append(el('li', { class: ch.passed ? 'pass' : 'fail' },
-          el('b', {}, ch.passed ? 'pass ' : 'FAIL '), el('code', {}, ch.check), ': ', ch.summary,
+        checks.append(el('li', { class: cssName(ch.verdict) },
+          el('b', {}, ch.verdict + (['PASS', 'FAIL'].includes(ch.verdict) ? ` [${ch.level}] ` : ' ')),
+          el('code', {}, ch.check), ': ', ch.summary,
           el('ul', {}, (ch.evidence || []).map((e) => evidenceItem(e, diagram)))));
       body.append(checks);
       for (const n of view.notes || []) body.append(el('p', { class: 'note' }, n));

@@ -37,6 +37,19 @@ std::size_t judge_blocked(const BlockedScope& scope, const CaptureFacts& capture
   return needed;
 }
 
+bool exercised(const BlockedScope& scope) {
+  if (scope.walk.beyond) return true;
+  for (const AtLimit& a : scope.walk.at_limit)
+    if (scope.wanted > a.limit) return true;
+  return false;
+}
+
+Demand with_blocked_frames(Demand seen, const std::vector<LimitSeen>& blocked, const std::string& frame) {
+  for (const auto& b : blocked)
+    if (b.value + 1 > seen.wanted) seen = {b.value + 1, fmt::format("{} {} at frame {}", frame, b.value, b.at.frame)};
+  return seen;
+}
+
 ValueSpec blocked_by_param() { return side_param("by", "the sender that may be blocked"); }
 
 ValueSpec grace_param() {
@@ -46,7 +59,7 @@ ValueSpec grace_param() {
 
 CheckResult verdict(std::vector<std::string> problems, std::vector<Evidence> evidence, std::string ok) {
   CheckResult r;
-  r.passed = problems.empty();
+  r.verdict = pass_if(problems.empty());
   // Thousands of streams would bury the first, telling items.
   if (evidence.size() > kMaxEvidence) {
     const std::size_t more = evidence.size() - kMaxEvidence;
@@ -54,7 +67,7 @@ CheckResult verdict(std::vector<std::string> problems, std::vector<Evidence> evi
     evidence.push_back({"", 0, -1, fmt::format("{} more evidence items not shown", more)});
   }
   r.evidence = std::move(evidence);
-  if (r.passed) {
+  if (r.verdict == Verdict::pass) {
     r.summary = std::move(ok);
   } else {
     r.summary = problems.front();

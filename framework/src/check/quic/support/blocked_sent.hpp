@@ -5,6 +5,7 @@
 #pragma once
 
 #include "check/check.hpp"
+#include "check/quic/support/demand.hpp"
 #include "check/quic/support/limit_walk.hpp"
 #include "check/quic/support/quic_check.hpp"
 
@@ -32,6 +33,14 @@ struct BlockedScope {
 /// needed a blocked frame.
 std::size_t judge_blocked(const BlockedScope& scope, const CaptureFacts& capture, std::int64_t grace_ns,
                           std::vector<std::string>& problems, std::vector<Evidence>& evidence);
+
+/// Whether `scope`'s sender was ever at a limit wanting more, or went beyond
+/// one: the behaviour these checks judge (NOT EXERCISED otherwise).
+bool exercised(const BlockedScope& scope);
+
+/// `seen` raised by the sender's own blocked frames: one carrying limit L
+/// says it wanted more than L, a limit of 0 included.
+Demand with_blocked_frames(Demand seen, const std::vector<LimitSeen>& blocked, const std::string& frame);
 
 /// The `by` and `grace_ms` parameters of these checks.
 ValueSpec blocked_by_param();

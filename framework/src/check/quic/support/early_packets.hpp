@@ -102,6 +102,9 @@ class EarlyPacketsBuffered : public QuicCheck {
     if (dropped > 1) problems.front() += fmt::format(" ({} such packets)", dropped);
     if (early.size() < min_early)
       problems.push_back(fmt::format("{} packets arrived before their keys, fewer than min_early={}", early.size(), min_early));
+    if (early.empty() && problems.empty())
+      return not_exercised(fmt::format("no packet of the {} reached the {} before it could have its keys",
+                                       to_string(peer), to_string(receiver_)));
     return verdict(problems, ev,
                    fmt::format("{} packets arrived before their keys, all acknowledged later", early.size()));
   }

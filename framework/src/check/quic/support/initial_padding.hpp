@@ -60,7 +60,7 @@ class InitialPadded : public QuicCheck {
                                      ms(d.time_ns), d.size));
       ev.push_back(evidence(*j.capture, at, fmt::format("{} bytes < 1200", d.size)));
     }
-    if (!judged) return {false, fmt::format("the {} sent no datagram with such an Initial packet", to_string(sender_)), {}};
+    if (!judged) return {Verdict::not_exercised, fmt::format("the {} sent no datagram with such an Initial packet", to_string(sender_)), {}};
     return verdict(problems, ev, fmt::format("{} datagrams carrying Initial packets, the smallest {} bytes", judged, smallest));
   }
 

@@ -5,9 +5,11 @@
 
 namespace conform::quic_checks {
 
-LimitWalk walk_limit(std::uint64_t initial, const std::vector<LimitSeen>& raises, const std::vector<LimitSeen>& usage) {
+LimitWalk walk_limit(std::uint64_t initial, const std::vector<LimitSeen>& raises, const std::vector<LimitSeen>& usage,
+                     const At& start) {
   LimitWalk w;
   std::uint64_t limit = initial;
+  if (initial == 0) w.at_limit.push_back({0, start, std::nullopt});
   std::size_t ri = 0;
   for (const auto& u : usage) {
     for (; ri < raises.size() && raises[ri].at.datagram < u.at.datagram; ++ri) limit = std::max(limit, raises[ri].value);

@@ -31,8 +31,11 @@ struct LimitWalk {
 
 /// `raises` and `usage` in capture order; `usage` non-decreasing. A raise
 /// takes effect for usage seen in a later datagram (the two come from
-/// different senders).
-LimitWalk walk_limit(std::uint64_t initial, const std::vector<LimitSeen>& raises, const std::vector<LimitSeen>& usage);
+/// different senders). An `initial` limit of 0 is reached at `start`, where
+/// the limit came into force, before any usage: a sender wanting more waits
+/// at 0 from there.
+LimitWalk walk_limit(std::uint64_t initial, const std::vector<LimitSeen>& raises, const std::vector<LimitSeen>& usage,
+                     const At& start);
 
 /// Stream usage as a limit counts it: for each stream opened, the highest
 /// stream index + 1 so far (§4.6).

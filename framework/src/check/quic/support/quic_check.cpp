@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 
 namespace conform::quic_checks {
@@ -51,11 +52,11 @@ CheckResult QuicCheck::evaluate(const CheckInput& input) const {
     const QuicRun run(input.artifact_dir);
     std::vector<const CaptureFacts*> captures = run.at(Side::client);
     if (const auto* server = run.server()) captures.push_back(server);
-    if (auto why = undecryptable(captures, keys_needed())) return {false, "cannot judge: " + *why, {}, false};
+    if (auto why = undecryptable(captures, keys_needed())) return {Verdict::not_judged, "cannot judge: " + *why, {}};
     return judge(run, input);
   } catch (const InputError& e) {
     const auto& d = e.diagnostics().front();
-    return {false, fmt::format("{}: {}", fs::path(d.pos.file).filename().string(), d.message), {}};
+    return {Verdict::fail, fmt::format("{}: {}", fs::path(d.pos.file).filename().string(), d.message), {}};
   }
 }
 
@@ -84,16 +85,23 @@ Evidence evidence(const CaptureFacts& capture, const At& at, std::string text) {
   return {capture.file, at.frame, at.time_ns, std::move(text)};
 }
 
+Verdict fold(const std::vector<Verdict>& verdicts) {
+  if (verdicts.empty()) return Verdict::fail;
+  for (Verdict v : {Verdict::fail, Verdict::pass, Verdict::not_judged})
+    if (std::find(verdicts.begin(), verdicts.end(), v) != verdicts.end()) return v;
+  return Verdict::not_exercised;
+}
+
 CheckResult combine(const std::vector<std::pair<std::string, CheckResult>>& parts) {
   if (parts.size() == 1) return parts.front().second;
   CheckResult out;
-  out.passed = true;
+  std::vector<Verdict> verdicts;
   for (const auto& [name, r] : parts) {
-    out.passed = out.passed && r.passed;
+    verdicts.push_back(r.verdict);
     out.summary += (out.summary.empty() ? "" : "; ") + name + ": " + r.summary;
     out.evidence.insert(out.evidence.end(), r.evidence.begin(), r.evidence.end());
   }
-  if (parts.empty()) out.passed = false;
+  out.verdict = fold(verdicts);
   return out;
 }
 
@@ -102,12 +110,23 @@ CheckResult judge_each_connection(const QuicRun& run, Side side, const std::func
   if (captures.empty()) return missing_captures(side);
   std::vector<std::pair<std::string, CheckResult>> parts;
   for (const Judged& j : connections_of(captures)) parts.emplace_back(label(j), one(j));
-  if (parts.empty()) return {false, fmt::format("no QUIC connection in the {} captures", to_string(side)), {}};
+  if (parts.empty()) return {Verdict::fail, fmt::format("no QUIC connection in the {} captures", to_string(side)), {}};
   return combine(parts);
 }
 
+CheckResult not_exercised(std::string looked_for, std::vector<Evidence> evidence) {
+  return {Verdict::not_exercised, std::move(looked_for), std::move(evidence)};
+}
+
+CheckResult no_transport_parameters(Side declared_by, const CaptureFacts& capture) {
+  return {Verdict::not_judged,
+          fmt::format("cannot judge: the {} transport parameters are not in {} (the handshake never got that far)",
+                      to_string(declared_by), capture.file),
+          {}};
+}
+
 CheckResult missing_captures(Side side) {
-  return {false,
+  return {Verdict::fail,
           side == Side::client ? "no client*.pcap in the case folder" : "no server.pcap in the case folder",
           {}};
 }

@@ -44,8 +44,8 @@ class QuicRun {
 
 /// A QUIC check: evaluate() reads the run's captures and calls judge(),
 /// unless a connection in them sent packets at a level up to keys_needed()
-/// of which none decrypted: then the verdict is not judged (CheckResult::
-/// judged), with the reason undecryptable() gives.
+/// of which none decrypted: then the verdict is NOT JUDGED, with the reason
+/// undecryptable() gives.
 class QuicCheck : public Check {
  public:
   CheckResult evaluate(const CheckInput& input) const final;
@@ -75,7 +75,12 @@ std::string label(const Judged& j);
 
 Evidence evidence(const CaptureFacts& capture, const At& at, std::string text);
 
-/// A verdict per judged unit folded into one: passed when all passed; the
+/// Verdicts of several units folded into one: FAIL when one failed, else
+/// PASS when one passed, else NOT JUDGED when one was, else NOT EXERCISED
+/// (FAIL for none).
+Verdict fold(const std::vector<Verdict>& verdicts);
+
+/// A verdict per judged unit folded into one (fold()); the
 /// summary is the unit's own when there is one, else "label: summary" parts
 /// joined by "; "; evidence in order.
 CheckResult combine(const std::vector<std::pair<std::string, CheckResult>>& parts);
@@ -84,6 +89,15 @@ CheckResult combine(const std::vector<std::pair<std::string, CheckResult>>& part
 /// verdicts with combine(); fails, saying so, when `side` has no capture or
 /// its captures hold no connection.
 CheckResult judge_each_connection(const QuicRun& run, Side side, const std::function<CheckResult(const Judged&)>& one);
+
+/// NOT EXERCISED: `looked_for` says what the check looked for and did not
+/// see ("no PTO probe of the client").
+CheckResult not_exercised(std::string looked_for, std::vector<Evidence> evidence = {});
+
+/// NOT JUDGED for a connection of `capture` that lacks `declared_by`'s
+/// transport parameters: its handshake never got as far as carrying them
+/// (RFC 9000 §7.4), so no limit they set can be followed.
+CheckResult no_transport_parameters(Side declared_by, const CaptureFacts& capture);
 
 /// The failed verdict for a run without the captures a check reads, e.g.
 /// "no client*.pcap in the case folder".

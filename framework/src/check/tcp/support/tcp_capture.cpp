@@ -36,10 +36,10 @@ TcpCaptureOrVerdict load_tcp_capture(const CheckInput& input) {
   try {
     segments = read_tcp_segments(path.string());
   } catch (const InputError& e) {
-    return {std::nullopt, {false, fmt::format("{}: {}", capture.file, e.diagnostics().front().message), {}}};
+    return {std::nullopt, {Verdict::fail, fmt::format("{}: {}", capture.file, e.diagnostics().front().message), {}}};
   }
   if (segments.empty())
-    return {std::nullopt, {false, capture.file + " holds no TCP segment over IPv4", {}}};
+    return {std::nullopt, {Verdict::fail, capture.file + " holds no TCP segment over IPv4", {}}};
   capture.origin_ns = segments.front().time_ns;
   capture.flows = tcp::analyze_tcp(segments);
   return {std::move(capture), {}};

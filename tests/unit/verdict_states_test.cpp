@@ -1,0 +1,207 @@
+// Verdict states and levels: how a run settles from its check instances
+// (PASS, FAIL, NOT EXERCISED, NOT JUDGED) under `conform run` and
+// `conform check`, how QUIC units fold, and which failed cases `--fail-on`
+// counts.
+#include "check/quic/support/quic_check.hpp"
+#include "check/registry.hpp"
+#include "report/reporter.hpp"
+#include "run/aggregate.hpp"
+#include "run/execute.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace conform {
+// For Boost.Test's messages (internal linkage: other test files may add their own).
+static std::ostream& operator<<(std::ostream& os, Status s) { return os << to_string(s); }
+static std::ostream& operator<<(std::ostream& os, Verdict v) { return os << to_string(v); }
+}  // namespace conform
+
+using namespace conform;
+
+namespace {
+
+// A check whose verdict is its name's: "says_pass", "says_fail", ...
+class FixedCheck final : public Check {
+ public:
+  FixedCheck(std::string name, Verdict v) : name_(std::move(name)), verdict_(v) {}
+  std::string name() const override { return name_; }
+  std::string rfc() const override { return "test"; }
+  std::string summary() const override { return "a fixed verdict"; }
+  std::vector<ValueSpec> params() const override { return {}; }
+  CheckResult evaluate(const CheckInput&) const override {
+    return {verdict_, std::string(to_string(verdict_)) + " because " + name_, {}};
+  }
+
+ private:
+  std::string name_;
+  Verdict verdict_;
+};
+
+struct Fixture {
+  CheckRegistry registry;
+  SuiteFile suite;
+  CaseDecl decl;
+  Case c;
+
+  Fixture() {
+    registry.add(std::make_unique<FixedCheck>("says_pass", Verdict::pass));
+    registry.add(std::make_unique<FixedCheck>("says_fail", Verdict::fail));
+    registry.add(std::make_unique<FixedCheck>("says_not_exercised", Verdict::not_exercised));
+    registry.add(std::make_unique<FixedCheck>("says_not_judged", Verdict::not_judged));
+    suite.path = "suites/x.toml";
+    decl.id = "x/y";
+    decl.rfc = "9000§4.6";
+    c.suite = &suite;
+    c.decl = &decl;
+    c.settings.id = decl.id;
+  }
+  void expect(const std::string& check, RequirementLevel level = RequirementLevel::must, bool may = false) {
+    ExpectDecl e;
+    e.check = check;
+    e.level = level;
+    e.may_be_unexercised = may;
+    decl.expects.push_back(e);
+  }
+  RunRecord judge(ExerciseRule rule) { return judge_checks(c, "/nonexistent", c.settings, registry, rule); }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(verdict_states_test)
+
+BOOST_AUTO_TEST_CASE(verdicts_are_spelled_one_way_and_read_back) {
+  for (Verdict v : {Verdict::pass, Verdict::fail, Verdict::not_exercised, Verdict::not_judged})
+    BOOST_TEST(*parse_verdict(to_string(v)) == v);
+  BOOST_TEST(to_string(Verdict::not_exercised) == "NOT EXERCISED");
+  BOOST_TEST(!parse_verdict("pass").has_value());
+  BOOST_TEST(std::string(to_string(Status::not_exercised)) == "NOT EXERCISED");
+  BOOST_TEST(status_from_string("NOT JUDGED") == Status::not_judged);
+}
+
+BOOST_AUTO_TEST_CASE(a_case_passes_when_one_instance_was_exercised_and_none_failed) {
+  Fixture f;
+  f.expect("says_pass");
+  f.expect("says_not_exercised", RequirementLevel::must, true);
+  f.expect("says_not_judged");
+  const RunRecord seen = f.judge(ExerciseRule::as_seen);
+  BOOST_TEST(seen.status == Status::pass);
+  BOOST_TEST(seen.checks[1].result.verdict == Verdict::not_exercised);
+  BOOST_TEST(seen.checks[2].result.verdict == Verdict::not_judged);
+}
+
+BOOST_AUTO_TEST_CASE(nothing_exercised_is_not_exercised_and_skipped_not_failed) {
+  Fixture f;
+  f.expect("says_not_exercised");
+  const RunRecord r = f.judge(ExerciseRule::as_seen);
+  BOOST_TEST(r.status == Status::not_exercised);
+  BOOST_TEST(r.reason == "says_not_exercised: NOT EXERCISED because says_not_exercised");
+  BOOST_TEST(is_skipped(r.status));
+  BOOST_TEST(!is_failure(r.status));
+}
+
+BOOST_AUTO_TEST_CASE(not_judged_outranks_not_exercised_and_fails_the_gate) {
+  Fixture f;
+  f.expect("says_not_exercised");
+  f.expect("says_not_judged");
+  const RunRecord r = f.judge(ExerciseRule::as_seen);
+  BOOST_TEST(r.status == Status::not_judged);
+  BOOST_TEST(is_failure(r.status));
+}
+
+BOOST_AUTO_TEST_CASE(a_fail_outranks_every_other_state) {
+  Fixture f;
+  f.expect("says_pass");
+  f.expect("says_not_judged");
+  f.expect("says_fail");
+  BOOST_TEST(f.judge(ExerciseRule::as_seen).status == Status::fail);
+  BOOST_TEST(f.judge(ExerciseRule::required).status == Status::fail);
+}
+
+BOOST_AUTO_TEST_CASE(a_run_fails_an_expected_check_that_was_not_exercised) {
+  Fixture f;
+  f.expect("says_pass");
+  f.expect("says_not_exercised");
+  const RunRecord r = f.judge(ExerciseRule::required);
+  BOOST_TEST(r.status == Status::fail);
+  BOOST_TEST(r.reason ==
+             "says_not_exercised was not exercised (the case claims it): NOT EXERCISED because says_not_exercised");
+}
+
+BOOST_AUTO_TEST_CASE(may_be_unexercised_lets_a_run_pass_without_it) {
+  Fixture f;
+  f.expect("says_pass");
+  f.expect("says_not_exercised", RequirementLevel::must, true);
+  BOOST_TEST(f.judge(ExerciseRule::required).status == Status::pass);
+}
+
+BOOST_AUTO_TEST_CASE(a_run_that_cannot_see_is_an_error) {
+  Fixture f;
+  f.expect("says_pass");
+  f.expect("says_not_judged");
+  const RunRecord r = f.judge(ExerciseRule::required);
+  BOOST_TEST(r.status == Status::error);
+  BOOST_TEST(r.reason == "says_not_judged: NOT JUDGED because says_not_judged");
+}
+
+BOOST_AUTO_TEST_CASE(each_outcome_carries_its_expect_level_into_the_headline) {
+  Fixture f;
+  f.expect("says_fail", RequirementLevel::should);
+  const RunRecord r = f.judge(ExerciseRule::as_seen);
+  BOOST_TEST((r.checks[0].level == RequirementLevel::should));
+  BOOST_TEST(verdict_label(r.checks[0]) == "FAIL [SHOULD]");
+  const CaseResult result = aggregate(f.c, {r}, {});
+  BOOST_TEST(result.headline == "says_fail [SHOULD]: FAIL because says_fail");
+}
+
+BOOST_AUTO_TEST_CASE(states_without_a_judgement_name_no_level) {
+  CheckOutcome o{"x", {}, {Verdict::not_exercised, "", {}}, RequirementLevel::must};
+  BOOST_TEST(verdict_label(o) == "NOT EXERCISED");
+}
+
+BOOST_AUTO_TEST_CASE(fail_on_counts_a_case_at_its_strongest_failed_level) {
+  Fixture should_only, must_too;
+  should_only.expect("says_fail", RequirementLevel::should);
+  must_too.expect("says_fail", RequirementLevel::expectation);
+  must_too.expect("says_fail", RequirementLevel::must);
+  RunTotals totals;
+  totals.add(aggregate(should_only.c, {should_only.judge(ExerciseRule::as_seen)}, {}));
+  BOOST_TEST(totals.failures(FailOn::must) == 0u);
+  BOOST_TEST(totals.failures(FailOn::should) == 1u);
+  BOOST_TEST(totals.failures(FailOn::any) == 1u);
+  totals.add(aggregate(must_too.c, {must_too.judge(ExerciseRule::as_seen)}, {}));
+  BOOST_TEST(totals.failures(FailOn::must) == 1u);
+  BOOST_TEST(totals.failed == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(fail_on_never_excuses_a_failure_that_is_no_checks) {
+  Fixture unexercised, blind;
+  unexercised.expect("says_not_exercised", RequirementLevel::expectation);
+  blind.expect("says_not_judged", RequirementLevel::expectation);
+  RunTotals totals;
+  totals.add(aggregate(unexercised.c, {unexercised.judge(ExerciseRule::required)}, {}));
+  totals.add(aggregate(blind.c, {blind.judge(ExerciseRule::as_seen)}, {}));
+  BOOST_TEST(totals.failures(FailOn::must) == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(fail_on_words) {
+  BOOST_TEST((*parse_fail_on("must") == FailOn::must));
+  BOOST_TEST((*parse_fail_on("any") == FailOn::any));
+  BOOST_TEST(!parse_fail_on("MUST").has_value());
+  BOOST_TEST(counts(FailOn::should, RequirementLevel::must));
+  BOOST_TEST(!counts(FailOn::should, RequirementLevel::expectation));
+}
+
+BOOST_AUTO_TEST_CASE(units_fold_fail_then_pass_then_not_judged) {
+  using quic_checks::fold;
+  BOOST_TEST(fold({Verdict::not_exercised, Verdict::pass, Verdict::fail}) == Verdict::fail);
+  BOOST_TEST(fold({Verdict::not_exercised, Verdict::pass, Verdict::not_judged}) == Verdict::pass);
+  BOOST_TEST(fold({Verdict::not_exercised, Verdict::not_judged}) == Verdict::not_judged);
+  BOOST_TEST(fold({Verdict::not_exercised, Verdict::not_exercised}) == Verdict::not_exercised);
+  BOOST_TEST(fold({}) == Verdict::fail);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
