@@ -219,7 +219,7 @@ BOOST_AUTO_TEST_CASE(a_wait_at_a_limit_of_zero_is_a_wait) {
   silent.send(Side::client, 0, {ping()});
   silent.send(Side::server, 1 * kMs, {ping()});
   auto r = judge("streams_blocked_sent", client_run(silent), {{"by", "client"}, {"dir", "uni"}},
-                 {{"streams", std::int64_t{2}}});
+                 demand_of(Side::client, &SideDemand::uni_streams, 2, "streams=2"));
   BOOST_TEST((r.verdict == Verdict::fail));
   BOOST_TEST(r.summary == "uni streams: at the limit 0 from frame 1 (0.000 ms) wanting 2 (scenario streams=2), never "
                           "raised; no STREAMS_BLOCKED 0 sent",

@@ -30,6 +30,7 @@ class FixedCheck final : public Check {
   FixedCheck(std::string name, Verdict v) : name_(std::move(name)), verdict_(v) {}
   std::string name() const override { return name_; }
   std::string rfc() const override { return "test"; }
+  RequirementLevel level() const override { return RequirementLevel::expectation; }
   std::string summary() const override { return "a fixed verdict"; }
   std::vector<ValueSpec> params() const override { return {}; }
   CheckResult evaluate(const CheckInput&) const override {

@@ -307,6 +307,7 @@ std::optional<ExpectDecl> read_expect(CaseWalk& cx, const toml::table& table) {
                                               did_you_mean(e.check, cx.catalogue.checks->names()));
     return std::nullopt;
   }
+  e.level = check->level();
   const auto specs = check->params();
   // Read from `table` itself, not a copy: toml++ does not copy a node's
   // source position, and the problems must point into the file.

@@ -19,7 +19,7 @@ namespace conform {
 
 /// One `[[case.expect]]`: a check of the catalogue, its typed parameters
 /// (defaults filled in), the requirement level it judges (`level`, default
-/// expectation) and whether `conform run` accepts it NOT EXERCISED
+/// the check's own Check::level()) and whether `conform run` accepts it NOT EXERCISED
 /// (`may_be_unexercised`, default false).
 struct ExpectDecl {
   std::string check;

@@ -60,15 +60,16 @@ class HandshakeDoneSent final : public QuicCheck {
         }
       if (!complete && finished_end > 0 && arrived.prefix() >= finished_end) complete = at;
     }
-    if (!complete) return {false, "the client's Finished never arrived at the server: no handshake completed", {}};
-    if (!done) {
+    if (!complete && problems.empty())
+      return not_exercised("the client's Finished never arrived at the server: no handshake completed");
+    if (complete && !done) {
       problems.push_back(fmt::format("the client's Finished arrived at frame {} ({}); the server sent no "
                                      "HANDSHAKE_DONE",
                                      complete->frame, ms(complete->time_ns)));
       ev.push_back(evidence(*j.capture, *complete, "the client's Finished arrived"));
     }
     return verdict(problems, ev,
-                   done ? fmt::format("the client's Finished arrived at frame {} ({}), HANDSHAKE_DONE left at frame "
+                   done && complete ? fmt::format("the client's Finished arrived at frame {} ({}), HANDSHAKE_DONE left at frame "
                                       "{} ({})",
                                       complete->frame, ms(complete->time_ns), done->frame, ms(done->time_ns))
                         : std::string());
