@@ -195,7 +195,7 @@ BOOST_AUTO_TEST_CASE(mutants_seeds_unsupported_and_reports) {
   BOOST_TEST(contains(r.out, "FAIL        mutant/survives  "));
   BOOST_TEST(contains(r.out, "mutant survived: check datagrams_captured passed with server.echo=false"));
   BOOST_TEST(contains(r.out, "FAIL        seeds/flaky  "));
-  BOOST_TEST(contains(r.out, "2/4 seeds passed  datagrams_captured: client.pcap holds 0 datagrams from server"));
+  BOOST_TEST(contains(r.out, "2/4 seeds passed  datagrams_captured [expectation]: client.pcap holds 0 datagrams from server"));
   BOOST_TEST(contains(r.out, "(seed 1; replay: conform run " + kMutants + " --seed 1 --filter seeds/flaky)"));
   BOOST_TEST(contains(r.out, "UNSUPPORTED unsupported/runtime  "));
   BOOST_TEST(contains(r.out, "s  the fixture cannot run this here\n"));

@@ -352,7 +352,7 @@ BOOST_AUTO_TEST_CASE(evidence_frames_link_into_the_diagram) {
   BOOST_TEST(std::regex_search(block, link), block.substr(0, 4000));
   // A failing case starts open, its check marked FAIL.
   BOOST_TEST(tag_of(r.dom.out, failing).find(" open") != std::string::npos);
-  BOOST_TEST(block.find("FAIL </b><code>streams_delivered</code>") != std::string::npos);
+  BOOST_TEST(block.find("FAIL [MUST] </b><code>streams_delivered</code>") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(overview_groups_by_suite_and_section_and_filters_failures) {

@@ -52,7 +52,7 @@ std::vector<Edit> edits() {
       {"its run made PASS too", [](json& r) { r["cases"][0]["runs"][0]["status"] = "PASS"; },
        "/cases/0/runs/0/status", "PASS, but its check datagrams_captured says FAIL"},
       {"a passing run made FAIL", [](json& r) { r["cases"][1]["runs"][0]["status"] = "FAIL"; },
-       "/cases/1/runs/0/status", "FAIL, but none of its checks failed"},
+       "/cases/1/runs/0/status", "FAIL, but none of its checks failed or went unexercised"},
       {"a run with a case's status", [](json& r) { r["cases"][2]["runs"][0]["status"] = "XPASS"; },
        "/cases/2/runs/0/status", "XPASS is a case's status, never a run's"},
       {"a killed mutant made to survive", [](json& r) { r["cases"][1]["mutants"][0]["killed"] = false; },

@@ -80,7 +80,7 @@ MutantDecl mutant(std::string label, std::vector<std::string> fails) {
 }
 
 const std::string kFailHeadline =
-    "stream_limit: opened 101/100 [client.pcap frame 42 at 1.250000 s: stream 100 opened]";
+    "stream_limit [expectation]: opened 101/100 [client.pcap frame 42 at 1.250000 s: stream 100 opened]";
 
 }  // namespace
 
@@ -128,14 +128,14 @@ BOOST_AUTO_TEST_CASE(evidence_without_frame_or_time_is_shortened) {
   Fixture f;
   RunRecord a = run(4, Status::fail,
                     {check("c1", false, "nothing", {{"server.pcap", 0, -1, "empty capture"}})});
-  BOOST_TEST(aggregate(f.c, {a}, {}).headline == "c1: nothing [server.pcap: empty capture]");
+  BOOST_TEST(aggregate(f.c, {a}, {}).headline == "c1 [expectation]: nothing [server.pcap: empty capture]");
 
   RunRecord b = run(5, Status::fail,
                     {check("c2", false, "late", {{"client.pcap", 0, 2'000'000, "timer"}})});
-  BOOST_TEST(aggregate(f.c, {b}, {}).headline == "c2: late [client.pcap at 0.002000 s: timer]");
+  BOOST_TEST(aggregate(f.c, {b}, {}).headline == "c2 [expectation]: late [client.pcap at 0.002000 s: timer]");
 
   RunRecord c = run(6, Status::fail, {check("c3", false, "no evidence at all")});
-  BOOST_TEST(aggregate(f.c, {c}, {}).headline == "c3: no evidence at all");
+  BOOST_TEST(aggregate(f.c, {c}, {}).headline == "c3 [expectation]: no evidence at all");
 
   // A FAIL record without a failed check still says something.
   RunRecord d = run(7, Status::fail, {check("c4", true, "fine")});

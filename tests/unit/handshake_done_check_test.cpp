@@ -67,7 +67,7 @@ BOOST_AUTO_TEST_CASE(an_incomplete_handshake_is_not_a_pass) {
   TimelineBuilder b;
   b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
   auto r = judge("handshake_done_sent", server_run(b), {});
-  BOOST_TEST((r.verdict == Verdict::fail));
+  BOOST_TEST((r.verdict == Verdict::not_exercised), r.summary);
   BOOST_TEST(r.summary == "the client's Finished never arrived at the server: no handshake completed", r.summary);
 }
 

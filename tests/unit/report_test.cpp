@@ -422,9 +422,9 @@ BOOST_AUTO_TEST_CASE(junit_report_golden) {
       "      </properties>\n"
       "      <failure type=\"FAIL\" message=\"got &lt;x&gt; &amp; &quot;y&quot; &apos;z&apos;\">"
       "seed 3: FAIL \n"
-      "  FAIL c: s&lt;1&gt;\n"
+      "  FAIL [expectation] c: s&lt;1&gt;\n"
       "    client.pcap frame 4: e&amp;e\n"
-      "  pass d: fine\n"
+      "  PASS [expectation] d: fine\n"
       "mutant m: killed\n"
       "mutant client.emit_max_streams=false: SURVIVED\n"
       "</failure>\n"
@@ -559,9 +559,9 @@ BOOST_AUTO_TEST_CASE(console_verbose_adds_runs_checks_evidence_and_mutants) {
     return out.find("\n" + line + "\n") != std::string::npos;
   };
   BOOST_TEST(has("    seed 1: PASS   (/tmp/conform-out/run-1)"), out);
-  BOOST_TEST(has("      pass datagrams_captured: client.pcap holds 6 datagrams from any (required >= 1)"), out);
+  BOOST_TEST(has("      PASS [expectation] datagrams_captured: client.pcap holds 6 datagrams from any (required >= 1)"), out);
   BOOST_TEST(has("    mutant client.echo=false: killed (datagrams_captured failed)"), out);
-  BOOST_TEST(has("      FAIL stream_limit: got \"101\" & <100>"), out);
+  BOOST_TEST(has("      FAIL [expectation] stream_limit: got \"101\" & <100>"), out);
   BOOST_TEST(has("        client.pcap frame 42 at 1.250000 s: it's here"), out);
   BOOST_TEST(has(std::string("    seed 1: ERROR ") + World::kCrash + "  (/tmp/conform-out/run-1)"), out);
   BOOST_TEST(lines_of(out).back() == "2 passed, 2 failed, 1 skipped");

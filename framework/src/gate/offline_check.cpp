@@ -110,7 +110,8 @@ void to_original(RunRecord& record, const SplitCapture& capture, const CaptureUn
     }
   }
   record.reason = name_original(record.reason, original, unit_files);
-  if (record.status == Status::error) record.reason += " (" + capture.key_sources + ")";
+  // What could not be read may be for want of keys: say which were given.
+  if (record.status == Status::error || record.status == Status::not_judged) record.reason += " (" + capture.key_sources + ")";
 }
 
 // Whether one of `c`'s checks reads connections of `transport`: a case of

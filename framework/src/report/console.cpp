@@ -79,7 +79,7 @@ void ConsoleReporter::case_done(const CaseResult& result) {
   if (!is_failure(result.status) && !is_skipped(result.status)) ++section.first;
   if (verbosity_ == Verbosity::quiet && !is_failure(result.status)) return;
   clear_progress();
-  std::string line = fmt::format("{:<13} {}  {:.2f} s", to_string(result.status), result.c->id(),
+  std::string line = fmt::format("{:<11} {}  {:.2f} s", to_string(result.status), result.c->id(),
                                  result.duration_s);
   if (result.runs.size() > 1)
     line += fmt::format("  {}/{} seeds passed", result.runs_passed, result.runs.size());
