@@ -10,7 +10,7 @@
 #include "run_files.hpp"
 #include "workload.hpp"
 
-#include <conform/plugin.hpp>
+#include <conform/plugin_export.hpp>
 
 #include <dlfcn.h>
 #include <unistd.h>

@@ -1,7 +1,7 @@
 // The in-house QUIC plugin: the sans-IO connection of quic_core playing the
 // scenarios of plugins/quic/scenarios on the simulated network, with every
 // field of quic::Config a suite may turn declared as a knob.
-#include <conform/plugin.hpp>
+#include <conform/plugin_export.hpp>
 
 #include "scenarios/knobs.hpp"
 #include "scenarios/run.hpp"

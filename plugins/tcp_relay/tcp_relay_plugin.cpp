@@ -14,7 +14,7 @@
 #include "tcp_info_sampler.hpp"
 #include "upstream_server.hpp"
 
-#include <conform/plugin.hpp>
+#include <conform/plugin_export.hpp>
 
 #include <algorithm>
 #include <chrono>

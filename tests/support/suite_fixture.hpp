@@ -19,7 +19,7 @@ namespace conform::test {
 
 /// "quic": plays client and server; scenario "fanout" has a parameter of
 /// every type (`cc` restricted by one_of, `label` without a default),
-/// "handshake" none. Knobs of every type.
+/// "handshake" none. Knobs of every type; `initial_rtt_ms` in (0, 10000].
 inline const PluginInfo& quic_plugin() {
   static const PluginInfo info = [] {
     PluginInfo p;
@@ -43,7 +43,7 @@ inline const PluginInfo& quic_plugin() {
     p.knobs = {
         {"initial_mtu", ValueType::integer, Value{std::int64_t{1200}}, "bytes"},
         {"emit_max_streams", ValueType::boolean, Value{true}, "send MAX_STREAMS"},
-        {"initial_rtt_ms", ValueType::floating, Value{333.0}, "ms"},
+        {"initial_rtt_ms", ValueType::floating, Value{333.0}, "ms", {}, {}, {}, FloatRange{0, 10000, true}},
         {"alpn", ValueType::string_list, Value{std::vector<std::string>{"h3"}}, "ALPN"},
     };
     return p;

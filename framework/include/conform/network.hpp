@@ -29,8 +29,7 @@ struct SimulationEnd {
     /// zero-delay path). `detail` names the endpoint; later runs end at once.
     /// Report it as RunOutcome::Status::error.
     stalled,
-    /// The network cannot run: no server attached, or an invalid `network`
-    /// table; `detail` says what.
+    /// The network cannot run: no server attached; `detail` says so.
     misconfigured,
   };
   Reason reason = Reason::quiescent;

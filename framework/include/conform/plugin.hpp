@@ -1,6 +1,6 @@
 // The plugin API: what a transport plugin declares and the one call that runs
 // a case. A plugin is a MODULE library exporting, through Boost.DLL, a factory
-// and the ABI version it was built against (see CONFORM_PLUGIN below).
+// and the ABI version it was built against (CONFORM_PLUGIN, plugin_export.hpp).
 #pragma once
 
 #include <conform/run_context.hpp>
@@ -19,7 +19,8 @@ namespace conform {
 /// 4: PluginInfo::problems.
 /// 5: ValueSpec::min and max.
 /// 6: ScenarioSpec::demand, CaseSettings::demand.
-inline constexpr std::uint32_t kAbiVersion = 6;
+/// 7: ValueSpec::range (bounds of floats); CONFORM_PLUGIN in plugin_export.hpp.
+inline constexpr std::uint32_t kAbiVersion = 7;
 
 /// Whether a plugin's runs advance a virtual clock (repeatable to the
 /// nanosecond) or run on the wall clock with real sockets.
@@ -103,15 +104,3 @@ class Plugin {
 using PluginFactory = std::unique_ptr<Plugin>();
 
 }  // namespace conform
-
-#include <boost/dll/alias.hpp>
-
-/// Exports `Type` (default-constructible, derived from conform::Plugin) as
-/// this library's plugin, with the ABI version it was compiled against.
-#define CONFORM_PLUGIN(Type)                                                     \
-  namespace conform_plugin_export {                                              \
-  std::unique_ptr<::conform::Plugin> create() { return std::make_unique<Type>(); } \
-  extern "C" BOOST_SYMBOL_EXPORT const std::uint32_t conform_abi_version =        \
-      ::conform::kAbiVersion;                                                    \
-  }                                                                              \
-  BOOST_DLL_ALIAS(conform_plugin_export::create, conform_create_plugin)

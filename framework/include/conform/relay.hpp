@@ -18,7 +18,7 @@ class LoopbackRelay {
  public:
   virtual ~LoopbackRelay() = default;
   /// Empty when forwarding; otherwise why the relay could not start (a bind
-  /// failure, an invalid `network` table), and port() is 0.
+  /// failure), and port() is 0.
   virtual const std::string& error() const = 0;
   /// The port on 127.0.0.1 clients send to.
   virtual std::uint16_t port() const = 0;

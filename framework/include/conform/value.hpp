@@ -38,6 +38,14 @@ inline std::string to_string(ValueType t) {
 }
 
 
+/// The bounds of a float value, inclusive unless `min_excluded` ((0, 1]:
+/// above 0, at most 1). Since ABI version 6.
+struct FloatRange {
+  double min;
+  double max;
+  bool min_excluded = false;
+};
+
 /// The declaration of one named, typed value a plugin or check accepts.
 struct ValueSpec {
   std::string name;
@@ -53,6 +61,9 @@ struct ValueSpec {
   /// outside, naming its file, line and column, before anything runs.
   std::optional<std::int64_t> min = {};
   std::optional<std::int64_t> max = {};
+  /// For floats: the values allowed, refused outside as integers are; none
+  /// means any finite or infinite value. Since ABI version 6.
+  std::optional<FloatRange> range = {};
 };
 
 /// Value of `name` in `values`, else `fallback`; the caller names the type.

@@ -222,7 +222,7 @@ int command_plugins(const PluginOptions& plugin_options, const std::string& mark
   // Not a plugin's: the simulator and the relay read these for every case.
   fmt::print("network (a case's `network` table, for every plugin):\n");
   for (const auto& s : net_settings())
-    fmt::print("  {}\n", describe(s.spec, s.unit, s.range));
+    fmt::print("  {}\n", describe(s.spec, s.unit));
   return 0;
 }
 

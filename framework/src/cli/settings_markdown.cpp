@@ -30,8 +30,7 @@ std::string default_text(const ValueSpec& spec) {
 }
 
 // The bounds, or the values a string may take.
-std::string allowed_text(const ValueSpec& spec, const std::optional<FloatRange>& range = std::nullopt) {
-  if (range) return range_text(*range);
+std::string allowed_text(const ValueSpec& spec) {
   if (spec.one_of.empty()) return range_text(spec);
   std::string out;
   for (const auto& v : spec.one_of) out += (out.empty() ? "" : " \\| ") + code(v);
@@ -42,7 +41,7 @@ std::string network_table() {
   std::string out = "| key | type | default | unit | range | meaning |\n|---|---|---|---|---|---|\n";
   for (const NetSetting& s : net_settings())
     out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", code(s.spec.name), to_string(s.spec.type),
-                       default_text(s.spec), s.unit, allowed_text(s.spec, s.range), cell(s.spec.doc));
+                       default_text(s.spec), s.unit, allowed_text(s.spec), cell(s.spec.doc));
   return out;
 }
 

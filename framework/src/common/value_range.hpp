@@ -9,22 +9,14 @@
 
 namespace conform {
 
-/// The bounds of a float value, inclusive unless `min_excluded` ((0, 1]:
-/// above 0, at most 1).
-struct FloatRange {
-  double min;
-  double max;
-  bool min_excluded = false;
-};
-
-/// Whether an integer `value` lies outside `spec`'s min/max; a value of
-/// another type never does.
+/// Whether `value` lies outside `spec`'s bounds (min/max of an integer,
+/// range of a float); a value of another type never does.
 bool out_of_range(const ValueSpec& spec, const Value& value);
 /// Whether `value` lies outside `range`; NaN lies outside any range.
 bool out_of_range(const FloatRange& range, double value);
 
-/// "from 1 to 1048576", "at least 0", "at most 9"; "" when the spec has no
-/// integer bounds.
+/// "from 1 to 1048576", "at least 0", "at most 9", or the float range's
+/// words; "" when the spec has no bounds.
 std::string range_text(const ValueSpec& spec);
 /// "from 0 to 1", "above 0, at most 1".
 std::string range_text(const FloatRange& range);

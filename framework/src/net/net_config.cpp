@@ -28,8 +28,8 @@ template <auto Member>
 NetSetting real(std::string name, std::string unit, std::string doc, FloatRange range,
                 double per_unit = 1) {
   ValueSpec spec{std::move(name), ValueType::floating, Value{defaults().*Member / per_unit},
-                 std::move(doc)};
-  return {std::move(spec), std::move(unit), range, [per_unit](const Value& v, NetConfig& c) {
+                 std::move(doc), {}, {}, {}, range};
+  return {std::move(spec), std::move(unit), [per_unit](const Value& v, NetConfig& c) {
             c.*Member = std::get<double>(v) * per_unit;
             return std::string();
           }};
@@ -44,7 +44,7 @@ template <auto Member>
 NetSetting integer(std::string name, std::string unit, std::string doc, std::int64_t min) {
   ValueSpec spec{std::move(name), ValueType::integer, Value{defaults().*Member}, std::move(doc),
                  {}, min};
-  return {std::move(spec), std::move(unit), std::nullopt, [](const Value& v, NetConfig& c) {
+  return {std::move(spec), std::move(unit), [](const Value& v, NetConfig& c) {
             c.*Member = std::get<std::int64_t>(v);
             return std::string();
           }};
@@ -55,8 +55,8 @@ NetSetting integer(std::string name, std::string unit, std::string doc, std::int
 template <auto Member>
 NetSetting millis(std::string name, std::string doc, FloatRange range = kMillis, double per_ms = 1) {
   ValueSpec spec{std::move(name), ValueType::floating, Value{(defaults().*Member).ms() / per_ms},
-                 std::move(doc)};
-  return {std::move(spec), "ms", range, [per_ms](const Value& v, NetConfig& c) {
+                 std::move(doc), {}, {}, {}, range};
+  return {std::move(spec), "ms", [per_ms](const Value& v, NetConfig& c) {
             c.*Member = Duration::from_ms(std::get<double>(v) * per_ms);
             return std::string();
           }};
@@ -67,7 +67,7 @@ template <auto Member>
 NetSetting selectors(std::string name, std::string doc) {
   ValueSpec spec{std::move(name), ValueType::string_list, Value{std::vector<std::string>{}},
                  std::move(doc)};
-  return {std::move(spec), "", std::nullopt, [](const Value& v, NetConfig& c) {
+  return {std::move(spec), "", [](const Value& v, NetConfig& c) {
             std::vector<DatagramSelector> out;
             std::string problems;
             for (const auto& text : std::get<std::vector<std::string>>(v)) {
@@ -132,10 +132,11 @@ std::string read_one(const NetSetting& s, const Value& written, NetConfig& c) {
   const auto v = as_type(written, s.spec.type);
   if (!v) return "must be " + std::string(s.spec.type == ValueType::integer ? "an " : "a ") +
                  to_string(s.spec.type);
-  if (out_of_range(s.spec, *v))
-    return "= " + std::to_string(std::get<std::int64_t>(*v)) + " is out of range: " + range_text(s.spec);
-  if (const auto* d = std::get_if<double>(&*v); d && s.range && out_of_range(*s.range, *d))
-    return "= " + format_number(*d) + " is out of range: " + range_text(*s.range);
+  if (out_of_range(s.spec, *v)) {
+    const auto* d = std::get_if<double>(&*v);
+    return "= " + (d ? format_number(*d) : std::to_string(std::get<std::int64_t>(*v))) +
+           " is out of range: " + range_text(s.spec);
+  }
   return s.set(*v, c);
 }
 

@@ -13,7 +13,6 @@
 #include <conform/value.hpp>
 
 #include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,14 +55,11 @@ struct NetConfig {
 
 /// One key of a `network` table bound to the NetConfig field it sets.
 struct NetSetting {
-  /// Name, type, default (read from a default NetConfig), integer bounds
-  /// and doc.
+  /// Name, type, default (read from a default NetConfig), range and doc.
   ValueSpec spec;
   /// The unit of the value as written: "ms", "bytes", "Mbit/s"; "" for a
   /// probability, a count or a list.
   std::string unit;
-  /// For a float: the values allowed.
-  std::optional<FloatRange> range;
   /// Writes a value of spec.type (in range) into its field; returns "" or
   /// why the value cannot be used (a selector that does not parse).
   std::function<std::string(const Value&, NetConfig&)> set;

@@ -19,9 +19,8 @@ std::string format_bare(const Value& v);
 
 /// One line for listings (`conform plugins`, `conform checks`): `rtt_ms
 /// (float, ms) = 10.0, from 0 to 1000000000  round-trip ...`; `required`
-/// where there is no default, `one of a|b` for a closed set; `unit` and
-/// `float_range` where the spec's own fields cannot say them.
-std::string describe(const ValueSpec& spec, const std::string& unit = "",
-                     const std::optional<FloatRange>& float_range = std::nullopt);
+/// where there is no default, `one of a|b` for a closed set; `unit` where
+/// the spec's own fields cannot say it.
+std::string describe(const ValueSpec& spec, const std::string& unit = "");
 
 }  // namespace conform

@@ -59,10 +59,11 @@ Knob flag(std::string name, std::string doc) {
           }};
 }
 
-/// A floating-point field, in (min, max].
+/// A floating-point field, in (min, max]; the bounds are in its spec.
 template <auto Member>
 Knob real(std::string name, std::string doc, double min, double max) {
-  ValueSpec spec{name, ValueType::floating, Value{double(defaults().*Member)}, std::move(doc)};
+  ValueSpec spec{name, ValueType::floating, Value{double(defaults().*Member)}, std::move(doc),
+                 {}, {}, {}, FloatRange{min, max, true}};
   return {std::move(spec), [name, min, max](const Value& v, Config& c) -> std::string {
             const double x = std::get<double>(v);
             if (!(x > min && x <= max))
