@@ -160,7 +160,7 @@ BOOST_AUTO_TEST_CASE(the_loopback_relay_applies_the_table_to_real_sockets) {
 BOOST_AUTO_TEST_CASE(a_bad_network_table_is_an_input_error_at_its_key) {
   auto r = run_conform({"run", suite("bad_network.toml"), "--out", scratch_dir("bad_network")});
   BOOST_TEST(r.exit_code == 2, r.out + r.err);
-  BOOST_TEST(r.err.find("bad_network.toml:11:25: network.loss_rate = 1.5 is out of range: from 0 to 1") !=
+  BOOST_TEST(r.err.find("bad_network.toml:11:25: network setting 'loss_rate' = 1.5 is out of range: from 0 to 1") !=
                  std::string::npos,
              r.err);
   BOOST_TEST(r.err.find("bad_network.toml:11:37: network.drop 'clinet:1': sender must be client") != std::string::npos,
@@ -172,7 +172,7 @@ BOOST_AUTO_TEST_CASE(a_matrix_or_mutant_value_no_run_can_use_is_exit_2_at_the_va
   auto r = run_conform({"run", suite("bad_matrix.toml"), "--out", dir + "/out"});
   BOOST_TEST(r.exit_code == 2, r.out + r.err);
   const std::vector<std::string> want = {
-      "bad_matrix.toml:12:40: network.loss_rate = 1.5 is out of range: from 0 to 1",
+      "bad_matrix.toml:12:40: matrix value of 'network.loss_rate' = 1.5 is out of range: from 0 to 1",
       "bad_matrix.toml:12:78: network.drop 'client:0': the datagram number must be an integer from 1",
       "bad_matrix.toml:17:25: network.reorder 'server:x': the datagram number must be an integer from 1",
   };

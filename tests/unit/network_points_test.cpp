@@ -22,9 +22,10 @@ BOOST_AUTO_TEST_CASE(a_matrix_value_out_of_range_is_refused_at_the_value) {
                                 "  fails = [\"datagrams_captured\"]\n");                    // 13
   BOOST_TEST(sorted(p.lines()) ==
                  sorted({
-                     at(p.path, 7, 40, "network.loss_rate = 1.5 is out of range: from 0 to 1"),
-                     at(p.path, 12, 29, "network.ge_loss_bad = -1 is out of range: from 0 to 1"),
-                     at(p.path, 12, 45, "network.budget_ms = 0 is out of range: above 0, at most 1000000000"),
+                     at(p.path, 7, 40, "matrix value of 'network.loss_rate' = 1.5 is out of range: from 0 to 1"),
+                     at(p.path, 12, 29, "network setting 'ge_loss_bad' = -1 is out of range: from 0 to 1"),
+                     at(p.path, 12, 45,
+                        "network setting 'budget_ms' = 0 is out of range: above 0, at most 1000000000"),
                  }),
              boost::test_tools::per_element());
 }

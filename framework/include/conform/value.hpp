@@ -39,7 +39,7 @@ inline std::string to_string(ValueType t) {
 
 
 /// The bounds of a float value, inclusive unless `min_excluded` ((0, 1]:
-/// above 0, at most 1). Since ABI version 6.
+/// above 0, at most 1). Since ABI version 7.
 struct FloatRange {
   double min;
   double max;
@@ -62,7 +62,7 @@ struct ValueSpec {
   std::optional<std::int64_t> min = {};
   std::optional<std::int64_t> max = {};
   /// For floats: the values allowed, refused outside as integers are; none
-  /// means any finite or infinite value. Since ABI version 6.
+  /// means any finite or infinite value. Since ABI version 7.
   std::optional<FloatRange> range = {};
 };
 

@@ -354,6 +354,7 @@ std::optional<MutantDecl> read_mutant(CaseWalk& cx, const toml::table& table,
                                       const std::vector<ExpectDecl>& expects) {
   MutantDecl m;
   m.pos = cx.problems.at(table.source());
+  const std::size_t problems_before = cx.problems.list().size();
   for (const auto& [key, node] : table) {
     const std::string name(key.str());
     if (name == "fails") continue;
@@ -362,6 +363,8 @@ std::optional<MutantDecl> read_mutant(CaseWalk& cx, const toml::table& table,
                                         did_you_mean(name, allowed_keys(cx, {"fails", "params",
                                                                              "network"})));
   }
+  // A mutant whose every override was refused has been reported already.
+  const bool overrides_refused = cx.problems.list().size() != problems_before;
   const toml::node* fails = table.get("fails");
   const toml::array* list = fails ? fails->as_array() : nullptr;
   if (!list || list->empty()) {
@@ -379,7 +382,7 @@ std::optional<MutantDecl> read_mutant(CaseWalk& cx, const toml::table& table,
     m.fails.push_back(s->get());
   }
   m.label = mutant_label(m);
-  if (m.knobs.empty() && m.params.empty() && m.network.empty())
+  if (m.knobs.empty() && m.params.empty() && m.network.empty() && !overrides_refused)
     cx.problems.add(table.source(), "[[case.mutant]] overrides nothing: it would be the case itself");
   std::set<std::string> named(m.fails.begin(), m.fails.end());
   if (named.size() != m.fails.size())

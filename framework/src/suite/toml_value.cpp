@@ -86,7 +86,9 @@ std::optional<Value> to_value(const toml::node& node, const ValueSpec& spec,
     }
   }
   if (out_of_range(spec, *value)) {
-    problems.add(node.source(), what + " = " + format_toml(*value) + " is out of range: " + range_text(spec));
+    // An integer written for a float is echoed as written: `budget_ms = 0`, not 0.0.
+    const std::string written = node.is_integer() ? std::to_string(node.as_integer()->get()) : format_toml(*value);
+    problems.add(node.source(), what + " = " + written + " is out of range: " + range_text(spec));
     return std::nullopt;
   }
   return value;
