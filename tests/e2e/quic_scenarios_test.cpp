@@ -312,6 +312,15 @@ BOOST_AUTO_TEST_CASE(bad_knob_values_are_refused_with_their_name) {
   BOOST_TEST(r.err == range + ":7:35: knob of plugin 'quic': 'max_udp_payload_size' = 1000 is out of range: from 1200 to "
                               "65527\n",
              r.err);
+  // A float knob's bounds hold in a matrix too: 0 is outside (0, 1].
+  const auto real = write_file(dir + "/real.toml",
+                               head + "matrix = { \"client.cc_loss_reduction_factor\" = [0.5, 0] }\n" + expect);
+  r = run_conform({"run", real, "--out", dir + "/o4"}, ".", {kPluginPath});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err == real + ":7:54: matrix value of 'client.cc_loss_reduction_factor' = 0 is out of range: "
+                             "above 0, at most 1\n",
+             r.err);
+  BOOST_TEST(!std::filesystem::exists(dir + "/o4/sim"));
 }
 
 BOOST_AUTO_TEST_CASE(the_virtual_time_budget_ends_a_long_run_as_timeout) {
