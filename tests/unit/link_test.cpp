@@ -190,6 +190,32 @@ BOOST_AUTO_TEST_CASE(reorder_holds_a_chosen_datagram_back) {
   BOOST_TEST(p.captures["client"].records[1].payload[0] == 2);
 }
 
+BOOST_AUTO_TEST_CASE(reorder_rate_holds_back_a_seeded_share_of_datagrams) {
+  // 1 ms apart with a 2.5 ms hold: a held datagram lands after the next two.
+  const ValueMap config = net({{"reorder_rate", 0.25}, {"reorder_delay_ms", 2.5}});
+  Pair p(config);
+  p.client_sends(200, kMs);
+  p.sim.run();
+  const auto tags = p.server.arrival_tags();
+  const auto times = p.server.arrival_times();
+  BOOST_TEST(tags.size() == 200u);
+  int held = 0;
+  for (std::size_t k = 0; k < tags.size(); ++k) {
+    const std::int64_t sent = (tags[k] - 1) * kMs;
+    const bool on_time = times[k] == sent + 10 * kMs;
+    BOOST_TEST((on_time || times[k] == sent + 12 * kMs + kMs / 2), "datagram " << tags[k]);
+    held += !on_time;
+  }
+  BOOST_TEST(held > 30);
+  BOOST_TEST(held < 70);
+  BOOST_TEST(!std::is_sorted(tags.begin(), tags.end()));
+  // The same seed holds the same datagrams back.
+  Pair q(config);
+  q.client_sends(200, kMs);
+  q.sim.run();
+  BOOST_TEST(q.server.arrival_times() == times);
+}
+
 BOOST_AUTO_TEST_CASE(duplicate_delivers_a_chosen_datagram_twice) {
   Pair p(net({{"duplicate", Strings{"client:2"}}}));
   p.client_sends(3, kMs);

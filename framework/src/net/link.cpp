@@ -25,7 +25,8 @@ Link::Link(const NetConfig& config, std::string group, std::string name, std::ui
       burst_rng_(seed, stream * 8 + 1),
       jitter_rng_(seed, stream * 8 + 2),
       corrupt_rng_(seed, stream * 8 + 3),
-      duplicate_rng_(seed, stream * 8 + 4) {}
+      duplicate_rng_(seed, stream * 8 + 4),
+      reorder_rng_(seed, stream * 8 + 5) {}
 
 bool Link::randomly_lost() {
   bool lost = loss_rng_.chance(c_.loss_rate);
@@ -94,7 +95,7 @@ LinkOutcome Link::send(Instant now, std::vector<std::uint8_t> payload) {
   if (c_.jitter > Duration())
     at += Duration::nanoseconds(
         static_cast<std::int64_t>(jitter_rng_.below(static_cast<std::uint64_t>(c_.jitter.ns()) + 1)));
-  if (any_selects(c_.reorder, pos)) at += c_.reorder_delay;
+  if (any_selects(c_.reorder, pos) || reorder_rng_.chance(c_.reorder_rate)) at += c_.reorder_delay;
 
   Arrival arrival{at, std::move(payload)};
   if (!arrival.payload.empty() &&

@@ -72,7 +72,7 @@ class Link {
   /// Datagrams accepted and not yet serialised: when each finishes, its size.
   std::deque<std::pair<Instant, std::int64_t>> in_queue_;
   std::int64_t queued_bytes_ = 0;
-  Rng loss_rng_, burst_rng_, jitter_rng_, corrupt_rng_, duplicate_rng_;
+  Rng loss_rng_, burst_rng_, jitter_rng_, corrupt_rng_, duplicate_rng_, reorder_rng_;
 };
 
 }  // namespace conform

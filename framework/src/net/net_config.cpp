@@ -98,6 +98,7 @@ const std::vector<NetSetting>& net_settings() {
       selectors<&C::drop>("drop", "datagrams to lose: \"client:3\" (the 3rd the client sends), \"server:initial:1\" (the server's 1st datagram carrying an Initial), \"client-2:handshake:1\""),
       selectors<&C::reorder>("reorder", "datagrams to hold back by reorder_delay_ms (selectors as for drop)"),
       millis<&C::reorder_delay>("reorder_delay_ms", "extra delay of each datagram named in reorder"),
+      probability<&C::reorder_rate>("reorder_rate", "probability per datagram of holding it back by reorder_delay_ms"),
       selectors<&C::duplicate>("duplicate", "datagrams delivered twice (selectors as for drop)"),
       probability<&C::duplicate_rate>("duplicate_rate", "probability per datagram of delivering it twice"),
       millis<&C::duplicate_delay>("duplicate_delay_ms", "how much later than the original a duplicated datagram's copy arrives (a late duplicate Initial, RFC 9002 §6.2.3)"),

@@ -40,6 +40,8 @@ struct NetConfig {
   std::vector<DatagramSelector> drop;
   std::vector<DatagramSelector> reorder;
   Duration reorder_delay = Duration::milliseconds(5);
+  /// Probability per datagram of a reorder hold, besides those in `reorder`.
+  double reorder_rate = 0;
   std::vector<DatagramSelector> duplicate;
   double duplicate_rate = 0;
   /// How much later than the original the copy of a duplicated datagram arrives.
