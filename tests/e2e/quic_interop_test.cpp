@@ -9,16 +9,12 @@
 // under CONFORM_REQUIRE_TOOLS=1).
 #include <boost/test/unit_test.hpp>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <thread>
 
+#include "support/loopback_socket.hpp"
 #include "support/needs.hpp"
 #include "support/support.hpp"
 
@@ -34,17 +30,7 @@ const std::vector<std::string> kTools = {"gtlsclient", "gtlsserver", "openssl", 
 std::string find_program(const std::string& name) { return external::program_path(name, {}); }
 
 // A UDP port free on 127.0.0.1 right now (the kernel picks it).
-int free_udp_port() {
-  const int fd = socket(AF_INET, SOCK_DGRAM, 0);
-  sockaddr_in sa{};
-  sa.sin_family = AF_INET;
-  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa);
-  socklen_t len = sizeof sa;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len);
-  close(fd);
-  return ntohs(sa.sin_port);
-}
+int free_udp_port() { return LoopbackSocket().port; }
 
 // What every test needs: the third-party programs, a certificate, files.
 struct Lab {

@@ -2,14 +2,18 @@
 // capture, and builders of QUIC-shaped datagrams.
 #pragma once
 
+#include "capture/pcap_writer.hpp"
 #include "net/simulator.hpp"
 
 #include <conform/endpoint.hpp>
 
 #include <deque>
+#include <map>
+#include <memory>
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace conform {
@@ -24,6 +28,18 @@ namespace conform::test {
 inline constexpr std::int64_t kMs = 1'000'000;
 
 inline Instant at_ns(std::int64_t ns) { return Instant::from_ns(ns); }
+
+/// Pcap files of a run in `dir`, through the framework's writer: one per
+/// vantage point, opened when first asked for.
+struct FileCaptures {
+  std::string dir;
+  std::map<std::string, std::unique_ptr<PcapWriter>> writers;
+  CaptureWriter* operator()(std::string_view v) {
+    auto& w = writers[std::string(v)];
+    if (!w) w = std::make_unique<PcapWriter>(dir + "/" + std::string(v) + ".pcap");
+    return w.get();
+  }
+};
 
 /// `network` read as the loader reads a case's table; throws
 /// std::invalid_argument naming the first problem.

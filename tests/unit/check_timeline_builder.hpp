@@ -4,7 +4,7 @@
 #pragma once
 
 #include "check/quic/support/quic_check.hpp"
-#include "check/registry.hpp"
+#include "support/builtin_check.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -132,8 +132,7 @@ inline CheckResult judge(const std::string& name, const quic_checks::QuicRun& ru
   BOOST_TEST_REQUIRE(check != nullptr);
   const auto* quic = dynamic_cast<const quic_checks::QuicCheck*>(check);
   BOOST_TEST_REQUIRE(quic != nullptr);
-  for (const auto& spec : check->params())
-    if (!params.count(spec.name) && spec.default_value) params[spec.name] = *spec.default_value;
+  params = with_check_defaults(*check, std::move(params));
   CaseSettings settings;
   settings.demand = std::move(demand);
   settings.network = std::move(network);

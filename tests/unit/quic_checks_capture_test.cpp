@@ -8,7 +8,7 @@
 // raises MAX_STREAMS from 4 to 40 in 9 steps and the client never sends
 // STREAMS_BLOCKED.
 #include "check/quic/support/capture_facts.hpp"
-#include "check/registry.hpp"
+#include "support/builtin_check.hpp"
 #include "support/support.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -32,12 +32,7 @@ std::string case_folder(const std::string& name, const std::string& capture) {
 }
 
 CheckResult evaluate(const std::string& dir, const std::string& name, ValueMap params = {}) {
-  const Check* check = CheckRegistry::builtin().find(name);
-  BOOST_TEST_REQUIRE(check != nullptr);
-  for (const auto& spec : check->params())
-    if (!params.count(spec.name) && spec.default_value) params[spec.name] = *spec.default_value;
-  const CaseSettings settings;
-  return check->evaluate({dir, settings, params});
+  return test::evaluate_check(name, dir, std::move(params));
 }
 
 }  // namespace

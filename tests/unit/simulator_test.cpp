@@ -40,17 +40,6 @@ class Spinner final : public Endpoint {
   void handle_timeout(Instant) override {}
 };
 
-/// Pcap files of a run in `dir`, through the framework's writer.
-struct FileCaptures {
-  std::string dir;
-  std::map<std::string, std::unique_ptr<PcapWriter>> writers;
-  CaptureWriter* operator()(std::string_view v) {
-    auto& w = writers[std::string(v)];
-    if (!w) w = std::make_unique<PcapWriter>(dir + "/" + std::string(v) + ".pcap");
-    return w.get();
-  }
-};
-
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(simulator_test)

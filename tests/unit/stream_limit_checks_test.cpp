@@ -235,7 +235,7 @@ BOOST_AUTO_TEST_CASE(a_wait_at_a_limit_of_zero_is_a_wait) {
   says.send(Side::client, 6 * kMs, {client_uni(0)});
   r = judge("streams_blocked_sent", client_run(says), {{"by", "client"}, {"dir", "uni"}});
   BOOST_TEST((r.verdict == Verdict::pass), r.summary);
-  BOOST_TEST(r.summary == "opened 1 uni streams (wanted 1: opened 1), limit 0 → 1; 1 waits at a limit, each reported "
+  BOOST_TEST(r.summary == "opened 1 uni streams (wanted 1: opened 1), limit 0 → 1; 1 waits at the limit, each reported "
                           "with STREAMS_BLOCKED",
              r.summary);
 
@@ -285,7 +285,7 @@ BOOST_AUTO_TEST_CASE(streams_blocked_sent_wants_the_frame_at_each_limit) {
   auto r = judge("streams_blocked_sent", client_run(b), {{"by", "client"}, {"dir", "uni"}},
                  demand_of(Side::client, &SideDemand::uni_streams, 3, "streams=3"));
   BOOST_TEST((r.verdict == Verdict::pass), r.summary);
-  BOOST_TEST(r.summary == "opened 3 uni streams (wanted 3: opened 3), limit 1 → 3; 1 waits at a limit, each reported "
+  BOOST_TEST(r.summary == "opened 3 uni streams (wanted 3: opened 3), limit 1 → 3; 1 waits at the limit, each reported "
                           "with STREAMS_BLOCKED",
              r.summary);
   BOOST_TEST(frames_of(r) == (Frames{2}));

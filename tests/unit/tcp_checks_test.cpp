@@ -3,7 +3,7 @@
 // gaps, zero windows and windows are known by construction: each check
 // passes and fails where the hand-checked values say, with evidence naming
 // the frames.
-#include "check/registry.hpp"
+#include "support/builtin_check.hpp"
 #include "support/support.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -26,13 +26,7 @@ const std::string& case_dir() {
 }
 
 CheckResult run_check(const std::string& name, ValueMap params, const std::string& dir = case_dir()) {
-  const Check* check = CheckRegistry::builtin().find(name);
-  BOOST_TEST_REQUIRE(check != nullptr);
-  // Defaults filled in, as the suite loader does.
-  for (const auto& spec : check->params())
-    if (!params.count(spec.name) && spec.default_value) params[spec.name] = *spec.default_value;
-  const CaseSettings settings;
-  return check->evaluate({dir, settings, params});
+  return test::evaluate_check(name, dir, std::move(params));
 }
 
 std::vector<std::uint64_t> evidence_frames(const CheckResult& r) {

@@ -4,16 +4,12 @@
 #include "capture/pcap_reader.hpp"
 #include "capture/pcap_writer.hpp"
 #include "net/udp_relay.hpp"
+#include "support/loopback_socket.hpp"
 #include "support/sim_support.hpp"
 #include "support/support.hpp"
 
 #include <boost/test/unit_test.hpp>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <map>
 
@@ -22,53 +18,7 @@ using namespace conform::test;
 
 namespace {
 
-struct Socket {
-  int fd = socket(AF_INET, SOCK_DGRAM, 0);
-  std::uint16_t port = 0;
-  Socket() {
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-    port = ntohs(a.sin_port);
-  }
-  ~Socket() { close(fd); }
-  void send_to(std::uint16_t to_port, std::vector<std::uint8_t> payload) const {
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = htons(to_port);
-    sendto(fd, payload.data(), payload.size(), 0, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  }
-  /// Datagrams (payload, source port) until `count` arrived or `quiet_ms`
-  /// passed without one.
-  std::vector<std::pair<std::vector<std::uint8_t>, std::uint16_t>> receive(std::size_t count,
-                                                                           int quiet_ms = 2000) const {
-    std::vector<std::pair<std::vector<std::uint8_t>, std::uint16_t>> out;
-    pollfd p{fd, POLLIN, 0};
-    while (out.size() < count && poll(&p, 1, quiet_ms) > 0) {
-      std::vector<std::uint8_t> buf(2048);
-      sockaddr_in src{};
-      socklen_t len = sizeof src;
-      auto n = recvfrom(fd, buf.data(), buf.size(), 0, reinterpret_cast<sockaddr*>(&src), &len);
-      buf.resize(static_cast<std::size_t>(std::max<ssize_t>(n, 0)));
-      out.emplace_back(std::move(buf), ntohs(src.sin_port));
-    }
-    return out;
-  }
-};
-
-struct FileCaptures {
-  std::string dir;
-  std::map<std::string, std::unique_ptr<PcapWriter>> writers;
-  CaptureWriter* operator()(std::string_view v) {
-    auto& w = writers[std::string(v)];
-    if (!w) w = std::make_unique<PcapWriter>(dir + "/" + std::string(v) + ".pcap");
-    return w.get();
-  }
-};
+using Socket = LoopbackSocket;
 
 std::vector<int> tags_from(const std::vector<CapturedDatagram>& ds, std::uint32_t address) {
   std::vector<int> out;

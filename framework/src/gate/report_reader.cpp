@@ -66,9 +66,9 @@ class Fields {
   }
   Status status(const char* key) const {
     const std::string word = get<std::string>(key);
-    const Status s = status_from_string(word);
-    if (word != to_string(s)) throw std::invalid_argument("unknown status \"" + word + "\"");
-    return s;
+    const auto s = parse_status(word);
+    if (!s) throw std::invalid_argument("unknown status \"" + word + "\"");
+    return *s;
   }
   const std::string& base() const { return base_; }
 

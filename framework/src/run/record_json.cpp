@@ -3,6 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
+#include <stdexcept>
+
 namespace conform {
 using nlohmann::json;
 
@@ -58,11 +61,23 @@ ValueMap value_map_from_json(const json& j) {
   return values;
 }
 
+namespace {
+
+// A word this version does not know is refused, not read as another.
+template <typename T>
+T known(std::optional<T> parsed, const char* what, const std::string& word) {
+  if (!parsed) throw std::invalid_argument(std::string("unknown ") + what + " \"" + word + "\"");
+  return *parsed;
+}
+
+}  // namespace
+
 RunRecord record_from_json(const json& j) {
   RunRecord r;
   r.seed = j.at("seed").get<std::uint64_t>();
   r.mutant = j.at("mutant").get<std::string>();
-  r.status = status_from_string(j.at("status").get<std::string>());
+  const auto status = j.at("status").get<std::string>();
+  r.status = known(parse_status(status), "status", status);
   r.reason = j.at("reason").get<std::string>();
   r.duration_s = j.at("duration_s").get<double>();
   r.artifact_dir = j.at("artifact_dir").get<std::string>();
@@ -70,8 +85,10 @@ RunRecord record_from_json(const json& j) {
     CheckOutcome o;
     o.check = c.at("check").get<std::string>();
     o.params = value_map_from_json(c.at("params"));
-    o.result.verdict = parse_verdict(c.at("verdict").get<std::string>()).value_or(Verdict::fail);
-    o.level = parse_requirement_level(c.at("level").get<std::string>()).value_or(RequirementLevel::expectation);
+    const auto verdict = c.at("verdict").get<std::string>();
+    o.result.verdict = known(parse_verdict(verdict), "verdict", verdict);
+    const auto level = c.at("level").get<std::string>();
+    o.level = known(parse_requirement_level(level), "level", level);
     o.result.summary = c.at("summary").get<std::string>();
     for (const auto& e : c.at("evidence"))
       o.result.evidence.push_back({e.at("capture").get<std::string>(),

@@ -18,7 +18,8 @@ nlohmann::json to_json(const RunRecord& r);
 ValueMap value_map_from_json(const nlohmann::json& j);
 
 /// The inverse of to_json(RunRecord); throws nlohmann::json::exception on a
-/// document of another shape.
+/// document of another shape, std::invalid_argument on a status, verdict
+/// or level word it does not know.
 RunRecord record_from_json(const nlohmann::json& j);
 
 }  // namespace conform

@@ -14,10 +14,10 @@ constexpr std::array<const char*, 10> kNames = {"PASS",    "FAIL",        "XFAIL
 
 const char* to_string(Status s) { return kNames[static_cast<std::size_t>(s)]; }
 
-Status status_from_string(const std::string& s) {
+std::optional<Status> parse_status(const std::string& s) {
   for (std::size_t i = 0; i < kNames.size(); ++i)
     if (s == kNames[i]) return static_cast<Status>(i);
-  return Status::error;
+  return std::nullopt;
 }
 
 bool is_failure(Status s) {

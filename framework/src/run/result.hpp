@@ -28,8 +28,8 @@ enum class Status { pass, fail, xfail, xpass, unsupported, error, timeout, inter
 /// "PASS", "FAIL", "XFAIL", "XPASS", "UNSUPPORTED", "ERROR", "TIMEOUT",
 /// "INTERRUPTED", "NOT EXERCISED", "NOT JUDGED".
 const char* to_string(Status s);
-/// The inverse of to_string; Status::error for an unknown word.
-Status status_from_string(const std::string& s);
+/// The inverse of to_string; nullopt for a word it never returns.
+std::optional<Status> parse_status(const std::string& s);
 /// Whether a case with this status makes the run fail (exit code 1; an
 /// INTERRUPTED case did not pass either, and gates count it so).
 bool is_failure(Status s);

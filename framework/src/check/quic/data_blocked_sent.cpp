@@ -6,8 +6,6 @@
 #include "check/quic/support/demand.hpp"
 #include "check/registrar.hpp"
 
-#include <fmt/format.h>
-
 namespace conform::quic_checks {
 namespace {
 
@@ -33,28 +31,12 @@ class DataBlockedSent final : public QuicCheck {
       const auto& conn = *j.connection;
       const auto initial = initial_max_data(conn, dissect::other(by));
       if (!initial) return no_transport_parameters(dissect::other(by), *j.capture);
-      BlockedScope scope{"connection data", "DATA_BLOCKED",
-                         walk_limit(*initial, conn.side(dissect::other(by)).max_data, conn.side(by).data_sent, conn.at(0)), 0, "",
-                         &conn.side(by).data_blocked};
-      const Demand d = demand(with_blocked_frames({scope.walk.used, fmt::format("sent {}", scope.walk.used)},
-                                                  *scope.blocked, scope.blocked_frame),
-                              value_or<std::int64_t>(input.params, "expected_bytes", -1), "expected_bytes",
-                              expected_bytes(input.settings, by));
-      scope.wanted = d.wanted;
-      scope.why = d.why;
-      std::vector<std::string> problems;
-      std::vector<Evidence> ev;
-      const auto grace = std::int64_t(value_or<double>(input.params, "grace_ms", 0) * 1e6);
-      const std::size_t needed = judge_blocked(scope, *j.capture, grace, problems, ev);
-      if (!exercised(scope))
-        return not_exercised(fmt::format("never at the connection data limit wanting more: sent {} bytes (wanted {}: "
-                                         "{}), limit {} → {}",
-                                         scope.walk.used, scope.wanted, scope.why, *initial, scope.walk.final_limit));
-      return verdict(problems, ev,
-                     fmt::format("sent {} bytes (wanted {}: {}), limit {} → {}; {} waits at "
-                                 "the limit, each reported with DATA_BLOCKED",
-                                 scope.walk.used, scope.wanted, scope.why, *initial,
-                                 scope.walk.final_limit, needed));
+      const BlockedScope scope{"connection data", "DATA_BLOCKED",
+                               walk_limit(*initial, conn.side(dissect::other(by)).max_data, conn.side(by).data_sent,
+                                          conn.at(0)),
+                               0, "", &conn.side(by).data_blocked};
+      return judge_limit(scope, *j.capture, input, {"sent", "bytes"}, "expected_bytes",
+                         expected_bytes(input.settings, by), *initial);
     });
   }
 };

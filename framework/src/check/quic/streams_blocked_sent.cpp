@@ -7,8 +7,6 @@
 #include "check/quic/support/demand.hpp"
 #include "check/registrar.hpp"
 
-#include <fmt/format.h>
-
 namespace conform::quic_checks {
 namespace {
 
@@ -35,30 +33,13 @@ class StreamsBlockedSent final : public QuicCheck {
       const auto& conn = *j.connection;
       const auto initial = initial_max_streams(conn, dissect::other(by), dir);
       if (!initial) return no_transport_parameters(dissect::other(by), *j.capture);
-      BlockedScope scope{std::string(to_string(dir)) + " streams", "STREAMS_BLOCKED",
-                         walk_limit(*initial, conn.side(dissect::other(by)).max_streams[std::size_t(dir)],
-                                    stream_count_usage(conn.side(by).opened[std::size_t(dir)]), conn.at(0)),
-                         0, "", &conn.side(by).streams_blocked[std::size_t(dir)]};
-      const Demand d = demand(with_blocked_frames({scope.walk.used, fmt::format("opened {}", scope.walk.used)},
-                                                  *scope.blocked, scope.blocked_frame),
-                              value_or<std::int64_t>(input.params, "expected", -1), "expected",
-                              expected_streams(input.settings, by, dir));
-      scope.wanted = d.wanted;
-      scope.why = d.why;
-      std::vector<std::string> problems;
-      std::vector<Evidence> ev;
-      const auto grace = std::int64_t(value_or<double>(input.params, "grace_ms", 0) * 1e6);
-      const std::size_t needed = judge_blocked(scope, *j.capture, grace, problems, ev);
-      if (!exercised(scope))
-        return not_exercised(fmt::format("never at a {} stream limit wanting more: opened {} (wanted {}: {}), limit "
-                                         "{} → {}",
-                                         to_string(dir), scope.walk.used, scope.wanted, scope.why, *initial,
-                                         scope.walk.final_limit));
-      return verdict(problems, ev,
-                     fmt::format("opened {} {} streams (wanted {}: {}), limit {} → {}; {} "
-                                 "waits at a limit, each reported with STREAMS_BLOCKED",
-                                 scope.walk.used, to_string(dir), scope.wanted, scope.why,
-                                 *initial, scope.walk.final_limit, needed));
+      const std::string streams = std::string(to_string(dir)) + " streams";
+      const BlockedScope scope{streams, "STREAMS_BLOCKED",
+                               walk_limit(*initial, conn.side(dissect::other(by)).max_streams[std::size_t(dir)],
+                                          stream_count_usage(conn.side(by).opened[std::size_t(dir)]), conn.at(0)),
+                               0, "", &conn.side(by).streams_blocked[std::size_t(dir)]};
+      return judge_limit(scope, *j.capture, input, {"opened", streams}, "expected",
+                         expected_streams(input.settings, by, dir), *initial);
     });
   }
 };

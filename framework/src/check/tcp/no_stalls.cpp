@@ -8,10 +8,6 @@
 
 namespace conform {
 
-namespace {
-constexpr std::size_t kMaxEvidence = 5;
-}
-
 std::vector<ValueSpec> NoStalls::params() const {
   return {
       tcp_vantage_param(),
@@ -41,7 +37,7 @@ CheckResult NoStalls::evaluate(const CheckInput& input) const {
       }
       if (gap.ns() <= bound_ns) continue;
       ++stalled;
-      if (result.evidence.size() < kMaxEvidence)
+      if (result.evidence.size() < kMaxTcpEvidence)
         result.evidence.push_back(cap.evidence(
             gap.from, fmt::format("{} transfer {}: no new data for {} after this frame, until frame {}",
                                   flow.name(), i + 1, format_ms(gap.ns()), gap.to.frame)));

@@ -9,7 +9,6 @@
 namespace conform {
 
 namespace {
-constexpr std::size_t kMaxEvidence = 5;
 
 // The frames [first, last] a transfer spans: between transfers an idle
 // receiver's window says nothing about how it keeps up.
@@ -73,7 +72,7 @@ CheckResult ReceiveWindowFloor::evaluate(const CheckInput& input) const {
         if (!lowest || j.window->bytes < lowest->window->bytes) lowest = j;
         if (j.window->bytes >= floor) continue;
         ++below;
-        if (result.evidence.size() < kMaxEvidence)
+        if (result.evidence.size() < kMaxTcpEvidence)
           result.evidence.push_back(cap.evidence(
               j.window->at, fmt::format("{}: {} advertises {} bytes{} (window scale {})", flow.name(),
                                         tcp::to_string(flow.dir[d].from), j.window->bytes,

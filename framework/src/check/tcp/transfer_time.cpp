@@ -12,8 +12,6 @@
 namespace conform {
 namespace {
 
-constexpr std::size_t kMaxEvidence = 5;
-
 struct Timed {
   const tcp::Flow* flow;
   std::size_t number;  // from 1 within the flow
@@ -50,7 +48,7 @@ CheckResult TransferTime::evaluate(const CheckInput& input) const {
       (t.transfer->answered() ? all : unanswered).push_back(t);
     }
   for (const auto& t : unanswered)
-    if (result.evidence.size() < kMaxEvidence)
+    if (result.evidence.size() < kMaxTcpEvidence)
       result.evidence.push_back(cap.evidence(
           t.transfer->first_request,
           fmt::format("{} transfer {}: {} request bytes, never answered", t.flow->name(), t.number,
@@ -78,7 +76,7 @@ CheckResult TransferTime::evaluate(const CheckInput& input) const {
   for (const auto& t : all) {
     const bool over = max_ms >= 0 && t.transfer->duration_ns() > static_cast<std::int64_t>(max_ms * 1e6);
     if (&t != &all.front() && !over) break;
-    if (result.evidence.size() >= kMaxEvidence) break;
+    if (result.evidence.size() >= kMaxTcpEvidence) break;
     result.evidence.push_back(cap.evidence(
         t.transfer->first_request,
         fmt::format("{} transfer {}: {} request + {} response bytes took {}, ending at frame {}",

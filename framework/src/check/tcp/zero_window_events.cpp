@@ -8,10 +8,6 @@
 
 namespace conform {
 
-namespace {
-constexpr std::size_t kMaxEvidence = 5;
-}
-
 std::vector<ValueSpec> ZeroWindowEvents::params() const {
   return {
       tcp_vantage_param(),
@@ -42,7 +38,7 @@ CheckResult ZeroWindowEvents::evaluate(const CheckInput& input) const {
       for (const auto& e : dir.zero_window_episodes) {
         if (e.ns() <= longer_than_ns && longer_than_ns > 0) continue;
         ++episodes;
-        if (result.evidence.size() < kMaxEvidence)
+        if (result.evidence.size() < kMaxTcpEvidence)
           result.evidence.push_back(cap.evidence(
               e.start, fmt::format("{}: {} advertises a zero window for {}, until frame {}", flow.name(),
                                    tcp::to_string(dir.from), format_ms(e.ns()), e.end.frame)));

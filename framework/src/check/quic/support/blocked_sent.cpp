@@ -50,6 +50,25 @@ Demand with_blocked_frames(Demand seen, const std::vector<LimitSeen>& blocked, c
   return seen;
 }
 
+CheckResult judge_limit(BlockedScope scope, const CaptureFacts& capture, const CheckInput& input,
+                        const UsageWords& words, const std::string& param,
+                        const std::optional<Expected>& scenario, std::uint64_t initial) {
+  const std::string used = fmt::format("{} {}", words.used_verb, scope.walk.used);
+  const Demand d = demand(with_blocked_frames({scope.walk.used, used}, *scope.blocked, scope.blocked_frame),
+                          value_or<std::int64_t>(input.params, param, -1), param, scenario);
+  scope.wanted = d.wanted;
+  scope.why = d.why;
+  const std::string told = fmt::format("{} {} (wanted {}: {}), limit {} → {}", used, words.unit, scope.wanted,
+                                       scope.why, initial, scope.walk.final_limit);
+  std::vector<std::string> problems;
+  std::vector<Evidence> ev;
+  const auto grace = std::int64_t(value_or<double>(input.params, "grace_ms", 0) * 1e6);
+  const std::size_t needed = judge_blocked(scope, capture, grace, problems, ev);
+  if (!exercised(scope)) return not_exercised(fmt::format("never at the {} limit wanting more: {}", scope.what, told));
+  return verdict(problems, ev, fmt::format("{}; {} waits at the limit, each reported with {}", told, needed,
+                                           scope.blocked_frame));
+}
+
 ValueSpec blocked_by_param() { return side_param("by", "the sender that may be blocked"); }
 
 ValueSpec grace_param() {

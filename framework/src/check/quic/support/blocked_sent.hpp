@@ -38,6 +38,22 @@ std::size_t judge_blocked(const BlockedScope& scope, const CaptureFacts& capture
 /// one: the behaviour these checks judge (NOT EXERCISED otherwise).
 bool exercised(const BlockedScope& scope);
 
+/// How a limit check words what the sender used: `used_verb` "sent" or
+/// "opened", `unit` "bytes" or "uni streams".
+struct UsageWords {
+  std::string used_verb;
+  std::string unit;
+};
+
+/// The whole judgement of one limit at the sender: the demand settled from
+/// what the capture shows (`words`, the scope's own blocked frames), the
+/// check's parameter `param` (-1: none) and the scenario's `scenario`; then
+/// NOT EXERCISED when the sender was never at the limit wanting more, else
+/// the verdict of judge_blocked over `input`'s `grace_ms`.
+CheckResult judge_limit(BlockedScope scope, const CaptureFacts& capture, const CheckInput& input,
+                        const UsageWords& words, const std::string& param,
+                        const std::optional<Expected>& scenario, std::uint64_t initial);
+
 /// `seen` raised by the sender's own blocked frames: one carrying limit L
 /// says it wanted more than L, a limit of 0 included.
 Demand with_blocked_frames(Demand seen, const std::vector<LimitSeen>& blocked, const std::string& frame);

@@ -26,6 +26,10 @@ struct TcpCapture {
   }
 };
 
+/// Evidence items a TCP check lists at most: the first few say what a
+/// thousand would.
+inline constexpr std::size_t kMaxTcpEvidence = 5;
+
 /// The `vantage` parameter every TCP check takes (default "loopback", the
 /// TCP relay's live capture of `lo`).
 ValueSpec tcp_vantage_param();
