@@ -24,6 +24,9 @@
 namespace external {
 namespace {
 
+constexpr std::int64_t kMaxVarint = (std::int64_t{1} << 62) - 1;
+constexpr std::int64_t kMaxStreams = std::int64_t{1} << 60;
+
 using namespace conform;
 namespace fs = std::filesystem;
 using std::chrono::milliseconds;
@@ -140,16 +143,18 @@ class ExternalPlugin final : public Plugin {
     info_.knobs = {
         {"implementation", ValueType::string, Value{fallback},
          "the profile playing this role: " + (names.empty() ? std::string("none found") : join(names, ", ")), names},
+        // Transport parameter values: varints (RFC 9000 §18.2), stream
+        // counts at most 2^60 (§4.6).
         {"initial_max_streams_bidi", ValueType::integer, Value{std::int64_t{100}},
-         "bidirectional streams the peer may open ({max_streams_bidi})"},
+         "bidirectional streams the peer may open ({max_streams_bidi})", {}, 0, kMaxStreams},
         {"initial_max_streams_uni", ValueType::integer, Value{std::int64_t{100}},
-         "unidirectional streams the peer may open ({max_streams_uni})"},
+         "unidirectional streams the peer may open ({max_streams_uni})", {}, 0, kMaxStreams},
         {"initial_max_data", ValueType::integer, Value{std::int64_t{1048576}},
-         "connection receive window, bytes ({max_data})"},
+         "connection receive window, bytes ({max_data})", {}, 0, kMaxVarint},
         {"initial_max_stream_data", ValueType::integer, Value{std::int64_t{1048576}},
-         "receive window of each stream, bytes ({max_stream_data})"},
+         "receive window of each stream, bytes ({max_stream_data})", {}, 0, kMaxVarint},
         {"max_idle_timeout_ms", ValueType::integer, Value{std::int64_t{5000}},
-         "idle timeout, ms ({idle_timeout_ms}, {idle_timeout_s})"}};
+         "idle timeout, ms ({idle_timeout_ms}, {idle_timeout_s}); 0: none", {}, 0, 86400000}};
     info_.problems = profiles_.problems;
     add_missing_programs();
   }

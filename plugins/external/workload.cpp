@@ -57,8 +57,9 @@ std::vector<ScenarioSpec> scenarios() {
       {"request-response",
        "the client fetches a response_bytes file `requests` times over one connection (HTTP/3, as the "
        "profile's programs do), concurrently as the server's stream limit allows; the server serves it",
-       {{"requests", ValueType::integer, Value{std::int64_t{10}}, "requests on one connection"},
-        {"response_bytes", ValueType::integer, Value{std::int64_t{1000}}, "size of each response body, bytes"},
+       {{"requests", ValueType::integer, Value{std::int64_t{10}}, "requests on one connection", {}, 1, 100000},
+        {"response_bytes", ValueType::integer, Value{std::int64_t{1000}}, "size of each response body, bytes", {},
+         0, std::int64_t{1} << 32},
         time_limit(20000)},
        request_response_demand},
       {"streams-toward",

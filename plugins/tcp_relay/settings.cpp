@@ -2,6 +2,7 @@
 #include "settings.hpp"
 
 #include <charconv>
+#include <optional>
 
 namespace tcp_relay {
 
@@ -10,8 +11,6 @@ using conform::ValueSpec;
 using conform::ValueType;
 
 namespace {
-
-Value integer(std::int64_t v) { return Value{v}; }
 
 // "auto" or a positive byte count.
 std::optional<BufferPolicy> parse_buffer(const std::string& text) {
@@ -22,6 +21,38 @@ std::optional<BufferPolicy> parse_buffer(const std::string& text) {
   return BufferPolicy{bytes};
 }
 
+// Each integer parameter, bound to its field: name, default, bounds (the
+// loader refuses a value outside them at file:line:col), doc.
+struct CountRow {
+  const char* name;
+  std::int64_t RunSettings::*member;
+  std::int64_t fallback;
+  std::int64_t min;
+  std::optional<std::int64_t> max;
+  const char* doc;
+};
+
+constexpr std::int64_t kMaxBytes = std::int64_t{1} << 40;
+
+const CountRow kCounts[] = {
+    {"request_bytes", &RunSettings::request_bytes, 65536, 1, kMaxBytes, "request size, bytes"},
+    {"response_bytes", &RunSettings::response_bytes, 1 << 20, 1, kMaxBytes, "answer size, bytes"},
+    {"piece_bytes", &RunSettings::piece_bytes, 32768, 1, kMaxBytes,
+     "piece size of the relay's forwarding and of the direct-pieces server's writes, bytes"},
+    {"transfers", &RunSettings::transfers, 10, 1, 1000000, "request/answer exchanges the client times"},
+    {"connections", &RunSettings::connections, 1, 1, 10000,
+     "connections the client opens; transfer i uses connection i mod connections"},
+    {"reader_delay_us", &RunSettings::reader_delay_us, 0, 0, 60000000,
+     "the client sleeps this long before each read of an answer (reads of up to 64 KiB), microseconds"},
+    {"cpus", &RunSettings::cpus, 0, 0, 4096, "pin every thread of the run to this many CPUs; 0: no pinning"},
+    {"cpu_hogs", &RunSettings::cpu_hogs, 0, 0, 256, "busy threads sharing those CPUs"},
+    {"slow_transfer_ms", &RunSettings::slow_transfer_ms, 1000, 0, 3600000,
+     "sample TCP_INFO of every socket every 250 ms while a transfer runs longer than this, milliseconds"},
+    {"time_limit_ms", &RunSettings::time_limit_ms, 30000, 1, 3600000,
+     "the client gives up after this long in all (the capture then shows the unfinished transfer), "
+     "milliseconds"},
+};
+
 }  // namespace
 
 std::string BufferPolicy::describe() const {
@@ -29,7 +60,7 @@ std::string BufferPolicy::describe() const {
 }
 
 std::vector<ValueSpec> scenario_params() {
-  return {
+  std::vector<ValueSpec> params = {
       {"leg", ValueType::string, Value{std::string("relay")},
        "path of the transfers: direct (answer in one write), relay (through the relay, which "
        "forwards in pieces), direct-pieces (answer written in piece_bytes pieces)",
@@ -38,26 +69,10 @@ std::vector<ValueSpec> scenario_params() {
        "how the relay moves each piece: splice (splice(2) through a pipe, no copy in the "
        "relay) or copy (recv into a buffer, then send); the pieces and writes are the same",
        {"splice", "copy"}},
-      {"request_bytes", ValueType::integer, integer(65536), "request size, bytes"},
-      {"response_bytes", ValueType::integer, integer(1 << 20), "answer size, bytes"},
-      {"piece_bytes", ValueType::integer, integer(32768),
-       "piece size of the relay's forwarding and of the direct-pieces server's writes, bytes"},
-      {"transfers", ValueType::integer, integer(10), "request/answer exchanges the client times"},
-      {"connections", ValueType::integer, integer(1),
-       "connections the client opens; transfer i uses connection i mod connections"},
-      {"reader_delay_us", ValueType::integer, integer(0),
-       "the client sleeps this long before each read of an answer (reads of up to 64 KiB), "
-       "microseconds"},
-      {"cpus", ValueType::integer, integer(0),
-       "pin every thread of the run to this many CPUs; 0: no pinning"},
-      {"cpu_hogs", ValueType::integer, integer(0), "busy threads sharing those CPUs"},
-      {"slow_transfer_ms", ValueType::integer, integer(1000),
-       "sample TCP_INFO of every socket every 250 ms while a transfer runs longer than this, "
-       "milliseconds"},
-      {"time_limit_ms", ValueType::integer, integer(30000),
-       "the client gives up after this long in all (the capture then shows the unfinished "
-       "transfer), milliseconds"},
   };
+  for (const auto& row : kCounts)
+    params.push_back({row.name, ValueType::integer, Value{row.fallback}, row.doc, {}, row.min, row.max});
+  return params;
 }
 
 std::vector<ValueSpec> role_knobs() {
@@ -76,25 +91,8 @@ ParsedSettings parse_settings(const conform::CaseSettings& c) {
   s.leg = leg == "direct" ? Leg::direct : leg == "direct-pieces" ? Leg::direct_pieces : Leg::relay;
   s.forwarding = value_or<std::string>(c.params, "forwarding", "splice") == "copy" ? Forwarding::copy
                                                                                  : Forwarding::splice;
-  auto get = [&](const char* name, std::int64_t fallback) {
-    return value_or<std::int64_t>(c.params, name, fallback);
-  };
-  s.request_bytes = get("request_bytes", 65536);
-  s.response_bytes = get("response_bytes", 1 << 20);
-  s.piece_bytes = get("piece_bytes", 32768);
-  s.transfers = get("transfers", 10);
-  s.connections = get("connections", 1);
-  s.reader_delay_us = get("reader_delay_us", 0);
-  s.cpus = get("cpus", 0);
-  s.cpu_hogs = get("cpu_hogs", 0);
-  s.slow_transfer_ms = get("slow_transfer_ms", 1000);
-  s.time_limit_ms = get("time_limit_ms", 30000);
-  if (s.request_bytes < 1 || s.response_bytes < 1 || s.piece_bytes < 1)
-    return {std::nullopt, "request_bytes, response_bytes and piece_bytes must be at least 1"};
-  if (s.transfers < 1 || s.connections < 1)
-    return {std::nullopt, "transfers and connections must be at least 1"};
-  if (s.reader_delay_us < 0 || s.cpus < 0 || s.cpu_hogs < 0 || s.time_limit_ms < 1)
-    return {std::nullopt, "reader_delay_us, cpus and cpu_hogs must be >= 0, time_limit_ms >= 1"};
+  // In range: the loader held every value to its row's bounds.
+  for (const auto& row : kCounts) s.*row.member = value_or<std::int64_t>(c.params, row.name, row.fallback);
 
   const std::pair<const char*, RoleBuffers*> roles[] = {
       {"client", &s.client}, {"relay", &s.relay}, {"server", &s.server}};

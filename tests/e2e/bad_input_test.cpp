@@ -287,6 +287,44 @@ params = { frames = 10, payload_bytes = 1000000000 }
   // `conform plugins` documents the bound.
   r = run_conform({"plugins"}, ".", kEnv);
   BOOST_TEST(contains(r.out, "payload_bytes (integer) = 80, from 0 to 1048576  bytes per frame"), r.out);
+
+  // The TCP relay's and the external plugin's counts, a check's float
+  // parameter: refused where written, not ended as ERROR at run time.
+  const std::string others = write_file(dir + "/others.toml", R"([[case]]
+id = "tcp"
+rfc = "9293§3.8.6"
+requirement = "a receiver MUST: a sanity case"
+plugin = "tcp_relay"
+scenario = "transfers"
+params = { transfers = 0, cpus = -2 }
+  [[case.expect]]
+  check = "transfer_time"
+  percentile = 150.0
+[[case]]
+id = "ext"
+rfc = "9000§4.6"
+requirement = "a sender SHOULD: a sanity case"
+plugin = "external"
+scenario = "request-response"
+params = { requests = -3 }
+server = { initial_max_streams_bidi = -5 }
+  [[case.expect]]
+  check = "datagrams_within_path_mtu"
+  max_bytes = -5
+)");
+  r = run_conform({"list", others}, ".", kEnv);
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  for (const char* line : {":7:24: parameter of scenario 'transfers': 'transfers' = 0 is out of range: from 1 to 1000000",
+                           ":7:34: parameter of scenario 'transfers': 'cpus' = -2 is out of range: from 0 to 4096",
+                           ":10:16: parameter of check 'transfer_time': 'percentile' = 150.0 is out of range: above 0, "
+                           "at most 100",
+                           ":17:23: parameter of scenario 'request-response': 'requests' = -3 is out of range: from 1 "
+                           "to 100000",
+                           ":18:39: knob of plugin 'external': 'initial_max_streams_bidi' = -5 is out of range: from 0 "
+                           "to 1152921504606846976",
+                           ":21:15: parameter of check 'datagrams_within_path_mtu': 'max_bytes' = -5 is out of range: "
+                           "at least -1"})
+    BOOST_TEST(contains(r.err, others + line), line << "\n" << r.err);
 }
 
 // A report that cannot be written is an error naming it, exit 2; the
@@ -323,6 +361,13 @@ BOOST_AUTO_TEST_CASE(reports_never_overwrite_inputs_or_each_other) {
   BOOST_TEST(r.err == dir + "/s.toml: --json names an input file (" + suite +
                           "): writing the report would overwrite it\n",
              r.err);
+  BOOST_TEST(!fs::exists(dir + "/out"));
+  // A report in a case folder the run writes: an artifact would overwrite
+  // it, or it one. Beside the case folders it is fine.
+  const std::string id = "sim/impaired-echo";
+  r = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/out/" + id + "/client.pcap"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err.find(": --json: lies in the folder of case '" + id + "'") != std::string::npos, r.err);
   BOOST_TEST(!fs::exists(dir + "/out"));
   // conform check: the capture itself.
   const std::string capture = write_file(dir + "/h.pcap", read_file(kNgtcp2 + "handshake.pcap"));

@@ -91,6 +91,19 @@ BOOST_AUTO_TEST_CASE(unreadable_files_are_one_line_and_exit_2) {
   r = run_conform({"dissect", dir + "/missing.pcap"});
   BOOST_TEST(r.exit_code == 2);
   BOOST_TEST(r.err == dir + "/missing.pcap: cannot read capture: No such file or directory\n");
+
+  // --qlog onto an input would lose it: refused, the input kept.
+  const std::string capture = rfc_capture(dir);
+  const std::string keys = write_file(dir + "/keys.log", "# no secrets\n");
+  const std::string before = read_file(capture);
+  for (const auto& input : {capture, keys}) {
+    r = run_conform({"dissect", capture, "--keylog", keys, "--qlog", input});
+    BOOST_TEST(r.exit_code == 2, r.err);
+    BOOST_TEST(r.err.find("--qlog") != std::string::npos, r.err);
+    BOOST_TEST(r.out.empty());
+  }
+  BOOST_TEST(read_file(capture) == before);
+  BOOST_TEST(read_file(keys) == "# no secrets\n");
 }
 
 // A pcapng with a Decryption Secrets Block (editcap --inject-secrets)

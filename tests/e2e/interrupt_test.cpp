@@ -129,16 +129,24 @@ BOOST_AUTO_TEST_CASE(a_later_run_of_another_suite_clears_the_earlier_results) {
   BOOST_TEST_REQUIRE(first.exit_code == 0, first.out + first.err);
   BOOST_TEST(fs::exists(out + "/interrupt/echo-2/verdict.json"));
   BOOST_TEST(!fs::exists(out + "/.conform.lock"));
-  // A folder of the user's that holds a verdict.json of another shape stays.
+  // A folder of the user's that holds a verdict.json of another shape
+  // stays, as does a file of the user's in a case folder and another
+  // run's --out inside this one.
   write_file(out + "/mine/verdict.json", "{\"verdict\": \"mine\"}\n");
+  write_file(out + "/interrupt/echo-2/NOTES.txt", "notes\n");
+  auto nested = run_conform({"run", kSuite, "--filter", "interrupt/echo-1", "--out", out + "/nested"});
+  BOOST_TEST_REQUIRE(nested.exit_code == 0, nested.out + nested.err);
 
   const std::string other = std::string(CONFORM_TEST_DATA_DIR) + "/suites/isolation.toml";
   auto second = run_conform({"run", other, "--filter", "isolation/echo", "--out", out});
   BOOST_TEST(second.exit_code == 0, second.out + second.err);
-  BOOST_TEST(second.out.find("cleared 3 run folders of other cases from " + out + ": an earlier conform run's "
-                             "results") != std::string::npos,
+  BOOST_TEST(second.out.find("cleared 3 run folders of other cases from " + out + ": the files an earlier conform "
+                             "run wrote there, as its .conform-results.jsonl lists them") != std::string::npos,
              second.out);
-  BOOST_TEST(!fs::exists(out + "/interrupt"));
+  BOOST_TEST(!fs::exists(out + "/interrupt/echo-1"));
+  BOOST_TEST(!fs::exists(out + "/interrupt/echo-2/verdict.json"));
+  BOOST_TEST(read_file(out + "/interrupt/echo-2/NOTES.txt") == "notes\n");
+  BOOST_TEST(fs::exists(out + "/nested/interrupt/echo-1/verdict.json"));
   BOOST_TEST(fs::exists(out + "/isolation/echo/verdict.json"));
   BOOST_TEST(read_file(out + "/notes.txt") == "mine\n");
   BOOST_TEST(fs::exists(out + "/mine/verdict.json"));

@@ -248,6 +248,17 @@ BOOST_AUTO_TEST_CASE(a_quic_connection_cut_by_the_snap_length_is_exit_2_not_a_pa
                             "cut short cannot be decrypted (its AEAD tag covers all of it), so no check could see "
                             "that connection whole; capture with a snap length of at least the path MTU "
                             "(tcpdump -s 0)\n");
+  // Cut from the first record, as `tcpdump -s 100` does (tshark: 8 of the
+  // 11 frames are longer than 100 bytes): the client
+  // Initial itself is short, so no connection is found, and the error
+  // says why.
+  const std::string all = with_snap_length(kCaptures + "/ngtcp2/handshake.pcap", dir + "/all100.pcap", 1, 100);
+  r = run_conform({"check", all, "--keylog", kCaptures + "/ngtcp2/handshake.keys", "--out", dir + "/out"}, ".", kEnv);
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(r.err == all + ": no connection to judge: no QUIC client Initial among 11 UDP datagrams and no TCP "
+                            "segment over IPv4; the snap length cut 8 of them short, and an Initial cut short "
+                            "cannot be read: capture with a snap length of at least the path MTU (tcpdump -s 0)\n",
+             r.err);
 }
 
 BOOST_AUTO_TEST_CASE(a_check_stopped_by_bad_input_leaves_earlier_results_in_out) {

@@ -54,6 +54,11 @@ BOOST_AUTO_TEST_CASE(report_input_errors_exit_2) {
   auto r = run_conform({"report", dir + "/missing.json", "--html", dir + "/x.html"});
   BOOST_TEST(r.exit_code == 2);
   BOOST_TEST(r.err == dir + "/missing.json: cannot read the file\n");
+  // A folder is said to be one, not "malformed JSON".
+  std::filesystem::create_directories(dir + "/folder.json");
+  r = run_conform({"report", dir + "/folder.json", "--html", dir + "/x.html"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err == dir + "/folder.json: cannot read the file: is a folder\n", r.err);
 
   write_file(dir + "/bad.json", "{\n  \"cases\": [\n  }\n");
   r = run_conform({"report", dir + "/bad.json", "--html", dir + "/x.html"});

@@ -235,6 +235,27 @@ BOOST_AUTO_TEST_CASE(check_parameter_problems_with_a_catalogue_of_our_own) {
              boost::test_tools::per_element());
 }
 
+BOOST_AUTO_TEST_CASE(a_float_parameter_must_be_finite) {
+  // A report could not hold it (JSON has no NaN), and no parameter means it.
+  const auto dir = scratch_dir("suite_validation_finite");
+  const Catalogue catalogue{{&quic_plugin()}, &ratio_registry(), &network_spec()};
+  const auto p = parse_text(dir, "finite.toml",
+                            case_head("v/finite") +
+                                "  [[case.expect]]\n"             // 7
+                                "  check = \"ratio_at_least\"\n"  // 8
+                                "  ratio = nan\n"                 // 9
+                                "  [[case.expect]]\n"             // 10
+                                "  check = \"ratio_at_least\"\n"  // 11
+                                "  ratio = -inf\n",               // 12
+                            catalogue);
+  BOOST_TEST(sorted(p.lines()) ==
+                 sorted({
+                     at(p.path, 9, 11, "parameter of check 'ratio_at_least': 'ratio' = nan is not a finite number"),
+                     at(p.path, 12, 11, "parameter of check 'ratio_at_least': 'ratio' = -inf is not a finite number"),
+                 }),
+             boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_CASE(strings_outside_one_of_are_rejected) {
   const auto dir = scratch_dir("suite_validation_one_of");
   const auto p = parse_text(dir, "one_of.toml",
@@ -447,7 +468,10 @@ BOOST_AUTO_TEST_CASE(mutant_fails_must_name_checks_the_case_expects) {
                                 "  [[case.mutant]]\n"                                     // 14
                                 "  fails = [1]\n"                                         // 15
                                 "  [[case.mutant]]\n"                                     // 16
-                                "  fails = []\n");                                        // 17
+                                "  fails = []\n"                                          // 17
+                                "  [[case.mutant]]\n"                                     // 18
+                                "  server = { emit_max_streams = false }\n"               // 19
+                                "  fails = \"datagrams_captured\"\n");                    // 20
   BOOST_TEST(sorted(p.lines()) ==
                  sorted({
                      at(p.path, 13, 12,
@@ -458,6 +482,8 @@ BOOST_AUTO_TEST_CASE(mutant_fails_must_name_checks_the_case_expects) {
                      at(p.path, 15, 12, "'fails' must list check names (strings)"),
                      at(p.path, 14, 3, "[[case.mutant]] overrides nothing: it would be the case itself"),
                      at(p.path, 17, 11, "[[case.mutant]] needs 'fails', the checks that must fail on it"),
+                     at(p.path, 20, 11,
+                        "'fails' must be an array of check names, e.g. fails = [\"datagrams_captured\"], not string"),
                  }),
              boost::test_tools::per_element());
 }

@@ -33,6 +33,11 @@ nlohmann::json param_json(const ValueSpec& p) {
   if (!p.one_of.empty()) j["one_of"] = p.one_of;
   if (p.min) j["min"] = *p.min;
   if (p.max) j["max"] = *p.max;
+  if (p.range) {
+    j["min"] = p.range->min;
+    j["max"] = p.range->max;
+    if (p.range->min_excluded) j["min_excluded"] = true;
+  }
   return j;
 }
 
@@ -53,7 +58,7 @@ std::string checks_json(const CheckRegistry& registry) {
     nlohmann::json params = nlohmann::json::array();
     for (const ValueSpec& p : c.params()) params.push_back(param_json(p));
     out.push_back({{"name", name},
-                   {"transport", c.transport()},
+                   {"transport", c.transport().empty() ? std::string("any") : c.transport()},
                    {"level", std::string(to_string(c.level()))},
                    {"rfc", c.rfc()},
                    {"summary", c.summary()},

@@ -5,6 +5,7 @@
 #include "cli/select.hpp"
 #include "cli/settings_markdown.hpp"
 #include "common/input_error.hpp"
+#include "common/output_files.hpp"
 #include "common/value_range.hpp"
 #include "net/net_config.hpp"
 #include "plugin/search_path.hpp"
@@ -101,6 +102,25 @@ void prepare_out_dir(const std::string& path) {
   if (access(path.c_str(), W_OK) != 0) throw InputError({path}, "--out: the folder is not writable");
 }
 
+// A report inside a case folder this run writes would be overwritten by an
+// artifact, or overwrite one: refused before anything runs.
+void refuse_reports_in_case_folders(const std::vector<OutputFile>& reports, const std::string& out_dir,
+                                    const std::vector<Case>& cases) {
+  std::error_code ec;
+  const fs::path out = fs::weakly_canonical(fs::absolute(out_dir), ec);
+  for (const auto& report : reports) {
+    if (report.path.empty()) continue;
+    const fs::path at = fs::weakly_canonical(fs::absolute(report.path), ec);
+    for (const auto& c : cases) {
+      const fs::path folder = out / case_folder(c.id());
+      const auto rel = at.lexically_relative(folder);
+      if (!rel.empty() && *rel.begin() != "..")
+        throw InputError({report.path}, std::string(report.option) + ": lies in the folder of case '" + c.id() +
+                                            "' (" + folder.string() + "), which this run writes");
+    }
+  }
+}
+
 // The folder's earlier results go, so it holds only this run's cases. The
 // console names those of other cases (this run's own are replaced anyway).
 void clear_earlier_results(const std::string& out_dir, const std::vector<Case>& cases) {
@@ -108,7 +128,8 @@ void clear_earlier_results(const std::string& out_dir, const std::vector<Case>& 
   std::set<std::string> ours;
   for (const auto& c : cases) ours.insert(case_folder(c.id()));
   std::size_t others = 0;
-  for (const auto& folder : earlier) {
+  for (const auto& run : earlier) {
+    const std::string& folder = run.folder;
     const bool own = std::any_of(ours.begin(), ours.end(), [&](const std::string& f) {
       return folder == f || folder.rfind(f + "/", 0) == 0;
     });
@@ -116,9 +137,9 @@ void clear_earlier_results(const std::string& out_dir, const std::vector<Case>& 
   }
   remove_earlier_results(out_dir, earlier);
   if (others)
-    fmt::print("cleared {} run folder{} of other cases from {}: an earlier conform run's results (folders with "
-               "its verdict.json; nothing else is touched)\n",
-               others, others == 1 ? "" : "s", out_dir);
+    fmt::print("cleared {} run folder{} of other cases from {}: the files an earlier conform run wrote there, as "
+               "its {} lists them; nothing else is touched\n",
+               others, others == 1 ? "" : "s", out_dir, kResultsManifest);
 }
 
 }  // namespace
@@ -129,6 +150,8 @@ int command_run(const RunCommandOptions& options) {
   auto suites = load_suites(options.select.paths, catalogue);
   RunGate gate(options.gate);
   std::vector<Case> cases = gate.select(selected_cases(suites, catalogue, options.select));
+  refuse_reports_in_case_folders({{"--json", options.json}, {"--junit", options.junit}, {"--html", options.html}},
+                                 options.out_dir, cases);
   check_writable(options.junit, "--junit");
   check_writable(options.json, "--json");
   check_writable(options.html, "--html");

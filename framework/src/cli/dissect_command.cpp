@@ -3,6 +3,7 @@
 #include "capture/pcapng_secrets.hpp"
 #include "cli/commands.hpp"
 #include "common/input_error.hpp"
+#include "common/output_files.hpp"
 #include "dissect/dissector.hpp"
 #include "dissect/timeline_format.hpp"
 #include "report/file_reporter.hpp"
@@ -15,6 +16,9 @@
 namespace conform {
 
 int command_dissect(const DissectCommandOptions& options) {
+  std::vector<std::string> inputs = options.keylogs;
+  inputs.push_back(options.capture);
+  if (options.qlog != "-") refuse_overwriting({{"--qlog", options.qlog}}, inputs);
   // Read every input before printing anything, so an unreadable file ends
   // the command with its one line and nothing else.
   dissect::KeyLog keys;

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -50,6 +51,8 @@ std::optional<std::size_t> too_deep(const std::string& text, std::size_t limit) 
 }  // namespace
 
 nlohmann::json read_json_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError({path}, "cannot read the file: is a folder");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError({path}, "cannot read the file");
   std::stringstream ss;

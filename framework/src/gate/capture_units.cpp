@@ -195,10 +195,19 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
   if (!capture.warning.empty()) out.warnings.push_back(capture.warning);
   quic_units(capture.contents, capture.timeline, root, out);
   tcp_units(path, root, out);
-  if (out.units.empty())
+  if (out.units.empty()) {
+    const auto cut = std::count_if(capture.contents.datagrams.begin(), capture.contents.datagrams.end(),
+                                   [](const CapturedDatagram& d) { return d.truncated; });
+    // A client Initial is at least 1200 bytes: a short snap length hides it.
+    const std::string why_none =
+        cut ? fmt::format("; the snap length cut {} of them short, and an Initial cut short cannot be read: capture "
+                          "with a snap length of at least the path MTU (tcpdump -s 0)",
+                          cut)
+            : "";
     throw InputError({path}, fmt::format("no connection to judge: no QUIC client Initial among {} UDP "
-                                         "datagrams and no TCP segment over IPv4",
-                                         capture.contents.datagrams.size()));
+                                         "datagrams and no TCP segment over IPv4{}",
+                                         capture.contents.datagrams.size(), why_none));
+  }
   for (const auto& unit : out.units) add_vantages(unit.folder, vantages, key_log_text);
   return out;
 }

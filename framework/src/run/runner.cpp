@@ -148,9 +148,6 @@ RunTotals run_cases(const std::vector<Case>& cases, const PluginSet& plugins,
   for (std::size_t i = 0; i < cases.size(); ++i) {
     progress[i].runs.resize(options.seed ? 1 : cases[i].decl->seeds);
     progress[i].mutants.resize(cases[i].decl->mutants.size());
-    if (!cases[i].decl->unsupported.empty()) continue;
-    std::error_code ec;
-    fs::remove_all(out / case_folder(cases[i].id()), ec);
   }
   std::vector<ChildTask> tasks;
   for (const auto& slot : slots) {
@@ -205,6 +202,7 @@ RunTotals run_cases(const std::vector<Case>& cases, const PluginSet& plugins,
     const Slot& slot = slots[index];
     RunRecord record = record_of(slot, child);
     write_verdict(record);
+    record_results(out.string(), record.artifact_dir);
     record_run(slot, std::move(record));
     ++done;
     for (auto* r : reporters) r->progress(done, tasks.size(), slot.job.c->id());

@@ -367,6 +367,12 @@ std::optional<MutantDecl> read_mutant(CaseWalk& cx, const toml::table& table,
   const bool overrides_refused = cx.problems.list().size() != problems_before;
   const toml::node* fails = table.get("fails");
   const toml::array* list = fails ? fails->as_array() : nullptr;
+  if (fails && !list) {
+    cx.problems.add(fails->source(), "'fails' must be an array of check names, e.g. fails = [\"" +
+                                         std::string(fails->is_string() ? fails->as_string()->get() : "check") +
+                                         "\"], not " + toml_type_name(*fails));
+    return std::nullopt;
+  }
   if (!list || list->empty()) {
     cx.problems.add(fails ? fails->source() : table.source(),
                     "[[case.mutant]] needs 'fails', the checks that must fail on it");

@@ -5,6 +5,7 @@
 #include "suite/value_format.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace conform::suite_detail {
 
@@ -84,6 +85,11 @@ std::optional<Value> to_value(const toml::node& node, const ValueSpec& spec,
                                       did_you_mean(s, spec.one_of));
       return std::nullopt;
     }
+  }
+  // JSON reports cannot hold NaN or infinity, and no setting means either.
+  if (const auto* d = std::get_if<double>(&*value); d && !std::isfinite(*d)) {
+    problems.add(node.source(), what + " = " + format_toml(*value) + " is not a finite number");
+    return std::nullopt;
   }
   if (out_of_range(spec, *value)) {
     // An integer written for a float is echoed as written: `budget_ms = 0`, not 0.0.

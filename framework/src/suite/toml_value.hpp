@@ -31,7 +31,8 @@ class Problems {
 
 /// `node` as a Value of `spec.type`, or nullopt after recording why not
 /// (`what` names the value in the message: "knob 'mtu' of plugin 'quic'"):
-/// a wrong type, a string not in `one_of`, a number outside its bounds.
+/// a wrong type, a string not in `one_of`, a number outside its bounds, a
+/// float that is NaN or infinite.
 std::optional<Value> to_value(const toml::node& node, const ValueSpec& spec,
                               const std::string& what, Problems& problems);
 

@@ -27,7 +27,8 @@ class DatagramsWithinPathMtu final : public QuicCheck {
     return {side_param("by", "whose datagrams count", std::string("any"), true),
             {"max_bytes", ValueType::integer, Value{std::int64_t{-1}},
              "largest UDP payload allowed, bytes; -1: the case's network mtu (default 1500) less 28 (IPv4) or 48 "
-             "(IPv6) bytes of headers"}};
+             "(IPv6) bytes of headers",
+             {}, -1}};
   }
 
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {

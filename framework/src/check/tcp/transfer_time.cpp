@@ -24,9 +24,10 @@ std::vector<ValueSpec> TransferTime::params() const {
   return {
       tcp_vantage_param(),
       {"max_ms", ValueType::floating, Value{-1.0}, "longest transfer allowed, ms; -1: no bound"},
-      {"percentile", ValueType::floating, Value{99.0}, "which percentile `percentile_ms` bounds (0-100]"},
+      {"percentile", ValueType::floating, Value{99.0}, "which percentile `percentile_ms` bounds", {}, {}, {},
+       FloatRange{0, 100, true}},
       {"percentile_ms", ValueType::floating, Value{-1.0}, "bound on that percentile, ms; -1: no bound"},
-      {"min_transfers", ValueType::integer, Value{std::int64_t{1}}, "fewest transfers the capture must hold"},
+      {"min_transfers", ValueType::integer, Value{std::int64_t{1}}, "fewest transfers the capture must hold", {}, 0},
   };
 }
 
@@ -35,7 +36,7 @@ CheckResult TransferTime::evaluate(const CheckInput& input) const {
   if (!loaded.capture) return loaded.failure;
   const TcpCapture& cap = *loaded.capture;
   const double max_ms = value_or<double>(input.params, "max_ms", -1);
-  const double pct = std::clamp(value_or<double>(input.params, "percentile", 99), 0.0, 100.0);
+  const double pct = value_or<double>(input.params, "percentile", 99);
   const double pct_ms = value_or<double>(input.params, "percentile_ms", -1);
   const auto min_transfers = value_or<std::int64_t>(input.params, "min_transfers", 1);
 

@@ -11,7 +11,7 @@ namespace conform {
 std::vector<ValueSpec> ZeroWindowEvents::params() const {
   return {
       tcp_vantage_param(),
-      {"max", ValueType::integer, Value{std::int64_t{0}}, "most zero-window episodes allowed"},
+      {"max", ValueType::integer, Value{std::int64_t{0}}, "most zero-window episodes allowed", {}, 0},
       {"longer_than_ms", ValueType::floating, Value{0.0},
        "count only episodes that held longer than this, ms (0: every episode); a zero window "
        "a starved reader clears within microseconds is flow control working"},

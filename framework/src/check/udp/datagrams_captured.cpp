@@ -17,8 +17,8 @@ std::vector<ValueSpec> DatagramsCaptured::params() const {
       {"from", ValueType::string, Value{std::string("any")},
        "count only datagrams sent from this side's address (127.0.0.1, 127.0.0.2)",
        {"any", "client", "server"}},
-      {"min", ValueType::integer, Value{std::int64_t{1}}, "fewest datagrams required"},
-      {"max", ValueType::integer, Value{std::int64_t{-1}}, "most datagrams allowed; -1: no limit"},
+      {"min", ValueType::integer, Value{std::int64_t{1}}, "fewest datagrams required", {}, 0},
+      {"max", ValueType::integer, Value{std::int64_t{-1}}, "most datagrams allowed; -1: no limit", {}, -1},
   };
 }
 
