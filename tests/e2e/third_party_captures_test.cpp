@@ -114,4 +114,29 @@ BOOST_AUTO_TEST_CASE(quinn_immediate_ack_is_a_frame_like_any_other) {
 
 BOOST_AUTO_TEST_CASE(lsquic_server_decrypts_with_the_clients_key_log) { agrees_with_tshark("lsquic"); }
 
+// Issue 16 finding 3, on the lsquic capture. tshark shows the client's
+// STREAMS_BLOCKED(100) in frame 3, and 19 bidi streams in that datagram.
+// Frames 3-8 carry streams up to ID 396 (all 100), and the server's next
+// datagram is frame 9. So the client had used the whole limit before it
+// could learn anything: the frame is not early (RFC 9000 §4.6, §19.14).
+BOOST_AUTO_TEST_CASE(lsquic_a_streams_blocked_ahead_of_its_burst_is_not_early) {
+  const std::string base = std::string(CONFORM_SOURCE_DIR) + "/captures/third-party/lsquic/lsquic";
+  const std::string dir = scratch_dir("lsquic_blocked");
+  const auto r = run_conform({"check", base + ".pcap", "--keylog", base + ".keys", "--out", dir + "/out", "--json",
+                              dir + "/r.json", "--filter", "capture/streams-blocked-sent"},
+                             ".", {std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR});
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  const json report = json::parse(read_file(dir + "/r.json"));
+  BOOST_TEST_REQUIRE(report.at("cases").size() == 1u);
+  const json& c = report.at("cases")[0];
+  BOOST_TEST(c.at("status") == "PASS", c.dump());
+  bool judged = false;
+  for (const auto& check : c.at("runs")[0].at("checks"))
+    if (check.at("check") == "blocked_frames_not_early" && check.at("params").at("by") == "client") {
+      judged = true;
+      BOOST_TEST(check.at("verdict") == "PASS", check.dump());
+    }
+  BOOST_TEST(judged);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -339,6 +339,28 @@ BOOST_AUTO_TEST_CASE(blocked_frames_not_early_wants_the_limit_in_force_fully_use
   BOOST_TEST(r.summary == "1 blocked frames, each at the limit in force and fully used");
 }
 
+BOOST_AUTO_TEST_CASE(a_blocked_frame_ahead_of_the_streams_of_its_burst_is_not_early) {
+  // On a real path a burst is microseconds wide: STREAMS_BLOCKED(2) goes out
+  // with one stream, the second follows 10 us later. Nothing from the server
+  // came in between, so the client had both streams when it wrote the frame.
+  auto client_uni = [](std::uint64_t i) { return stream(i * 4 + 2, 0, 10, true); };
+  auto burst = [&](bool reply_between) {
+    TimelineBuilder b;
+    b.params(Side::server).initial_max_streams_uni = 2;
+    b.send(Side::client, 1 * kMs, {streams_blocked(false, 2), client_uni(0)});
+    if (reply_between) b.send(Side::server, 1 * kMs + 5'000, {ping()});
+    b.send(Side::client, 1 * kMs + 10'000, {client_uni(1)});
+    return judge("blocked_frames_not_early", client_run(b), {{"by", "client"}});
+  };
+  auto r = burst(false);
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  // A datagram from the server could have changed what the client knew:
+  // the frame is judged by the one stream it had sent before.
+  r = burst(true);
+  BOOST_TEST((r.verdict == Verdict::fail));
+  BOOST_TEST(r.summary == "STREAMS_BLOCKED (uni) 2 at frame 1 while the limit was 2 and 1 of it used", r.summary);
+}
+
 BOOST_AUTO_TEST_CASE(max_streams_within_bound_flags_limits_above_2_to_the_60) {
   TimelineBuilder b;
   b.send(Side::client, 1 * kMs, {max_streams(false, std::uint64_t{1} << 60)});

@@ -293,9 +293,11 @@ BOOST_AUTO_TEST_CASE(a_string_inside_one_of_is_accepted) {
 
 BOOST_AUTO_TEST_CASE(unknown_plugin_lists_the_plugins_found) {
   const auto dir = scratch_dir("suite_validation_plugin");
-  // Knobs and params of an unknown plugin are not judged: only one problem.
+  // Knobs and params of an unknown plugin are not judged, in the case or
+  // in a mutant: only one problem.
   const auto p = parse_text(dir, "plugin.toml",
-                            case_head("v/plugin", "quik") + "client = { nonsense = 1 }\n" + kExpect);
+                            case_head("v/plugin", "quik") + "client = { nonsense = 1 }\n" + kExpect +
+                                "  [[case.mutant]]\n  client = { nonsense = 2 }\n  fails = [\"datagrams_captured\"]\n");
   BOOST_TEST(p.lines() ==
                  std::vector<std::string>{
                      at(p.path, 5, 10, "unknown plugin 'quik' (did you mean 'quic'?); plugins found: quic, tcp")},

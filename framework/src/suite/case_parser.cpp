@@ -363,8 +363,9 @@ std::optional<MutantDecl> read_mutant(CaseWalk& cx, const toml::table& table,
                                         did_you_mean(name, allowed_keys(cx, {"fails", "params",
                                                                              "network"})));
   }
-  // A mutant whose every override was refused has been reported already.
-  const bool overrides_refused = cx.problems.list().size() != problems_before;
+  // A mutant whose every override was refused, or whose plugin is unknown
+  // (its role tables cannot be read), has been reported already.
+  const bool overrides_refused = cx.problems.list().size() != problems_before || !cx.plugin;
   const toml::node* fails = table.get("fails");
   const toml::array* list = fails ? fails->as_array() : nullptr;
   if (fails && !list) {

@@ -51,12 +51,12 @@ class BlockedFramesNotEarly final : public QuicCheck {
       for (const auto& f : conn.side(by).streams_blocked[d])
         judge_frame(fmt::format("STREAMS_BLOCKED ({})", to_string(dir)), f.at, f.value,
                     limit_before(*initial_max_streams(conn, peer, dir), conn.side(peer).max_streams[d], f.at.datagram),
-                    usage_through_burst(usage, f.at));
+                    usage_through_burst(usage, f.at, conn, by));
     }
     for (const auto& f : conn.side(by).data_blocked)
       judge_frame("DATA_BLOCKED", f.at, f.value,
                   limit_before(*initial_max_data(conn, peer), conn.side(peer).max_data, f.at.datagram),
-                  usage_through_burst(conn.side(by).data_sent, f.at));
+                  usage_through_burst(conn.side(by).data_sent, f.at, conn, by));
     if (!conn.side(by).stream_data_blocked.empty()) {
       const auto offsets = stream_offsets(conn, by);
       std::unordered_map<std::uint64_t, std::vector<LimitSeen>> raises;
@@ -68,7 +68,7 @@ class BlockedFramesNotEarly final : public QuicCheck {
         judge_frame(fmt::format("STREAM_DATA_BLOCKED (stream {})", f.stream_id), f.at, f.value,
                     limit_before(*initial_max_stream_data(conn, peer, f.stream_id),
                                  r == raises.end() ? none : r->second, f.at.datagram),
-                    o == offsets.end() ? 0 : usage_through_burst(o->second, f.at));
+                    o == offsets.end() ? 0 : usage_through_burst(o->second, f.at, conn, by));
       }
     }
     if (frames == 0)

@@ -69,10 +69,14 @@ std::uint64_t usage_until(const std::vector<LimitSeen>& usage, std::size_t datag
   return it == usage.begin() ? 0 : std::prev(it)->value;
 }
 
-std::uint64_t usage_through_burst(const std::vector<LimitSeen>& usage, const At& at) {
+std::uint64_t usage_through_burst(const std::vector<LimitSeen>& usage, const At& at, const ConnectionFacts& conn,
+                                  Side by) {
+  const auto& datagrams = conn.connection->datagrams;
+  std::size_t reply = at.datagram + 1;
+  while (reply < datagrams.size() && sender_of(datagrams[reply]) == by) ++reply;
   auto it = std::upper_bound(usage.begin(), usage.end(), at.datagram,
                              [](std::size_t d, const LimitSeen& u) { return d < u.at.datagram; });
-  while (it != usage.end() && it->at.time_ns == at.time_ns) ++it;
+  while (it != usage.end() && (it->at.datagram < reply || it->at.time_ns == at.time_ns)) ++it;
   return it == usage.begin() ? 0 : std::prev(it)->value;
 }
 

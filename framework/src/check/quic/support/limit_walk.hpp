@@ -55,9 +55,14 @@ namespace conform::quic_checks {
 std::uint64_t limit_before(std::uint64_t initial, const std::vector<LimitSeen>& raises, std::size_t datagram);
 /// The usage as of datagram `datagram`, that one included (0 before any).
 std::uint64_t usage_until(const std::vector<LimitSeen>& usage, std::size_t datagram);
-/// The usage once the sender's burst containing `at` is out: datagrams it
-/// sent at the same instant count, since a stack that queues its last
-/// streams and its blocked frame together may put the frame first.
-std::uint64_t usage_through_burst(const std::vector<LimitSeen>& usage, const At& at);
+/// The usage once the burst of `by`'s datagrams containing `at` is out:
+/// what `by` sent before the next datagram from its peer in `conn`'s
+/// capture, and at the same instant. Until something arrives it learns
+/// nothing new, so streams and bytes it sends by then were already its when
+/// it wrote the frame: a stack that queues its last streams and its blocked
+/// frame together may put the frame first (RFC 9000 §4.6, §19.14 judged by
+/// what the sender knew).
+std::uint64_t usage_through_burst(const std::vector<LimitSeen>& usage, const At& at, const ConnectionFacts& conn,
+                                  Side by);
 
 }  // namespace conform::quic_checks
