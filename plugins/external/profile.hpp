@@ -13,12 +13,25 @@
 
 namespace external {
 
-/// How to start one role: `program` is a name looked up as program_path()
-/// says, or a path; `args` and `env` values are command templates.
-struct RoleCommand {
+/// One program: `program` is a name looked up as program_path() says, or a
+/// path; `args` and `env` values are command templates; `package` names
+/// what installs it, for the reason of a run that cannot happen without it.
+struct Command {
   std::string program;
+  std::string package;
   std::vector<std::string> args;
   std::map<std::string, std::string> env;
+};
+
+/// How to start one role: its program, the commands that prepare its
+/// throwaway {profile_dir} first (each must exit 0), the files written
+/// there (name inside it → template of its text), and whether the program
+/// forks helpers (a browser), so that it runs as the first process of a
+/// PID namespace of its own and stopping it ends them all.
+struct RoleCommand : Command {
+  std::vector<Command> prepare;
+  std::map<std::string, std::string> files;
+  bool forks = false;
 };
 
 /// One implementation: its name (the `implementation` knob's value), a
