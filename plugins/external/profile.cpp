@@ -55,8 +55,10 @@ std::optional<std::string> template_string(const toml::node& node, const std::st
   return s->get();
 }
 
-// Reads program, package, args and env of `t` (the table at `where`) into `c`.
+// Reads program, package, args and env of `t` (the table written `where`,
+// "[client]" or "[[client.prepare]]") into `c`.
 void read_command(const toml::table& t, const std::string& where, Command& c, FileProblems& problems) {
+  const std::string label = where.substr(where.find_first_not_of('['), where.find(']') - where.find_first_not_of('['));
   const toml::node* program = t.get("program");
   if (!program || !program->as_string() || program->as_string()->get().empty())
     problems.add(program ? program->source() : t.source(), where + " needs 'program', a non-empty string");
@@ -66,23 +68,23 @@ void read_command(const toml::table& t, const std::string& where, Command& c, Fi
     if (package->as_string())
       c.package = package->as_string()->get();
     else
-      problems.add(package->source(), where + ".package must be a string");
+      problems.add(package->source(), label + ".package must be a string");
   }
   if (const toml::node* args = t.get("args")) {
     if (const toml::array* list = args->as_array()) {
       for (const auto& a : *list)
-        if (auto s = template_string(a, where + ".args item", problems)) c.args.push_back(*s);
+        if (auto s = template_string(a, label + ".args item", problems)) c.args.push_back(*s);
     } else {
-      problems.add(args->source(), where + ".args must be an array of strings");
+      problems.add(args->source(), label + ".args must be an array of strings");
     }
   }
   if (const toml::node* env = t.get("env")) {
     if (const toml::table* vars = env->as_table()) {
       for (const auto& [key, value] : *vars)
-        if (auto s = template_string(value, where + ".env." + std::string(key.str()), problems))
+        if (auto s = template_string(value, label + ".env." + std::string(key.str()), problems))
           c.env[std::string(key.str())] = *s;
     } else {
-      problems.add(env->source(), where + ".env must be a table of strings");
+      problems.add(env->source(), label + ".env must be a table of strings");
     }
   }
 }
