@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # Records captures/third-party/<stack>/: one small capture and key log of each
-# stack installed from npm (docs/interop.md), made by `conform run` with the
+# stack installed from npm or Debian (docs/interop.md), made by `conform run` with the
 # external plugin through the loopback relay (the relay's client-side
 # capture, client.pcap, and the case's merged keys.log), and facts.txt:
 # tshark's frame counts and every MAX_STREAMS and STREAMS_BLOCKED value,
 # the ground truth these captures give the third-party corpus.
-# Needs the build, its npm peers (scripts/setup.sh) and tshark. Real time:
-# each run differs a little (timings, connection IDs, counts).
-#   scripts/make-third-party-captures.sh [BUILD_DIR]
+# Needs the build, its peers (scripts/setup.sh) and tshark. Real time:
+# each run differs a little (timings, connection IDs, counts), and tests pin
+# what the committed captures show, so remake only the stacks you name.
+#   scripts/make-third-party-captures.sh [BUILD_DIR [STACK...]]
+# STACK: lsquic quiche quinn-0.11 chromium firefox quinn-0.9 (default: all).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}
+shift || true
+stacks=("$@")
+[ ${#stacks[@]} -gt 0 ] || stacks=(lsquic quiche quinn-0.11 chromium firefox quinn-0.9)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 export CONFORM_PLUGIN_PATH=$build/plugins
@@ -59,10 +64,56 @@ server = { implementation = "quinn-0.11", initial_max_streams_bidi = 2 }
 network = { rtt_ms = 4 }
   [[case.expect]]
   check = "no_connection_error"
-TOML
-"$build/conform" run "$out/suite.toml" --out "$out/run" -q -j1 || true
 
-for stack in lsquic quiche quinn-0.11; do
+[[case]]
+id = "chromium"
+summary = "Chromium loads a page of 100 images from conform's server held at 10 bidi streams; STREAMS_BLOCKED expected"
+rfc = "9000§4.6"
+requirement = "an endpoint held at a stream limit SHOULD send STREAMS_BLOCKED (§4.6)"
+plugin = "external"
+scenario = "request-response"
+params = { requests = 100, response_bytes = 200, time_limit_ms = 40000 }
+client = { implementation = "chromium" }
+server = { implementation = "conform", initial_max_streams_bidi = 10 }
+network = { rtt_ms = 2 }
+timeout = 90
+  [[case.expect]]
+  check = "no_connection_error"
+
+[[case]]
+id = "firefox"
+summary = "Firefox ESR loads a page of 100 images from conform's server held at 10 bidi streams; STREAMS_BLOCKED expected"
+rfc = "9000§4.6"
+requirement = "an endpoint held at a stream limit SHOULD send STREAMS_BLOCKED (§4.6)"
+plugin = "external"
+scenario = "request-response"
+params = { requests = 100, response_bytes = 200, time_limit_ms = 40000 }
+client = { implementation = "firefox" }
+server = { implementation = "conform", initial_max_streams_bidi = 10 }
+network = { rtt_ms = 2 }
+timeout = 90
+  [[case.expect]]
+  check = "no_connection_error"
+
+[[case]]
+id = "quinn-0.9"
+summary = "quinn 0.9 against itself: the client opens 20 bidi streams at a server limit of 5, which the server raises"
+rfc = "9000§4.6"
+requirement = "a receiver is expected to raise MAX_STREAMS (§4.6); every stream MUST be delivered (§2.2)"
+plugin = "external"
+scenario = "streams-toward"
+params = { toward = "server", dir = "bidi", streams = 20, time_limit_ms = 8000 }
+client = { implementation = "quinn-0.9" }
+server = { implementation = "quinn-0.9", initial_max_streams_bidi = 5 }
+network = { rtt_ms = 4 }
+  [[case.expect]]
+  check = "no_connection_error"
+TOML
+filters=()
+for stack in "${stacks[@]}"; do filters+=(--filter "$stack"); done
+"$build/conform" run "$out/suite.toml" --out "$out/run" -q -j1 "${filters[@]}" || true
+
+for stack in "${stacks[@]}"; do
   dest=$here/captures/third-party/$stack
   mkdir -p "$dest"
   cp "$out/run/$stack/client.pcap" "$dest/$stack.pcap"

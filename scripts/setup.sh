@@ -54,6 +54,19 @@ test_packages=(
 packages=("${build_packages[@]}" "${library_packages[@]}" "${peer_packages[@]}")
 $tests && packages+=("${test_packages[@]}")
 
+# --- third-party QUIC peers of suites/interop (issue 17, peers-native) ---
+# Browsers as HTTP/3 clients, and quinn 0.9 built offline from Debian's Rust
+# crates with Debian's own rustc/cargo (1.63/1.65; a rustup toolchain
+# elsewhere on PATH is not used). Versions checked: ../shared/PEERS.md.
+packages+=(
+  chromium                      # Google quiche: profile chromium
+  firefox-esr libnss3-tools     # Mozilla neqo: profile firefox (certutil trusts the run's CA)
+  util-linux                    # unshare: browsers in a PID namespace of their own
+  rustc cargo librust-quinn-dev librust-tokio-dev librust-rustls-dev librust-rustls-pemfile-dev
+                                # quinn 0.9: plugins/external/quinn-peer, profile quinn-0.9
+)
+# --- end of the peers-native block ---
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

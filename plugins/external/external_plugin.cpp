@@ -6,17 +6,19 @@
 // a QUIC stack without writing C++ (docs/plugins.md).
 #include "child_process.hpp"
 #include "command_template.hpp"
+#include "private_network.hpp"
 #include "profile.hpp"
+#include "role_launch.hpp"
 #include "run_files.hpp"
 #include "workload.hpp"
 
 #include <conform/plugin_export.hpp>
 
 #include <dlfcn.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <sstream>
 #include <thread>
 #include <tuple>
@@ -31,9 +33,6 @@ using namespace conform;
 namespace fs = std::filesystem;
 using std::chrono::milliseconds;
 
-// Node.js and Deno servers load a runtime first: on a loaded machine that
-// takes seconds before the socket is bound.
-constexpr milliseconds kServerStartLimit{15000};
 constexpr milliseconds kStopGrace{1000};
 
 // The folder holding this plugin's library: the build's plugins/ folder.
@@ -69,65 +68,18 @@ std::string shell_line(const std::vector<std::string>& argv, const std::map<std:
   return line + join(argv, " ");
 }
 
-std::int64_t whole_seconds(std::int64_t ms) { return std::max<std::int64_t>(1, (ms + 999) / 1000); }
-
-// The build folder: the plugin's tools (conform-quic, conform-quic-go) and
-// the npm-installed peers (peers/).
-fs::path build_dir() { return plugin_dir().parent_path(); }
-
-// The placeholder values of one role.
-std::map<std::string, std::string> values_for(const CaseSettings& s, const std::string& role,
-                                              const std::string& dir, std::uint16_t port) {
-  const ValueMap& knobs = s.knobs.at(role);
-  auto knob = [&](const char* name) { return std::to_string(value_or<std::int64_t>(knobs, name, 0)); };
-  const std::string authority = "127.0.0.1:" + std::to_string(port);
-  const std::int64_t idle_ms = value_or<std::int64_t>(knobs, "max_idle_timeout_ms", 5000);
-  // The server starts first and is stopped after the client: its own limit
-  // must not end it while the client, started late on a loaded machine,
-  // still works.
-  const std::int64_t time_limit_ms = value_or<std::int64_t>(s.params, "time_limit_ms", 20000) +
-                                     (role == "server" ? kServerStartLimit.count() : 0);
-  std::map<std::string, std::string> values = stream_work(s, role);
-  values.insert({{"address", "127.0.0.1"},
-          {"port", std::to_string(port)},
-          {"authority", authority},
-          {"url", "https://" + authority + "/response.bin"},
-          {"path", "/response.bin"},
-          {"htdocs", dir + "/htdocs"},
-          {"download_dir", dir + "/download"},
-          {"cert", dir + "/cert.pem"},
-          {"key", dir + "/key.pem"},
-          {"keylog", dir + "/" + role + ".keys"},
-          {"requests", std::to_string(value_or<std::int64_t>(s.params, "requests", 1))},
-          {"response_bytes", std::to_string(value_or<std::int64_t>(s.params, "response_bytes", 0))},
-          {"max_streams_bidi", knob("initial_max_streams_bidi")},
-          {"max_streams_uni", knob("initial_max_streams_uni")},
-          {"max_data", knob("initial_max_data")},
-          {"max_stream_data", knob("initial_max_stream_data")},
-          {"idle_timeout_ms", std::to_string(idle_ms)},
-          {"idle_timeout_s", std::to_string(whole_seconds(idle_ms))},
-          {"time_limit_ms", std::to_string(time_limit_ms)},
-          {"time_limit_s", std::to_string(whole_seconds(time_limit_ms))},
-          {"peers", (build_dir() / "peers").string()}});
-  return values;
+// CONFORM_REQUIRE_PEERS=1 (set by .ci/run): a peer that is not installed
+// is an error, so a run without it cannot go green.
+bool peers_required() {
+  const char* v = std::getenv("CONFORM_REQUIRE_PEERS");
+  return v && std::string(v) == "1";
 }
 
-// One role's program, ready to start.
-struct Launch {
-  std::vector<std::string> argv;
-  std::map<std::string, std::string> env;
-};
-
-Launch launch_of(const RoleCommand& c, const std::string& program, const std::map<std::string, std::string>& values) {
-  Launch l{{program}, {}};
-  for (const auto& a : c.args) l.argv.push_back(expand(a, values));
-  for (const auto& [k, v] : c.env) l.env[k] = expand(v, values);
-  return l;
+RunOutcome missing_peer(const std::string& problem) {
+  if (peers_required()) return {RunOutcome::Status::error, "CONFORM_REQUIRE_PEERS=1: " + problem};
+  return {RunOutcome::Status::unsupported, problem};
 }
 
-// Each request on a bidirectional stream of its own, as HTTP/3 does (RFC
-// 9114 §6.1); the request bytes are the programs' own, so only the
-// responses' are declared.
 class ExternalPlugin final : public Plugin {
  public:
   ExternalPlugin() : profiles_(load_profiles(profile_dirs())) {
@@ -170,12 +122,18 @@ class ExternalPlugin final : public Plugin {
   }
 
  private:
-  // The profile of `role` and its program's path, or why the run cannot happen.
+  // The profile of `role` and its program's path, or why the run cannot
+  // happen: `installed` is false when a program or file is missing (an
+  // ERROR under CONFORM_REQUIRE_PEERS), true when the pairing itself cannot
+  // play the scenario (always UNSUPPORTED).
   struct Resolved {
     const Profile* profile = nullptr;
     std::string program;
     std::string problem;
+    bool installed = true;
   };
+
+  static std::string tools_dir() { return plugin_dir().parent_path().string(); }
 
   Resolved resolve(const CaseSettings& s, const std::string& role) const {
     const std::string name = value_or<std::string>(s.knobs.at(role), "implementation", "");
@@ -195,21 +153,15 @@ class ExternalPlugin final : public Plugin {
                   s.scenario + "' needs " + to_string(workload_of(s.scenario));
       return r;
     }
-    const std::string tools = build_dir().string();
-    auto missing = [&](const std::string& file) {
-      r.problem = "profile '" + name + "' (" + role + "): " + file + " is missing (scripts/setup.sh installs it)";
-      return r;
-    };
+    const std::string what = "profile '" + name + "' (" + role + ")";
     for (const auto& need : command->needs)
-      if (!fs::exists(fs::path(tools) / need)) return missing((fs::path(tools) / need).string());
-    // A relative path names a file of the build (an npm package's binary).
-    if (command->program.find('/') != std::string::npos && fs::path(command->program).is_relative()) {
-      r.program = (fs::path(tools) / command->program).string();
-      if (access(r.program.c_str(), X_OK) != 0) return missing(r.program);
-      return r;
-    }
-    r.program = program_path(command->program, {tools});
-    if (r.program.empty()) r.problem = "profile '" + name + "' (" + role + "): " + not_found(*command);
+      if (const fs::path file = fs::path(tools_dir()) / need; !fs::exists(file)) {
+        r.problem = what + ": " + file.string() + " is missing (scripts/setup.sh installs it)";
+        r.installed = false;
+        return r;
+      }
+    r.program = find_command(*command, tools_dir(), what, r.problem);
+    r.installed = !r.program.empty();
     return r;
   }
 
@@ -228,11 +180,6 @@ class ExternalPlugin final : public Plugin {
     return {};
   }
 
-  static std::string not_found(const RoleCommand& command) {
-    return "program '" + command.program + "' not found in " + build_dir().string() +
-           ", $PATH, /usr/local/sbin, /usr/sbin or /sbin";
-  }
-
   // A user's own profile (CONFORM_EXTERNAL_PROFILES) names the stack under
   // test: a program missing there is a problem of the input, which refuses
   // the cases, never UNSUPPORTED (a CI gate would go green on nothing). A
@@ -242,10 +189,50 @@ class ExternalPlugin final : public Plugin {
     const fs::path shipped = shipped_profile_dir();
     for (const auto& p : profiles_.profiles) {
       if (fs::path(p.file).parent_path() == shipped) continue;
-      for (const auto* command : {&p.client, &p.server})
-        if (*command && program_path((*command)->program, {build_dir().string()}).empty())
-          info_.problems.push_back({p.file, (*command)->line, (*command)->column, not_found(**command)});
+      for (const auto* role : {&p.client, &p.server}) {
+        if (!*role) continue;
+        std::vector<const Command*> commands{&**role};
+        for (const auto& step : (*role)->prepare) commands.push_back(&step);
+        for (const Command* command : commands) {
+          std::string problem;
+          if (find_command(*command, tools_dir(), "", problem).empty())
+            info_.problems.push_back({p.file, command->line, command->column, problem});
+        }
+      }
     }
+  }
+
+  // Everything the run needs that is not a profile's own program: the
+  // certificate tool and, for a program that forks, unshare.
+  struct Tools {
+    std::string openssl, unshare, problem;
+  };
+
+  static Tools find_tools(const Resolved& client, const Resolved& server) {
+    Tools t;
+    t.openssl = find_command({.program = "openssl", .package = "openssl", .args = {}, .env = {}}, "", "the certificate", t.problem);
+    if (client.profile->client->forks || server.profile->server->forks)
+      t.unshare = find_command({.program = "unshare", .package = "util-linux", .args = {}, .env = {}}, "", "a program that forks", t.problem);
+    return t;
+  }
+
+  // Starts one role after preparing its profile folder.
+  static RunOutcome start_role(RunContext& ctx, const Resolved& r, const std::string& role, const Tools& tools,
+                               const std::map<std::string, std::string>& values,
+                               std::unique_ptr<ChildProcess>& process) {
+    const RoleCommand& command = *r.profile->role(role);
+    const std::string prefix = ctx.artifact_dir() + "/" + role;
+    const Prepared prepared = prepare_role(command, tools_dir(), values, prefix);
+    if (prepared.missing) {
+      ctx.log("external: " + prepared.problem);
+      return missing_peer(prepared.problem);
+    }
+    if (!prepared.problem.empty()) return {RunOutcome::Status::error, prepared.problem};
+    const Launch launch = launch_of(command, r.program, tools.unshare, values);
+    ctx.log("external: " + role + " (" + r.profile->name + "): " + shell_line(launch.argv, launch.env));
+    process = std::make_unique<ChildProcess>(launch.argv, launch.env, prefix);
+    if (!process->error().empty()) return {RunOutcome::Status::error, process->error()};
+    return {};
   }
 
   RunOutcome play(RunContext& ctx) const {
@@ -254,57 +241,71 @@ class ExternalPlugin final : public Plugin {
     for (const Resolved* r : {&server, &client})
       if (!r->problem.empty()) {
         ctx.log("external: " + r->problem);
-        return {RunOutcome::Status::unsupported, r->problem};
+        return r->installed ? RunOutcome{RunOutcome::Status::unsupported, r->problem} : missing_peer(r->problem);
       }
     if (auto why = key_log_sources(ctx, client, server); !why.empty()) {
       ctx.log("external: " + why);
       return {RunOutcome::Status::unsupported, why};
     }
-    const std::string openssl = program_path("openssl", {});
-    if (openssl.empty()) return {RunOutcome::Status::unsupported, "program 'openssl' not found (it makes the certificate)"};
+    const Tools tools = find_tools(client, server);
+    if (!tools.problem.empty()) return missing_peer(tools.problem);
 
-    const std::string dir = ctx.artifact_dir();
+    const PrivateNetwork network;
+    ctx.log(network.problem().empty()
+                ? "external: in a private network namespace whose only interface is loopback"
+                : "external: no private network namespace (" + network.problem() +
+                      "): the programs run on the host's loopback, 127.0.0.1 only");
+    RunFacts facts{ctx.artifact_dir(), 0, {}, tools_dir()};
+    const std::string& dir = facts.dir;
     fs::create_directories(dir + "/htdocs");
     fs::create_directories(dir + "/download");
-    if (auto why = make_certificate(openssl, dir); !why.empty()) return {RunOutcome::Status::error, why};
-    if (!write_body(dir + "/htdocs/response.bin", value_or<std::int64_t>(s.params, "response_bytes", 0)))
-      return {RunOutcome::Status::error, "cannot write " + dir + "/htdocs/response.bin"};
+    if (auto why = make_certificate(tools.openssl, dir); !why.empty()) return {RunOutcome::Status::error, why};
+    const std::int64_t requests = value_or<std::int64_t>(s.params, "requests", 0);
+    if (!write_body(dir + "/htdocs/response.bin", value_or<std::int64_t>(s.params, "response_bytes", 0)) ||
+        !write_page(dir + "/htdocs", requests))
+      return {RunOutcome::Status::error, "cannot write the files of " + dir + "/htdocs"};
+    if (uses_placeholder(*client.profile->client, "spki_sha256")) {
+      std::string problem;
+      facts.spki_sha256 = spki_pin(tools.openssl, dir, problem);
+      if (!problem.empty()) return {RunOutcome::Status::error, problem};
+    }
 
-    const std::uint16_t server_port = free_udp_port();
-    if (server_port == 0) return {RunOutcome::Status::error, "no free UDP port on 127.0.0.1"};
-    const Launch server_launch =
-        launch_of(*server.profile->server, server.program, values_for(s, "server", dir, server_port));
-    ctx.log("external: server (" + server.profile->name + "): " + shell_line(server_launch.argv, server_launch.env));
-    ChildProcess server_process(server_launch.argv, server_launch.env, dir + "/server");
-    if (!server_process.error().empty()) return {RunOutcome::Status::error, server_process.error()};
-    if (auto why = await_bound(server_process, server_port, server.profile->name); !why.empty())
+    facts.port = free_udp_port();
+    if (facts.port == 0) return {RunOutcome::Status::error, "no free UDP port on 127.0.0.1"};
+    std::unique_ptr<ChildProcess> server_process, client_process;
+    const auto server_values = values_for(s, "server", facts);
+    if (auto started = start_role(ctx, server, "server", tools, server_values, server_process);
+        started.status != RunOutcome::Status::completed)
+      return started;
+    if (auto why = await_bound(*server_process, facts.port, server.profile->name); !why.empty())
       return {RunOutcome::Status::error, why};
 
-    LoopbackRelay& relay = ctx.relay(server_port);
+    LoopbackRelay& relay = ctx.relay(facts.port);
     if (!relay.error().empty()) return {RunOutcome::Status::error, "relay: " + relay.error()};
-    const Launch client_launch =
-        launch_of(*client.profile->client, client.program, values_for(s, "client", dir, relay.port()));
-    ctx.log("external: client (" + client.profile->name + "): " + shell_line(client_launch.argv, client_launch.env));
-    ChildProcess client_process(client_launch.argv, client_launch.env, dir + "/client");
-    if (!client_process.error().empty()) return {RunOutcome::Status::error, client_process.error()};
+    facts.port = relay.port();
+    const auto client_values = values_for(s, "client", facts);
+    if (auto started = start_role(ctx, client, "client", tools, client_values, client_process);
+        started.status != RunOutcome::Status::completed)
+      return started;
 
     const milliseconds limit{value_or<std::int64_t>(s.params, "time_limit_ms", 20000)};
     bool crashed = false;
-    if (client_process.wait_for(limit)) {
-      ctx.log("external: the client ended: " + client_process.how_it_ended());
-      crashed = client_process.killed();
+    if (client_process->wait_for(limit)) {
+      ctx.log("external: the client ended: " + client_process->how_it_ended());
+      crashed = client_process->killed();
     } else
       ctx.log("external: the client was still running after time_limit_ms " + std::to_string(limit.count()) +
-              ": stopped with status " + std::to_string(client_process.stop(kStopGrace)));
+              ": stopped with status " + std::to_string(client_process->stop(kStopGrace)));
     // The client's last datagrams (its CONNECTION_CLOSE) cross the relay first.
     const double rtt_ms = value_or<double>(s.network, "rtt_ms", 10);
     std::this_thread::sleep_for(milliseconds(100 + static_cast<std::int64_t>(2 * rtt_ms)));
-    if (server_process.running())
-      ctx.log("external: server stopped with status " + std::to_string(server_process.stop(kStopGrace)));
+    if (server_process->running())
+      ctx.log("external: server stopped with status " + std::to_string(server_process->stop(kStopGrace)));
     else
-      ctx.log("external: the server had exited with status " + std::to_string(server_process.stop(kStopGrace)) +
-              ": " + server_process.stderr_tail());
+      ctx.log("external: the server had exited with status " + std::to_string(server_process->stop(kStopGrace)) +
+              ": " + server_process->stderr_tail());
     relay.stop();
+    remove_profile_dirs({client_values.at("profile_dir"), server_values.at("profile_dir")});
 
     const auto lines = key_log_lines({dir + "/client.keys", dir + "/server.keys"});
     for (const auto& line : lines) ctx.key_log(line);
@@ -314,8 +315,16 @@ class ExternalPlugin final : public Plugin {
     // checks that only look for faults (no_connection_error).
     if (crashed)
       return {RunOutcome::Status::error, "client (" + client.profile->name + ") ended abnormally: " +
-                                             client_process.how_it_ended() + ": " + client_process.stderr_tail()};
+                                             client_process->how_it_ended() + ": " + client_process->stderr_tail()};
     return {};
+  }
+
+  // The throwaway folders (browser profiles: megabytes each) go with the run.
+  static void remove_profile_dirs(const std::vector<std::string>& dirs) {
+    for (const auto& d : dirs) {
+      std::error_code ec;
+      fs::remove_all(d, ec);
+    }
   }
 
   // Waits until the server has bound its port; empty, or why not.

@@ -55,6 +55,77 @@ std::optional<std::string> template_string(const toml::node& node, const std::st
   return s->get();
 }
 
+// Reads program, package, args and env of `t` (the table written `where`,
+// "[client]" or "[[client.prepare]]") into `c`.
+void read_command(const toml::table& t, const std::string& where, Command& c, FileProblems& problems) {
+  const std::string label = where.substr(where.find_first_not_of('['), where.find(']') - where.find_first_not_of('['));
+  const toml::node* program = t.get("program");
+  if (!program || !program->as_string() || program->as_string()->get().empty())
+    problems.add(program ? program->source() : t.source(), where + " needs 'program', a non-empty string");
+  else {
+    c.program = program->as_string()->get();
+    c.line = program->source().begin.line;
+    c.column = program->source().begin.column;
+  }
+  if (const toml::node* package = t.get("package")) {
+    if (package->as_string())
+      c.package = package->as_string()->get();
+    else
+      problems.add(package->source(), label + ".package must be a string");
+  }
+  if (const toml::node* args = t.get("args")) {
+    if (const toml::array* list = args->as_array()) {
+      for (const auto& a : *list)
+        if (auto s = template_string(a, label + ".args item", problems)) c.args.push_back(*s);
+    } else {
+      problems.add(args->source(), label + ".args must be an array of strings");
+    }
+  }
+  if (const toml::node* env = t.get("env")) {
+    if (const toml::table* vars = env->as_table()) {
+      for (const auto& [key, value] : *vars)
+        if (auto s = template_string(value, label + ".env." + std::string(key.str()), problems))
+          c.env[std::string(key.str())] = *s;
+    } else {
+      problems.add(env->source(), label + ".env must be a table of strings");
+    }
+  }
+}
+
+void read_prepare(const toml::node& node, const std::string& role, RoleCommand& c, FileProblems& problems) {
+  const toml::array* list = node.as_array();
+  if (!list) {
+    problems.add(node.source(), role + ".prepare must be an array of tables: write [[" + role + ".prepare]]");
+    return;
+  }
+  for (const auto& item : *list) {
+    const toml::table* t = item.as_table();
+    if (!t) {
+      problems.add(item.source(), role + ".prepare items must be tables with 'program' and 'args'");
+      continue;
+    }
+    reject_unknown_keys(*t, {"program", "package", "args", "env"}, "[[" + role + ".prepare]]", problems);
+    Command step;
+    read_command(*t, "[[" + role + ".prepare]]", step, problems);
+    c.prepare.push_back(std::move(step));
+  }
+}
+
+void read_files(const toml::node& node, const std::string& role, RoleCommand& c, FileProblems& problems) {
+  const toml::table* files = node.as_table();
+  if (!files) {
+    problems.add(node.source(), role + ".files must be a table of file name = text");
+    return;
+  }
+  for (const auto& [key, value] : *files) {
+    const std::string name(key.str());
+    if (name.empty() || name.find('/') != std::string::npos || name[0] == '.')
+      problems.add(key.source(), role + ".files: '" + name + "' must be a plain file name inside {profile_dir}");
+    else if (auto s = template_string(value, role + ".files." + name, problems))
+      c.files[name] = *s;
+  }
+}
+
 std::optional<RoleCommand> read_role(const toml::table& root, const std::string& role, FileProblems& problems) {
   const toml::node* node = root.get(role);
   if (!node) return std::nullopt;
@@ -63,33 +134,17 @@ std::optional<RoleCommand> read_role(const toml::table& root, const std::string&
     problems.add(node->source(), "'" + role + "' must be a table: write [" + role + "]");
     return std::nullopt;
   }
-  reject_unknown_keys(*t, {"program", "args", "env", "keylog", "needs"}, "[" + role + "]", problems);
+  reject_unknown_keys(*t, {"program", "package", "args", "env", "keylog", "needs", "prepare", "files", "forks"}, "[" + role + "]",
+                      problems);
   RoleCommand c;
-  const toml::node* program = t->get("program");
-  if (!program || !program->as_string() || program->as_string()->get().empty()) {
-    problems.add(program ? program->source() : t->source(),
-                 "[" + role + "] needs 'program', a non-empty string");
-  } else {
-    c.program = program->as_string()->get();
-    c.line = program->source().begin.line;
-    c.column = program->source().begin.column;
-  }
-  if (const toml::node* args = t->get("args")) {
-    if (const toml::array* list = args->as_array()) {
-      for (const auto& a : *list)
-        if (auto s = template_string(a, role + ".args item", problems)) c.args.push_back(*s);
-    } else {
-      problems.add(args->source(), role + ".args must be an array of strings");
-    }
-  }
-  if (const toml::node* env = t->get("env")) {
-    if (const toml::table* vars = env->as_table()) {
-      for (const auto& [key, value] : *vars)
-        if (auto s = template_string(value, role + ".env." + std::string(key.str()), problems))
-          c.env[std::string(key.str())] = *s;
-    } else {
-      problems.add(env->source(), role + ".env must be a table of strings");
-    }
+  read_command(*t, "[" + role + "]", c, problems);
+  if (const toml::node* prepare = t->get("prepare")) read_prepare(*prepare, role, c, problems);
+  if (const toml::node* files = t->get("files")) read_files(*files, role, c, problems);
+  if (const toml::node* forks = t->get("forks")) {
+    if (forks->as_boolean())
+      c.forks = forks->as_boolean()->get();
+    else
+      problems.add(forks->source(), role + ".forks must be true or false");
   }
   if (const toml::node* keylog = t->get("keylog")) {
     if (const auto* b = keylog->as_boolean())

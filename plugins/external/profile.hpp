@@ -16,20 +16,33 @@
 
 namespace external {
 
-/// How to start one role: `program` is a name looked up as program_path()
-/// says, or a path (a relative one from the build folder); `args` and `env`
-/// values are command templates. `keylog` is false for a program that
-/// writes no key log (the run then decrypts with the other role's);
-/// `needs` are files (relative: from the build folder) without which the
-/// role cannot run, such as an npm package its script imports.
-struct RoleCommand {
+/// One program: `program` is a name looked up as program_path() says, or a
+/// path (a relative one from the build folder); `args` and `env` values are
+/// command templates; `package` names what installs it, for the reason of a
+/// run that cannot happen without it.
+struct Command {
   std::string program;
   /// Where `program` is written in its profile file (from 1).
   std::uint32_t line = 0, column = 0;
+  std::string package;
   std::vector<std::string> args;
   std::map<std::string, std::string> env;
+};
+
+/// How to start one role: its program; `keylog` false for a program that
+/// writes no key log (the run then decrypts with the other role's);
+/// `needs`, files (relative: from the build folder) without which the role
+/// cannot run, such as an npm package its script imports; the commands that
+/// prepare its throwaway {profile_dir} first (each must exit 0), the files
+/// written there (name inside it → template of its text), and whether the
+/// program forks helpers (a browser), so that it runs as the first process
+/// of a PID namespace of its own and stopping it ends them all.
+struct RoleCommand : Command {
   bool keylog = true;
   std::vector<std::string> needs;
+  std::vector<Command> prepare;
+  std::map<std::string, std::string> files;
+  bool forks = false;
 };
 
 /// One implementation: its name (the `implementation` knob's value), a

@@ -10,19 +10,32 @@
 
 namespace external {
 
-/// Writes `dir`/cert.pem and key.pem, a self-signed ECDSA P-256 pair for
-/// CN=localhost (what GnuTLS, BoringSSL and Go all accept), with the
-/// `openssl` program at `openssl`. Empty on success, else why not.
+/// Writes `dir`/ca.pem, a CA certificate, and cert.pem + key.pem, an ECDSA
+/// P-256 leaf it signed for CN=localhost with subjectAltName IP:127.0.0.1
+/// and DNS:localhost (what GnuTLS, BoringSSL, Go and rustls accept, and
+/// what a browser accepts once it trusts ca.pem), with the `openssl`
+/// program at `openssl`. Empty on success, else why not.
 std::string make_certificate(const std::string& openssl, const std::string& dir);
+
+/// A Chromium certificate pin of `dir`/cert.pem: base64 of the SHA-256 of
+/// its SubjectPublicKeyInfo (DER). Empty with `problem` set when openssl
+/// fails.
+std::string spki_pin(const std::string& openssl, const std::string& dir, std::string& problem);
 
 /// Writes `path` with `bytes` bytes of a fixed pattern.
 bool write_body(const std::string& path, std::int64_t bytes);
 
+/// Writes `htdocs`/page.html, a page of `count` images /r1.bin ... each a
+/// hard link to `htdocs`/response.bin (distinct URLs, so a browser fetches
+/// every one). False when a file cannot be made.
+bool write_page(const std::string& htdocs, std::int64_t count);
+
 /// A UDP port on 127.0.0.1 that was free a moment ago (0 if none).
 std::uint16_t free_udp_port();
 
-/// Whether some socket is bound to UDP `port` (any address), from
-/// /proc/net/udp: no probe bind that could race the server's own.
+/// Whether some socket is bound to UDP `port` (any address), from the
+/// calling thread's network namespace's /proc/thread-self/net/udp: no
+/// probe bind that could race the server's own.
 bool udp_port_bound(std::uint16_t port);
 
 /// The NSS key log lines of `files` in order, each line once; files that do

@@ -28,6 +28,10 @@ inline constexpr int kSkipExitCode = 77;
 /// The variable that turns missing tools into failures.
 inline constexpr const char* kRequireTools = "CONFORM_REQUIRE_TOOLS";
 
+/// The variable that turns missing third-party peers (suites/interop's
+/// stacks) into failures.
+inline constexpr const char* kRequirePeers = "CONFORM_REQUIRE_PEERS";
+
 /// What a test needs.
 struct Need {
   /// Programs, found as external::program_path finds them ($PATH, then the
@@ -58,6 +62,12 @@ class needs : public boost::unit_test::decorator::base {
 
 /// Root (capturing on lo, device nodes, dropping to another user).
 inline needs needs_root() { return needs(Need{{}, true}); }
+
+/// Third-party peers: programs (a name, or a path such as a peer program
+/// of the build), required under CONFORM_REQUIRE_PEERS.
+inline needs needs_peers(std::vector<std::string> programs) {
+  return needs(Need{std::move(programs), false, kRequirePeers});
+}
 
 /// `code`, the test program's own exit code, or kSkipExitCode when it is 0
 /// and a test was skipped for a missing need.

@@ -1,0 +1,148 @@
+// Placeholder values, program lookup, profile folders and command lines of
+// the roles of an external run.
+#include "role_launch.hpp"
+
+#include "child_process.hpp"
+#include "command_template.hpp"
+#include "workload.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace external {
+namespace fs = std::filesystem;
+using conform::value_or;
+
+namespace {
+
+std::int64_t whole_seconds(std::int64_t ms) { return std::max<std::int64_t>(1, (ms + 999) / 1000); }
+
+}  // namespace
+
+std::map<std::string, std::string> values_for(const conform::CaseSettings& s, const std::string& role,
+                                              const RunFacts& facts) {
+  const conform::ValueMap& knobs = s.knobs.at(role);
+  auto knob = [&](const char* name) { return std::to_string(value_or<std::int64_t>(knobs, name, 0)); };
+  const std::string authority = "127.0.0.1:" + std::to_string(facts.port);
+  const std::string& dir = facts.dir;
+  const std::int64_t idle_ms = value_or<std::int64_t>(knobs, "max_idle_timeout_ms", 5000);
+  // The server starts first and is stopped after the client: its own limit
+  // must not end it while the client, started late on a loaded machine,
+  // still works.
+  const std::int64_t limit_ms = value_or<std::int64_t>(s.params, "time_limit_ms", 20000) +
+                                (role == "server" ? kServerStartLimit.count() : 0);
+  std::map<std::string, std::string> values = stream_work(s, role);
+  values.insert({{"address", "127.0.0.1"},
+                 {"port", std::to_string(facts.port)},
+                 {"authority", authority},
+                 {"url", "https://" + authority + "/response.bin"},
+                 {"page_url", "https://" + authority + "/page.html"},
+                 {"path", "/response.bin"},
+                 {"htdocs", dir + "/htdocs"},
+                 {"download_dir", dir + "/download"},
+                 {"cert", dir + "/cert.pem"},
+                 {"key", dir + "/key.pem"},
+                 {"ca_cert", dir + "/ca.pem"},
+                 {"spki_sha256", facts.spki_sha256},
+                 {"keylog", dir + "/" + role + ".keys"},
+                 {"profile_dir", dir + "/" + role + "-profile"},
+                 {"requests", std::to_string(value_or<std::int64_t>(s.params, "requests", 1))},
+                 {"response_bytes", std::to_string(value_or<std::int64_t>(s.params, "response_bytes", 0))},
+                 {"max_streams_bidi", knob("initial_max_streams_bidi")},
+                 {"max_streams_uni", knob("initial_max_streams_uni")},
+                 {"max_data", knob("initial_max_data")},
+                 {"max_stream_data", knob("initial_max_stream_data")},
+                 {"idle_timeout_ms", std::to_string(idle_ms)},
+                 {"idle_timeout_s", std::to_string(whole_seconds(idle_ms))},
+                 {"time_limit_s", std::to_string(whole_seconds(limit_ms))},
+                 {"time_limit_ms", std::to_string(limit_ms)},
+                 {"peers", facts.tools + "/peers"}});
+  return values;
+}
+
+bool uses_placeholder(const RoleCommand& c, const std::string& name) {
+  const std::string token = "{" + name + "}";
+  auto in = [&](const Command& k) {
+    for (const auto& a : k.args)
+      if (a.find(token) != std::string::npos) return true;
+    for (const auto& [var, v] : k.env)
+      if (v.find(token) != std::string::npos) return true;
+    return false;
+  };
+  if (in(c)) return true;
+  for (const auto& step : c.prepare)
+    if (in(step)) return true;
+  for (const auto& [file, text] : c.files)
+    if (text.find(token) != std::string::npos) return true;
+  return false;
+}
+
+std::string find_command(const Command& c, const std::string& tools, const std::string& what, std::string& problem) {
+  // A relative path names a file of the build (an npm package's binary).
+  if (c.program.find('/') != std::string::npos && fs::path(c.program).is_relative()) {
+    std::string path = (fs::path(tools) / c.program).string();
+    if (access(path.c_str(), X_OK) == 0) return path;
+    problem = (what.empty() ? "" : what + ": ") + path + " is missing (scripts/setup.sh installs it)";
+    return {};
+  }
+  std::string path = program_path(c.program, {tools});
+  if (path.empty())
+    problem = (what.empty() ? "" : what + ": ") + "program '" + c.program + "' not found in " + (tools.empty() ? "" : tools + ", ") +
+              "$PATH, /usr/local/sbin, /usr/sbin or /sbin" +
+              (c.package.empty() ? "" : ": install " + c.package + " (scripts/setup.sh does)");
+  return path;
+}
+
+Launch launch_of(const RoleCommand& c, const std::string& program, const std::string& unshare,
+                 const std::map<std::string, std::string>& values) {
+  Launch l;
+  if (c.forks) {
+    l.argv = {unshare};
+    // Without root, a user namespace gives the PID namespace its privilege.
+    if (geteuid() != 0) l.argv.insert(l.argv.end(), {"--user", "--map-root-user"});
+    l.argv.insert(l.argv.end(), {"--pid", "--fork", "--kill-child"});
+  }
+  l.argv.push_back(program);
+  for (const auto& a : c.args) l.argv.push_back(expand(a, values));
+  for (const auto& [k, v] : c.env) l.env[k] = expand(v, values);
+  return l;
+}
+
+Prepared prepare_role(const RoleCommand& c, const std::string& tools, const std::map<std::string, std::string>& values,
+                      const std::string& log_prefix) {
+  const std::string dir = values.at("profile_dir");
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  fs::create_directories(dir, ec);
+  if (ec) return {"cannot make " + dir + ": " + ec.message(), false};
+  for (const auto& [name, text] : c.files) {
+    std::ofstream out(dir + "/" + name);
+    out << expand(text, values);
+    if (!out) return {"cannot write " + dir + "/" + name, false};
+  }
+  int step = 0;
+  for (const auto& command : c.prepare) {
+    std::string problem;
+    const std::string program = find_command(command, tools, "prepare step " + std::to_string(++step), problem);
+    if (program.empty()) return {problem, true};
+    std::vector<std::string> argv{program};
+    std::map<std::string, std::string> env;
+    for (const auto& a : command.args) argv.push_back(expand(a, values));
+    for (const auto& [k, v] : command.env) env[k] = expand(v, values);
+    ChildProcess p(argv, env, log_prefix + "-prepare" + std::to_string(step));
+    if (!p.error().empty()) return {p.error(), false};
+    const auto status = p.wait_for(std::chrono::seconds(20));
+    if (status != 0) {
+      p.stop(std::chrono::milliseconds(0));
+      return {"prepare step " + std::to_string(step) + " (" + command.program + ") failed" +
+                  (status ? " with status " + std::to_string(*status) : std::string(" to end within 20 s")) + ": " +
+                  p.stderr_tail(),
+              false};
+    }
+  }
+  return {};
+}
+
+}  // namespace external
