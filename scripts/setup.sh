@@ -42,30 +42,24 @@ peer_packages=(
   # profile quic-go: our peer (plugins/external/quic-go-peer), built offline
   # in GOPATH mode by CMake: Go 1.19 and quic-go 0.29 with qtls-go1-19
   golang-go golang-github-lucas-clemente-quic-go-dev
+  chromium                      # profile chromium (Google quiche), HTTP/3 client
+  firefox-esr libnss3-tools     # profile firefox (Mozilla neqo); certutil trusts the run's CA
+  util-linux                    # unshare: browsers in a PID namespace of their own
+  # profile quinn-0.9: our peer (plugins/external/quinn-peer), built offline
+  # by CMake with Debian's own rustc and cargo (1.63, 1.65; a rustup
+  # toolchain elsewhere on PATH is not used) from Debian's crates
+  rustc cargo librust-quinn-dev librust-tokio-dev librust-rustls-dev librust-rustls-pemfile-dev
 )
 # What the test suite adds (--tests).
 test_packages=(
   clang libclang-rt-14-dev      # fuzz tests (tests/fuzz): libFuzzer and the sanitizer runtimes
   tshark                        # the interop tests read captures with it too
   tcpdump                       # scripts/make-reference-captures.sh (tests read the committed files)
-  chromium                      # the HTML report's browser test, headless
+  # (chromium, a peer above, also runs the HTML report's browser test)
 )
 
 packages=("${build_packages[@]}" "${library_packages[@]}" "${peer_packages[@]}")
 $tests && packages+=("${test_packages[@]}")
-
-# --- third-party QUIC peers of suites/interop (issue 17, peers-native) ---
-# Browsers as HTTP/3 clients, and quinn 0.9 built offline from Debian's Rust
-# crates with Debian's own rustc/cargo (1.63/1.65; a rustup toolchain
-# elsewhere on PATH is not used). Versions checked: ../shared/PEERS.md.
-packages+=(
-  chromium                      # Google quiche: profile chromium
-  firefox-esr libnss3-tools     # Mozilla neqo: profile firefox (certutil trusts the run's CA)
-  util-linux                    # unshare: browsers in a PID namespace of their own
-  rustc cargo librust-quinn-dev librust-tokio-dev librust-rustls-dev librust-rustls-pemfile-dev
-                                # quinn 0.9: plugins/external/quinn-peer, profile quinn-0.9
-)
-# --- end of the peers-native block ---
 
 missing=()
 for p in "${packages[@]}"; do

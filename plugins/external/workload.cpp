@@ -23,8 +23,11 @@ std::vector<ValueSpec> stream_params(ValueSpec role, const std::string& dir_defa
 
 std::string other(const std::string& role) { return role == "client" ? "server" : "client"; }
 
+// One client program a run: what it asks for is its total, however many
+// connections it spreads it over (Firefox loads a page over two).
 RunDemand request_response_demand(const ValueMap& p) {
   RunDemand d;
+  d.across_connections = true;
   d.client.bidi_streams = demand_param(p, "requests");
   d.server.bytes = demand_product(p, "requests", "response_bytes");
   return d;
@@ -34,6 +37,7 @@ RunDemand request_response_demand(const ValueMap& p) {
 // with stream_bytes; `role_param` names the role under test.
 RunDemand stream_demand(const ValueMap& p, const std::string& role_param, bool under_test_opens) {
   RunDemand d;
+  d.across_connections = true;
   const std::string under_test = std::get<std::string>(p.at(role_param));
   SideDemand& opener = (under_test_opens ? under_test : other(under_test)) == "client" ? d.client : d.server;
   (std::get<std::string>(p.at("dir")) == "uni" ? opener.uni_streams : opener.bidi_streams) =

@@ -211,6 +211,42 @@ BOOST_AUTO_TEST_CASE(max_streams_extended_passes_descending_and_repeated_raises)
   BOOST_TEST(r.evidence.back().frame == 3u);
 }
 
+BOOST_AUTO_TEST_CASE(a_demand_over_several_connections_counts_what_the_others_carried) {
+  // Firefox loads a page of 100 images over two connections: the scenario's
+  // 100 requests are the client's total, not what each connection wanted.
+  // Here 5 requests: 2 on the first connection (held at 2, never raised),
+  // `second` on the other.
+  auto client_bidi = [](std::uint64_t i) { return stream(i * 4, 0, 10, true); };
+  auto run = [&](std::uint64_t second, bool across) {
+    TimelineBuilder first, other;
+    first.params(Side::server).initial_max_streams_bidi = 2;
+    first.send(Side::client, 1 * kMs, {client_bidi(0), client_bidi(1)});
+    first.send(Side::server, 2 * kMs, {ping()});
+    other.params(Side::server).initial_max_streams_bidi = 10;
+    for (std::uint64_t i = 0; i < second; ++i) other.send(Side::client, 3 * kMs, {client_bidi(i)});
+    RunDemand d = demand_of(Side::client, &SideDemand::bidi_streams, 5, "requests=5");
+    d.across_connections = across;
+    const quic_checks::QuicRun both{nullptr, {first.facts("client.pcap"), other.facts("client-2.pcap")}};
+    return judge("streams_blocked_sent", both, {{"by", "client"}, {"dir", "bidi"}}, d);
+  };
+  // The other connection carried the other 3: the first wanted no more
+  // than its limit.
+  auto r = run(3, true);
+  BOOST_TEST((r.verdict == Verdict::not_exercised), r.summary);
+  // Each simulated client asks for all 5 on its own connection.
+  r = run(3, false);
+  BOOST_TEST((r.verdict == Verdict::fail));
+  BOOST_TEST(r.summary.starts_with("client.pcap: bidi streams: at the limit 2 from frame 1 (1.000 ms) wanting 5 "
+                                   "(scenario requests=5), never raised"),
+             r.summary);
+  // The other carried 1: the first still wanted 4 and never said so.
+  r = run(1, true);
+  BOOST_TEST((r.verdict == Verdict::fail));
+  BOOST_TEST(r.summary.starts_with("client.pcap: bidi streams: at the limit 2 from frame 1 (1.000 ms) wanting 4 "
+                                   "(scenario requests=5, less 1 on 1 other connection), never raised"),
+             r.summary);
+}
+
 BOOST_AUTO_TEST_CASE(a_wait_at_a_limit_of_zero_is_a_wait) {
   // Finding 2: the server grants no uni stream; the client wants one.
   auto client_uni = [](std::uint64_t i) { return stream(i * 4 + 2, 0, 10, true); };
@@ -359,6 +395,40 @@ BOOST_AUTO_TEST_CASE(a_blocked_frame_ahead_of_the_streams_of_its_burst_is_not_ea
   r = burst(true);
   BOOST_TEST((r.verdict == Verdict::fail));
   BOOST_TEST(r.summary == "STREAMS_BLOCKED (uni) 2 at frame 1 while the limit was 2 and 1 of it used", r.summary);
+}
+
+BOOST_AUTO_TEST_CASE(a_blocked_frame_with_a_limit_raised_but_not_yet_read_is_not_early) {
+  // Chromium's capture: MAX_STREAMS(3) reaches the client, and 181 us later
+  // its queued STREAMS_BLOCKED(2) goes out; only after that does it open the
+  // third stream. It had used exactly the old limit and nothing beyond it,
+  // so as far as it knew the limit was still 2.
+  auto client_uni = [](std::uint64_t i) { return stream(i * 4 + 2, 0, 10, true); };
+  auto stale = [&](bool third_before_frame) {
+    TimelineBuilder b;
+    b.params(Side::server).initial_max_streams_uni = 2;
+    b.send(Side::client, 1 * kMs, {client_uni(0), client_uni(1)});
+    b.send(Side::server, 2 * kMs, {max_streams(false, 3)});
+    if (third_before_frame) b.send(Side::client, 2 * kMs + 100'000, {client_uni(2)});
+    b.send(Side::client, 2 * kMs + 181'000, {streams_blocked(false, 2)});
+    if (!third_before_frame) b.send(Side::client, 2 * kMs + 300'000, {client_uni(2)});
+    return judge("blocked_frames_not_early", client_run(b), {{"by", "client"}});
+  };
+  auto r = stale(false);
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  // Once it has opened the third stream it has read the raise: a frame
+  // saying 2 after that is not the limit in force.
+  r = stale(true);
+  BOOST_TEST((r.verdict == Verdict::fail));
+  BOOST_TEST(r.summary == "STREAMS_BLOCKED (uni) 2 at frame 4 while the limit was 3 and 3 of it used", r.summary);
+  // A value the server never granted is never in force.
+  TimelineBuilder b;
+  b.params(Side::server).initial_max_streams_uni = 2;
+  b.send(Side::client, 1 * kMs, {client_uni(0)});
+  b.send(Side::server, 2 * kMs, {max_streams(false, 3)});
+  b.send(Side::client, 3 * kMs, {streams_blocked(false, 1)});
+  r = judge("blocked_frames_not_early", client_run(b), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::fail));
+  BOOST_TEST(r.summary == "STREAMS_BLOCKED (uni) 1 at frame 3 while the limit was 3 and 1 of it used", r.summary);
 }
 
 BOOST_AUTO_TEST_CASE(max_streams_within_bound_flags_limits_above_2_to_the_60) {

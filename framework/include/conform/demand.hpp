@@ -33,10 +33,16 @@ struct SideDemand {
   std::optional<DemandValue> bytes;
 };
 
-/// What a run asks of each side.
+/// What a run asks of each side. With `across_connections` the amounts are
+/// each side's total over all the connections it makes in the run (one
+/// program that may spread its work, as a browser opens a second
+/// connection for a page's images); without, each connection is asked for
+/// all of it (each simulated client does the whole scenario). Since ABI
+/// version 8.
 struct RunDemand {
   SideDemand client;
   SideDemand server;
+  bool across_connections = false;
 };
 
 /// The integer parameter `name` of `params` as a demand ("streams=200"), a

@@ -55,7 +55,7 @@ class CreditNotHeldBack final : public QuicCheck {
       std::vector<Evidence> ev;
       std::size_t episodes = 0, longest = 0;
       bool wanted_more = false;
-      for (const CreditScope& scope : scopes(conn, by, input)) {
+      for (const CreditScope& scope : scopes(j, by, input)) {
         wanted_more = wanted_more || scope.wanted > scope.initial;
         for (const AtLimit& h : scope.walk.at_limit) {
           if (scope.wanted <= h.limit) continue;
@@ -89,7 +89,8 @@ class CreditNotHeldBack final : public QuicCheck {
 
  private:
   // The connection limit and each of the peer's streams' limits.
-  static std::vector<CreditScope> scopes(const ConnectionFacts& conn, Side by, const CheckInput& input) {
+  static std::vector<CreditScope> scopes(const Judged& j, Side by, const CheckInput& input) {
+    const ConnectionFacts& conn = *j.connection;
     const Side peer = dissect::other(by);
     std::vector<CreditScope> out;
     if (const auto initial = initial_max_data(conn, by)) {
@@ -97,7 +98,7 @@ class CreditNotHeldBack final : public QuicCheck {
       Demand d{c.walk.used, ""};
       for (const auto& b : conn.side(peer).data_blocked) d.wanted = std::max(d.wanted, b.value + 1);
       c.wanted = demand(d, value_or<std::int64_t>(input.params, "expected_bytes", -1), "expected_bytes",
-                        expected_bytes(input.settings, peer))
+                        expected_bytes(input.settings, peer, j))
                      .wanted;
       out.push_back(std::move(c));
     }

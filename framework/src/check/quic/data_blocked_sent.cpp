@@ -36,7 +36,7 @@ class DataBlockedSent final : public QuicCheck {
                                           conn.at(0)),
                                0, "", &conn.side(by).data_blocked};
       return judge_limit(scope, *j.capture, input, {"sent", "bytes"}, "expected_bytes",
-                         expected_bytes(input.settings, by), *initial);
+                         expected_bytes(input.settings, by, j), *initial);
     });
   }
 };

@@ -54,7 +54,7 @@ class MaxDataExtended final : public QuicCheck {
       for (const auto& b : conn.side(peer).data_blocked)
         if (b.value + 1 > demand.wanted) demand = {b.value + 1, fmt::format("DATA_BLOCKED {} at frame {}", b.value, b.at.frame)};
       demand = quic_checks::demand(demand, value_or<std::int64_t>(input.params, "expected_bytes", -1), "expected_bytes",
-                                   expected_bytes(input.settings, peer));
+                                   expected_bytes(input.settings, peer, j));
       std::size_t reached = 0;
       const std::int64_t longest = judge_raises(walk, demand, fmt::format("the {} data", to_string(peer)), "MAX_DATA",
                                                 max_wait, *j.capture, reached, problems, ev);

@@ -82,7 +82,7 @@ class MaxStreamsExtended final : public QuicCheck {
         why = fmt::format("STREAMS_BLOCKED {} at frame {}", b.value, b.at.frame);
       }
     const Demand wants = demand({wanted, why}, value_or<std::int64_t>(input.params, "expected", -1), "expected",
-                                expected_streams(input.settings, peer, dir));
+                                expected_streams(input.settings, peer, dir, j));
     wanted = wants.wanted;
     why = wants.why;
 

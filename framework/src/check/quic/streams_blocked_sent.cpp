@@ -39,7 +39,7 @@ class StreamsBlockedSent final : public QuicCheck {
                                           stream_count_usage(conn.side(by).opened[std::size_t(dir)]), conn.at(0)),
                                0, "", &conn.side(by).streams_blocked[std::size_t(dir)]};
       return judge_limit(scope, *j.capture, input, {"opened", streams}, "expected",
-                         expected_streams(input.settings, by, dir), *initial);
+                         expected_streams(input.settings, by, dir, j), *initial);
     });
   }
 };

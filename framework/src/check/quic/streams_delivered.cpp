@@ -59,7 +59,7 @@ class StreamsDelivered final : public QuicCheck {
                               Side from, StreamDir dir, const CheckInput& input) {
     const auto fixed = value_or<std::int64_t>(input.params, "expected", -1);
     if (fixed >= 0) return {std::uint64_t(fixed), "parameter expected"};
-    if (auto e = expected_streams(input.settings, from, dir)) return *e;
+    if (auto e = expected_streams(input.settings, from, dir, j)) return *e;
     if (sent)
       return {sent->side(from).opened[std::size_t(dir)].size(), fmt::format("opened in {}", sender_capture->file)};
     std::uint64_t highest = 0;

@@ -1,6 +1,10 @@
 // Demand from the capture, the check's parameters and the run's scenario.
 #include "check/quic/support/demand.hpp"
 
+#include <fmt/format.h>
+
+#include <functional>
+
 namespace conform::quic_checks {
 namespace {
 
@@ -14,6 +18,19 @@ const SideDemand* side_demand(const CaseSettings& settings, Side from) {
   return from == Side::client ? &settings.demand->client : &settings.demand->server;
 }
 
+// `total` for the connection `j`: less `amount` of each connection beside
+// it when the scenario's amounts are over all of them.
+std::optional<Expected> on_connection(const CaseSettings& settings, std::optional<Expected> total, const Judged& j,
+                                      const std::function<std::uint64_t(const ConnectionFacts&)>& amount) {
+  if (!total || !settings.demand || !settings.demand->across_connections || j.beside.empty()) return total;
+  std::uint64_t elsewhere = 0;
+  for (const ConnectionFacts* other : j.beside) elsewhere += amount(*other);
+  total->source += fmt::format(", less {} on {} other connection{}", elsewhere, j.beside.size(),
+                               j.beside.size() == 1 ? "" : "s");
+  total->value = total->value > elsewhere ? total->value - elsewhere : 0;
+  return total;
+}
+
 }  // namespace
 
 Demand demand(Demand seen, std::int64_t fixed, const std::string& param, const std::optional<Expected>& scenario) {
@@ -23,15 +40,20 @@ Demand demand(Demand seen, std::int64_t fixed, const std::string& param, const s
   return seen;
 }
 
-std::optional<Expected> expected_streams(const CaseSettings& settings, Side from, StreamDir dir) {
+std::optional<Expected> expected_streams(const CaseSettings& settings, Side from, StreamDir dir, const Judged& j) {
   const SideDemand* d = side_demand(settings, from);
   if (!d) return std::nullopt;
-  return declared(dir == StreamDir::uni ? d->uni_streams : d->bidi_streams);
+  return on_connection(settings, declared(dir == StreamDir::uni ? d->uni_streams : d->bidi_streams), j,
+                       [&](const ConnectionFacts& c) { return c.side(from).opened[std::size_t(dir)].size(); });
 }
 
-std::optional<Expected> expected_bytes(const CaseSettings& settings, Side from) {
+std::optional<Expected> expected_bytes(const CaseSettings& settings, Side from, const Judged& j) {
   const SideDemand* d = side_demand(settings, from);
-  return d ? declared(d->bytes) : std::nullopt;
+  if (!d) return std::nullopt;
+  return on_connection(settings, declared(d->bytes), j, [&](const ConnectionFacts& c) -> std::uint64_t {
+    const auto& sent = c.side(from).data_sent;
+    return sent.empty() ? 0 : sent.back().value;
+  });
 }
 
 }  // namespace conform::quic_checks

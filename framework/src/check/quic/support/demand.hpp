@@ -5,6 +5,7 @@
 // captures alone.
 #pragma once
 
+#include "check/quic/support/quic_check.hpp"
 #include "check/quic/support/timeline_queries.hpp"
 
 #include <conform/run_context.hpp>
@@ -32,13 +33,18 @@ struct Demand {
 /// `scenario`, whichever is larger.
 Demand demand(Demand seen, std::int64_t fixed, const std::string& param, const std::optional<Expected>& scenario);
 
-/// Streams of `dir` that `from` opens on each connection, as the run's
+/// Streams of `dir` that `from` opens on connection `j`, as the run's
 /// scenario declares; nothing when it does not say or there is no scenario.
-std::optional<Expected> expected_streams(const CaseSettings& settings, Side from, StreamDir dir);
+/// Where the scenario gives `from`'s total over its connections
+/// (RunDemand::across_connections), the streams it opened on the
+/// connections beside `j` are taken off: "scenario requests=100, less 67
+/// on 1 other connection".
+std::optional<Expected> expected_streams(const CaseSettings& settings, Side from, StreamDir dir, const Judged& j);
 
-/// Application bytes `from` sends on each connection (a lower bound of its
-/// stream data), as the run's scenario declares; nothing when it does not
-/// say or there is no scenario.
-std::optional<Expected> expected_bytes(const CaseSettings& settings, Side from);
+/// Application bytes `from` sends on connection `j` (a lower bound of its
+/// stream data), as the run's scenario declares, less what it sent beside
+/// `j` as for expected_streams(); nothing when it does not say or there is
+/// no scenario.
+std::optional<Expected> expected_bytes(const CaseSettings& settings, Side from, const Judged& j);
 
 }  // namespace conform::quic_checks

@@ -69,6 +69,13 @@ std::uint64_t usage_until(const std::vector<LimitSeen>& usage, std::size_t datag
   return it == usage.begin() ? 0 : std::prev(it)->value;
 }
 
+bool granted_before(std::uint64_t initial, const std::vector<LimitSeen>& raises, std::uint64_t value,
+                    std::size_t datagram) {
+  if (value == initial) return true;
+  return std::any_of(raises.begin(), raises.end(),
+                     [&](const LimitSeen& r) { return r.value == value && r.at.datagram < datagram; });
+}
+
 std::uint64_t usage_through_burst(const std::vector<LimitSeen>& usage, const At& at, const ConnectionFacts& conn,
                                   Side by) {
   const auto& datagrams = conn.connection->datagrams;

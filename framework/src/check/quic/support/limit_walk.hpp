@@ -53,6 +53,10 @@ namespace conform::quic_checks {
 /// The limit in force for something seen in datagram `datagram`: `initial`
 /// raised by every frame of `raises` seen in an earlier datagram.
 std::uint64_t limit_before(std::uint64_t initial, const std::vector<LimitSeen>& raises, std::size_t datagram);
+/// Whether `value` was the limit in force at some time before datagram
+/// `datagram`: `initial`, or a raise seen in an earlier datagram.
+bool granted_before(std::uint64_t initial, const std::vector<LimitSeen>& raises, std::uint64_t value,
+                    std::size_t datagram);
 /// The usage as of datagram `datagram`, that one included (0 before any).
 std::uint64_t usage_until(const std::vector<LimitSeen>& usage, std::size_t datagram);
 /// The usage once the burst of `by`'s datagrams containing `at` is out:

@@ -63,7 +63,10 @@ CheckResult QuicCheck::evaluate(const CheckInput& input) const {
 std::vector<Judged> connections_of(const std::vector<const CaptureFacts*>& captures) {
   std::vector<Judged> out;
   for (const auto* cap : captures)
-    for (const auto& c : cap->connections) out.push_back({cap, &c});
+    for (const auto& c : cap->connections) out.push_back({cap, &c, {}});
+  for (auto& j : out)
+    for (const auto& other : out)
+      if (other.connection != j.connection) j.beside.push_back(other.connection);
   return out;
 }
 

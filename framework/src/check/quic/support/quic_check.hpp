@@ -56,13 +56,17 @@ class QuicCheck : public Check {
   virtual CheckResult judge(const QuicRun& run, const CheckInput& input) const = 0;
 };
 
-/// One connection of one capture, the unit most checks judge.
+/// One connection of one capture, the unit most checks judge, and the other
+/// connections judged with it (those of the same captures: one vantage
+/// point of the run).
 struct Judged {
   const CaptureFacts* capture = nullptr;
   const ConnectionFacts* connection = nullptr;
+  std::vector<const ConnectionFacts*> beside;
 };
 
-/// Every connection of every capture in `captures`, in order.
+/// Every connection of every capture in `captures`, in order, each with
+/// the others beside it.
 std::vector<Judged> connections_of(const std::vector<const CaptureFacts*>& captures);
 
 /// The same connection (same original Destination Connection ID, else same
