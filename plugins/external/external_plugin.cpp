@@ -106,7 +106,13 @@ class ExternalPlugin final : public Plugin {
         {"initial_max_stream_data", ValueType::integer, Value{std::int64_t{1048576}},
          "receive window of each stream, bytes ({max_stream_data})", {}, 0, kMaxVarint},
         {"max_idle_timeout_ms", ValueType::integer, Value{std::int64_t{5000}},
-         "idle timeout, ms ({idle_timeout_ms}, {idle_timeout_s}); 0: none", {}, 0, 86400000}};
+         "idle timeout, ms ({idle_timeout_ms}, {idle_timeout_s}); 0: none", {}, 0, 86400000},
+        // The in-house plugin's knob of the same name, for every server: the
+        // plugin makes the certificate every profile's server presents.
+        {"certificate_padding_bytes", ValueType::integer, Value{std::int64_t{0}},
+         "server: bytes of an opaque non-critical extension in the run's certificate, so that the server's first "
+         "flight spans more datagrams (RFC 9000 §8.1: at most 3x what the client sent before validation)",
+         {}, 0, 16384}};
     info_.problems = profiles_.problems;
     add_missing_programs();
   }
@@ -259,7 +265,9 @@ class ExternalPlugin final : public Plugin {
     const std::string& dir = facts.dir;
     fs::create_directories(dir + "/htdocs");
     fs::create_directories(dir + "/download");
-    if (auto why = make_certificate(tools.openssl, dir); !why.empty()) return {RunOutcome::Status::error, why};
+    const auto padding = value_or<std::int64_t>(s.knobs.at("server"), "certificate_padding_bytes", 0);
+    if (auto why = make_certificate(tools.openssl, dir, static_cast<std::size_t>(padding)); !why.empty())
+      return {RunOutcome::Status::error, why};
     const std::int64_t requests = value_or<std::int64_t>(s.params, "requests", 0);
     if (!write_body(dir + "/htdocs/response.bin", value_or<std::int64_t>(s.params, "response_bytes", 0)) ||
         !write_page(dir + "/htdocs", requests))

@@ -45,7 +45,7 @@ std::string base64(const std::string& bytes) {
 
 }  // namespace
 
-std::string make_certificate(const std::string& openssl, const std::string& dir) {
+std::string make_certificate(const std::string& openssl, const std::string& dir, std::size_t padding_bytes) {
   const std::vector<std::string> p256 = {"-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
                                          "-days", "2"};
   std::vector<std::string> ca = {"req", "-x509", "-keyout", "ca-key.pem", "-out", "ca.pem", "-subj",
@@ -57,6 +57,11 @@ std::string make_certificate(const std::string& openssl, const std::string& dir)
                                    "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
                                    "-addext", "basicConstraints=critical,CA:FALSE",
                                    "-addext", "extendedKeyUsage=serverAuth"};
+  // The OID the in-house certificate pads with, under IANA's enterprise
+  // number for documentation (RFC 5612); receivers ignore an unknown
+  // non-critical extension (RFC 5280 §4.2).
+  if (padding_bytes > 0)
+    leaf.insert(leaf.end(), {"-addext", "1.3.6.1.4.1.32473.1=ASN1:UTF8String:" + std::string(padding_bytes, 'p')});
   leaf.insert(leaf.end(), p256.begin(), p256.end());
   return run_openssl(openssl, leaf, dir);
 }

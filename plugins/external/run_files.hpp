@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,8 +15,10 @@ namespace external {
 /// P-256 leaf it signed for CN=localhost with subjectAltName IP:127.0.0.1
 /// and DNS:localhost (what GnuTLS, BoringSSL, Go and rustls accept, and
 /// what a browser accepts once it trusts ca.pem), with the `openssl`
-/// program at `openssl`. Empty on success, else why not.
-std::string make_certificate(const std::string& openssl, const std::string& dir);
+/// program at `openssl`. With `padding_bytes`, the leaf also carries a
+/// non-critical extension of a documentation OID (RFC 5612) holding that
+/// many bytes, which every TLS stack ignores but sends. Empty on success, else why not.
+std::string make_certificate(const std::string& openssl, const std::string& dir, std::size_t padding_bytes = 0);
 
 /// A Chromium certificate pin of `dir`/cert.pem: base64 of the SHA-256 of
 /// its SubjectPublicKeyInfo (DER). Empty with `problem` set when openssl

@@ -15,6 +15,7 @@
 
 
 #include <filesystem>
+#include <map>
 #include <fstream>
 
 using namespace conform::test;
@@ -332,6 +333,39 @@ BOOST_AUTO_TEST_CASE(quinn_0_9_raises_limits_without_streams_blocked, *needs_pee
 // verdict of streams_blocked_sent: in real time a limit can be raised in the
 // datagram after the one that reached it, and that check then wants a
 // STREAMS_BLOCKED for that value too, so its verdict varies run to run.)
+// A first flight held back or lost (suites/interop/first_flight.toml), with
+// the verdicts tshark shows on these runs' captures. Held back: quic-go's
+// client acknowledges the Handshake packets that came before the ServerHello
+// (it kept them); ngtcp2's acknowledges only later ones, and the server
+// re-sends the CRYPTO offsets the early ones carried (it dropped them).
+// Lost: ngtcp2's server re-sends Initial and Handshake CRYPTO in one
+// datagram; quinn 0.9's re-sends its 90-byte ServerHello in Initial-only
+// datagrams and its 712 Handshake CRYPTO bytes only after the client's ACK.
+const std::vector<std::string> kFirstFlightNeeds = {"gtlsclient", "gtlsserver", build_program("conform-quic-go"),
+                                                    build_program("conform-quinn")};
+BOOST_AUTO_TEST_CASE(first_flight_verdicts_match_what_tshark_shows, *needs_peers(kFirstFlightNeeds)) {
+  const std::string dir = scratch_dir("first-flight");
+  const std::map<std::string, std::string> expected = {
+      {"interop/early-packets-buffered[client.implementation=quic-go]", "PASS"},
+      {"interop/early-packets-buffered[client.implementation=ngtcp2]", "FAIL"},
+      {"interop/server-probes-coalesce[server.implementation=ngtcp2]", "PASS"},
+      {"interop/server-probes-coalesce-raw[server.implementation=quinn-0.9]", "FAIL"}};
+  std::vector<std::string> args = {"run", std::string(CONFORM_SOURCE_DIR) + "/suites/interop/first_flight.toml",
+                                   "--out", dir + "/out", "--json", dir + "/r.json", "-j", "2"};
+  for (const auto& [id, status] : expected) args.insert(args.end(), {"--filter", id});
+  const auto r = run_conform(args, ".", {kPluginPath});
+  BOOST_TEST(r.exit_code == 1, r.out + r.err);
+  const json report = json::parse(read_file(dir + "/r.json"));
+  for (const auto& [id, status] : expected) {
+    const json& c = case_named(report, id);
+    BOOST_TEST(c.at("status") == status, id << ": " << c.dump());
+  }
+  const std::string quinn = case_named(report, "interop/server-probes-coalesce-raw[server.implementation=quinn-0.9]")
+                                .at("headline");
+  BOOST_TEST(quinn.starts_with("probe_coalesces_spaces [SHOULD]: frame "), quinn);
+  BOOST_TEST(contains(quinn, " re-sent Initial CRYPTO in 137 of 1200 bytes without the "), quinn);
+}
+
 const std::vector<std::string> kBrowserNeeds = {"chromium", "firefox-esr", "certutil", "unshare", "tshark"};
 BOOST_AUTO_TEST_CASE(browsers_held_at_the_limit_say_streams_blocked, *needs_peers(kBrowserNeeds)) {
   const std::string dir = scratch_dir("browsers");

@@ -62,6 +62,23 @@ BOOST_AUTO_TEST_CASE(probe_coalesces_spaces_when_the_other_flight_fits) {
                           "others had no room");
 }
 
+BOOST_AUTO_TEST_CASE(probe_coalesces_spaces_cannot_see_room_behind_an_undecryptable_packet) {
+  // Cloudflare quiche's probe: the Initial re-sent, then 1000 bytes that no
+  // key opens. Padding or data, the capture cannot tell, so whether the 800
+  // Handshake bytes fitted is not known.
+  auto b = server_flight(800);
+  Packet unread = one_rtt(0, {});
+  unread.packet_number.reset();
+  unread.undecryptable = dissect::Undecryptable::authentication_failed;
+  unread.length = 1000;
+  b.send(Side::server, 100 * kMs, {initial(1, {crypto(0, 90)}), unread});
+  auto r = judge("probe_coalesces_spaces", server_run(b), {});
+  BOOST_TEST((r.verdict == Verdict::not_judged), r.summary);
+  BOOST_TEST(r.summary == "cannot judge: 1 datagrams re-sent CRYPTO while both spaces had some unacknowledged; 0 "
+                          "carried both; 1 had room only if their undecryptable packets were padding",
+             r.summary);
+}
+
 BOOST_AUTO_TEST_CASE(probe_advances_crypto_past_what_the_previous_probe_carried) {
   // A 1503-byte ClientHello in two datagrams; probes of 1100 bytes.
   TimelineBuilder b;

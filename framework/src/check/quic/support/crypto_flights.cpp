@@ -84,6 +84,7 @@ Flights crypto_flights(const ConnectionFacts& c, Side sender) {
         }
       }
       fd.used += p.length - std::min(padding, p.length);
+      if (p.undecryptable) fd.unread += p.length;
       fd.ack_eliciting = fd.ack_eliciting || eliciting;
       if (s == 2 && eliciting) fd.one_rtt_eliciting = true;
       if (s < 0) continue;

@@ -26,6 +26,9 @@ struct FlightDatagram {
   At at;
   std::size_t size = 0;  // UDP payload bytes
   std::size_t used = 0;  // bytes of its packets that are not PADDING
+  /// Of `used`, bytes of packets that could not be decrypted: they may be
+  /// PADDING or not, the capture cannot tell.
+  std::size_t unread = 0;
   std::array<RangeSet, 2> crypto;           // CRYPTO offsets carried, by space
   std::array<bool, 2> resent{};             // some were sent before
   std::array<bool, 2> fresh{};              // some were never sent before

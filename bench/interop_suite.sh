@@ -1,0 +1,24 @@
+#!/bin/sh
+# The whole of suites/interop (every pair of every workload, real programs
+# through the loopback relay) as a user runs it with two jobs: prints the
+# closing lines, the wall time against issue 17's 180 s target, and the
+# slowest runs.
+# Usage: bench/interop_suite.sh [BUILD_DIR]   (default: build)
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$here/build}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+start=$(date +%s.%N)
+"$build/conform" run "$here/suites/interop" -j 2 --out "$out/runs" --json "$out/report.json" > "$out/console.txt" || true
+end=$(date +%s.%N)
+grep -E "passed|failed" "$out/console.txt" | tail -1
+wall=$(echo "$end - $start" | bc)
+echo "suites/interop with -j 2: $wall s wall (target: 180 s)"
+python3 - "$out/report.json" <<'PY'
+import json, sys
+cases = json.load(open(sys.argv[1]))["cases"]
+print(f"{len(cases)} runs; the slowest:")
+for c in sorted(cases, key=lambda c: -c["duration_s"])[:5]:
+    print(f"  {c['duration_s']:6.2f} s  {c['status']:<12} {c['id']}")
+PY
