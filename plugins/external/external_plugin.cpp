@@ -6,6 +6,7 @@
 // a QUIC stack without writing C++ (docs/plugins.md).
 #include "child_process.hpp"
 #include "command_template.hpp"
+#include "in_house_knobs.hpp"
 #include "private_network.hpp"
 #include "profile.hpp"
 #include "role_launch.hpp"
@@ -113,6 +114,8 @@ class ExternalPlugin final : public Plugin {
          "server: bytes of an opaque non-critical extension in the run's certificate, so that the server's first "
          "flight spans more datagrams (RFC 9000 §8.1: at most 3x what the client sent before validation)",
          {}, 0, 16384}};
+    in_house_ = in_house_knob_specs(info_.knobs);
+    info_.knobs.insert(info_.knobs.end(), in_house_.begin(), in_house_.end());
     info_.problems = profiles_.problems;
     add_missing_programs();
   }
@@ -137,6 +140,8 @@ class ExternalPlugin final : public Plugin {
     std::string program;
     std::string problem;
     bool installed = true;
+    /// The in-house QUIC's knobs the case sets, for a program that takes them.
+    std::vector<std::string> knob_args;
   };
 
   static std::string tools_dir() { return plugin_dir().parent_path().string(); }
@@ -159,6 +164,8 @@ class ExternalPlugin final : public Plugin {
                   s.scenario + "' needs " + to_string(workload_of(s.scenario));
       return r;
     }
+    r.knob_args = in_house_knob_args(s.knobs.at(role), in_house_, *command, name, r.problem);
+    if (!r.problem.empty()) return r;
     const std::string what = "profile '" + name + "' (" + role + ")";
     for (const auto& need : command->needs)
       if (const fs::path file = fs::path(tools_dir()) / need; !fs::exists(file)) {
@@ -234,7 +241,8 @@ class ExternalPlugin final : public Plugin {
       return missing_peer(prepared.problem);
     }
     if (!prepared.problem.empty()) return {RunOutcome::Status::error, prepared.problem};
-    const Launch launch = launch_of(command, r.program, tools.unshare, values);
+    Launch launch = launch_of(command, r.program, tools.unshare, values);
+    launch.argv.insert(launch.argv.end(), r.knob_args.begin(), r.knob_args.end());
     ctx.log("external: " + role + " (" + r.profile->name + "): " + shell_line(launch.argv, launch.env));
     process = std::make_unique<ChildProcess>(launch.argv, launch.env, prefix);
     if (!process->error().empty()) return {RunOutcome::Status::error, process->error()};
@@ -352,6 +360,8 @@ class ExternalPlugin final : public Plugin {
 
   ProfileSet profiles_;
   PluginInfo info_;
+  /// The knobs of in_house_knobs.hpp (also in info_.knobs).
+  std::vector<ValueSpec> in_house_;
 };
 
 }  // namespace

@@ -126,6 +126,17 @@ void read_files(const toml::node& node, const std::string& role, RoleCommand& c,
   }
 }
 
+// `key` of [role] into `out` when present; a problem unless it is a boolean.
+void read_flag(const toml::table& t, const char* key, const std::string& role, const std::string& what, bool& out,
+               FileProblems& problems) {
+  const toml::node* node = t.get(key);
+  if (!node) return;
+  if (const auto* b = node->as_boolean())
+    out = b->get();
+  else
+    problems.add(node->source(), role + "." + key + " must be true or false" + what);
+}
+
 std::optional<RoleCommand> read_role(const toml::table& root, const std::string& role, FileProblems& problems) {
   const toml::node* node = root.get(role);
   if (!node) return std::nullopt;
@@ -134,24 +145,16 @@ std::optional<RoleCommand> read_role(const toml::table& root, const std::string&
     problems.add(node->source(), "'" + role + "' must be a table: write [" + role + "]");
     return std::nullopt;
   }
-  reject_unknown_keys(*t, {"program", "package", "args", "env", "keylog", "needs", "prepare", "files", "forks"}, "[" + role + "]",
+  reject_unknown_keys(*t, {"program", "package", "args", "env", "keylog", "needs", "prepare", "files", "forks",
+                          "quic_knobs"}, "[" + role + "]",
                       problems);
   RoleCommand c;
   read_command(*t, "[" + role + "]", c, problems);
   if (const toml::node* prepare = t->get("prepare")) read_prepare(*prepare, role, c, problems);
   if (const toml::node* files = t->get("files")) read_files(*files, role, c, problems);
-  if (const toml::node* forks = t->get("forks")) {
-    if (forks->as_boolean())
-      c.forks = forks->as_boolean()->get();
-    else
-      problems.add(forks->source(), role + ".forks must be true or false");
-  }
-  if (const toml::node* keylog = t->get("keylog")) {
-    if (const auto* b = keylog->as_boolean())
-      c.keylog = b->get();
-    else
-      problems.add(keylog->source(), role + ".keylog must be true or false (whether the program writes {keylog})");
-  }
+  read_flag(*t, "forks", role, "", c.forks, problems);
+  read_flag(*t, "keylog", role, " (whether the program writes {keylog})", c.keylog, problems);
+  read_flag(*t, "quic_knobs", role, " (whether the program takes the in-house QUIC's knobs)", c.quic_knobs, problems);
   if (const toml::node* needs = t->get("needs")) {
     const toml::array* list = needs->as_array();
     if (!list) problems.add(needs->source(), role + ".needs must be an array of file paths");

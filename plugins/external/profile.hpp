@@ -36,13 +36,17 @@ struct Command {
 /// prepare its throwaway {profile_dir} first (each must exit 0), the files
 /// written there (name inside it → template of its text), and whether the
 /// program forks helpers (a browser), so that it runs as the first process
-/// of a PID namespace of its own and stopping it ends them all.
+/// of a PID namespace of its own and stopping it ends them all; and
+/// `quic_knobs`, whether the program takes every knob of the in-house QUIC
+/// as `--knob-name VALUE` (conform-quic: the in-house QUIC as a scripted
+/// peer; in_house_knobs.hpp).
 struct RoleCommand : Command {
   bool keylog = true;
   std::vector<std::string> needs;
   std::vector<Command> prepare;
   std::map<std::string, std::string> files;
   bool forks = false;
+  bool quic_knobs = false;
 };
 
 /// One implementation: its name (the `implementation` knob's value), a

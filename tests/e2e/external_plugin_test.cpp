@@ -109,6 +109,21 @@ server = { implementation = "conform" }
   return {r, case_named(json::parse(read_file(dir + "/r.json")), "peer/one"), dir};
 }
 
+// Runs the cases `expected` names of suites/interop/`suite` (2 jobs) and
+// checks each one's status: the verdicts tshark gives on their captures.
+// Returns the JSON report.
+json run_expecting(const std::string& suite, const std::map<std::string, std::string>& expected) {
+  const std::string dir = scratch_dir(suite);
+  std::vector<std::string> args = {"run", std::string(CONFORM_SOURCE_DIR) + "/suites/interop/" + suite,
+                                   "--out", dir + "/out", "--json", dir + "/r.json", "-j", "2"};
+  for (const auto& [id, status] : expected) args.insert(args.end(), {"--filter", id});
+  const auto r = run_conform(args, ".", {kPluginPath});
+  BOOST_TEST(r.exit_code == 1, r.out + r.err);
+  const json report = json::parse(read_file(dir + "/r.json"));
+  for (const auto& [id, status] : expected) BOOST_TEST(case_named(report, id).at("status") == status, id << ": " << r.out);
+  return report;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(external_plugin_test)
@@ -221,6 +236,38 @@ BOOST_AUTO_TEST_CASE(a_missing_program_of_ones_own_profile_is_exit_2_naming_it) 
 // A client that dies sends nothing: the run is an ERROR naming its exit
 // status, and no_connection_error, which only looks for faults, does not pass
 // on captures without a connection.
+// The in-house QUIC's knobs reach conform's programs as options, and any
+// other profile cannot play a case that sets one: UNSUPPORTED naming the
+// knob and the profile, installed or not (a program of one's own profile
+// that takes no knobs here).
+BOOST_AUTO_TEST_CASE(an_in_house_knob_is_passed_to_conform_and_refused_elsewhere) {
+  const std::string dir = scratch_dir("in-house-knobs");
+  write_file(dir + "/profiles/plain.toml", "[profile]\nname = \"plain\"\n[client]\nprogram = \"/bin/true\"\n");
+  const std::string suite = write_file(dir + "/s.toml", std::string("[[case]]\nid = \"knobs/one\"") + kCaseHead +
+      R"toml(params = { requests = 2, time_limit_ms = 5000 }
+client = { emit_max_data = false }
+server = { implementation = "conform", max_streams_policy = "every_stream", emit_streams_blocked = false }
+matrix = { "client.implementation" = ["plain", "conform"] }
+
+  [[case.expect]]
+  check = "no_connection_error"
+)toml");
+  auto r = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/r.json"}, ".",
+                       {kPluginPath, "CONFORM_EXTERNAL_PROFILES=" + dir + "/profiles", kPeersOptional});
+  const json report = json::parse(read_file(dir + "/r.json"));
+  const json& plain = case_named(report, "knobs/one[client.implementation=plain]");
+  BOOST_TEST(plain.at("status") == "UNSUPPORTED", r.out);
+  BOOST_TEST(plain.at("headline") == "knob emit_max_data is the in-house QUIC's: profile 'plain' cannot play it",
+             plain.at("headline"));
+  const json& ours = case_named(report, "knobs/one[client.implementation=conform]");
+  BOOST_TEST(ours.at("status") == "PASS", r.out);
+  const std::string log = read_file(ours.at("runs")[0].at("artifact_dir").get<std::string>() + "/log.txt");
+  // Only the knobs set to other than their default, in the knob table's order.
+  BOOST_TEST(contains(log, "--max-streams-policy every_stream --emit-streams-blocked false\n"), log);
+  BOOST_TEST(contains(log, "--emit-max-data false\n"), log);
+  BOOST_TEST(!contains(log, "--emit-max-streams"), log);
+}
+
 BOOST_AUTO_TEST_CASE(a_crashing_client_is_an_error_not_a_pass) {
   const auto [r, c] = run_profile(
       "crashy", "[client]\nprogram = \"/bin/sh\"\nargs = [\"-c\", \"echo boom >&2; kill -SEGV $$\"]\n"
@@ -344,26 +391,59 @@ BOOST_AUTO_TEST_CASE(quinn_0_9_raises_limits_without_streams_blocked, *needs_pee
 const std::vector<std::string> kFirstFlightNeeds = {"gtlsclient", "gtlsserver", build_program("conform-quic-go"),
                                                     build_program("conform-quinn")};
 BOOST_AUTO_TEST_CASE(first_flight_verdicts_match_what_tshark_shows, *needs_peers(kFirstFlightNeeds)) {
-  const std::string dir = scratch_dir("first-flight");
-  const std::map<std::string, std::string> expected = {
-      {"interop/early-packets-buffered[client.implementation=quic-go]", "PASS"},
-      {"interop/early-packets-buffered[client.implementation=ngtcp2]", "FAIL"},
-      {"interop/server-probes-coalesce[server.implementation=ngtcp2]", "PASS"},
-      {"interop/server-probes-coalesce-raw[server.implementation=quinn-0.9]", "FAIL"}};
-  std::vector<std::string> args = {"run", std::string(CONFORM_SOURCE_DIR) + "/suites/interop/first_flight.toml",
-                                   "--out", dir + "/out", "--json", dir + "/r.json", "-j", "2"};
-  for (const auto& [id, status] : expected) args.insert(args.end(), {"--filter", id});
-  const auto r = run_conform(args, ".", {kPluginPath});
-  BOOST_TEST(r.exit_code == 1, r.out + r.err);
-  const json report = json::parse(read_file(dir + "/r.json"));
-  for (const auto& [id, status] : expected) {
-    const json& c = case_named(report, id);
-    BOOST_TEST(c.at("status") == status, id << ": " << c.dump());
-  }
+  const json report = run_expecting("first_flight.toml",
+                                    {{"interop/early-packets-buffered[client.implementation=quic-go]", "PASS"},
+                                     {"interop/early-packets-buffered[client.implementation=ngtcp2]", "FAIL"},
+                                     {"interop/server-probes-coalesce[server.implementation=ngtcp2]", "PASS"},
+                                     {"interop/server-probes-coalesce-raw[server.implementation=quinn-0.9]", "FAIL"}});
   const std::string quinn = case_named(report, "interop/server-probes-coalesce-raw[server.implementation=quinn-0.9]")
                                 .at("headline");
   BOOST_TEST(quinn.starts_with("probe_coalesces_spaces [SHOULD]: frame "), quinn);
   BOOST_TEST(contains(quinn, " re-sent Initial CRYPTO in 137 of 1200 bytes without the "), quinn);
+}
+
+// suites/interop/scripted_peer.toml, conform scripted by the quic plugin's
+// knobs, against ngtcp2 and quic-go. tshark on the captures: conform's
+// client opens stream 40 past a limit of 10; ngtcp2's server closes with
+// error 0x4 (STREAM_LIMIT_ERROR), quic-go 0.29's with 0x5
+// (STREAM_STATE_ERROR, "peer tried to open stream 40 (current limit: 36)";
+// its streams_map.go turns every stream error into STREAM_STATE_ERROR),
+// which RFC 9000 §4.6 does not allow. Held at 10 streams by conform's
+// server, which sends no MAX_STREAMS, quic-go's client sends one
+// STREAMS_BLOCKED (0x16) and ngtcp2's none, as PEERS.md says.
+const std::vector<std::string> kScriptedNeeds = {"gtlsclient", "gtlsserver", build_program("conform-quic-go")};
+BOOST_AUTO_TEST_CASE(conform_scripted_by_the_quic_knobs_provokes_what_is_judged, *needs_peers(kScriptedNeeds)) {
+  const json report =
+      run_expecting("scripted_peer.toml",
+                    {{"interop/stream-limit-violation-answered[server.implementation=ngtcp2]", "PASS"},
+                     {"interop/stream-limit-violation-answered[server.implementation=quic-go]", "FAIL"},
+                     {"interop/stream-limit-violation-answered[server.implementation=conform]", "PASS"},
+                     {"interop/held-by-a-silent-server[client.implementation=ngtcp2]", "FAIL"},
+                     {"interop/held-by-a-silent-server[client.implementation=quic-go]", "PASS"},
+                     {"interop/held-by-a-silent-server[client.implementation=conform]", "PASS"}});
+  const json& quic_go = case_named(report, "interop/stream-limit-violation-answered[server.implementation=quic-go]");
+  BOOST_TEST(contains(quic_go.at("headline"), "no CONNECTION_CLOSE with STREAM_LIMIT_ERROR from server; transport "
+                                              "closes seen: server STREAM_STATE_ERROR"),
+             quic_go.at("headline"));
+  const std::string log = read_file(quic_go.at("runs")[0].at("artifact_dir").get<std::string>() + "/log.txt");
+  BOOST_TEST(contains(log, "--respect-peer-max-streams false\n"), log);
+  const json& ngtcp2 = case_named(report, "interop/held-by-a-silent-server[client.implementation=ngtcp2]");
+  BOOST_TEST(contains(ngtcp2.at("headline"), "never raised; no STREAMS_BLOCKED 10 sent"), ngtcp2.at("headline"));
+}
+
+// tshark's `field` of every frame matching `filter` in each capture of the
+// client's connections (client.pcap, client-2.pcap, ...: a browser may open
+// several) in `run_dir`, decrypted with its keys.log.
+std::string client_frames(const std::string& run_dir, const std::string& filter, const std::string& field) {
+  std::string out;
+  for (const auto& f : fs::directory_iterator(run_dir)) {
+    const std::string name = f.path().filename().string();
+    if (!name.starts_with("client") || f.path().extension() != ".pcap") continue;
+    out += run_program("/usr/bin/tshark", {"-n", "-r", f.path().string(), "-o", "tls.keylog_file:" + run_dir + "/keys.log",
+                                           "-Y", filter, "-T", "fields", "-e", field})
+               .out;
+  }
+  return out;
 }
 
 const std::vector<std::string> kBrowserNeeds = {"chromium", "firefox-esr", "certutil", "unshare", "tshark"};
@@ -379,18 +459,33 @@ BOOST_AUTO_TEST_CASE(browsers_held_at_the_limit_say_streams_blocked, *needs_peer
     BOOST_TEST((c.at("status") == "PASS" || c.at("status") == "FAIL"), browser << ": " << r.out);
     const std::string run_dir = c.at("runs")[0].at("artifact_dir");
     BOOST_TEST(!fs::exists(run_dir + "/client-profile"), browser);
-    // One capture per client connection: client.pcap, client-2.pcap, ...
-    std::string limits;
-    for (const auto& f : fs::directory_iterator(run_dir)) {
-      const std::string name = f.path().filename().string();
-      if (!name.starts_with("client") || f.path().extension() != ".pcap") continue;
-      limits += run_program("/usr/bin/tshark", {"-n", "-r", f.path().string(), "-o",
-                                                "tls.keylog_file:" + run_dir + "/keys.log", "-Y",
-                                                "quic.frame_type == 0x16", "-T", "fields", "-e",
-                                                "quic.sib.stream_limit"})
-                    .out;
-    }
+    const std::string limits = client_frames(run_dir, "quic.frame_type == 0x16", "quic.sib.stream_limit");
     BOOST_TEST(!limits.empty(), browser << " sent no STREAMS_BLOCKED");
+  }
+}
+
+// Held for good by conform's server (emit_max_streams = false), both
+// browsers must say STREAMS_BLOCKED: a verdict that no longer depends on
+// when a MAX_STREAMS arrives. tshark: Chromium sent 21 packets with
+// STREAMS_BLOCKED, Firefox one (on whichever of its two connections reached
+// the limit); the server sent no MAX_STREAMS.
+BOOST_AUTO_TEST_CASE(browsers_held_by_a_silent_server_say_streams_blocked, *needs_peers(kBrowserNeeds)) {
+  const std::string dir = scratch_dir("browsers-silent");
+  auto r = run_conform({"run", std::string(CONFORM_SOURCE_DIR) + "/suites/interop/scripted_peer.toml", "--filter",
+                        "interop/browser-held-by-a-silent-server*", "--out", dir + "/out", "--json", dir + "/r.json",
+                        "-j", "2"},
+                       ".", {kPluginPath});
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  const json report = json::parse(read_file(dir + "/r.json"));
+  for (const char* browser : {"chromium", "firefox"}) {
+    const json& c =
+        case_named(report, std::string("interop/browser-held-by-a-silent-server[client.implementation=") + browser + "]");
+    BOOST_TEST(c.at("status") == "PASS", browser << ": " << c.dump());
+    const std::string run_dir = c.at("runs")[0].at("artifact_dir");
+    BOOST_TEST(!client_frames(run_dir, "quic.frame_type == 0x16", "frame.number").empty(),
+               browser << " sent no STREAMS_BLOCKED");
+    BOOST_TEST(client_frames(run_dir, "quic.frame_type == 0x12", "frame.number").empty(),
+               browser << ": the server raised the limit");
   }
 }
 

@@ -448,6 +448,47 @@ BOOST_AUTO_TEST_CASE(screenshots_are_kept) {
   }
 }
 
+// Two pairs of suites/interop/request_response.toml (conform's client
+// against conform's and ngtcp2's servers): the page's matrix has the JSON
+// report's pairs as rows and cases as columns, and each cell shows its
+// case's verdict and links to that case's block.
+BOOST_AUTO_TEST_CASE(the_interop_matrix_links_each_cell_to_its_case, *needs({"gtlsserver", "openssl"})) {
+  const std::string dir = scratch_dir("html-browser-interop");
+  const std::string page = dir + "/report.html";
+  auto c = run_conform({"run", std::string(CONFORM_SOURCE_DIR) + "/suites/interop/request_response.toml", "--filter",
+                        "*client.implementation=conform,server.implementation=conform*", "--filter",
+                        "*client.implementation=conform,server.implementation=ngtcp2*", "--out", dir + "/out",
+                        "--json", dir + "/report.json", "--html", page, "-j", "2"},
+                       ".", {build_plugins_env()});
+  BOOST_TEST_REQUIRE((c.exit_code == 0 || c.exit_code == 1), c.out + c.err);
+  const json report = json::parse(read_file(dir + "/report.json"));
+  const json& interop = report.at("interop");
+  BOOST_TEST(std::set<std::string>(interop.at("pairs").begin(), interop.at("pairs").end()) ==
+             (std::set<std::string>{"conform → conform", "conform → ngtcp2"}));
+  const std::size_t columns = interop.at("cases").size();
+  BOOST_TEST(columns == 4u);
+  BOOST_TEST_REQUIRE(interop.at("cells").size() == 2 * columns);
+
+  const Browser dom = chromium(dir, "file://" + page, "--dump-dom");
+  BOOST_TEST_REQUIRE(dom.exit_code == 0, dom.log);
+  BOOST_TEST(attribute_of(dom.out, "status", "data-state") == "ok", dom.out.substr(0, 2000));
+  BOOST_TEST(dom.log.find(":CONSOLE") == std::string::npos, dom.log);
+  const auto from = dom.out.find("<table class=\"interop\">");
+  BOOST_TEST_REQUIRE(from != std::string::npos);
+  const std::string table = dom.out.substr(from, dom.out.find("</table>", from) - from);
+  BOOST_TEST(count(table, "<tr>") == 3u, table);
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < report["cases"].size(); ++i) index[report["cases"][i]["id"]] = i;
+  for (const auto& cell : interop.at("cells")) {
+    const std::string id = cell.at("id");
+    const auto at = table.find("data-id=\"" + id + "\"");
+    BOOST_TEST_REQUIRE(at != std::string::npos, id);
+    const std::string td = table.substr(at, table.find("</td>", at) - at);
+    BOOST_TEST(td.find("href=\"#case-" + std::to_string(index.at(id)) + "\"") != std::string::npos, td);
+    BOOST_TEST(td.find(">" + cell.at("status").get<std::string>() + "</span>") != std::string::npos, td);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(a_script_error_shows_in_the_status) {
   // The same check must see a page that breaks: here Chart.js throws.
   const std::string dir = scratch_dir("html-browser-error");

@@ -9,9 +9,11 @@
 // under CONFORM_REQUIRE_TOOLS=1).
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "support/loopback_socket.hpp"
@@ -230,6 +232,48 @@ BOOST_AUTO_TEST_CASE(bad_arguments_exit_2_with_a_clear_error) {
                             dir + "/unknown");
   BOOST_TEST(unknown.wait(10) == 2);
   BOOST_TEST(unknown.err().find("--initial-max-streams-bidi") != std::string::npos, unknown.err());
+  // Each knob's own bounds and choices, from the knob table.
+  const std::vector<std::pair<std::vector<std::string>, std::string>> refused = {
+      {{"--initial-max-streams-bidi", "1152921504606846977"}, "out of range: from 0 to 1152921504606846976"},
+      {{"--max-udp-payload-size", "1199"}, "out of range: from 1200 to 65527"},
+      {{"--cc-loss-reduction-factor", "0"}, "out of range: above 0 to 1"},
+      {{"--tls-groups", "x448"}, "'x448' is not one of x25519,p256,cecpq2"},
+      {{"--emit-max-streams", "no"}, "expected true or false, got 'no'"}};
+  for (const auto& [args, why] : refused) {
+    std::vector<std::string> argv{kQuicTool, "client", "https://127.0.0.1:1/"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    BackgroundProgram p(argv, dir + "/refused");
+    BOOST_TEST(p.wait(10) == 2, args[0]);
+    BOOST_TEST(p.err().find(args[0]) != std::string::npos, p.err());
+    BOOST_TEST(p.err().find(why) != std::string::npos, p.err());
+  }
+}
+
+// conform-quic takes every knob of the quic plugin, as `conform plugins`
+// lists them, under its name with '-' for '_': its options come from the
+// plugin's knob table, so none is missing and none is written twice.
+BOOST_AUTO_TEST_CASE(every_knob_of_the_quic_plugin_is_an_option) {
+  const auto plugins = run_conform({"plugins"}, ".", {build_plugins_env()});
+  BOOST_TEST_REQUIRE(plugins.exit_code == 0, plugins.err);
+  const std::string listing = "\n" + plugins.out;
+  const auto from = listing.find("\nquic ");
+  BOOST_TEST_REQUIRE(from != std::string::npos);
+  const auto knobs = listing.find("\n  knobs:\n", from);
+  BOOST_TEST_REQUIRE(knobs != std::string::npos);
+  const std::string dir = scratch_dir("knob-options");
+  for (const char* role : {"server", "client"}) {
+    BackgroundProgram help({kQuicTool, role, "--help"}, dir + "/" + role);
+    BOOST_TEST_REQUIRE(help.wait(10) == 0);
+    std::size_t seen = 0;
+    std::istringstream lines(listing.substr(knobs + 10));
+    for (std::string line; std::getline(lines, line) && line.rfind("    ", 0) == 0 && line[4] != ' ';) {
+      std::string option = "--" + line.substr(4, line.find_first_of(" :", 4) - 4);
+      std::replace(option.begin(), option.end(), '_', '-');
+      BOOST_TEST(help.out().find(option + " ") != std::string::npos, role << ": " << option);
+      ++seen;
+    }
+    BOOST_TEST(seen >= 40u);
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -64,6 +64,14 @@ std::vector<Case> selected_cases(const std::vector<std::unique_ptr<SuiteFile>>& 
 
 namespace {
 
+// `reporter`, kept in `files`.
+template <typename R>
+R& add(std::vector<std::unique_ptr<Reporter>>& files, std::unique_ptr<R> reporter) {
+  R& kept = *reporter;
+  files.push_back(std::move(reporter));
+  return kept;
+}
+
 // Two runs writing into one artifact folder would corrupt each other's
 // captures; the second is refused. The lock file goes when the run ends.
 class OutDirLock {
@@ -175,19 +183,19 @@ int command_run(const RunCommandOptions& options) {
   ConsoleReporter console(stdout, isatty(STDERR_FILENO) ? stderr : nullptr, options.verbosity);
   std::vector<std::unique_ptr<Reporter>> files;
   if (!options.junit.empty()) files.push_back(std::make_unique<JunitReporter>(options.junit));
-  JsonReporter* json = nullptr;
-  if (!options.json.empty()) files.push_back(std::make_unique<JsonReporter>(options.json));
-  if (!options.json.empty()) json = static_cast<JsonReporter*>(files.back().get());
-  if (!options.html.empty()) files.push_back(std::make_unique<HtmlReporter>(options.html));
+  // The JSON report and the HTML page hold the same document.
+  std::vector<DocumentReporter*> documents;
+  if (!options.json.empty()) documents.push_back(&add(files, std::make_unique<JsonReporter>(options.json)));
+  if (!options.html.empty()) documents.push_back(&add(files, std::make_unique<HtmlReporter>(options.html)));
   InteropMatrixReporter interop(stdout);
   std::vector<Reporter*> reporters{&console, &interop};
   for (auto& f : files) reporters.push_back(f.get());
-  gate.attach(reporters, json, run.replay_args);
-  if (json)
-    json->add_section("interop", [&interop] { return interop.to_json(); });
-
+  gate.attach(reporters, documents, run.replay_args);
   Interruption interruption;
-  if (json) json->add_section("interrupted", [&interruption] { return interrupted_json(interruption); });
+  for (DocumentReporter* document : documents) {
+    document->add_section("interop", [&interop] { return interop.to_json(); });
+    document->add_section("interrupted", [&interruption] { return interrupted_json(interruption); });
+  }
   RunTotals totals = run_cases(cases, plugins, CheckRegistry::builtin(), run, reporters, interruption);
   return interrupted_exit(interruption, totals, gate.exit_code(totals));
 }

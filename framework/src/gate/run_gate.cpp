@@ -25,17 +25,18 @@ std::vector<Case> RunGate::select(const std::vector<Case>& all) {
   return take_shard(all, *shard_, positions_);
 }
 
-void RunGate::attach(std::vector<Reporter*>& reporters, JsonReporter* json,
+void RunGate::attach(std::vector<Reporter*>& reporters, const std::vector<DocumentReporter*>& documents,
                      std::vector<std::string> replay_args) {
   if (baseline_) reporters.insert(reporters.begin() + 1, baseline_.get());
-  if (!json) return;
-  if (shard_)
-    json->add_section("shard", [this, replay_args] {
-      return nlohmann::json{{"index", shard_->index},   {"count", shard_->count},
-                            {"cases_total", total_},    {"cases_digest", digest_},
-                            {"positions", positions_}, {"replay_args", replay_args}};
-    });
-  if (baseline_) json->add_section("baseline", [this] { return baseline_->to_json(); });
+  for (DocumentReporter* document : documents) {
+    if (shard_)
+      document->add_section("shard", [this, replay_args] {
+        return nlohmann::json{{"index", shard_->index},   {"count", shard_->count},
+                              {"cases_total", total_},    {"cases_digest", digest_},
+                              {"positions", positions_}, {"replay_args", replay_args}};
+      });
+    if (baseline_) document->add_section("baseline", [this] { return baseline_->to_json(); });
+  }
 }
 
 int RunGate::exit_code(const RunTotals& totals) const {

@@ -33,10 +33,11 @@ class RunGate {
   std::vector<Case> select(const std::vector<Case>& all);
 
   /// Adds the baseline reporter right after the console (`reporters[0]`),
-  /// and the `shard` and `baseline` members to the JSON report when there
-  /// is one (`json` may be null). `replay_args` are the run's plugin options,
-  /// which `conform merge` needs for the replay commands.
-  void attach(std::vector<Reporter*>& reporters, JsonReporter* json,
+  /// and the `shard` and `baseline` members to each of `documents` (the
+  /// JSON report and the HTML page, those the run writes). `replay_args`
+  /// are the run's plugin options, which `conform merge` needs for the
+  /// replay commands.
+  void attach(std::vector<Reporter*>& reporters, const std::vector<DocumentReporter*>& documents,
               std::vector<std::string> replay_args);
 
   /// 1 when a case failed at a level `--fail-on` counts, or with a baseline

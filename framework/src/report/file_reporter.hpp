@@ -44,26 +44,37 @@ class JunitReporter final : public CollectingReporter {
   std::string render(const RunTotals& totals) const override;
 };
 
-/// The JSON report; see docs/reports.md for its shape.
-class JsonReporter final : public CollectingReporter {
+/// A report built from the JSON report's document (report_json.hpp) and
+/// the members other parts of the run add to it.
+class DocumentReporter : public CollectingReporter {
  public:
   using CollectingReporter::CollectingReporter;
   /// Adds a top-level member `key` whose value `render` gives when the
   /// report is written (after every other reporter's end() that came before
-  /// this one): how sharding, baselines and offline checks add their part.
-  /// A null value leaves the member out.
+  /// this one): how sharding, baselines, offline checks and the interop
+  /// matrix add their part. A null value leaves the member out.
   void add_section(std::string key, std::function<nlohmann::json()> render);
 
  protected:
-  std::string render(const RunTotals& totals) const override;
+  /// The document for `totals`, with every section that has something to say.
+  nlohmann::json document(const RunTotals& totals) const;
 
  private:
   std::vector<std::pair<std::string, std::function<nlohmann::json()>>> sections_;
 };
 
+/// The JSON report; see docs/reports.md for its shape.
+class JsonReporter final : public DocumentReporter {
+ public:
+  using DocumentReporter::DocumentReporter;
+
+ protected:
+  std::string render(const RunTotals& totals) const override;
+};
+
 /// The self-contained HTML page (report/html.hpp), built when the run ends
-/// from the JSON report and every run's artifact folder.
-class HtmlReporter final : public CollectingReporter {
+/// from the same document as the JSON report and every run's artifact folder.
+class HtmlReporter final : public DocumentReporter {
  public:
   /// Reads Chart.js now, so a missing library stops the run before it
   /// starts (InputError).

@@ -37,7 +37,7 @@ json case_json(const CaseResult& r, const RunPlan& plan) {
 
 }  // namespace
 
-void JsonReporter::add_section(std::string key, std::function<json()> render) {
+void DocumentReporter::add_section(std::string key, std::function<json()> render) {
   sections_.emplace_back(std::move(key), std::move(render));
 }
 
@@ -68,13 +68,16 @@ json report_document(const std::vector<CaseResult>& results, const RunPlan& plan
           {"totals", totals_json}};
 }
 
-std::string JsonReporter::render(const RunTotals& totals) const {
-  // Paths and ids need not be UTF-8; JSON must be.
+json DocumentReporter::document(const RunTotals& totals) const {
   json doc = report_document(results_, plan_, totals);
-  // A section with nothing to say (null) is left out.
   for (const auto& [key, section] : sections_)
     if (json value = section(); !value.is_null()) doc[key] = std::move(value);
-  return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  return doc;
+}
+
+std::string JsonReporter::render(const RunTotals& totals) const {
+  // Paths and ids need not be UTF-8; JSON must be.
+  return document(totals).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace conform

@@ -3,6 +3,8 @@
 // config.hpp stays the one place they are written.
 #include "scenarios/knobs.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <limits>
 #include <type_traits>
@@ -173,6 +175,31 @@ const std::vector<ValueSpec>& knob_specs() {
     return out;
   }();
   return specs;
+}
+
+std::string knob_option(const std::string& knob) {
+  std::string option = "--" + knob;
+  std::replace(option.begin(), option.end(), '_', '-');
+  return option;
+}
+
+std::string knob_text(const Value& value) {
+  struct Text {
+    std::string operator()(bool b) const { return b ? "true" : "false"; }
+    std::string operator()(std::int64_t x) const { return std::to_string(x); }
+    std::string operator()(double x) const {
+      char buffer[32];
+      std::snprintf(buffer, sizeof buffer, "%.17g", x);
+      return buffer;
+    }
+    std::string operator()(const std::string& s) const { return s; }
+    std::string operator()(const std::vector<std::string>& list) const {
+      std::string out;
+      for (const auto& s : list) out += (out.empty() ? "" : ",") + s;
+      return out;
+    }
+  };
+  return std::visit(Text{}, value);
 }
 
 std::string apply_knobs(const ValueMap& values, Config& config) {

@@ -25,4 +25,14 @@ const std::vector<ValueSpec>& knob_specs();
 /// integer out of its range, e.g. max_udp_payload_size below 1200).
 std::string apply_knobs(const ValueMap& values, Config& config);
 
+/// The command-line spelling of a knob (conform-quic's options, and the
+/// external plugin's command lines for it): "--" and `knob` with '-' for
+/// '_' (initial_max_streams_bidi: --initial-max-streams-bidi).
+std::string knob_option(const std::string& knob);
+
+/// The text of `value` on a command line: true|false, decimal integers,
+/// floats to 17 significant digits, strings as they are, lists
+/// comma-separated.
+std::string knob_text(const Value& value);
+
 }  // namespace conform::quic

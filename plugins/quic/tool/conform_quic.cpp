@@ -2,8 +2,8 @@
 // so any other implementation can be pointed at it (and it at them).
 //   conform-quic server --listen 127.0.0.1:4433 --cert C --key K [--htdocs D]
 //   conform-quic client https://127.0.0.1:4433/file [-n N] [--output-dir D]
-// Both take --keylog FILE and --pcap FILE, and the transport parameters
-// and knobs of Config. Exit status: 0 success, 1 a failed transfer or
+// Both take --keylog FILE, --pcap FILE, --seed N and every knob of the
+// in-house QUIC (tool/knob_options.hpp). Exit status: 0 success, 1 a failed transfer or
 // connection, 2 bad arguments or unreadable files.
 #include <CLI/CLI.hpp>
 
@@ -15,7 +15,9 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "scenarios/knobs.hpp"
 #include "tool/h3_apps.hpp"
+#include "tool/knob_options.hpp"
 
 namespace {
 
@@ -31,9 +33,8 @@ void on_signal(int) { g_stop = true; }
 struct CommonOptions {
   std::string keylog, pcap;
   Config config;
-  std::string max_streams_policy = "half_window";
-  std::string open_when_blocked = "wait";
-  std::string tls_groups = "x25519";
+  /// The knobs given on the command line (tool/knob_options.hpp).
+  conform::ValueMap knobs;
 };
 
 // CLI11 reads "-1" into an unsigned field as 2^64-1, and clamps a value
@@ -47,48 +48,19 @@ const CLI::Validator kNotNegative(
     },
     "NOT NEGATIVE");
 
-// A variable-length integer (RFC 9000 §16): 0 to 2^62-1.
-CLI::Option* varint(CLI::Option* option) {
-  return option->check(kNotNegative)->check(CLI::Range(uint64_t{0}, (uint64_t{1} << 62) - 1));
-}
-
 void add_common_options(CLI::App& cmd, CommonOptions& o) {
-  Config& c = o.config;
   cmd.add_option("--keylog", o.keylog, "append NSS key log lines (TLS secrets) to this file")->type_name("FILE");
   cmd.add_option("--pcap", o.pcap, "write every datagram sent and received to this pcap")->type_name("FILE");
-  cmd.add_option("--seed", c.seed, "seed of the connection IDs")->check(kNotNegative)->capture_default_str();
-  // Transport parameters, RFC 9000 §18.2.
-  varint(cmd.add_option("--max-idle-timeout-ms", c.max_idle_timeout_ms))->capture_default_str();
-  cmd.add_option("--max-udp-payload-size", c.max_udp_payload_size)->check(CLI::Range(1200, 65527))->capture_default_str();
-  varint(cmd.add_option("--initial-max-data", c.initial_max_data))->capture_default_str();
-  varint(cmd.add_option("--initial-max-stream-data-bidi-local", c.initial_max_stream_data_bidi_local))->capture_default_str();
-  varint(cmd.add_option("--initial-max-stream-data-bidi-remote", c.initial_max_stream_data_bidi_remote))->capture_default_str();
-  varint(cmd.add_option("--initial-max-stream-data-uni", c.initial_max_stream_data_uni))->capture_default_str();
-  cmd.add_option("--initial-max-streams-bidi", c.initial_max_streams_bidi)->check(kNotNegative)->check(CLI::Range(uint64_t{0}, uint64_t{1} << 60))->capture_default_str();
-  cmd.add_option("--initial-max-streams-uni", c.initial_max_streams_uni)->check(kNotNegative)->check(CLI::Range(uint64_t{0}, uint64_t{1} << 60))->capture_default_str();
-  cmd.add_option("--ack-delay-exponent", c.ack_delay_exponent)->check(CLI::Range(0, 20))->capture_default_str();
-  cmd.add_option("--max-ack-delay-ms", c.max_ack_delay_ms)->check(CLI::Range(0, 16383))->capture_default_str();
-  cmd.add_option("--active-connection-id-limit", c.active_connection_id_limit)->check(CLI::Range(2, 1000))->capture_default_str();
-  // Behaviours under test (config.hpp).
-  cmd.add_option("--emit-max-streams", c.emit_max_streams, "false: never raise the peer's stream limit")->capture_default_str();
-  cmd.add_option("--max-streams-policy", o.max_streams_policy)
-      ->check(CLI::IsMember({"half_window", "every_stream", "half_window_opened"}))->capture_default_str();
-  cmd.add_option("--emit-streams-blocked", c.emit_streams_blocked)->capture_default_str();
-  cmd.add_option("--emit-data-blocked", c.emit_data_blocked)->capture_default_str();
-  cmd.add_option("--open-stream-when-blocked", o.open_when_blocked)->check(CLI::IsMember({"wait", "fail"}))->capture_default_str();
-  cmd.add_option("--tls-groups", o.tls_groups)->check(CLI::IsMember({"x25519", "p256", "cecpq2"}))->capture_default_str();
-  cmd.add_option("--initial-mtu", c.initial_mtu)->check(CLI::Range(1200, 65527))->capture_default_str();
-  varint(cmd.add_option("--key-update-interval-packets", c.key_update_interval_packets))->capture_default_str();
+  cmd.add_option("--seed", o.config.seed, "seed of the connection IDs")->check(kNotNegative)->capture_default_str();
+  tool::add_knob_options(cmd, o.knobs);
 }
 
-void finish_config(CommonOptions& o) {
-  Config& c = o.config;
-  c.alpn = {"h3"};
-  c.max_streams_policy = o.max_streams_policy == "every_stream"         ? MaxStreamsPolicy::every_stream
-                         : o.max_streams_policy == "half_window_opened" ? MaxStreamsPolicy::half_window_opened
-                                                                        : MaxStreamsPolicy::half_window;
-  c.open_stream_when_blocked = o.open_when_blocked == "fail" ? OpenWhenBlocked::fail : OpenWhenBlocked::wait;
-  c.tls_groups = o.tls_groups == "p256" ? TlsGroups::p256 : o.tls_groups == "cecpq2" ? TlsGroups::cecpq2 : TlsGroups::x25519;
+// The knobs over the tool's defaults: HTTP/3's ALPN unless --alpn says otherwise.
+bool finish_config(CommonOptions& o) {
+  o.config.alpn = {"h3"};
+  const std::string problem = apply_knobs(o.knobs, o.config);
+  if (!problem.empty()) std::fprintf(stderr, "conform-quic: %s\n", problem.c_str());
+  return problem.empty();
 }
 
 std::optional<std::string> slurp(const std::string& path) {
@@ -223,9 +195,7 @@ int main(int argc, char** argv) {
   server->add_option("--max-connections", max_connections,
                      "exit once this many connections came and closed (0: run until SIGINT/SIGTERM)")
       ->check(kNotNegative);
-  server->add_flag("--retry", server_opts.config.retry, "validate addresses with Retry first");
   add_common_options(*server, server_opts);
-  server_opts.config.initial_max_streams_bidi = 100;
 
   CommonOptions client_opts;
   std::vector<std::string> urls;
@@ -250,10 +220,8 @@ int main(int argc, char** argv) {
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   std::signal(SIGALRM, on_signal);
-  if (*server) {
-    finish_config(server_opts);
-    return run_server(server_opts, listen, cert, key, htdocs, max_connections);
-  }
-  finish_config(client_opts);
-  return run_client(client_opts, urls, n, output_dir, timeout_s);
+  if (*server)
+    return finish_config(server_opts) ? run_server(server_opts, listen, cert, key, htdocs, max_connections)
+                                      : kExitUsage;
+  return finish_config(client_opts) ? run_client(client_opts, urls, n, output_dir, timeout_s) : kExitUsage;
 }

@@ -417,6 +417,28 @@
     return out;
   }
 
+  // ---- interop matrix ----------------------------------------------------
+
+  // Pairs (client → server) × cases, as the console prints it; each cell is
+  // the case's verdict, linked to the case block holding its evidence.
+  function interopMatrix(interop, cases) {
+    const index = new Map(cases.map((c, i) => [c.id, i]));
+    const cells = new Map(interop.cells.map((cell) => [`${cell.client} → ${cell.server}\n${cell.case}`, cell]));
+    const table = el('table', { class: 'interop' },
+      el('tr', {}, el('th', {}, 'client → server'), interop.cases.map((c) => el('th', {}, c))));
+    for (const pair of interop.pairs) {
+      table.append(el('tr', {}, el('th', { class: 'pair' }, pair), interop.cases.map((c) => {
+        const cell = cells.get(`${pair}\n${c}`);
+        if (!cell) return el('td', { class: 'empty' }, '–');
+        const i = index.get(cell.id);
+        const open = () => { document.getElementById('case-' + i).open = true; };
+        return el('td', { 'data-id': cell.id, title: cell.headline || null },
+          i === undefined ? badge(cell.status) : el('a', { href: '#case-' + i, onclick: open }, badge(cell.status)));
+      })));
+    }
+    return table;
+  }
+
   function applyFilters() {
     const onlyFailures = document.getElementById('only-failures').checked;
     const text = document.getElementById('filter').value.trim().toLowerCase();
@@ -440,6 +462,7 @@
       el('div', { class: 'controls' },
         el('label', {}, el('input', { type: 'checkbox', id: 'only-failures', onchange: applyFilters }), ' failures only'),
         el('input', { type: 'search', id: 'filter', placeholder: 'filter by case id', oninput: applyFilters })),
+      ...(report.interop ? [el('h2', {}, 'Interop matrix'), interopMatrix(report.interop, report.cases)] : []),
       el('h2', {}, 'Overview'), overview(report.cases),
       el('h2', {}, 'Cases'),
       ...report.cases.map((c, i) => caseBlock(c, i, runs <= EAGER_RUNS)));
