@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -18,8 +19,14 @@ extern char** environ;
 
 namespace external {
 
+bool executable_file(const std::string& path) {
+  // A folder is "executable" (searchable) to access().
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec) && access(path.c_str(), X_OK) == 0;
+}
+
 std::string program_path(const std::string& program, const std::vector<std::string>& first_dirs) {
-  if (program.find('/') != std::string::npos) return access(program.c_str(), X_OK) == 0 ? program : "";
+  if (program.find('/') != std::string::npos) return executable_file(program) ? program : "";
   std::vector<std::string> dirs = first_dirs;
   if (const char* path = std::getenv("PATH")) {
     std::stringstream ss(path);
@@ -29,7 +36,7 @@ std::string program_path(const std::string& program, const std::vector<std::stri
   for (const char* d : {"/usr/local/sbin", "/usr/sbin", "/sbin"}) dirs.emplace_back(d);
   for (const auto& d : dirs) {
     const std::string candidate = d + "/" + program;
-    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    if (executable_file(candidate)) return candidate;
   }
   return {};
 }

@@ -14,6 +14,10 @@
 
 namespace external {
 
+/// Whether `path` is a regular file this process may execute (a folder is
+/// not, though access(X_OK) says it is).
+bool executable_file(const std::string& path);
+
 /// The absolute path of `program`: itself when it holds a '/', else the
 /// first executable of that name in `first_dirs`, then $PATH, then
 /// /usr/local/sbin, /usr/sbin, /sbin (Debian puts gtlsserver there, off a

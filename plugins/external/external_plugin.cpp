@@ -272,7 +272,10 @@ class ExternalPlugin final : public Plugin {
     RunFacts facts{ctx.artifact_dir(), 0, {}, tools_dir()};
     const std::string& dir = facts.dir;
     fs::create_directories(dir + "/htdocs");
-    fs::create_directories(dir + "/download");
+    // Only a program that downloads gets a folder to download into.
+    if (uses_placeholder(*client.profile->client, "download_dir") ||
+        uses_placeholder(*server.profile->server, "download_dir"))
+      fs::create_directories(dir + "/download");
     const auto padding = value_or<std::int64_t>(s.knobs.at("server"), "certificate_padding_bytes", 0);
     if (auto why = make_certificate(tools.openssl, dir, static_cast<std::size_t>(padding)); !why.empty())
       return {RunOutcome::Status::error, why};

@@ -6,6 +6,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 namespace external {
@@ -55,6 +56,14 @@ std::optional<std::string> template_string(const toml::node& node, const std::st
   return s->get();
 }
 
+// A name a program's environment can hold as NAME=value: POSIX's portable
+// names, so no '=' or NUL can split or cut the entry.
+bool environment_name(const std::string& name) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+  return std::all_of(name.begin(), name.end(),
+                     [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; });
+}
+
 // Reads program, package, args and env of `t` (the table written `where`,
 // "[client]" or "[[client.prepare]]") into `c`.
 void read_command(const toml::table& t, const std::string& where, Command& c, FileProblems& problems) {
@@ -83,9 +92,16 @@ void read_command(const toml::table& t, const std::string& where, Command& c, Fi
   }
   if (const toml::node* env = t.get("env")) {
     if (const toml::table* vars = env->as_table()) {
-      for (const auto& [key, value] : *vars)
-        if (auto s = template_string(value, label + ".env." + std::string(key.str()), problems))
-          c.env[std::string(key.str())] = *s;
+      for (const auto& [key, value] : *vars) {
+        const std::string name(key.str());
+        if (!environment_name(name)) {
+          problems.add(key.source(), label + ".env: '" + name +
+                                         "' is not an environment variable name (letters, digits and '_', "
+                                         "not starting with a digit)");
+          continue;
+        }
+        if (auto s = template_string(value, label + ".env." + name, problems)) c.env[name] = *s;
+      }
     } else {
       problems.add(env->source(), label + ".env must be a table of strings");
     }

@@ -80,18 +80,25 @@ bool uses_placeholder(const RoleCommand& c, const std::string& name) {
 }
 
 std::string find_command(const Command& c, const std::string& tools, const std::string& what, std::string& problem) {
-  // A relative path names a file of the build (an npm package's binary).
-  if (c.program.find('/') != std::string::npos && fs::path(c.program).is_relative()) {
-    std::string path = (fs::path(tools) / c.program).string();
-    if (access(path.c_str(), X_OK) == 0) return path;
-    problem = (what.empty() ? "" : what + ": ") + path + " is missing (scripts/setup.sh installs it)";
+  const std::string prefix = what.empty() ? "" : what + ": ";
+  const std::string install = c.package.empty() ? "" : ": install " + c.package + " (scripts/setup.sh does)";
+  if (c.program.find('/') != std::string::npos) {
+    // A relative path names a file of the build (an npm package's binary).
+    const bool of_the_build = fs::path(c.program).is_relative();
+    const std::string path = of_the_build ? (fs::path(tools) / c.program).string() : c.program;
+    if (executable_file(path)) return path;
+    if (of_the_build)
+      problem = prefix + path + " is missing (scripts/setup.sh installs it)";
+    else if (std::error_code ec; fs::exists(path, ec))
+      problem = prefix + "program '" + path + "' is not an executable file";
+    else
+      problem = prefix + "program '" + path + "' is missing" + install;
     return {};
   }
   std::string path = program_path(c.program, {tools});
   if (path.empty())
-    problem = (what.empty() ? "" : what + ": ") + "program '" + c.program + "' not found in " + (tools.empty() ? "" : tools + ", ") +
-              "$PATH, /usr/local/sbin, /usr/sbin or /sbin" +
-              (c.package.empty() ? "" : ": install " + c.package + " (scripts/setup.sh does)");
+    problem = prefix + "program '" + c.program + "' not found in " + (tools.empty() ? "" : tools + ", ") +
+              "$PATH, /usr/local/sbin, /usr/sbin or /sbin" + install;
   return path;
 }
 

@@ -177,6 +177,8 @@ timeout = 30
   const std::string run_dir = case_named(report, ngtcp2).at("runs")[0].at("artifact_dir");
   for (const char* file : {"client.pcap", "server.pcap", "keys.log", "client.keys", "server.keys", "log.txt"})
     BOOST_TEST(fs::exists(run_dir + "/" + file), file);
+  // No profile here downloads: no empty download/ folder is left behind.
+  BOOST_TEST(!fs::exists(run_dir + "/download"));
   BOOST_TEST(contains(read_file(run_dir + "/log.txt"), "external: server (ngtcp2): SSLKEYLOGFILE="));
   // The interop matrix: pairs × cases, on the console and in the JSON report.
   BOOST_TEST(contains(r.out, "interop matrix (client → server × case)"), r.out);
@@ -194,7 +196,7 @@ BOOST_AUTO_TEST_CASE(a_bad_profile_stops_the_run_with_its_file_and_line) {
   const std::string profiles = dir + "/profiles";
   write_file(profiles + "/mine.toml",
              "[profile]\nname = \"mine\"\n\n[client]\nprogram = \"my-client\"\nargs = [\"-p\", \"{prot}\"]\n"
-             "color = \"blue\"\n");
+             "color = \"blue\"\nenv = { \"A=B\" = \"x\" }\n");
   const std::string suite = write_file(dir + "/s.toml", std::string("[[case]]\nid = \"bad/one\"") + kCaseHead +
                                                             "\n  [[case.expect]]\n  check = \"no_connection_error\"\n");
   auto r = run_conform({"run", suite, "--out", dir + "/out"}, ".",
@@ -204,7 +206,10 @@ BOOST_AUTO_TEST_CASE(a_bad_profile_stops_the_run_with_its_file_and_line) {
                                         "'{prot}'; known: address, port,"),
              r.err);
   BOOST_TEST(contains(r.err, profiles + "/mine.toml:7:1: plugin 'external': unknown key 'color' in [client]; "
-                                        "expected program, package, args, env, keylog, needs, prepare, files, forks"),
+                                        "expected program, package, args, env, keylog, needs, prepare, files, forks, quic_knobs"),
+             r.err);
+  BOOST_TEST(contains(r.err, profiles + "/mine.toml:8:9: plugin 'external': client.env: 'A=B' is not an environment "
+                                        "variable name"),
              r.err);
   BOOST_TEST(!fs::exists(dir + "/out/bad"), "nothing ran");
 }
@@ -219,6 +224,9 @@ BOOST_AUTO_TEST_CASE(a_missing_program_of_ones_own_profile_is_exit_2_naming_it) 
                                            "args = [\"{url}\"]\n[server]\nprogram = \"no-such-quic-server\"\n"
                                            "package = \"the Debian package ghost-quic\"\n[[server.prepare]]\n"
                                            "program = \"no-such-tool\"\n");
+  // A folder is no program, though access(2) calls it executable.
+  const std::string folder = write_file(profiles + "/folder.toml", "[profile]\nname = \"folder\"\n[client]\n"
+                                                                   "program = \"/tmp\"\n");
   const std::string suite = write_file(
       dir + "/s.toml", std::string("[[case]]\nid = \"ghost/one\"") + kCaseHead +
                            "client = { implementation = \"ghost\" }\nserver = { implementation = \"ghost\" }\n\n"
@@ -230,12 +238,10 @@ BOOST_AUTO_TEST_CASE(a_missing_program_of_ones_own_profile_is_exit_2_naming_it) 
   BOOST_TEST(contains(r.err, profile + ":7:11: plugin 'external': program 'no-such-quic-server' not found in "), r.err);
   BOOST_TEST(contains(r.err, "/sbin: install the Debian package ghost-quic (scripts/setup.sh does)\n"), r.err);
   BOOST_TEST(contains(r.err, profile + ":10:11: plugin 'external': program 'no-such-tool' not found in "), r.err);
+  BOOST_TEST(contains(r.err, folder + ":4:11: plugin 'external': program '/tmp' is not an executable file\n"), r.err);
   BOOST_TEST(!fs::exists(dir + "/out/ghost"), "nothing ran");
 }
 
-// A client that dies sends nothing: the run is an ERROR naming its exit
-// status, and no_connection_error, which only looks for faults, does not pass
-// on captures without a connection.
 // The in-house QUIC's knobs reach conform's programs as options, and any
 // other profile cannot play a case that sets one: UNSUPPORTED naming the
 // knob and the profile, installed or not (a program of one's own profile
@@ -268,6 +274,9 @@ matrix = { "client.implementation" = ["plain", "conform"] }
   BOOST_TEST(!contains(log, "--emit-max-streams"), log);
 }
 
+// A client that dies sends nothing: the run is an ERROR naming its exit
+// status, and no_connection_error, which only looks for faults, does not pass
+// on captures without a connection.
 BOOST_AUTO_TEST_CASE(a_crashing_client_is_an_error_not_a_pass) {
   const auto [r, c] = run_profile(
       "crashy", "[client]\nprogram = \"/bin/sh\"\nargs = [\"-c\", \"echo boom >&2; kill -SEGV $$\"]\n"

@@ -131,6 +131,28 @@ BOOST_AUTO_TEST_CASE(two_connections_are_judged_one_by_one_with_evidence_in_the_
   BOOST_TEST(report.at("offline").at("captures")[0].at("units").size() == 2u);
 }
 
+// A key log that can be read only once (`--keylog <(...)`, a pipe) serves
+// every capture as the same file does: each --keylog is read once.
+BOOST_AUTO_TEST_CASE(a_key_log_from_a_pipe_serves_every_capture) {
+  const std::string dir = scratch_dir("offline_pipe");
+  const std::string keys = kCaptures + "/ngtcp2/two-connections.keys";
+  const std::string first = dir + "/first.pcap", second = dir + "/second.pcap";
+  fs::copy_file(kCaptures + "/ngtcp2/two-connections.pcap", first);
+  fs::copy_file(kCaptures + "/ngtcp2/two-connections.pcap", second);
+  auto from_file = run_conform({"check", first, second, "--keylog", keys, "--out", dir + "/file", "--json",
+                                dir + "/file.json"},
+                               ".", kEnv);
+  const std::string command = "'" + std::string(CONFORM_BINARY) + "' check '" + first + "' '" + second +
+                              "' --keylog <(cat '" + keys + "') --out '" + dir + "/pipe' --json '" + dir +
+                              "/pipe.json'";
+  auto from_pipe = run_program("/bin/bash", {"-c", command}, ".", kEnv);
+  BOOST_TEST(from_pipe.exit_code == from_file.exit_code, from_pipe.out + from_pipe.err);
+  const auto file_verdicts = verdicts(json::parse(read_file(dir + "/file.json")));
+  BOOST_TEST(file_verdicts.size() >= 4u);
+  BOOST_TEST(std::count_if(file_verdicts.begin(), file_verdicts.end(), [](const auto& v) { return v.second == "PASS"; }) >= 2);
+  BOOST_TEST(verdicts(json::parse(read_file(dir + "/pipe.json"))) == file_verdicts, from_pipe.out);
+}
+
 // The TCP captures' values are in captures/tcp/README.md, from tshark.
 BOOST_AUTO_TEST_CASE(tcp_captures_are_judged_from_the_syn) {
   const std::string dir = scratch_dir("offline_tcp");

@@ -123,11 +123,13 @@ int command_check(const CheckCommandOptions& options) {
   refuse_overwriting({{"--out", options.out_dir}}, read);
   // Every input is read before --out is touched: a bad one leaves the
   // earlier results there as they were.
+  std::vector<KeyLogFile> keylogs;
+  for (const auto& path : options.keylogs) keylogs.push_back({path, dissect::read_key_log_text(path)});
   std::vector<ReadCapture> read_captures;
   std::vector<std::string> key_texts, key_sources(captures.size());
   for (std::size_t k = 0; k < captures.size(); ++k) {
     key_texts.emplace_back();
-    const auto keys = capture_keys(captures[k], options.keylogs, key_texts[k], key_sources[k]);
+    const auto keys = capture_keys(captures[k], keylogs, key_texts[k], key_sources[k]);
     read_captures.push_back(read_for_check(captures[k], keys));
   }
   const auto roots = capture_roots(options.out_dir, captures);

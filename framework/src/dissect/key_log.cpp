@@ -80,7 +80,7 @@ KeyLog parse_key_log(std::string_view text, const std::string& file) {
   return log;
 }
 
-KeyLog read_key_log(const std::string& path) {
+std::string read_key_log_text(const std::string& path) {
   // An ifstream opens a folder and reads nothing: that would be an empty log.
   if (std::filesystem::is_directory(path)) throw InputError({path}, "cannot read key log: is a folder");
   std::ifstream in(path, std::ios::binary);
@@ -88,8 +88,10 @@ KeyLog read_key_log(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw InputError({path}, "cannot read key log");
-  return parse_key_log(text.str(), path);
+  return text.str();
 }
+
+KeyLog read_key_log(const std::string& path) { return parse_key_log(read_key_log_text(path), path); }
 
 void require_well_formed(const KeyLog& log) {
   if (log.problems.empty()) return;

@@ -38,6 +38,11 @@ struct KeyLog {
 /// accepted and ignored; anything else malformed is a problem.
 KeyLog parse_key_log(std::string_view text, const std::string& file);
 
+/// The text of the key log `path`, read once (a pipe, such as `--keylog
+/// <(...)`, can be read only once). Throws InputError naming the file when
+/// it cannot be read or is a folder.
+std::string read_key_log_text(const std::string& path);
+
 /// Reads and parses `path`. Throws InputError naming the file when it cannot
 /// be read.
 KeyLog read_key_log(const std::string& path);

@@ -43,13 +43,13 @@ std::vector<std::string> named_vantages(const std::vector<Case>& cases) {
   return {names.begin(), names.end()};
 }
 
-dissect::KeyLog capture_keys(const std::string& capture, const std::vector<std::string>& keylogs,
+dissect::KeyLog capture_keys(const std::string& capture, const std::vector<KeyLogFile>& keylogs,
                              std::string& text, std::string& sources) {
   dissect::KeyLog keys;
   text.clear();
   const auto blocks = read_pcapng_secrets(capture);
   sources = keylogs.empty() ? "no --keylog given" : "key logs:";
-  for (const auto& k : keylogs) sources += " " + k;
+  for (const auto& k : keylogs) sources += " " + k.path;
   if (!blocks.empty()) sources += fmt::format(", {} Decryption Secrets Block{} in the capture", blocks.size(),
                                               blocks.size() == 1 ? "" : "s");
   for (const auto& block : blocks) {
@@ -57,12 +57,9 @@ dissect::KeyLog capture_keys(const std::string& capture, const std::vector<std::
     text += block.key_log;
     if (!text.empty() && text.back() != '\n') text += '\n';
   }
-  for (const auto& path : keylogs) {
-    dissect::merge_key_log(keys, dissect::read_key_log(path));
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    text += ss.str();
+  for (const auto& k : keylogs) {
+    dissect::merge_key_log(keys, dissect::parse_key_log(k.text, k.path));
+    text += k.text;
     if (!text.empty() && text.back() != '\n') text += '\n';
   }
   dissect::require_well_formed(keys);

@@ -28,12 +28,19 @@ std::vector<Case> offline_cases(const std::vector<Case>& expanded);
 /// The `vantage` values the cases' checks name, besides client and server.
 std::vector<std::string> named_vantages(const std::vector<Case>& cases);
 
+/// A key log given with --keylog: its path and its text, read once
+/// (dissect::read_key_log_text) however many captures use it.
+struct KeyLogFile {
+  std::string path;
+  std::string text;
+};
+
 /// The key material for `capture`: the secrets of its pcapng Decryption
 /// Secrets Blocks, then those of `keylogs`. `text` receives the same as one
 /// NSS key log, `sources` says where it came from ("key logs: a.keys",
-/// "no key log: ..."). Throws InputError naming the file and line for an
-/// unreadable file or a malformed key log line.
-dissect::KeyLog capture_keys(const std::string& capture, const std::vector<std::string>& keylogs,
+/// "no key log: ..."). Throws InputError naming the file and line for a
+/// malformed key log line.
+dissect::KeyLog capture_keys(const std::string& capture, const std::vector<KeyLogFile>& keylogs,
                              std::string& text, std::string& sources);
 
 /// Every (case, unit) judged, in case order then unit order.
