@@ -309,7 +309,8 @@ class ExternalPlugin final : public Plugin {
 
     const milliseconds limit{value_or<std::int64_t>(s.params, "time_limit_ms", 20000)};
     bool crashed = false;
-    if (client_process->wait_for(limit)) {
+    const std::optional<int> client_status = client_process->wait_for(limit);
+    if (client_status) {
       ctx.log("external: the client ended: " + client_process->how_it_ended());
       crashed = client_process->killed();
     } else
@@ -325,6 +326,8 @@ class ExternalPlugin final : public Plugin {
               ": " + server_process->stderr_tail());
     relay.stop();
     remove_profile_dirs({client_values.at("profile_dir"), server_values.at("profile_dir")});
+    // The relay writes client.pcap from the client's first datagram on.
+    const bool client_sent = fs::exists(dir + "/client.pcap");
 
     const auto lines = key_log_lines({dir + "/client.keys", dir + "/server.keys"});
     for (const auto& line : lines) ctx.key_log(line);
@@ -335,6 +338,12 @@ class ExternalPlugin final : public Plugin {
     if (crashed)
       return {RunOutcome::Status::error, "client (" + client.profile->name + ") ended abnormally: " +
                                              client_process->how_it_ended() + ": " + client_process->stderr_tail()};
+    // A client that gave up before sending anything (a bad option, a knob it
+    // refused) left nothing to judge: the server's checks must not FAIL for it.
+    if (client_status && *client_status != 0 && !client_sent)
+      return {RunOutcome::Status::error, "client (" + client.profile->name + ") ended (" +
+                                             client_process->how_it_ended() + ") before sending a datagram: " +
+                                             client_process->stderr_tail()};
     return {};
   }
 

@@ -274,6 +274,29 @@ matrix = { "client.implementation" = ["plain", "conform"] }
   BOOST_TEST(!contains(log, "--emit-max-streams"), log);
 }
 
+// conform's client refusing a knob value the suite loader lets through (an
+// empty ALPN list) exits 2 before sending anything: the run is an ERROR
+// saying so, not a FAIL of the server it never reached.
+BOOST_AUTO_TEST_CASE(a_client_that_sends_nothing_and_fails_is_an_error) {
+  const std::string dir = scratch_dir("client-refused");
+  const std::string suite = write_file(dir + "/s.toml", std::string("[[case]]\nid = \"refused/one\"") + kCaseHead +
+      R"toml(params = { requests = 1, time_limit_ms = 5000 }
+client = { implementation = "conform", alpn = [] }
+server = { implementation = "conform" }
+
+  [[case.expect]]
+  check = "handshake_done_sent"
+)toml");
+  auto r = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/r.json"}, ".", {kPluginPath});
+  BOOST_TEST(r.exit_code == 1, r.out + r.err);
+  const json report = json::parse(read_file(dir + "/r.json"));
+  const json& c = case_named(report, "refused/one");
+  BOOST_TEST(c.at("status") == "ERROR", c.dump());
+  BOOST_TEST(c.at("headline").get<std::string>().starts_with(
+                 "client (conform) ended (exit status 2) before sending a datagram: --alpn: "),
+             c.at("headline"));
+}
+
 // A client that dies sends nothing: the run is an ERROR naming its exit
 // status, and no_connection_error, which only looks for faults, does not pass
 // on captures without a connection.

@@ -151,6 +151,10 @@ BOOST_AUTO_TEST_CASE(a_key_log_from_a_pipe_serves_every_capture) {
   BOOST_TEST(file_verdicts.size() >= 4u);
   BOOST_TEST(std::count_if(file_verdicts.begin(), file_verdicts.end(), [](const auto& v) { return v.second == "PASS"; }) >= 2);
   BOOST_TEST(verdicts(json::parse(read_file(dir + "/pipe.json"))) == file_verdicts, from_pipe.out);
+  // An empty path is bad input, not an internal error.
+  auto empty = run_conform({"check", first, "--keylog", "", "--out", dir + "/empty"}, ".", kEnv);
+  BOOST_TEST(empty.exit_code == 2, empty.out + empty.err);
+  BOOST_TEST(contains(empty.err, "--keylog: an empty path names no key log"), empty.err);
 }
 
 // The TCP captures' values are in captures/tcp/README.md, from tshark.

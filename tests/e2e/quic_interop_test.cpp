@@ -238,7 +238,10 @@ BOOST_AUTO_TEST_CASE(bad_arguments_exit_2_with_a_clear_error) {
       {{"--max-udp-payload-size", "1199"}, "out of range: from 1200 to 65527"},
       {{"--cc-loss-reduction-factor", "0"}, "out of range: above 0 to 1"},
       {{"--tls-groups", "x448"}, "'x448' is not one of x25519,p256,cecpq2"},
-      {{"--emit-max-streams", "no"}, "expected true or false, got 'no'"}};
+      {{"--emit-max-streams", "no"}, "expected true or false, got 'no'"},
+      {{"--cc-loss-reduction-factor", "1e400"}, "1e400 is out of range"},
+      {{"--cc-loss-reduction-factor", " 0.5"}, "expected a number, got ' 0.5'"},
+      {{"--alpn", "h3,"}, "an empty item in 'h3,'"}};
   for (const auto& [args, why] : refused) {
     std::vector<std::string> argv{kQuicTool, "client", "https://127.0.0.1:1/"};
     argv.insert(argv.end(), args.begin(), args.end());

@@ -105,6 +105,8 @@ int command_check(const CheckCommandOptions& options) {
   for (const auto& c : captures)
     if (std::error_code ec; !fs::is_regular_file(c, ec)) throw InputError({c}, "no such capture file");
   refuse_repeated(options.inputs);
+  for (const auto& k : options.keylogs)
+    if (k.empty()) throw InputError({"--keylog"}, "an empty path names no key log");
 
   PluginSet plugins = load_plugins(options.plugins);
   Catalogue catalogue = catalogue_of(plugins);

@@ -4,6 +4,7 @@
 #include "scenarios/knobs.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -35,8 +36,14 @@ std::optional<double> floating(const std::string& text, const ValueSpec& spec, s
   char* end = nullptr;
   errno = 0;
   const double x = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || errno == ERANGE || std::isnan(x)) {
+  // ERANGE on underflow still reads the nearest value (a denormal, 0): only
+  // an overflow, or a text that is not a number, is refused here.
+  if (text.empty() || *end != '\0' || std::isnan(x) || std::isspace(static_cast<unsigned char>(text.front()))) {
     why = "expected a number, got '" + text + "'";
+    return std::nullopt;
+  }
+  if (errno == ERANGE && std::isinf(x)) {
+    why = text + " is out of range";
     return std::nullopt;
   }
   if (const auto& r = spec.range; r && (x > r->max || x < r->min || (r->min_excluded && x == r->min))) {
@@ -71,6 +78,10 @@ std::optional<Value> read(const std::string& text, const ValueSpec& spec, std::s
       for (std::size_t from = 0; from <= text.size();) {
         const std::size_t comma = std::min(text.find(',', from), text.size());
         list.push_back(text.substr(from, comma - from));
+        if (list.back().empty()) {
+          why = "an empty item in '" + text + "'";
+          return std::nullopt;
+        }
         from = comma + 1;
       }
       return Value{list};
