@@ -18,7 +18,10 @@
 #include <map>
 
 namespace conform::dissect {
-namespace {
+// Named, not anonymous: Dissector::State (external linkage) holds these, and
+// in a unity batch GCC warns about a member of an anonymous namespace's type
+// (-Wsubobject-linkage).
+namespace dissector_state {
 
 // What the dissector tracks of one endpoint: the keys of the packets it
 // sends, their largest packet numbers, and the start of its Initial CRYPTO
@@ -40,6 +43,13 @@ struct ConnectionState {
   std::optional<ConnectionId> retry_scid;
   bool tls_installed = false;
 };
+
+}  // namespace dissector_state
+
+using dissector_state::ConnectionState;
+using dissector_state::EndpointState;
+
+namespace {
 
 std::size_t index(Side s) { return static_cast<std::size_t>(s); }
 std::size_t index(PacketSpace s) { return static_cast<std::size_t>(s); }

@@ -12,7 +12,7 @@ namespace {
 constexpr Status kAllStatuses[] = {Status::pass,        Status::fail,  Status::xfail,   Status::xpass,
                                    Status::unsupported, Status::error, Status::timeout, Status::interrupted};
 
-Status parse_status(const std::string& path, const std::string& pointer, const std::string& word) {
+Status baseline_status(const std::string& path, const std::string& pointer, const std::string& word) {
   std::vector<std::string> words;
   for (Status s : kAllStatuses) {
     if (word == to_string(s)) return s;
@@ -36,7 +36,7 @@ Baseline read_baseline(const std::string& path) {
     const std::string pointer = "/cases/" + std::to_string(i);
     const nlohmann::json& c = (*cases)[i];
     std::string id = json_string(path, c, pointer, "id");
-    Status status = parse_status(path, pointer + "/status", json_string(path, c, pointer, "status"));
+    Status status = baseline_status(path, pointer + "/status", json_string(path, c, pointer, "status"));
     if (!baseline.cases.emplace(id, status).second)
       throw json_shape_error(path, pointer + "/id", "case \"" + id + "\" appears twice");
   }

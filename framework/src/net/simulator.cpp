@@ -9,7 +9,7 @@ namespace {
 
 constexpr std::uint16_t kServerPort = 4433;
 constexpr std::uint16_t kFirstClientPort = 40000;
-constexpr std::size_t kMaxClients = 1000;
+constexpr std::size_t kMaxSimulatedClients = 1000;
 // An endpoint whose timer stays at or before `now` after this many
 // consecutive handle_timeout calls at one instant would spin forever without
 // moving virtual time on, which the budget alone cannot stop.
@@ -89,7 +89,7 @@ std::optional<UdpEndpoint> Simulator::attach_server(Endpoint& server) {
 
 std::optional<UdpEndpoint> Simulator::attach_client(Endpoint& client) {
   const std::size_t i = nodes_.size() - 1;
-  if (i >= kMaxClients) return std::nullopt;
+  if (i >= kMaxSimulatedClients) return std::nullopt;
   auto node = std::make_unique<Node>();
   node->endpoint = &client;
   node->address = {kClientAddress, static_cast<std::uint16_t>(kFirstClientPort + i)};

@@ -18,7 +18,7 @@ namespace conform {
 namespace {
 
 constexpr std::size_t kMaxDatagram = 65535;
-constexpr std::size_t kMaxClients = 1000;
+constexpr std::size_t kMaxRelayClients = 1000;
 
 sockaddr_in loopback(std::uint16_t port) {
   sockaddr_in a{};
@@ -161,7 +161,7 @@ void UdpRelay::read_clients(Instant now) {
     // Loopback only: anything from elsewhere is not ours to forward.
     if (src.sin_addr.s_addr != htonl(INADDR_LOOPBACK)) continue;
     const std::uint16_t port = ntohs(src.sin_port);
-    if (sessions_.size() >= kMaxClients && std::none_of(sessions_.begin(), sessions_.end(), [&](auto& s) {
+    if (sessions_.size() >= kMaxRelayClients && std::none_of(sessions_.begin(), sessions_.end(), [&](auto& s) {
           return s->client_port == port;
         }))
       continue;

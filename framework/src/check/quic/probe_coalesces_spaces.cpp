@@ -16,8 +16,6 @@
 namespace conform::quic_checks {
 namespace {
 
-constexpr std::int64_t kBurstNs = 1'000'000;
-
 class ProbeCoalescesSpaces final : public QuicCheck {
  public:
   KeysNeeded keys_needed() const override { return KeysNeeded::handshake; }
@@ -57,7 +55,7 @@ class ProbeCoalescesSpaces final : public QuicCheck {
         }
         const std::size_t other = d.crypto[kInitial].empty() ? kInitial : kHandshake;
         RangeSet burst;
-        for (std::size_t k = i; k-- > 0 && d.at.time_ns - ds[k].at.time_ns <= kBurstNs;) burst.add(ds[k].crypto[other]);
+        for (std::size_t k = i; k-- > 0 && d.at.time_ns - ds[k].at.time_ns <= kProbeBurstNs;) burst.add(ds[k].crypto[other]);
         const RangeSet pending = d.unacked[other].minus(burst);
         if (pending.empty() || d.used + pending.size() + d.overhead[other] > room) {
           // Room the capture cannot see: an undecryptable packet may be

@@ -18,8 +18,6 @@
 namespace conform::quic_checks {
 namespace {
 
-constexpr std::int64_t kBurstNs = 1'000'000;
-
 class PtoBackoff final : public QuicCheck {
  public:
   KeysNeeded keys_needed() const override { return KeysNeeded::handshake; }
@@ -71,7 +69,7 @@ class PtoBackoff final : public QuicCheck {
       } else if (anchor) {
         const At& from = last_burst ? *last_burst : *anchor;
         const std::int64_t gap = d.at.time_ns - from.time_ns;
-        if (!last_burst || gap > kBurstNs) {
+        if (!last_burst || gap > kProbeBurstNs) {
           ++bursts;
           longest = std::max(longest, ++chain);
           compared += interval > 0;

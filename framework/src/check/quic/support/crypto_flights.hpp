@@ -19,6 +19,9 @@ using dissect::RangeSet;
 
 /// Index of the Initial and Handshake spaces in the arrays below.
 inline constexpr std::size_t kInitial = 0, kHandshake = 1;
+/// Datagrams an endpoint sent within 1 ms of each other are one burst: the
+/// probes of one PTO expiry, however many datagrams carry them.
+inline constexpr std::int64_t kProbeBurstNs = 1'000'000;
 /// "Initial" / "Handshake".
 std::string_view space_name(std::size_t space);
 
