@@ -2,6 +2,8 @@
 // capture, and builders of QUIC-shaped datagrams.
 #pragma once
 
+#include "support/time_units.hpp"
+
 #include "capture/pcap_writer.hpp"
 #include "net/simulator.hpp"
 
@@ -24,8 +26,6 @@ inline std::ostream& operator<<(std::ostream& os, Duration d) { return os << d.n
 }  // namespace conform
 
 namespace conform::test {
-
-inline constexpr std::int64_t kMs = 1'000'000;
 
 inline Instant at_ns(std::int64_t ns) { return Instant::from_ns(ns); }
 

@@ -3,6 +3,8 @@
 // datagrams built from packets and frames, frame numbers counting from 1.
 #pragma once
 
+#include "support/time_units.hpp"
+
 #include "check/quic/support/quic_check.hpp"
 #include "support/builtin_check.hpp"
 
@@ -18,8 +20,6 @@ using dissect::Frame;
 using dissect::Packet;
 using dissect::PacketType;
 using quic_checks::Side;
-
-inline constexpr std::int64_t kMs = 1'000'000;
 
 inline Packet packet(PacketType type, std::uint64_t pn, std::vector<Frame> frames, std::size_t length = 0) {
   Packet p;

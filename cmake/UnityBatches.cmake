@@ -1,0 +1,61 @@
+# conform_unity_build(TARGET): TARGET's sources compiled in batches.
+# Included by the top-level CMakeLists.txt and by tests/fuzz (a project of
+# its own), each setting CONFORM_SOURCE_ROOT to the repository's root first.
+# Unity builds: a target's sources compiled a batch at a time, each batch one
+# compiler run, so the standard library, fmt, nlohmann-json, CLI11 and
+# tomlplusplus are parsed and their templates instantiated once a batch
+# instead of once a file. Small batches keep an edit's rebuild short (one
+# batch, not the target). The batches are written here rather than by CMake's
+# UNITY_BUILD, whose batch files #include each source by its absolute path:
+# ccache's base_dir cannot rewrite a path inside a file, so no other checkout
+# would ever hit them. Ours name each source relative to the source root.
+# A source with COMPILE_DEFINITIONS of its own (call this after setting
+# them), outside the source tree, generated in the build folder, or marked
+# SKIP_UNITY_BUILD_INCLUSION (names of its own that clash with another
+# file's) is compiled on its own. -DCONFORM_UNITY_BUILD=OFF compiles
+# file by file, to check that each source includes what it uses.
+option(CONFORM_UNITY_BUILD "Compile the large targets in batches (unity build)" ON)
+set(CONFORM_UNITY_BATCH_SIZE 8 CACHE STRING "Sources per unity batch")
+function(conform_unity_build target)
+  if(NOT CONFORM_UNITY_BUILD)
+    return()
+  endif()
+  get_target_property(sources ${target} SOURCES)
+  get_target_property(source_dir ${target} SOURCE_DIR)
+  set(kept)
+  set(batched)
+  foreach(src ${sources})
+    get_filename_component(path ${src} ABSOLUTE BASE_DIR ${source_dir})
+    file(RELATIVE_PATH rel ${CONFORM_SOURCE_ROOT} ${path})
+    get_source_file_property(defs ${path} COMPILE_DEFINITIONS)
+    get_source_file_property(skip ${path} SKIP_UNITY_BUILD_INCLUSION)
+    string(FIND ${path} ${CMAKE_BINARY_DIR}/ in_build)
+    if(NOT path MATCHES "\\.cpp$" OR rel MATCHES "^\\.\\./" OR in_build EQUAL 0 OR defs OR skip)
+      list(APPEND kept ${src})
+    else()
+      list(APPEND batched ${rel})
+    endif()
+  endforeach()
+  list(SORT batched)
+  set(dir ${CMAKE_BINARY_DIR}/unity/${target})
+  set(index 0)
+  set(count 0)
+  set(content "")
+  list(LENGTH batched total)
+  foreach(rel ${batched})
+    string(APPEND content "#include \"${rel}\"\n")
+    math(EXPR count "${count} + 1")
+    math(EXPR total "${total} - 1")
+    if(count EQUAL CONFORM_UNITY_BATCH_SIZE OR total EQUAL 0)
+      # Written only when its content changes, so a re-run of CMake
+      # recompiles nothing.
+      file(CONFIGURE OUTPUT ${dir}/batch_${index}.cpp CONTENT "${content}")
+      list(APPEND kept ${dir}/batch_${index}.cpp)
+      math(EXPR index "${index} + 1")
+      set(count 0)
+      set(content "")
+    endif()
+  endforeach()
+  set_property(TARGET ${target} PROPERTY SOURCES ${kept})
+  target_include_directories(${target} PRIVATE ${CONFORM_SOURCE_ROOT})
+endfunction()
