@@ -81,7 +81,7 @@ class Bulk final : public Scenario {
   Duration drain_;
 };
 
-RunDemand demand(const ValueMap& p) {
+RunDemand bulk_demand(const ValueMap& p) {
   const std::string direction = std::get<std::string>(p.at("direction"));
   DemandValue bytes = demand_param(p, "bytes");
   bytes.source += " direction=" + direction;
@@ -104,7 +104,7 @@ ScenarioEntry bulk_scenario() {
              {"download", "upload", "both"}},
             drain_spec("sender"),
             clients_spec()},
-           demand},
+           bulk_demand},
           [](const ValueMap& p) -> MadeScenario {
             return {std::make_unique<Bulk>(integer_param(p, "bytes"),
                                            std::get<std::string>(p.at("direction")),

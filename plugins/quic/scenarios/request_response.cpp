@@ -105,7 +105,7 @@ class RequestResponse final : public Scenario {
   Duration drain_;
 };
 
-MadeScenario make(const ValueMap& p) {
+MadeScenario make_request_response(const ValueMap& p) {
   Exchange x{integer_param(p, "requests"), integer_param(p, "request_bytes"),
              integer_param(p, "response_bytes"), integer_param(p, "concurrency")};
   return {std::make_unique<RequestResponse>(x, drain_param(p), clients_param(p)),
@@ -113,7 +113,7 @@ MadeScenario make(const ValueMap& p) {
 }
 
 // One bidirectional stream per request.
-RunDemand demand(const ValueMap& p) {
+RunDemand request_response_demand(const ValueMap& p) {
   RunDemand d;
   d.client.bidi_streams = demand_param(p, "requests");
   d.client.bytes = demand_product(p, "requests", "request_bytes");
@@ -134,8 +134,8 @@ ScenarioEntry request_response_scenario() {
             count_spec("concurrency", 1, "requests outstanding at most"),
             drain_spec("client", "once all requests were sent"),
             clients_spec()},
-           demand},
-          make};
+           request_response_demand},
+          make_request_response};
 }
 
 }  // namespace conform::quic

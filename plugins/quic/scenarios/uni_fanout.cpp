@@ -76,7 +76,7 @@ class UniFanout final : public Scenario {
   std::shared_ptr<BroadcastStart> start_;
 };
 
-MadeScenario make(const ValueMap& p) {
+MadeScenario make_uni_fanout(const ValueMap& p) {
   BroadcastPlan plan;
   plan.frames = integer_param(p, "frames");
   plan.frames_per_group = integer_param(p, "frames_per_group");
@@ -95,7 +95,7 @@ MadeScenario make(const ValueMap& p) {
 }
 
 // One server stream per group of frames; one stream in all for 0 frames per group.
-RunDemand demand(const ValueMap& p) {
+RunDemand uni_fanout_demand(const ValueMap& p) {
   const int64_t frames = integer_param(p, "frames"), per_group = integer_param(p, "frames_per_group");
   RunDemand d;
   d.server.uni_streams = DemandValue{per_group == 0 ? 1 : static_cast<uint64_t>((frames + per_group - 1) / per_group),
@@ -134,8 +134,8 @@ ScenarioEntry uni_fanout_scenario() {
                          "each subscriber asks the relay to stop sending (STOP_SENDING) every this many "
                          "streams as they open; 0: none", 0, kMaxCount),
             drain_spec("relay", "once the last frame was due")},
-           demand},
-          make};
+           uni_fanout_demand},
+          make_uni_fanout};
 }
 
 }  // namespace conform::quic

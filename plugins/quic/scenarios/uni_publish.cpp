@@ -47,7 +47,7 @@ class UniPublish final : public Scenario {
   Duration drain_;
 };
 
-MadeScenario make(const ValueMap& p) {
+MadeScenario make_uni_publish(const ValueMap& p) {
   BroadcastPlan plan;
   plan.frames = integer_param(p, "streams");
   plan.frames_per_group = 1;
@@ -58,7 +58,7 @@ MadeScenario make(const ValueMap& p) {
           {}};
 }
 
-RunDemand demand(const ValueMap& p) {
+RunDemand uni_publish_demand(const ValueMap& p) {
   RunDemand d;
   d.client.uni_streams = demand_param(p, "streams");
   d.client.bytes = demand_product(p, "streams", "payload_bytes");
@@ -77,8 +77,8 @@ ScenarioEntry uni_publish_scenario() {
             integer_spec("payload_bytes", 80, "bytes per stream", 0, kMaxPayloadBytes),
             drain_spec("client", "once the last stream was due"),
             clients_spec()},
-           demand},
-          make};
+           uni_publish_demand},
+          make_uni_publish};
 }
 
 }  // namespace conform::quic
