@@ -6,18 +6,26 @@
 #   1. cold: README command 1's build (scripts/setup.sh: the `runtime`
 #      target), then command 2's (setup.sh --tests: everything else)
 #   2. a second clone in another folder, everything, with the cache warm
-#   3. incremental: one check's .cpp touched, rebuild and relink
+#   3. incremental: one check's .cpp changed (a comment line appended, so
+#      ccache cannot serve it), rebuild and relink
 #   4. ctest -L quick, then the whole ctest (-j2), in the second clone
 # The Debian packages must be installed already (a first setup.sh did it):
-# apt's time is not in these figures.
+# apt's time is not in these figures. setup.sh's npm install of the npm
+# peers (a few seconds) is, with its own cache in WORK too. It measures the
+# commit checked out (HEAD), so it refuses to run with uncommitted changes.
 # Usage: bench/build_times.sh [WORK]   (default: a fresh folder under /tmp;
 #        WORK is removed first)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-/tmp/conform-build-times}
+if [ -n "$(git -C "$here" status --porcelain --untracked-files=no)" ]; then
+  echo "build_times.sh: $here has uncommitted changes; it times HEAD, so commit first" >&2
+  exit 2
+fi
 rm -rf "$work"
 mkdir -p "$work"
-export XDG_CACHE_HOME=$work/cache CCACHE_DIR=$work/cache/ccache
+unset CONFORM_BUILD_DIR
+export XDG_CACHE_HOME=$work/cache CCACHE_DIR=$work/cache/ccache npm_config_cache=$work/cache/npm
 
 declare -a figures
 seconds() {  # seconds LABEL COMMAND...: runs COMMAND, logs it, records its wall time
@@ -32,7 +40,7 @@ seconds() {  # seconds LABEL COMMAND...: runs COMMAND, logs it, records its wall
     exit 1
   fi
   end=$(date +%s.%N)
-  figures+=("$(printf '%-46s %7.1f s' "$label" "$(echo "$end - $start" | bc)")")
+  figures+=("$(awk -v l="$label" -v s="$start" -v e="$end" 'BEGIN { printf "%-50s %7.1f s", l, e - s }')")
   echo "${figures[-1]}"
 }
 
@@ -47,8 +55,10 @@ seconds "second clone, warm cache: setup.sh --tests" bash "$work/b/scripts/setup
 echo "ccache in the second clone: $(ccache -s | grep -E 'Hits|Misses' | tr -s ' ' | tr '\n' ' ')"
 
 check=$work/b/framework/src/check/quic/streams_blocked_sent.cpp
-touch "$check"
-seconds "incremental: touch one check, rebuild" cmake --build "$work/b/build" -j 2
+echo "// build_times.sh $(date +%s%N)" >> "$check"
+seconds "incremental: one check changed, rebuild" cmake --build "$work/b/build" -j 2
+git -C "$work/b" checkout -q -- "$check"
+cmake --build "$work/b/build" -j 2 > /dev/null
 quick_count=$(ctest --test-dir "$work/b/build" -N -L quick | sed -n 's/^Total Tests: //p')
 all_count=$(ctest --test-dir "$work/b/build" -N | sed -n 's/^Total Tests: //p')
 seconds "ctest -L quick -j2 ($quick_count of $all_count tests)" \

@@ -1,6 +1,8 @@
 // Printing the check catalogue for people, tools and docs/checks.md.
 #include "cli/checks_command.hpp"
 
+#include "cli/settings_markdown.hpp"
+
 #include "run/record_json.hpp"
 #include "suite/value_format.hpp"
 
@@ -11,13 +13,6 @@ namespace conform {
 namespace {
 
 const Check& check_named(const CheckRegistry& registry, const std::string& name) { return *registry.find(name); }
-
-// A table cell: Markdown tables end a cell at `|`.
-std::string cell(const std::string& text) {
-  std::string out;
-  for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
-  return out;
-}
 
 std::string markdown_param(const ValueSpec& p) {
   std::string type = to_string(p.type);
@@ -77,9 +72,9 @@ std::string checks_markdown(const CheckRegistry& registry) {
       if (c.transport() != transport) continue;
       std::vector<std::string> params;
       for (const ValueSpec& p : c.params()) params.push_back(markdown_param(p));
-      out += fmt::format("| `{}` | {} | {} | {} | {} |\n", name, to_string(c.level()), cell(c.rfc()),
-                         params.empty() ? std::string("none") : cell(fmt::format("{}", fmt::join(params, "; "))),
-                         cell(c.summary()));
+      out += fmt::format("| `{}` | {} | {} | {} | {} |\n", name, to_string(c.level()), markdown_cell(c.rfc()),
+                         params.empty() ? std::string("none") : markdown_cell(fmt::format("{}", fmt::join(params, "; "))),
+                         markdown_cell(c.summary()));
     }
     out += transport.empty() ? "" : "\n";
   }

@@ -13,17 +13,7 @@ namespace {
 
 constexpr const char* kKnobsPrefix = "knobs-";
 
-// A table cell: Markdown would end the cell at a bare '|'.
-std::string cell(const std::string& text) {
-  std::string out;
-  for (char ch : text) {
-    if (ch == '|') out += '\\';
-    out += ch;
-  }
-  return out;
-}
-
-std::string code(const std::string& text) { return text.empty() ? "" : "`" + cell(text) + "`"; }
+std::string code(const std::string& text) { return text.empty() ? "" : "`" + markdown_cell(text) + "`"; }
 
 std::string default_text(const ValueSpec& spec) {
   return spec.default_value ? code(format_toml(*spec.default_value)) : "required";
@@ -41,7 +31,7 @@ std::string network_table() {
   std::string out = "| key | type | default | unit | range | meaning |\n|---|---|---|---|---|---|\n";
   for (const NetSetting& s : net_settings())
     out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", code(s.spec.name), to_string(s.spec.type),
-                       default_text(s.spec), s.unit, allowed_text(s.spec), cell(s.spec.doc));
+                       default_text(s.spec), s.unit, allowed_text(s.spec), markdown_cell(s.spec.doc));
   return out;
 }
 
@@ -49,7 +39,7 @@ std::string knob_table(const PluginInfo& plugin) {
   std::string out = "| knob | type | default | range or values | meaning |\n|---|---|---|---|---|\n";
   for (const ValueSpec& k : plugin.knobs)
     out += fmt::format("| {} | {} | {} | {} | {} |\n", code(k.name), to_string(k.type), default_text(k),
-                       allowed_text(k), cell(k.doc));
+                       allowed_text(k), markdown_cell(k.doc));
   return out;
 }
 
@@ -68,6 +58,15 @@ std::string settings_markdown(const std::string& name, const std::vector<const P
     if (!p->knobs.empty() && name == kKnobsPrefix + p->name) return knob_table(*p);
   throw InputError(SourcePos{"--markdown"}, "no section '" + name + "'; sections: " +
                            fmt::format("{}", fmt::join(markdown_sections(plugins), ", ")));
+}
+
+std::string markdown_cell(const std::string& text) {
+  std::string out;
+  for (char ch : text) {
+    if (ch == '|') out += '\\';
+    out += ch;
+  }
+  return out;
 }
 
 }  // namespace conform

@@ -21,4 +21,8 @@ std::vector<std::string> markdown_sections(const std::vector<const PluginInfo*>&
 /// line ending in a newline. Throws InputError for another name.
 std::string settings_markdown(const std::string& name, const std::vector<const PluginInfo*>& plugins);
 
+/// `text` as the content of a Markdown table cell: a bare `|` would end the
+/// cell, so it is escaped (`conform checks --markdown` uses it too).
+std::string markdown_cell(const std::string& text);
+
 }  // namespace conform
