@@ -12,7 +12,8 @@
 # A source with COMPILE_DEFINITIONS of its own (call this after setting
 # them), outside the source tree, generated in the build folder, or marked
 # SKIP_UNITY_BUILD_INCLUSION (names of its own that clash with another
-# file's) is compiled on its own. -DCONFORM_UNITY_BUILD=OFF compiles
+# file's) is compiled on its own. Sources with the same CONFORM_UNITY_GROUP
+# are batched with each other only. -DCONFORM_UNITY_BUILD=OFF compiles
 # file by file, to check that each source includes what it uses.
 option(CONFORM_UNITY_BUILD "Compile the large targets in batches (unity build)" ON)
 set(CONFORM_UNITY_BATCH_SIZE 8 CACHE STRING "Sources per unity batch")
@@ -25,6 +26,16 @@ macro(_conform_unity_write)
   set(content "")
   set(count 0)
   math(EXPR index "${index} + 1")
+endmacro()
+
+# The batch key of source `rel`: its folder, and its CONFORM_UNITY_GROUP if
+# it has one (sources that share names among themselves but not with the
+# rest of their folder batch apart from it).
+macro(_conform_unity_key rel out)
+  get_filename_component(${out} ${rel} DIRECTORY)
+  if(DEFINED group_of_${rel})
+    set(${out} "${${out}}/${group_of_${rel}}")
+  endif()
 endmacro()
 
 function(conform_unity_build target)
@@ -41,8 +52,12 @@ function(conform_unity_build target)
     get_source_file_property(defs ${path} COMPILE_DEFINITIONS)
     get_source_file_property(skip ${path} SKIP_UNITY_BUILD_INCLUSION)
     string(FIND ${path} ${CMAKE_BINARY_DIR}/ in_build)
+    get_source_file_property(group ${path} CONFORM_UNITY_GROUP)
     if(NOT path MATCHES "\\.cpp$" OR rel MATCHES "^\\.\\./" OR in_build EQUAL 0 OR defs OR skip)
       list(APPEND kept ${src})
+    elseif(group)
+      list(APPEND batched ${rel})
+      set(group_of_${rel} ${group})
     else()
       list(APPEND batched ${rel})
     endif()
@@ -54,7 +69,7 @@ function(conform_unity_build target)
   set(dir ${CMAKE_BINARY_DIR}/unity/${target})
   set(folders)
   foreach(rel ${batched})
-    get_filename_component(folder ${rel} DIRECTORY)
+    _conform_unity_key(${rel} folder)
     list(APPEND folders ${folder})
   endforeach()
   list(REMOVE_DUPLICATES folders)
@@ -65,7 +80,7 @@ function(conform_unity_build target)
     set(count 0)
     set(index 0)
     foreach(rel ${batched})
-      get_filename_component(rel_folder ${rel} DIRECTORY)
+      _conform_unity_key(${rel} rel_folder)
       if(rel_folder STREQUAL folder)
         string(APPEND content "#include \"${rel}\"\n")
         math(EXPR count "${count} + 1")
