@@ -23,6 +23,7 @@ const std::vector<std::pair<std::string, std::string>>& placeholders() {
       {"profile_dir", "an empty folder of this role for the run (a browser profile), removed after it"},
       {"requests", "number of requests the client makes (scenario parameter)"},
       {"response_bytes", "size of each response body, bytes"},
+      {"reserved_uni", "server: reserved-type unidirectional streams to open toward the client first (request-response)"},
       {"max_streams_bidi", "this role's initial_max_streams_bidi knob"},
       {"max_streams_uni", "this role's initial_max_streams_uni knob"},
       {"max_data", "this role's initial_max_data knob, bytes"},

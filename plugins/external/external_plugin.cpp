@@ -164,6 +164,12 @@ class ExternalPlugin final : public Plugin {
                   s.scenario + "' needs " + to_string(workload_of(s.scenario));
       return r;
     }
+    if (role == "server" && value_or<std::int64_t>(s.params, "reserved_uni", 0) > 0 &&
+        !uses_placeholder(*command, "reserved_uni")) {
+      r.problem = "profile '" + name + "' (server) cannot open reserved-type unidirectional streams toward the "
+                  "client (its command has no {reserved_uni})";
+      return r;
+    }
     r.knob_args = in_house_knob_args(s.knobs.at(role), in_house_, *command, name, r.problem);
     if (!r.problem.empty()) return r;
     const std::string what = "profile '" + name + "' (" + role + ")";

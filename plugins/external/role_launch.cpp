@@ -50,6 +50,7 @@ std::map<std::string, std::string> values_for(const conform::CaseSettings& s, co
                  {"profile_dir", dir + "/" + role + "-profile"},
                  {"requests", std::to_string(value_or<std::int64_t>(s.params, "requests", 1))},
                  {"response_bytes", std::to_string(value_or<std::int64_t>(s.params, "response_bytes", 0))},
+                 {"reserved_uni", std::to_string(value_or<std::int64_t>(s.params, "reserved_uni", 0))},
                  {"max_streams_bidi", knob("initial_max_streams_bidi")},
                  {"max_streams_uni", knob("initial_max_streams_uni")},
                  {"max_data", knob("initial_max_data")},

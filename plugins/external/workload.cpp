@@ -64,6 +64,11 @@ std::vector<ScenarioSpec> scenarios() {
        {{"requests", ValueType::integer, Value{std::int64_t{10}}, "requests on one connection", {}, 1, 100000},
         {"response_bytes", ValueType::integer, Value{std::int64_t{1000}}, "size of each response body, bytes", {},
          0, std::int64_t{1} << 32},
+        {"reserved_uni", ValueType::integer, Value{std::int64_t{0}},
+         "unidirectional streams of reserved types (RFC 9114 §6.2.3) the server opens toward the client on each "
+         "connection before it answers a request: the client must discard them and raise MAX_STREAMS_UNI "
+         "(RFC 9000 §4.6); only a server profile whose command takes {reserved_uni} plays it",
+         {}, 0, 100000},
         time_limit(20000)},
        request_response_demand},
       {"streams-toward",

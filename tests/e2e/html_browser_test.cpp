@@ -487,6 +487,29 @@ BOOST_AUTO_TEST_CASE(the_interop_matrix_links_each_cell_to_its_case, *needs({"gt
     BOOST_TEST(td.find("href=\"#case-" + std::to_string(index.at(id)) + "\"") != std::string::npos, td);
     BOOST_TEST(td.find(">" + cell.at("status").get<std::string>() + "</span>") != std::string::npos, td);
   }
+
+  // Stacks × behaviours: conform's client and server and ngtcp2's server,
+  // each cell linked to a case that judged it.
+  const json& behaviours = interop.at("behaviours");
+  BOOST_TEST(std::set<std::string>(behaviours.at("stacks").begin(), behaviours.at("stacks").end()) ==
+             (std::set<std::string>{"conform", "ngtcp2"}));
+  const auto at = dom.out.find("<table class=\"interop behaviours\">");
+  BOOST_TEST_REQUIRE(at != std::string::npos);
+  const std::string by_stack = dom.out.substr(at, dom.out.find("</table>", at) - at);
+  BOOST_TEST(count(by_stack, "<tr>") == 3u, by_stack);
+  BOOST_TEST_REQUIRE(!behaviours.at("cells").empty());
+  for (const auto& cell : behaviours.at("cells")) {
+    const std::string key = "data-stack=\"" + cell.at("stack").get<std::string>() + "\" data-behaviour=\"" +
+                            cell.at("behaviour").get<std::string>() + "\"";
+    const auto from_td = by_stack.find(key);
+    BOOST_TEST_REQUIRE(from_td != std::string::npos, key);
+    const std::string td = by_stack.substr(from_td, by_stack.find("</td>", from_td) - from_td);
+    BOOST_TEST(td.find(">" + cell.at("verdict").get<std::string>() + "</span>") != std::string::npos, td);
+    bool linked = false;
+    for (const auto& j : cell.at("judgements"))
+      linked = linked || td.find("href=\"#case-" + std::to_string(index.at(j.at("id"))) + "\"") != std::string::npos;
+    BOOST_TEST(linked, td);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(a_script_error_shows_in_the_status) {

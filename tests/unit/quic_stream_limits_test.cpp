@@ -138,6 +138,42 @@ BOOST_AUTO_TEST_CASE(max_streams_wakes_a_blocked_opener) {
              boost::test_tools::per_element());
 }
 
+// credit_delay_ms, the script that holds a peer at its limit: the raise that
+// falls due when the client has read both streams leaves 100 ms later, not
+// at once, and the next one waits 100 ms of its own.
+BOOST_AUTO_TEST_CASE(credit_delay_holds_each_raise_for_its_delay) {
+  Config c = Pair::client_config();
+  c.initial_max_streams_uni = 2;
+  c.max_streams_policy = MaxStreamsPolicy::every_stream;
+  c.credit_delay_ms = 100;
+  Pair p(c);
+  p.drive();
+  std::map<StreamId, Bytes> partial;
+  auto two_streams = [&] {
+    for (int i = 0; i < 2; ++i) BOOST_TEST(p.server->finish(p.server->open_stream(Dir::uni).value()).ok());
+    BOOST_TEST((p.server->open_stream(Dir::uni).error() == StreamError::blocked));
+    p.drive();
+    BOOST_TEST(read_all(*p.client, p.client_events, partial).size() == 2u);
+    p.drive();
+  };
+  two_streams();
+  BOOST_TEST(p.sent_values(false, frame_type::max_streams_uni).empty());
+  p.advance(Duration::millis(95));
+  BOOST_TEST(p.sent_values(false, frame_type::max_streams_uni).empty());
+  p.advance(Duration::millis(10));
+  BOOST_TEST(p.sent_values(false, frame_type::max_streams_uni) == (std::vector<uint64_t>{4}),
+             boost::test_tools::per_element());
+  BOOST_TEST(p.sent_values(true, frame_type::streams_blocked_uni) == (std::vector<uint64_t>{2}),
+             boost::test_tools::per_element());
+
+  two_streams();
+  p.advance(Duration::millis(95));
+  BOOST_TEST(p.sent_values(false, frame_type::max_streams_uni).size() == 1u);
+  p.advance(Duration::millis(10));
+  BOOST_TEST(p.sent_values(false, frame_type::max_streams_uni) == (std::vector<uint64_t>{4, 6}),
+             boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_CASE(opening_beyond_the_limit_is_stream_limit_error) {
   Config c = Pair::client_config();
   c.initial_max_streams_uni = 2;

@@ -75,7 +75,7 @@ struct Endpoint {
   explicit Endpoint(Config c) : config(std::move(c)), streams(config, events) { streams.on_peer_params(peer_params()); }
   Lines write(bool credit_ok = true, bool stream_data_ok = true) {
     Packet p;
-    streams.write_frames(p, credit_ok, stream_data_ok);
+    streams.write_frames(p, {credit_ok, true, stream_data_ok});
     last = p.records;
     return p.lines;
   }

@@ -627,14 +627,14 @@ BOOST_AUTO_TEST_CASE(requirement_must_name_its_level) {
   std::string text;
   const std::vector<std::string> requirements = {"servers must send it", "it is nice", "a MUSTARD", "it MUST hold",
                                                  "it SHOULD NOT", "it MAY", "REQUIRED", "RECOMMENDED",
-                                                 "OPTIONAL"};
+                                                 "OPTIONAL", "expected (no keyword)"};
   for (std::size_t i = 0; i < requirements.size(); ++i)
     text += "[[case]]\nid = \"req/" + std::to_string(i) + "\"\nrfc = \"9000§1\"\nrequirement = \"" +
             requirements[i] + "\"\nplugin = \"quic\"\nscenario = \"handshake\"\n" + kExpect;
   const auto p = parse_text(dir, "req.toml", text);
   const std::string message =
       "'requirement' must name its level as a word: MUST, SHOULD or MAY "
-      "(REQUIRED, RECOMMENDED, OPTIONAL)";
+      "(REQUIRED, RECOMMENDED, OPTIONAL), or say 'no keyword' where the RFC gives none";
   BOOST_TEST(p.lines() == (std::vector<std::string>{at(p.path, 4, 15, message), at(p.path, 13, 15, message),
                                                     at(p.path, 22, 15, message)}),
              boost::test_tools::per_element());
@@ -747,7 +747,7 @@ BOOST_AUTO_TEST_CASE(every_problem_of_a_file_is_reported) {
                      at(p.path, 6, 7, "'rfc' must read like 9000§4.6 (RFC number, §, section)"),
                      at(p.path, 7, 15,
                         "'requirement' must name its level as a word: MUST, SHOULD or MAY "
-      "(REQUIRED, RECOMMENDED, OPTIONAL)"),
+                        "(REQUIRED, RECOMMENDED, OPTIONAL), or say 'no keyword' where the RFC gives none"),
                      at(p.path, 10, 21, "parameter of scenario 'fanout': 'frames' must be an integer, not float"),
                      at(p.path, 11, 9, "'seeds' must be an integer from 1 to 10000"),
                      at(p.path, 13, 11, "check 'datagrams_captured' needs parameter 'vantage'"),

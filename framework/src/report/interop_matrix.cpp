@@ -38,6 +38,7 @@ void InteropMatrixReporter::case_done(const CaseResult& r) {
   add_once(pairs_, pair_label(*client, *server));
   add_once(cases_, r.c->decl->id);
   cells_.push_back({*client, *server, r.c->decl->id, r.c->id(), to_string(r.status), r.headline});
+  behaviours_.add(behaviour_judgements(r, *client, *server));
 }
 
 void InteropMatrixReporter::end(const RunTotals&) {
@@ -63,6 +64,7 @@ void InteropMatrixReporter::end(const RunTotals&) {
     if (cell.status != "PASS" && cell.status != "XFAIL")
       fmt::print(out_, "  {} {}  {}: {}\n", pair_label(cell.client, cell.server), cell.case_id, cell.status,
                  cell.headline);
+  behaviours_.print(out_);
 }
 
 nlohmann::json InteropMatrixReporter::to_json() const {
@@ -71,7 +73,7 @@ nlohmann::json InteropMatrixReporter::to_json() const {
   for (const auto& c : cells_)
     cells.push_back({{"client", c.client}, {"server", c.server}, {"case", c.case_id}, {"id", c.id},
                      {"status", c.status}, {"headline", c.headline}});
-  return {{"pairs", pairs_}, {"cases", cases_}, {"cells", cells}};
+  return {{"pairs", pairs_}, {"cases", cases_}, {"cells", cells}, {"behaviours", behaviours_.to_json()}};
 }
 
 }  // namespace conform

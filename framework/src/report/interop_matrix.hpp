@@ -2,9 +2,11 @@
 // implementations (client → server), one column per case, a verdict in each
 // cell. A case takes part when both its `client` and `server` knobs hold a
 // string `implementation` (the external plugin's profiles); other cases are
-// left out, and a run without such cases prints nothing.
+// left out, and a run without such cases prints nothing. Beside it, the same
+// results as stacks × behaviours (behaviour_matrix.hpp).
 #pragma once
 
+#include "report/behaviour_matrix.hpp"
 #include "report/reporter.hpp"
 
 #include <nlohmann/json_fwd.hpp>
@@ -24,7 +26,8 @@ class InteropMatrixReporter final : public Reporter {
 
   /// The JSON report's `interop` member (null when no case took part): `pairs` ("client → server" labels
   /// in first-run order), `cases` (case ids as declared), and `cells`
-  /// ({client, server, case, id, status, headline}).
+  /// ({client, server, case, id, status, headline}), and `behaviours`
+  /// (BehaviourMatrix::to_json).
   nlohmann::json to_json() const;
 
  private:
@@ -34,6 +37,7 @@ class InteropMatrixReporter final : public Reporter {
   std::FILE* out_;
   std::vector<Cell> cells_;
   std::vector<std::string> pairs_, cases_;
+  BehaviourMatrix behaviours_;
 };
 
 }  // namespace conform

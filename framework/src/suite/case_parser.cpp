@@ -30,8 +30,11 @@ constexpr double kMaxTimeoutSeconds = 1e6;
 const std::vector<std::string> kBcp14Levels = {"MUST", "SHOULD", "MAY", "REQUIRED",
                                                "RECOMMENDED", "OPTIONAL"};
 
-// Whether `text` holds a BCP 14 keyword as a whole word ("MUSTARD" does not).
+// Whether `text` holds a BCP 14 keyword as a whole word ("MUSTARD" does not)
+// or says "no keyword": RFC 9000 §4.6 states what a good receiver does with
+// MAX_STREAMS without one, and a case that judges only that must say so.
 bool names_level(const std::string& text) {
+  if (text.find("no keyword") != std::string::npos) return true;
   std::string word;
   for (std::size_t i = 0; i <= text.size(); ++i) {
     unsigned char ch = i < text.size() ? static_cast<unsigned char>(text[i]) : ' ';
@@ -95,7 +98,7 @@ void read_citation(CaseWalk& cx, CaseDecl& c) {
     if (!names_level(c.requirement))
       cx.problems.add(node->source(),
                       "'requirement' must name its level as a word: MUST, SHOULD or MAY "
-                      "(REQUIRED, RECOMMENDED, OPTIONAL)");
+                      "(REQUIRED, RECOMMENDED, OPTIONAL), or say 'no keyword' where the RFC gives none");
   }
 }
 

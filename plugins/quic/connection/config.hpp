@@ -73,6 +73,12 @@ struct Config {
   /// the limit is used up (§19.12-13 carry the limit "at which blocking
   /// occurred").
   bool blocked_frames_early = false;
+  /// A script for the in-house endpoint as the peer that provokes a
+  /// fault: a MAX_DATA, MAX_STREAM_DATA or MAX_STREAMS that falls due is held
+  /// this many milliseconds, then sent with whatever fell due meanwhile, so
+  /// the peer waits at its limit (and SHOULD say so, §4.1, §4.6) and then
+  /// goes on. 0: sent at once.
+  uint64_t credit_delay_ms = 0;
   /// false: open streams beyond the peer's MAX_STREAMS, a violation that a
   /// correct peer answers with STREAM_LIMIT_ERROR (to test peers, §4.6).
   bool respect_peer_max_streams = true;

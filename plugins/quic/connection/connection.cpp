@@ -254,7 +254,7 @@ Instant Connection::next_timeout() const {
     case ConnectionState::closed: return Instant::never();
     case ConnectionState::closing:
     case ConnectionState::draining: return close_deadline_;
-    default: return std::min({idle_deadline_, recovery_.next_timeout(), pacing_deadline_});
+    default: return std::min({idle_deadline_, recovery_.next_timeout(), pacing_deadline_, credit_hold_until_});
   }
 }
 
@@ -270,6 +270,10 @@ void Connection::handle_timeout(Instant now) {
     close_reason_ = ConnectionClosed{TransportError(TransportErrorCode::no_error, "idle timeout"), false, false};
     push_event(*close_reason_);
     return;
+  }
+  if (now >= credit_hold_until_) {
+    credit_hold_until_ = Instant::never();
+    credit_released_ = true;
   }
   on_recovery_timeout(now);
 }

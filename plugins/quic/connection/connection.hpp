@@ -173,7 +173,10 @@ class Connection {
   bool build_payload(Instant now, Space s, size_t budget, PendingPacket& out, bool probe);
   /// The FrameSink of one packet being built (connection_send.cpp).
   class PacketSink;
-  void add_app_frames(size_t budget, PendingPacket& out);
+  void add_app_frames(Instant now, size_t budget, PendingPacket& out);
+  /// Whether credit_delay_ms holds the credit that is due back at `now`;
+  /// arms the hold when credit falls due.
+  bool credit_held(Instant now);
   void emit(PendingPacket& out, const Frame& f, std::optional<SentFrame> record);
   std::optional<Bytes> build_close_datagram(Instant now);
 
@@ -232,6 +235,10 @@ class Connection {
   bool handshake_acked_ = false;  ///< client: a Handshake packet was acknowledged
   bool stream_data_ok_ = true;    ///< this datagram may carry STREAM data
   Instant pacing_deadline_ = Instant::never();
+  // credit_delay_ms: when the held credit goes out (never: none held), and
+  // whether it may go now, until nothing is due.
+  Instant credit_hold_until_ = Instant::never();
+  bool credit_released_ = false;
   uint64_t ack_only_streak_ = 0;  ///< datagrams in a row that elicit no ACK
   struct BufferedPacket {
     Space space;

@@ -195,7 +195,7 @@ bool Connection::build_payload(Instant now, Space s, size_t budget, PendingPacke
     emit(out, CryptoFrame{chunk->offset, chunk->data}, SentCrypto{chunk->offset, chunk->data.size()});
     sp.crypto_send.on_sent(chunk->offset, chunk->data.size(), false);
   }
-  if (s == Space::application && handshake_complete_) add_app_frames(content_budget, out);
+  if (s == Space::application && handshake_complete_) add_app_frames(now, content_budget, out);
   if (probe && !out.ack_eliciting && out.payload.size() + 1 <= content_budget)
     emit(out, PingFrame{}, std::nullopt);  // RFC 9002 §6.2.4: a probe must elicit an ACK
   if (ack && ack_size <= budget && (sp.acks.ack_due() || !out.payload.empty())) {
@@ -205,7 +205,19 @@ bool Connection::build_payload(Instant now, Space s, size_t budget, PendingPacke
   return !out.payload.empty();
 }
 
-void Connection::add_app_frames(size_t budget, PendingPacket& out) {
+bool Connection::credit_held(Instant now) {
+  if (config_.credit_delay_ms == 0) return false;
+  if (now >= credit_hold_until_) {
+    credit_hold_until_ = Instant::never();
+    credit_released_ = true;
+  }
+  if (credit_released_) return false;
+  if (credit_hold_until_.is_never() && streams_.credit_due())
+    credit_hold_until_ = now + Duration::millis(static_cast<int64_t>(config_.credit_delay_ms));
+  return true;
+}
+
+void Connection::add_app_frames(Instant now, size_t budget, PendingPacket& out) {
   auto fits = [&](const Frame& f) { return out.payload.size() + encoded_size(f) <= budget; };
   if (handshake_done_pending_ && config_.is_server && fits(HandshakeDoneFrame{})) {
     emit(out, HandshakeDoneFrame{}, SentControl{HandshakeDoneFrame{}});
@@ -218,7 +230,10 @@ void Connection::add_app_frames(size_t budget, PendingPacket& out) {
   // Credit goes out even when the congestion window holds stream data back,
   // unless the credit_waits_for_cwnd fault is on.
   PacketSink sink(*this, out, budget);
-  streams_.write_frames(sink, stream_data_ok_ || !config_.credit_waits_for_cwnd, stream_data_ok_);
+  const bool held = credit_held(now);
+  streams_.write_frames(sink, {!held && (stream_data_ok_ || !config_.credit_waits_for_cwnd), !held, stream_data_ok_});
+  // What fell due after the release waits a delay of its own.
+  if (credit_released_ && !streams_.credit_due()) credit_released_ = false;
 }
 
 std::optional<Bytes> Connection::build_close_datagram(Instant now) {

@@ -66,12 +66,24 @@ class StreamsState {
   void on_acked(const SentFrame& sent);
   void on_lost(const SentFrame& sent);
 
+  /// What write_frames may write beyond the frames it always owes.
+  struct Allowed {
+    /// MAX_DATA and MAX_STREAM_DATA: false under the credit_waits_for_cwnd
+    /// fault with a full window, or while credit_delay_ms holds credit.
+    bool credit = true;
+    /// MAX_STREAMS: false while credit_delay_ms holds credit.
+    bool stream_limits = true;
+    /// STREAM frames: what the congestion window and the pacer allow.
+    bool stream_data = true;
+  };
   /// Writes what is due into `out`, in this order: MAX_DATA, MAX_STREAMS,
   /// STREAMS_BLOCKED, each stream's RESET_STREAM, STOP_SENDING and
-  /// MAX_STREAM_DATA, then STREAM data round-robin (only when
-  /// `stream_data_ok`) with STREAM_DATA_BLOCKED, then DATA_BLOCKED.
-  /// `credit_ok` false holds MAX_DATA and MAX_STREAM_DATA back.
-  void write_frames(FrameSink& out, bool credit_ok, bool stream_data_ok);
+  /// MAX_STREAM_DATA, then STREAM data round-robin with STREAM_DATA_BLOCKED,
+  /// then DATA_BLOCKED; leaving out what `allowed` holds back.
+  void write_frames(FrameSink& out, Allowed allowed);
+  /// Whether a MAX_DATA, MAX_STREAM_DATA or MAX_STREAMS the config lets us
+  /// send is due, or owed again after a loss.
+  bool credit_due() const;
 
   // The application's calls; the connection checks it is established.
   /// Errors: blocked or limit_reached at the peer's limit (see
@@ -111,7 +123,7 @@ class StreamsState {
   // write_frames, piece by piece.
   bool control(FrameSink& out, const Frame& f);
   void write_max_data(FrameSink& out);
-  void write_stream_limits(FrameSink& out);
+  void write_stream_limits(FrameSink& out, bool raise_ok);
   /// Returns whether a stream has data it could not yet send.
   bool write_stream_controls(FrameSink& out, bool credit_ok);
   void write_stream_data(FrameSink& out);

@@ -48,12 +48,24 @@ bool StreamsState::control(FrameSink& out, const Frame& f) {
   return true;
 }
 
-void StreamsState::write_frames(FrameSink& out, bool credit_ok, bool stream_data_ok) {
+bool StreamsState::credit_due() const {
+  if (config_.emit_max_data && (max_data_pending_ || conn_recv_.update_due())) return true;
+  for (Dir d : {Dir::bidi, Dir::uni})
+    if (config_.emit_max_streams && (max_streams_pending_[index(d)] || remote_limits_[index(d)].update_due()))
+      return true;
+  for (const auto& [id, st] : streams_)
+    if (st.has_recv && !st.recv.final_size() && !st.peer_reset_code &&
+        (st.max_stream_data_pending || st.recv_window.update_due()))
+      return true;
+  return false;
+}
+
+void StreamsState::write_frames(FrameSink& out, Allowed allowed) {
   // Credit first (§4.2): a peer waiting for it is the costliest stall.
-  if (credit_ok) write_max_data(out);
-  write_stream_limits(out);
-  const bool any_unsent = write_stream_controls(out, credit_ok);
-  if (stream_data_ok) write_stream_data(out);
+  if (allowed.credit) write_max_data(out);
+  write_stream_limits(out, allowed.stream_limits);
+  const bool any_unsent = write_stream_controls(out, allowed.credit);
+  if (allowed.stream_data) write_stream_data(out);
   // §4.1: say so when flow control is what stops us.
   if (config_.emit_data_blocked && conn_send_.blocked_report_due(any_unsent, config_.blocked_frames_early) &&
       control(out, DataBlockedFrame{conn_send_.max()}))
@@ -70,10 +82,11 @@ void StreamsState::write_max_data(FrameSink& out) {
   }
 }
 
-void StreamsState::write_stream_limits(FrameSink& out) {
+void StreamsState::write_stream_limits(FrameSink& out, bool raise_ok) {
   for (Dir d : {Dir::bidi, Dir::uni}) {
     const size_t i = index(d);
     if (!config_.emit_max_streams) continue;  // the investigation's bug, on purpose
+    if (!raise_ok) continue;
     auto due = remote_limits_[i].update_due();
     if (!due && !max_streams_pending_[i]) continue;
     const uint64_t value = due.value_or(remote_limits_[i].max());

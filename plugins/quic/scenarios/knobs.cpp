@@ -155,6 +155,8 @@ const std::vector<Knob>& table() {
       flag<&Config::max_streams_beyond_2_60>("max_streams_beyond_2_60", "the fault: every MAX_STREAMS carries 2^60 + 1, beyond what §19.11 allows"),
       flag<&Config::credit_waits_for_cwnd>("credit_waits_for_cwnd", "the fault: MAX_DATA / MAX_STREAM_DATA go out only in packets the congestion window (and pacer) lets carry stream data"),
       flag<&Config::blocked_frames_early>("blocked_frames_early", "the fault: DATA_BLOCKED / STREAM_DATA_BLOCKED as soon as data waits, before the limit is used up"),
+      // Scripts: the in-house endpoint as the peer that provokes what a case judges in the other.
+      integer<&Config::credit_delay_ms>("credit_delay_ms", "script: hold each MAX_DATA, MAX_STREAM_DATA and MAX_STREAMS that falls due this many milliseconds, so the peer waits at its limit (and SHOULD say so, §4.1, §4.6), then goes on; 0: at once", 0, 600'000),
       // Handshake recovery faults (suites/rfc9000/handshake_loss.toml).
       flag<&Config::probe_ping_only>("probe_ping_only", "the fault: PTO probes carry a PING and no CRYPTO (RFC 9002 §6.2.4)"),
       flag<&Config::pto_backoff>("pto_backoff", "double the PTO period on each expiry (RFC 9002 §6.2.1); false: the fault, a constant period"),

@@ -93,7 +93,8 @@ std::optional<Target> parse_url(const std::string& url) {
 }
 
 int run_server(CommonOptions& o, const std::string& listen, const std::string& cert_path,
-               const std::string& key_path, const std::string& htdocs, uint64_t max_connections) {
+               const std::string& key_path, const std::string& htdocs, uint64_t max_connections,
+               uint64_t reserved_uni) {
   const auto address = udp::UdpAddress::parse(listen);
   if (!address) {
     std::fprintf(stderr, "conform-quic: --listen %s: expected IPv4-ADDRESS:PORT\n", listen.c_str());
@@ -111,7 +112,9 @@ int run_server(CommonOptions& o, const std::string& listen, const std::string& c
     return kExitUsage;
   }
   udp::DriverOptions d{o.keylog, o.pcap, max_connections};
-  auto make_app = [htdocs](Connection& c) { return std::make_unique<tool::ServerApp>(c, htdocs); };
+  auto make_app = [htdocs, reserved_uni](Connection& c) {
+    return std::make_unique<tool::ServerApp>(c, htdocs, reserved_uni);
+  };
   auto driver = udp::UdpDriver::server(*address, o.config, make_app, d, error);
   if (!driver) {
     std::fprintf(stderr, "conform-quic: %s\n", error.c_str());
@@ -185,7 +188,7 @@ int main(int argc, char** argv) {
 
   CommonOptions server_opts;
   std::string listen, cert, key, htdocs = ".";
-  uint64_t max_connections = 0;
+  uint64_t max_connections = 0, reserved_uni = 0;
   auto* server = app.add_subcommand("server", "serve files over HTTP/3");
   server->add_option("--listen", listen, "IPv4-ADDRESS:PORT to bind (port 0: any)")->required();
   server->add_option("--cert", cert, "certificate, PEM")->required()->type_name("FILE");
@@ -195,6 +198,11 @@ int main(int argc, char** argv) {
   server->add_option("--max-connections", max_connections,
                      "exit once this many connections came and closed (0: run until SIGINT/SIGTERM)")
       ->check(kNotNegative);
+  server->add_option("--reserved-uni", reserved_uni,
+                     "on each connection, first open this many unidirectional streams of reserved types "
+                     "(RFC 9114 §6.2.3) toward the client, as its MAX_STREAMS_UNI allows, and answer no request "
+                     "before the last is open")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{1'000'000}))->capture_default_str();
   add_common_options(*server, server_opts);
 
   CommonOptions client_opts;
@@ -221,7 +229,7 @@ int main(int argc, char** argv) {
   std::signal(SIGTERM, on_signal);
   std::signal(SIGALRM, on_signal);
   if (*server)
-    return finish_config(server_opts) ? run_server(server_opts, listen, cert, key, htdocs, max_connections)
+    return finish_config(server_opts) ? run_server(server_opts, listen, cert, key, htdocs, max_connections, reserved_uni)
                                       : kExitUsage;
   return finish_config(client_opts) ? run_client(client_opts, urls, n, output_dir, timeout_s) : kExitUsage;
 }

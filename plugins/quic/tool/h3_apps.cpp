@@ -4,6 +4,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <utility>
+
+#include "codec/buffer.hpp"
 
 namespace conform::quic::tool {
 
@@ -31,6 +34,17 @@ std::string file_name_of(const std::string& path) {
   return name.empty() ? "index.html" : name;
 }
 
+// Events of a client-initiated bidirectional stream: an HTTP/3 request
+// (RFC 9114 §6.1).
+bool of_a_request_stream(const Event& event) {
+  return std::visit(
+      [](const auto& e) {
+        if constexpr (requires { e.id; }) return !is_server_initiated(e.id) && dir_of(e.id) == Dir::bidi;
+        return false;
+      },
+      event);
+}
+
 }  // namespace
 
 h3::Response serve_file(const std::string& htdocs, const std::vector<h3::Field>& request) {
@@ -51,9 +65,42 @@ h3::Response serve_file(const std::string& htdocs, const std::vector<h3::Field>&
   return r;
 }
 
-ServerApp::ServerApp(Connection& conn, std::string htdocs)
-    : htdocs_(std::move(htdocs)),
-      h3_(conn, true, [this](const std::vector<h3::Field>& req) { return serve_file(htdocs_, req); }) {}
+ServerApp::ServerApp(Connection& conn, std::string htdocs, uint64_t reserved_uni)
+    : conn_(conn),
+      htdocs_(std::move(htdocs)),
+      h3_(conn, true, [this](const std::vector<h3::Field>& req) { return serve_file(htdocs_, req); }),
+      reserved_total_(reserved_uni) {}
+
+void ServerApp::on_event(Instant now, const Event& event) {
+  const bool reserving = reserved_opened_ < reserved_total_;
+  if (reserving && of_a_request_stream(event)) {
+    held_.push_back(event);
+    return;
+  }
+  h3_.on_event(now, event);
+  if (!reserving) return;
+  const auto* more = std::get_if<StreamsAvailable>(&event);
+  if (std::holds_alternative<HandshakeCompleted>(event) || (more && more->dir == Dir::uni)) open_reserved();
+  if (reserved_opened_ < reserved_total_) return;
+  for (const Event& e : std::exchange(held_, {})) h3_.on_event(now, e);
+}
+
+void ServerApp::open_reserved() {
+  while (reserved_opened_ < reserved_total_) {
+    const auto id = conn_.open_stream(Dir::uni);
+    if (!id) {
+      // Blocked: StreamsAvailable brings us back. Anything else (closing)
+      // ends the script; the held requests are served as they stand.
+      if (id.error() != StreamError::blocked) reserved_total_ = reserved_opened_;
+      return;
+    }
+    Bytes type;
+    Writer(type).varint(0x1f * reserved_opened_ + 0x21);
+    (void)conn_.write(id.value(), type);
+    (void)conn_.finish(id.value());
+    ++reserved_opened_;
+  }
+}
 
 ClientApp::ClientApp(Connection& conn, std::string authority, std::vector<std::string> paths,
                      std::string output_dir)

@@ -16,14 +16,27 @@ namespace conform::quic::tool {
 /// or HEAD is 405.
 h3::Response serve_file(const std::string& htdocs, const std::vector<h3::Field>& request);
 
+/// Serves `htdocs`. With `reserved_uni` > 0 it is a scripted peer: once the
+/// handshake completes it opens that many unidirectional streams of
+/// reserved types (0x1f * N + 0x21, RFC 9114 §6.2.3: the client must read
+/// and discard them), each ending at once with FIN, waiting for the
+/// client's MAX_STREAMS_UNI whenever it is at the limit; it reads no
+/// request before the last is open, so a client that never raises the
+/// limit gets no response, in every run alike (the broadcast incident's
+/// cliff, toward an HTTP/3 client).
 class ServerApp : public udp::ConnectionApp {
  public:
-  ServerApp(Connection& conn, std::string htdocs);
-  void on_event(Instant now, const Event& event) override { h3_.on_event(now, event); }
+  ServerApp(Connection& conn, std::string htdocs, uint64_t reserved_uni = 0);
+  void on_event(Instant now, const Event& event) override;
 
  private:
+  void open_reserved();
+  Connection& conn_;
   std::string htdocs_;
   h3::H3Connection h3_;
+  uint64_t reserved_total_ = 0;
+  uint64_t reserved_opened_ = 0;
+  std::vector<Event> held_;  ///< request-stream events until the reserved streams are open
 };
 
 /// One response as the client reports it.

@@ -439,6 +439,29 @@
     return table;
   }
 
+  // Stacks × behaviours: each cell the behaviour's verdict over every pair
+  // the stack played in, linked to the case that decided it (the first that
+  // failed, else the first), every judgement listed on hover.
+  function behaviourMatrix(behaviours, cases) {
+    const index = new Map(cases.map((c, i) => [c.id, i]));
+    const cells = new Map(behaviours.cells.map((cell) => [`${cell.stack}\n${cell.behaviour}`, cell]));
+    const table = el('table', { class: 'interop behaviours' },
+      el('tr', {}, el('th', {}, 'stack'), behaviours.behaviours.map((b) => el('th', {}, b))));
+    for (const stack of behaviours.stacks) {
+      table.append(el('tr', {}, el('th', { class: 'pair' }, stack), behaviours.behaviours.map((b) => {
+        const cell = cells.get(`${stack}\n${b}`);
+        if (!cell) return el('td', { class: 'empty' }, '–');
+        const decisive = cell.judgements.find((j) => j.verdict === cell.verdict) || cell.judgements[0];
+        const i = index.get(decisive.id);
+        const open = () => { document.getElementById('case-' + i).open = true; };
+        const label = [badge(cell.verdict), cell.level ? ` [${cell.level}]` : '', cell.judged ? ` ${cell.passed}/${cell.judged}` : ''];
+        return el('td', { 'data-stack': stack, 'data-behaviour': b, title: cell.judgements.map((j) => `${j.id}: ${j.verdict}`).join('\n') },
+          i === undefined ? label : el('a', { href: '#case-' + i, onclick: open }, label));
+      })));
+    }
+    return table;
+  }
+
   function applyFilters() {
     const onlyFailures = document.getElementById('only-failures').checked;
     const text = document.getElementById('filter').value.trim().toLowerCase();
@@ -463,6 +486,8 @@
         el('label', {}, el('input', { type: 'checkbox', id: 'only-failures', onchange: applyFilters }), ' failures only'),
         el('input', { type: 'search', id: 'filter', placeholder: 'filter by case id', oninput: applyFilters })),
       ...(report.interop ? [el('h2', {}, 'Interop matrix'), interopMatrix(report.interop, report.cases)] : []),
+      ...(report.interop && report.interop.behaviours.cells.length
+        ? [el('h2', {}, 'Behaviours of each stack'), behaviourMatrix(report.interop.behaviours, report.cases)] : []),
       el('h2', {}, 'Overview'), overview(report.cases),
       el('h2', {}, 'Cases'),
       ...report.cases.map((c, i) => caseBlock(c, i, runs <= EAGER_RUNS)));

@@ -38,7 +38,8 @@ Demand demand(Demand seen, std::int64_t fixed, const std::string& param, const s
 /// Where the scenario gives `from`'s total over its connections
 /// (RunDemand::across_connections), the streams it opened on the
 /// connections beside `j` are taken off: "scenario requests=100, less 67
-/// on 1 other connection".
+/// on 1 other connection"; that is for the connection `from` opened last,
+/// and nothing for each earlier one, whose demand only its capture shows.
 std::optional<Expected> expected_streams(const CaseSettings& settings, Side from, StreamDir dir, const Judged& j);
 
 /// Application bytes `from` sends on connection `j` (a lower bound of its

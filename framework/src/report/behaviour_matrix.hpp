@@ -1,0 +1,68 @@
+// Stacks × behaviours: the interop matrix turned toward the question a user
+// of one stack asks ("does quic-go send STREAMS_BLOCKED?"). A behaviour is an
+// expected check that judges one role: the role its `by` parameter names, or
+// the one its name starts with (`client_buffers_early_packets`); its label is
+// the check's name and, when set, its `dir` (`max_streams_extended uni`).
+// Checks that judge the pair as a whole (streams_delivered,
+// no_connection_error) stay in the pairs × cases matrix only.
+//
+// Each case run of a pair adds, for the implementation that played the
+// judged role, one judgement: the check's verdict on the run (the worst over
+// its seeds), or ERROR / TIMEOUT when the run ended before any check. A cell
+// holds every judgement of its stack and behaviour: FAIL when any failed
+// (at the highest level of those), else PASS when any passed, else the
+// gravest of the others: ERROR, TIMEOUT, NOT JUDGED, NOT EXERCISED.
+#pragma once
+
+#include "run/result.hpp"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace conform {
+
+/// One case run's verdict on one behaviour of one stack.
+struct BehaviourJudgement {
+  std::string stack, role, behaviour;
+  /// PASS, FAIL, NOT EXERCISED, NOT JUDGED, ERROR or TIMEOUT.
+  std::string verdict;
+  RequirementLevel level = RequirementLevel::expectation;
+  /// The expanded case id (`interop/x[client.implementation=quic-go]`): the
+  /// evidence is in its case block.
+  std::string case_id;
+};
+
+/// The judgements a case result adds, given the implementation each role
+/// played. None for an UNSUPPORTED or INTERRUPTED case: the pair never ran.
+std::vector<BehaviourJudgement> behaviour_judgements(const CaseResult& r, const std::string& client,
+                                                     const std::string& server);
+
+class BehaviourMatrix {
+ public:
+  void add(std::vector<BehaviourJudgement> judgements);
+  bool empty() const { return judgements_.empty(); }
+  /// `stacks` and `behaviours` (first-seen order) and `cells`: {stack,
+  /// behaviour, role, verdict, level (of a FAIL, else null), passed, judged,
+  /// judgements: [{id, verdict}]}. `judged` counts the judgements that passed
+  /// or failed.
+  nlohmann::json to_json() const;
+  /// The table, one row per stack, each cell `PASS 3/3`, `FAIL [SHOULD] 0/4`.
+  void print(std::FILE* out) const;
+
+ private:
+  struct Cell {
+    std::string verdict;
+    std::optional<RequirementLevel> level;
+    std::size_t passed = 0, judged = 0;
+    std::vector<const BehaviourJudgement*> judgements;
+  };
+  Cell cell(const std::string& stack, const std::string& behaviour) const;
+  std::vector<BehaviourJudgement> judgements_;
+  std::vector<std::string> stacks_, behaviours_;
+};
+
+}  // namespace conform

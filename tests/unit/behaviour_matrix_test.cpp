@@ -1,0 +1,168 @@
+// Stacks × behaviours from hand-made interop results: which expects become
+// behaviours (by `by`, by a role-named check, none for a pair-wide check),
+// which stack each judgement goes to, and how a cell sums its judgements.
+#include "report/behaviour_matrix.hpp"
+#include "support/support.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <deque>
+
+using namespace conform;
+using nlohmann::json;
+
+namespace {
+
+ExpectDecl expect(std::string check, ValueMap params, RequirementLevel level) {
+  ExpectDecl e;
+  e.check = std::move(check);
+  e.params = std::move(params);
+  e.level = level;
+  return e;
+}
+
+CheckOutcome outcome(const ExpectDecl& e, Verdict v) { return {e.check, e.params, {v, "summary", {}}, e.level}; }
+
+// One case with three expects: streams_blocked_sent by the client (SHOULD),
+// max_streams_extended by the server on uni, streams_delivered (the pair).
+struct World {
+  CaseDecl decl;
+  std::deque<Case> cases;
+  std::deque<CaseResult> results;
+
+  World() {
+    decl.id = "interop/held";
+    decl.expects = {expect("streams_blocked_sent", {{"by", std::string("client")}, {"dir", std::string("bidi")}},
+                           RequirementLevel::should),
+                    expect("max_streams_extended", {{"by", std::string("server")}, {"dir", std::string("uni")}},
+                           RequirementLevel::expectation),
+                    expect("streams_delivered", {{"from", std::string("client")}}, RequirementLevel::must)};
+  }
+
+  // A run of the pair whose three checks gave `v`; no checks when `status`
+  // is not a verdict's.
+  const CaseResult& pair(const std::string& client, const std::string& server, std::vector<Verdict> v,
+                         Status status = Status::pass) {
+    Case& c = cases.emplace_back();
+    c.decl = &decl;
+    c.settings.id = "interop/held[" + client + "," + server + "]";
+    CaseResult& r = results.emplace_back();
+    r.c = &c;
+    r.status = status;
+    RunRecord run;
+    run.status = status;
+    for (std::size_t k = 0; k < v.size(); ++k) run.checks.push_back(outcome(decl.expects[k], v[k]));
+    r.runs.push_back(run);
+    return r;
+  }
+};
+
+const json& cell_of(const json& m, const std::string& stack, const std::string& behaviour) {
+  for (const auto& c : m.at("cells"))
+    if (c.at("stack") == stack && c.at("behaviour") == behaviour) return c;
+  BOOST_FAIL("no cell " + stack + " × " + behaviour);
+  throw;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(behaviour_matrix_test)
+
+BOOST_AUTO_TEST_CASE(each_role_judged_goes_to_the_stack_that_played_it) {
+  World w;
+  const auto j = behaviour_judgements(w.pair("quic-go", "ngtcp2", {Verdict::pass, Verdict::fail, Verdict::pass}),
+                                      "quic-go", "ngtcp2");
+  BOOST_TEST_REQUIRE(j.size() == 2u);  // streams_delivered judges the pair
+  BOOST_TEST(j[0].stack == "quic-go");
+  BOOST_TEST(j[0].role == "client");
+  BOOST_TEST(j[0].behaviour == "streams_blocked_sent bidi");
+  BOOST_TEST(j[0].verdict == "PASS");
+  BOOST_TEST(j[1].stack == "ngtcp2");
+  BOOST_TEST(j[1].behaviour == "max_streams_extended uni");
+  BOOST_TEST(j[1].verdict == "FAIL");
+  BOOST_TEST(j[1].case_id == "interop/held[quic-go,ngtcp2]");
+}
+
+BOOST_AUTO_TEST_CASE(a_check_named_after_its_role_judges_that_role) {
+  CaseDecl decl;
+  decl.id = "interop/early";
+  decl.expects = {expect("client_buffers_early_packets", {}, RequirementLevel::expectation),
+                  expect("no_connection_error", {}, RequirementLevel::expectation)};
+  Case c;
+  c.decl = &decl;
+  c.settings.id = decl.id;
+  CaseResult r;
+  r.c = &c;
+  r.status = Status::fail;
+  RunRecord run;
+  run.checks = {outcome(decl.expects[0], Verdict::fail), outcome(decl.expects[1], Verdict::pass)};
+  r.runs = {run};
+  const auto j = behaviour_judgements(r, "lsquic", "conform");
+  BOOST_TEST_REQUIRE(j.size() == 1u);
+  BOOST_TEST(j[0].stack == "lsquic");
+  BOOST_TEST(j[0].behaviour == "client_buffers_early_packets");
+}
+
+BOOST_AUTO_TEST_CASE(a_run_that_ended_before_its_checks_is_its_status_and_an_unsupported_one_is_nothing) {
+  World w;
+  const auto timed_out = behaviour_judgements(w.pair("lsquic", "conform", {}, Status::timeout), "lsquic", "conform");
+  BOOST_TEST_REQUIRE(timed_out.size() == 2u);
+  BOOST_TEST(timed_out[0].verdict == "TIMEOUT");
+  BOOST_TEST(behaviour_judgements(w.pair("lsquic", "lsquic", {}, Status::unsupported), "lsquic", "lsquic").empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_cell_fails_at_its_level_when_any_pair_failed_and_counts_the_judged) {
+  World w;
+  BehaviourMatrix m;
+  for (const auto& [client, server, blocked] :
+       std::vector<std::tuple<std::string, std::string, Verdict>>{{"ngtcp2", "conform", Verdict::fail},
+                                                                  {"ngtcp2", "quic-go", Verdict::pass},
+                                                                  {"ngtcp2", "lsquic", Verdict::not_exercised},
+                                                                  {"quic-go", "conform", Verdict::pass}})
+    m.add(behaviour_judgements(w.pair(client, server, {blocked, Verdict::not_exercised, Verdict::pass}), client,
+                               server));
+  const json j = m.to_json();
+  BOOST_TEST(j.at("stacks").dump() == R"(["ngtcp2","conform","quic-go","lsquic"])");
+  BOOST_TEST(j.at("behaviours").dump() == R"(["streams_blocked_sent bidi","max_streams_extended uni"])");
+  const json& ngtcp2 = cell_of(j, "ngtcp2", "streams_blocked_sent bidi");
+  BOOST_TEST(ngtcp2.at("verdict") == "FAIL");
+  BOOST_TEST(ngtcp2.at("level") == "SHOULD");
+  BOOST_TEST(ngtcp2.at("passed") == 1);
+  BOOST_TEST(ngtcp2.at("judged") == 2);
+  BOOST_TEST(ngtcp2.at("judgements").size() == 3u);
+  BOOST_TEST(ngtcp2.at("judgements")[0].dump() == R"({"id":"interop/held[ngtcp2,conform]","verdict":"FAIL"})");
+  const json& quic_go = cell_of(j, "quic-go", "streams_blocked_sent bidi");
+  BOOST_TEST(quic_go.at("verdict") == "PASS");
+  BOOST_TEST(quic_go.at("level").is_null());
+  const json& conform = cell_of(j, "conform", "max_streams_extended uni");
+  BOOST_TEST(conform.at("verdict") == "NOT EXERCISED");
+  BOOST_TEST(conform.at("judged") == 0);
+
+  const std::string path = conform::test::scratch_dir("behaviour-matrix") + "/console.txt";
+  std::FILE* out = std::fopen(path.c_str(), "w");
+  m.print(out);
+  std::fclose(out);
+  const std::string text = conform::test::read_file(path);
+  // ngtcp2 never played the server, so its uni cell is "-", not NOT EXERCISED.
+  BOOST_TEST(text.find("\nngtcp2   FAIL [SHOULD] 1/2" + std::string(10, ' ') + "-") != std::string::npos, text);
+  BOOST_TEST(text.find("\nquic-go  PASS 1/1 ") != std::string::npos, text);
+  BOOST_TEST(text.find("\nconform  -" + std::string(26, ' ') + "NOT EXERCISED") != std::string::npos, text);
+}
+
+BOOST_AUTO_TEST_CASE(passing_somewhere_and_failing_nowhere_is_a_pass) {
+  World w;
+  BehaviourMatrix m;
+  m.add(behaviour_judgements(w.pair("conform", "ngtcp2", {Verdict::not_judged, Verdict::pass, Verdict::pass}),
+                             "conform", "ngtcp2"));
+  m.add(behaviour_judgements(w.pair("conform", "quic-go", {Verdict::pass, Verdict::pass, Verdict::pass}), "conform",
+                             "quic-go"));
+  const json j = m.to_json();
+  const json& c = cell_of(j, "conform", "streams_blocked_sent bidi");
+  BOOST_TEST(c.at("verdict") == "PASS");
+  BOOST_TEST(c.at("passed") == 1);
+  BOOST_TEST(c.at("judged") == 1);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
