@@ -45,10 +45,6 @@ std::string verdict_of(const CaseResult& r, std::size_t k) {
   return worst.empty() ? to_string(r.status) : worst;
 }
 
-void add_once(std::vector<std::string>& list, const std::string& s) {
-  if (std::find(list.begin(), list.end(), s) == list.end()) list.push_back(s);
-}
-
 std::string cell_text(const std::string& verdict, const std::optional<RequirementLevel>& level, std::size_t passed,
                       std::size_t judged) {
   std::string text = verdict;
@@ -58,6 +54,10 @@ std::string cell_text(const std::string& verdict, const std::optional<Requiremen
 }
 
 }  // namespace
+
+void add_once(std::vector<std::string>& list, const std::string& s) {
+  if (std::find(list.begin(), list.end(), s) == list.end()) list.push_back(s);
+}
 
 std::vector<BehaviourJudgement> behaviour_judgements(const CaseResult& r, const std::string& client,
                                                      const std::string& server) {

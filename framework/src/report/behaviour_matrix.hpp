@@ -25,6 +25,10 @@
 
 namespace conform {
 
+/// Appends `s` to `list` unless it is there already: the rows and columns
+/// of a matrix, in the order they are first seen.
+void add_once(std::vector<std::string>& list, const std::string& s);
+
 /// One case run's verdict on one behaviour of one stack.
 struct BehaviourJudgement {
   std::string stack, role, behaviour;

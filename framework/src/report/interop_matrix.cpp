@@ -18,10 +18,6 @@ const std::string* implementation(const CaseResult& r, const std::string& role) 
 
 std::string pair_label(const std::string& client, const std::string& server) { return client + " → " + server; }
 
-void add_once(std::vector<std::string>& list, const std::string& s) {
-  if (std::find(list.begin(), list.end(), s) == list.end()) list.push_back(s);
-}
-
 // Display width of a label: "→" is three bytes, one column.
 std::size_t width(const std::string& s) {
   return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char ch) { return (ch & 0xc0) != 0x80; }));
