@@ -162,6 +162,23 @@ BOOST_AUTO_TEST_CASE(every_builtin_check_says_what_it_judges) {
   }
 }
 
+// A scenario parameter that is no parameter would never make an instance
+// NOT APPLICABLE: the declaration would say something the check ignores.
+BOOST_AUTO_TEST_CASE(every_scenario_parameter_is_a_parameter_of_its_check) {
+  const CheckRegistry& r = CheckRegistry::builtin();
+  std::size_t declared = 0;
+  for (const auto& name : r.names()) {
+    const Check* c = r.find(name);
+    const auto specs = c->params();
+    for (const auto& [param, part] : c->scenario_params()) {
+      BOOST_TEST(std::any_of(specs.begin(), specs.end(), [&](const ValueSpec& s) { return s.name == param; }),
+                 name << " declares " << param);
+      ++declared;
+    }
+  }
+  BOOST_TEST(declared >= 20u);
+}
+
 BOOST_AUTO_TEST_CASE(datagrams_captured_declares_its_parameters) {
   const auto specs = DatagramsCaptured().params();
   BOOST_REQUIRE_EQUAL(specs.size(), 4u);

@@ -34,22 +34,25 @@ enum class Verdict {
   fail,           ///< it occurred and did not, or the run could not be read
   not_exercised,  ///< it never occurred (no limit reached, no probe): `summary` says what was looked for
   not_judged,     ///< the capture cannot show it (no keys, handshake incomplete): `summary` says why
+  not_applicable, ///< offline, the expectation rests on the case's scenario: `summary` says which part
 };
 
-/// "PASS", "FAIL", "NOT EXERCISED", "NOT JUDGED": the spelling of every report.
+/// "PASS", "FAIL", "NOT EXERCISED", "NOT JUDGED", "NOT APPLICABLE": the
+/// spelling of every report.
 constexpr std::string_view to_string(Verdict v) {
   switch (v) {
     case Verdict::pass: return "PASS";
     case Verdict::fail: return "FAIL";
     case Verdict::not_exercised: return "NOT EXERCISED";
     case Verdict::not_judged: return "NOT JUDGED";
+    case Verdict::not_applicable: return "NOT APPLICABLE";
   }
   return "FAIL";
 }
 
 /// The verdict spelled as `to_string` spells it, or nullopt.
 constexpr std::optional<Verdict> parse_verdict(std::string_view text) {
-  for (auto v : {Verdict::pass, Verdict::fail, Verdict::not_exercised, Verdict::not_judged})
+  for (auto v : {Verdict::pass, Verdict::fail, Verdict::not_exercised, Verdict::not_judged, Verdict::not_applicable})
     if (text == to_string(v)) return v;
   return std::nullopt;
 }
@@ -65,6 +68,35 @@ struct CheckResult {
   /// for, for NOT JUDGED why the capture cannot tell.
   std::string summary;
   std::vector<Evidence> evidence;
+};
+
+/// What a case's scenario puts into a check parameter, so that a capture
+/// made elsewhere, without that scenario, cannot be held to it.
+enum class ScenarioPart {
+  induced_fault,         ///< the fault the scenario provokes (a frame beyond a limit)
+  expected_count,        ///< how much the scenario's application sends or opens
+  simulated_path,        ///< a bound that holds on the case's simulated path (a time, an MTU)
+  provoked_occurrences,  ///< how often the case's network makes a behaviour happen
+  application_behaviour, ///< what the scenario's application does (reads at once, never resets)
+};
+
+/// "the case's induced fault", ...: how a NOT APPLICABLE reason names it.
+constexpr std::string_view to_string(ScenarioPart p) {
+  switch (p) {
+    case ScenarioPart::induced_fault: return "the case's induced fault";
+    case ScenarioPart::expected_count: return "the count the case's scenario sets";
+    case ScenarioPart::simulated_path: return "a bound of the case's simulated path";
+    case ScenarioPart::provoked_occurrences: return "occurrences the case's network provokes";
+    case ScenarioPart::application_behaviour: return "the behaviour of the case's application";
+  }
+  return "the case's scenario";
+}
+
+/// A parameter that, when a case sets it (a value other than its default,
+/// or any value when it has none), carries `part` of the case's scenario.
+struct ScenarioParam {
+  std::string param;
+  ScenarioPart part;
 };
 
 /// What a check may read: the run's artifact folder (captures, key log) and
@@ -96,6 +128,10 @@ class Check {
   /// The transport of the connections it reads, named as `conform check`
   /// names a capture's connections ("QUIC", "TCP"); empty: any.
   virtual std::string transport() const { return {}; }
+  /// The parameters whose set values come from the case's scenario: on a
+  /// capture made elsewhere an instance that sets one is NOT APPLICABLE
+  /// (docs/offline.md). Every name is one of params().
+  virtual std::vector<ScenarioParam> scenario_params() const { return {}; }
 };
 
 }  // namespace conform

@@ -46,7 +46,7 @@ void print_units(const std::vector<SplitCapture>& captures, std::size_t with_mut
   std::size_t units = 0;
   for (const auto& c : captures) units += c.units.size();
   fmt::print("offline check of {} capture{} ({} connection{}): no plugin runs; scenario parameters are "
-             "unknown, so checks use what each capture shows\n",
+             "unknown, so checks use what each capture shows, and expects that need them are NOT APPLICABLE\n",
              captures.size(), captures.size() == 1 ? "" : "s", units, units == 1 ? "" : "s");
   for (const auto& c : captures) {
     for (const auto& u : c.units)

@@ -156,7 +156,7 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
       record.reason = "not judged: the check was interrupted by " + signal_name(signal);
     } else {
       const auto start = std::chrono::steady_clock::now();
-      record = judge_checks(c, jobs[k].unit->folder, c.settings, checks, ExerciseRule::as_seen);
+      record = judge_checks(c, jobs[k].unit->folder, c.settings, checks, CaptureOrigin::elsewhere);
       record.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       to_original(record, *jobs[k].capture, *jobs[k].unit);
     }
@@ -189,7 +189,7 @@ nlohmann::json offline_json(const std::vector<SplitCapture>& captures, const std
           {"scenario_params",
            "not known offline: cases are judged without their scenario parameters, knobs and network "
            "settings; checks that derive a parameter from them use what each capture shows, as their "
-           "summaries say"},
+           "summaries say, and an expect that sets a parameter of its scenario is NOT APPLICABLE"},
           {"mutants_not_applied", mutants}};
 }
 

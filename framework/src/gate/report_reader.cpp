@@ -184,6 +184,7 @@ RunTotals totals_from_json(const json& j, std::string& where) {
   t.failed = f.count("failed");
   t.skipped = f.count("skipped");
   if (j.contains("interrupted")) t.interrupted = f.count("interrupted");
+  if (j.contains("not_applicable")) t.not_applicable = f.count("not_applicable");
   t.duration_s = f.seconds("duration_s");
   return t;
 }

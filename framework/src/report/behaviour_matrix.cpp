@@ -29,7 +29,8 @@ std::string behaviour_label(const ExpectDecl& e) {
 
 // Worse first: the verdict a case with several seeds gives a behaviour.
 int gravity(const std::string& verdict) {
-  static const std::vector<std::string> order = {"FAIL", "ERROR", "TIMEOUT", "NOT JUDGED", "NOT EXERCISED", "PASS"};
+  static const std::vector<std::string> order = {"FAIL", "ERROR", "TIMEOUT", "NOT JUDGED", "NOT EXERCISED",
+                                                  "NOT APPLICABLE", "PASS"};
   return static_cast<int>(std::find(order.begin(), order.end(), verdict) - order.begin());
 }
 

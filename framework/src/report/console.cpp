@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace conform {
 namespace {
 
@@ -78,6 +80,12 @@ void ConsoleReporter::case_done(const CaseResult& result) {
   ++section.second;
   if (!is_failure(result.status) && !is_skipped(result.status)) ++section.first;
   if (verbosity_ == Verbosity::quiet && !is_failure(result.status)) return;
+  if (result.status == Status::not_applicable && verbosity_ != Verbosity::verbose) {
+    const std::string& id = result.c->decl->id;
+    if (std::none_of(not_applicable_.begin(), not_applicable_.end(), [&](const auto& e) { return e.first == id; }))
+      not_applicable_.emplace_back(id, result.headline);
+    return;
+  }
   clear_progress();
   std::string line = fmt::format("{:<11} {}  {:.2f} s", to_string(result.status), result.c->id(),
                                  result.duration_s);
@@ -106,9 +114,15 @@ void ConsoleReporter::end(const RunTotals& totals) {
                              counts.second);
     fmt::print(out_, "sections covered: {}\n", covered);
   }
+  if (!not_applicable_.empty()) {
+    fmt::print(out_, "NOT APPLICABLE to captures made elsewhere, on every connection ({} case{}):\n",
+               not_applicable_.size(), not_applicable_.size() == 1 ? "" : "s");
+    for (const auto& [id, need] : not_applicable_) fmt::print(out_, "  {}  {}\n", id, need);
+  }
   fmt::print(out_, "{} passed, {} failed", totals.passed, totals.failed);
   if (totals.skipped) fmt::print(out_, ", {} skipped", totals.skipped);
   if (totals.interrupted) fmt::print(out_, ", {} interrupted", totals.interrupted);
+  if (totals.not_applicable) fmt::print(out_, ", {} not applicable", totals.not_applicable);
   fmt::print(out_, "\n");
   std::fflush(out_);
 }

@@ -1,12 +1,18 @@
 // The console report: one line per case as it ends, in case order; a live
 // progress line on a TTY only; the sections covered; and a closing line
 // `N passed, N failed` (then `, N skipped` when cases were unsupported).
+// Cases NOT APPLICABLE to captures made elsewhere are listed once before the
+// closing line, not once per connection: what they need is the case's, the
+// same on every capture.
 #pragma once
 
 #include "report/reporter.hpp"
 
 #include <cstdio>
 #include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace conform {
 
@@ -38,6 +44,9 @@ class ConsoleReporter final : public Reporter {
   bool progress_shown_ = false;
   /// Per section, in section order: cases passed and cases in all.
   std::map<std::string, std::pair<std::size_t, std::size_t>, SectionOrder> sections_;
+  /// Declared case id → what it needs, of the cases NOT APPLICABLE, in
+  /// the order they first ended.
+  std::vector<std::pair<std::string, std::string>> not_applicable_;
 };
 
 }  // namespace conform

@@ -49,15 +49,14 @@ json report_document(const std::vector<CaseResult>& results, const RunPlan& plan
     json& s = sections[r.c->decl->rfc];
     if (s.is_null()) s = {{"cases", json::array()}, {"passed", 0}, {"failed", 0}, {"skipped", 0}};
     s["cases"].push_back(r.c->id());
-    const char* bucket = is_skipped(r.status)            ? "skipped"
-                         : r.status == Status::interrupted ? "interrupted"
-                         : is_failure(r.status)            ? "failed"
-                                                           : "passed";
+    const char* bucket = total_bucket(r.status);
     s[bucket] = s.value(bucket, 0) + 1;
   }
   json totals_json = {{"passed", totals.passed}, {"failed", totals.failed}, {"skipped", totals.skipped}};
   // Only an interrupted run has the member: reports of whole runs keep their shape.
   if (totals.interrupted) totals_json["interrupted"] = totals.interrupted;
+  // Only an offline check has cases that cannot apply.
+  if (totals.not_applicable) totals_json["not_applicable"] = totals.not_applicable;
   totals_json["duration_s"] = totals.duration_s;
   return {{"conform_version", CONFORM_VERSION},
           {"seed", plan.seed},

@@ -103,6 +103,7 @@ std::string testcase(const CaseResult& r, const std::string& classname, bool see
       break;
     case Status::not_exercised:
     case Status::not_judged:
+    case Status::not_applicable:
       xml += fmt::format("      <skipped message=\"{}: {}\">{}</skipped>\n", to_string(r.status), message,
                          xml_escape(failure_text(r, seeded)));
       break;
@@ -137,7 +138,8 @@ std::string JunitReporter::render(const RunTotals&) const {
     for (const auto* r : list) {
       failures += r->status == Status::fail || r->status == Status::xpass;
       errors += r->status == Status::error || r->status == Status::timeout;
-      skipped += is_skipped(r->status) || r->status == Status::interrupted || r->status == Status::not_judged;
+      skipped += is_skipped(r->status) || r->status == Status::interrupted || r->status == Status::not_judged ||
+                 r->status == Status::not_applicable;
       time += r->duration_s;
     }
     xml += fmt::format(

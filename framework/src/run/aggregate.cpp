@@ -37,8 +37,9 @@ int rank(Status s) {
     case Status::interrupted: return 3;
     case Status::not_judged: return 4;
     case Status::not_exercised: return 5;
-    case Status::pass: return 6;
-    default: return 7;
+    case Status::not_applicable: return 6;
+    case Status::pass: return 7;
+    default: return 8;
   }
 }
 

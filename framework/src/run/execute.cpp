@@ -1,6 +1,7 @@
 // Plugin, then checks, for one run.
 #include "run/execute.hpp"
 
+#include "check/scenario_need.hpp"
 #include "common/input_error.hpp"
 #include "run/case_context.hpp"
 #include "suite/matrix.hpp"
@@ -27,7 +28,7 @@ const CheckOutcome* first_with(const RunRecord& record, Verdict v) {
 
 std::string reason(const CheckOutcome& o) { return o.check + ": " + o.result.summary; }
 
-// The run's status from its outcomes, without ExerciseRule::required.
+// The run's status from its outcomes, without CaptureOrigin::case_run.
 void settle_as_seen(RunRecord& record) {
   if (first_with(record, Verdict::fail)) record.status = Status::fail;
   else if (first_with(record, Verdict::pass)) record.status = Status::pass;
@@ -37,18 +38,29 @@ void settle_as_seen(RunRecord& record) {
   } else if (const auto* o = first_with(record, Verdict::not_exercised)) {
     record.status = Status::not_exercised;
     record.reason = reason(*o);
+  } else if (first_with(record, Verdict::not_applicable)) {
+    record.status = Status::not_applicable;
+    for (const auto& o : record.checks)
+      if (o.result.verdict == Verdict::not_applicable)
+        record.reason += (record.reason.empty() ? "" : "; ") + reason(o);
   }
 }
 
 }  // namespace
 
 RunRecord judge_checks(const Case& c, const std::string& artifact_dir, const CaseSettings& settings,
-                       const CheckRegistry& checks, ExerciseRule rule) {
+                       const CheckRegistry& checks, CaptureOrigin origin) {
   RunRecord record;
   record.status = Status::pass;
   for (const auto& expect : c.decl->expects) {
     CheckOutcome outcome{expect.check, expect.params, {}, expect.level};
     const Check* check = checks.find(expect.check);
+    if (origin == CaptureOrigin::elsewhere && !expect.applies_offline)
+      if (auto need = scenario_need(*check, expect.params)) {
+        outcome.result = {Verdict::not_applicable, *need, {}};
+        record.checks.push_back(std::move(outcome));
+        continue;
+      }
     try {
       outcome.result = check->evaluate({artifact_dir, settings, expect.params});
     } catch (const std::exception& e) {
@@ -57,7 +69,7 @@ RunRecord judge_checks(const Case& c, const std::string& artifact_dir, const Cas
     record.checks.push_back(std::move(outcome));
   }
   settle_as_seen(record);
-  if (rule == ExerciseRule::as_seen || record.status == Status::fail) return record;
+  if (origin == CaptureOrigin::elsewhere || record.status == Status::fail) return record;
   // A suite that claims a behaviour must show it: a check that could not
   // see is an ERROR (it fails a CI job as FAIL does but says why), one that
   // never saw its behaviour a FAIL, unless its expect allows that.
@@ -86,7 +98,7 @@ RunRecord execute_run(const RunJob& job, Plugin& plugin, const CheckRegistry& ch
     RunOutcome outcome = plugin.run(ctx);
     ctx.close_captures();
     if (outcome.status == RunOutcome::Status::completed) {
-      record = judge_checks(*job.c, ctx.artifact_dir(), ctx.settings(), checks, ExerciseRule::required);
+      record = judge_checks(*job.c, ctx.artifact_dir(), ctx.settings(), checks, CaptureOrigin::case_run);
     } else {
       record.status = outcome.status == RunOutcome::Status::unsupported ? Status::unsupported
                       : outcome.status == RunOutcome::Status::timeout   ? Status::timeout

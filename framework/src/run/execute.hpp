@@ -18,21 +18,25 @@ struct RunJob {
   std::string artifact_dir;
 };
 
-/// Whether every expected check must see the behaviour it judges: a run of
-/// a suite must exercise what it claims (`conform run`); a capture made
-/// elsewhere shows what it shows (`conform check`).
-enum class ExerciseRule { required, as_seen };
+/// Where the captures a case is judged on come from: a run of the case,
+/// which played its scenario and must exercise what the suite claims
+/// (`conform run`), or elsewhere, which shows what it shows and never
+/// played the scenario (`conform check`).
+enum class CaptureOrigin { case_run, elsewhere };
 
 /// Judges the captures in `artifact_dir` with every check `c` expects, each
 /// outcome at its expect's level. FAIL when one failed; else PASS when one
 /// passed; else NOT JUDGED when one could not see what it judges, else NOT
-/// EXERCISED (the reason names the check and what it looked for). With
-/// ExerciseRule::required, a check NOT EXERCISED that its expect does not
-/// allow (`may_be_unexercised`) makes the run FAIL, and one NOT JUDGED makes
-/// it ERROR, whatever the others say. A check that throws fails with the
-/// reason. Seed, mutant, artifact folder and duration are left unset.
+/// EXERCISED (the reason names the check and what it looked for), else NOT
+/// APPLICABLE. From a case run, a check NOT EXERCISED that its expect does
+/// not allow (`may_be_unexercised`) makes the run FAIL, and one NOT JUDGED
+/// makes it ERROR, whatever the others say. On captures from elsewhere, an
+/// instance whose expect sets a parameter of the case's scenario is NOT
+/// APPLICABLE, unjudged (check/scenario_need.hpp). A check that throws
+/// fails with the reason. Seed, mutant, artifact folder and duration are
+/// left unset.
 RunRecord judge_checks(const Case& c, const std::string& artifact_dir, const CaseSettings& settings,
-                       const CheckRegistry& checks, ExerciseRule rule);
+                       const CheckRegistry& checks, CaptureOrigin origin);
 
 /// Runs `job` with `plugin` and judges it with `checks`: PASS when every
 /// check passed, FAIL otherwise, UNSUPPORTED or ERROR as the plugin says.

@@ -7,9 +7,9 @@
 
 namespace conform {
 namespace {
-constexpr std::array<const char*, 10> kNames = {"PASS",    "FAIL",        "XFAIL",         "XPASS",
-                                                "UNSUPPORTED", "ERROR",   "TIMEOUT",       "INTERRUPTED",
-                                                "NOT EXERCISED", "NOT JUDGED"};
+constexpr std::array<const char*, 11> kNames = {"PASS",          "FAIL",       "XFAIL",         "XPASS",
+                                                "UNSUPPORTED",   "ERROR",      "TIMEOUT",       "INTERRUPTED",
+                                                "NOT EXERCISED", "NOT JUDGED", "NOT APPLICABLE"};
 }
 
 const char* to_string(Status s) { return kNames[static_cast<std::size_t>(s)]; }

@@ -22,11 +22,15 @@ namespace conform {
 /// this case or one of its runs ended); NOT EXERCISED (no check instance saw
 /// the behaviour it judges, none failed); NOT JUDGED (no instance passed or
 /// failed, one could not see what it judges: a gate that cannot see is not
-/// green, so it counts as a failure).
-enum class Status { pass, fail, xfail, xpass, unsupported, error, timeout, interrupted, not_exercised, not_judged };
+/// green, so it counts as a failure); NOT APPLICABLE (offline, every
+/// instance that was not NOT EXERCISED rests on the case's scenario: never a
+/// failure, counted apart).
+enum class Status {
+  pass, fail, xfail, xpass, unsupported, error, timeout, interrupted, not_exercised, not_judged, not_applicable
+};
 
 /// "PASS", "FAIL", "XFAIL", "XPASS", "UNSUPPORTED", "ERROR", "TIMEOUT",
-/// "INTERRUPTED", "NOT EXERCISED", "NOT JUDGED".
+/// "INTERRUPTED", "NOT EXERCISED", "NOT JUDGED", "NOT APPLICABLE".
 const char* to_string(Status s);
 /// The inverse of to_string; nullopt for a word it never returns.
 std::optional<Status> parse_status(const std::string& s);

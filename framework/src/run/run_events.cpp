@@ -1,13 +1,25 @@
 // The totals of a run's event stream.
 #include "run/run_events.hpp"
 
+#include <string_view>
+
 namespace conform {
 
+const char* total_bucket(Status s) {
+  if (is_skipped(s)) return "skipped";
+  if (s == Status::interrupted) return "interrupted";
+  if (s == Status::not_applicable) return "not_applicable";
+  if (is_failure(s)) return "failed";
+  return "passed";
+}
+
 void RunTotals::add(const CaseResult& result) {
-  if (is_skipped(result.status)) ++skipped;
-  else if (result.status == Status::interrupted) ++interrupted;
-  else if (is_failure(result.status)) ++failed;
-  else ++passed;
+  const std::string_view bucket = total_bucket(result.status);
+  ++(bucket == "skipped"          ? skipped
+     : bucket == "interrupted"    ? interrupted
+     : bucket == "not_applicable" ? not_applicable
+     : bucket == "failed"         ? failed
+                                  : passed);
   if (const auto level = failure_level(result)) ++failed_at[static_cast<std::size_t>(*level)];
   duration_s += result.duration_s;
 }

@@ -32,9 +32,12 @@ struct RunPlan {
   bool seeded = true;
 };
 
-/// Counts for the closing line. XFAIL counts as passed, UNSUPPORTED and NOT
-/// EXERCISED as skipped, INTERRUPTED apart, everything else that is not PASS
-/// as failed.
+/// The count a case of status `s` goes to, as reports name it: "passed"
+/// (PASS, XFAIL), "skipped" (UNSUPPORTED, NOT EXERCISED), "interrupted",
+/// "not_applicable", else "failed".
+const char* total_bucket(Status s);
+
+/// Counts for the closing line, by total_bucket().
 struct RunTotals {
   std::size_t passed = 0;
   std::size_t failed = 0;
@@ -44,6 +47,7 @@ struct RunTotals {
   /// Failed and interrupted cases by failure_level(), indexed by
   /// RequirementLevel.
   std::array<std::size_t, 3> failed_at{};
+  std::size_t not_applicable = 0;
   /// Counts `result` in its bucket and adds its duration.
   void add(const CaseResult& result);
   /// How many failed or interrupted cases `fail_on` counts (exit code 1

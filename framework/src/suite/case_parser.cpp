@@ -278,7 +278,8 @@ void read_matrix(CaseWalk& cx, CaseDecl& c) {
                                         " cases");
 }
 
-// `level` and `may_be_unexercised`: how the case counts the check's verdict.
+// `level`, `may_be_unexercised` and `applies_offline`: how the case counts
+// the check's verdict.
 void read_expect_verdict_keys(CaseWalk& cx, const toml::table& table, ExpectDecl& e) {
   if (const toml::node* node = table.get("level")) {
     const auto* text = node->as_string();
@@ -289,6 +290,10 @@ void read_expect_verdict_keys(CaseWalk& cx, const toml::table& table, ExpectDecl
   if (const toml::node* node = table.get("may_be_unexercised")) {
     if (const auto* flag = node->as_boolean()) e.may_be_unexercised = flag->get();
     else cx.problems.add(node->source(), "'may_be_unexercised' must be a boolean");
+  }
+  if (const toml::node* node = table.get("applies_offline")) {
+    if (const auto* flag = node->as_boolean()) e.applies_offline = flag->get();
+    else cx.problems.add(node->source(), "'applies_offline' must be a boolean");
   }
 }
 
@@ -315,7 +320,7 @@ std::optional<ExpectDecl> read_expect(CaseWalk& cx, const toml::table& table) {
   // Read from `table` itself, not a copy: toml++ does not copy a node's
   // source position, and the problems must point into the file.
   e.params = with_defaults(specs, read_values(table, specs, "parameter of check '" + e.check + "':",
-                                              cx.problems, {"check", "level", "may_be_unexercised"}));
+                                              cx.problems, {"check", "level", "may_be_unexercised", "applies_offline"}));
   read_expect_verdict_keys(cx, table, e);
   for (const auto& spec : specs)
     if (!e.params.count(spec.name) && !table.contains(spec.name))

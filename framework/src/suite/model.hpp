@@ -20,13 +20,16 @@ namespace conform {
 /// One `[[case.expect]]`: a check of the catalogue, its typed parameters
 /// (defaults filled in), the requirement level it judges (`level`, default
 /// the check's own Check::level()) and whether `conform run` accepts it NOT EXERCISED
-/// (`may_be_unexercised`, default false).
+/// (`may_be_unexercised`, default false), and whether its scenario
+/// parameters are bounds of its own that hold on captures made elsewhere
+/// too (`applies_offline`, default false: check/scenario_need.hpp).
 struct ExpectDecl {
   std::string check;
   ValueMap params;
   SourcePos pos;
   RequirementLevel level = RequirementLevel::expectation;
   bool may_be_unexercised = false;
+  bool applies_offline = false;
 };
 
 /// One `[[case.mutant]]`: overrides that break the behaviour under test, and

@@ -87,6 +87,10 @@ class AntiDeadlockProbe final : public QuicCheck {
              "rtt the client's first Initial to the first ACK back"}};
   }
 
+  std::vector<ScenarioParam> scenario_params() const override {
+    return {{"max_wait_ms", ScenarioPart::simulated_path}};
+  }
+
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const double max_wait = value_or<double>(input.params, "max_wait_ms", -1.0);
     return judge_each_connection(run, Side::client, [&](const Judged& j) { return judge_one(j, max_wait); });

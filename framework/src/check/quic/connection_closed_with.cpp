@@ -26,6 +26,8 @@ class ConnectionClosedWith final : public QuicCheck {
              "a transport error name of RFC 9000 §20.1 (STREAM_LIMIT_ERROR), CRYPTO_ERROR, or a code (4, 0x104)"}};
   }
 
+  std::vector<ScenarioParam> scenario_params() const override { return {{"error", ScenarioPart::induced_fault}}; }
+
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const auto by = value_or<std::string>(input.params, "by", "any");
     const auto spec = value_or<std::string>(input.params, "error", "");

@@ -44,6 +44,10 @@ class CreditNotHeldBack final : public QuicCheck {
              "stream bytes the peer wants to send per connection; -1: from the scenario parameters"}};
   }
 
+  std::vector<ScenarioParam> scenario_params() const override {
+    return {{"expected_bytes", ScenarioPart::expected_count}};
+  }
+
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const Side by = side_from(value_or<std::string>(input.params, "by", "client"));
     const auto slack = std::size_t(std::max<std::int64_t>(0, value_or<std::int64_t>(input.params, "max_datagrams", 0)));

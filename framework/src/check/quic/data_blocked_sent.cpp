@@ -25,6 +25,10 @@ class DataBlockedSent final : public QuicCheck {
             grace_param()};
   }
 
+  std::vector<ScenarioParam> scenario_params() const override {
+    return {{"expected_bytes", ScenarioPart::expected_count}};
+  }
+
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const Side by = side_from(value_or<std::string>(input.params, "by", "client"));
     return judge_each_connection(run, by, [&](const Judged& j) {

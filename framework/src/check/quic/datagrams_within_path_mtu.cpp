@@ -31,6 +31,8 @@ class DatagramsWithinPathMtu final : public QuicCheck {
              {}, -1}};
   }
 
+  std::vector<ScenarioParam> scenario_params() const override { return {{"max_bytes", ScenarioPart::simulated_path}}; }
+
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const auto by = value_or<std::string>(input.params, "by", "any");
     std::int64_t mtu = 1500;

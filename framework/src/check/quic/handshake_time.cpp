@@ -72,6 +72,11 @@ class HandshakeTime final : public QuicCheck {
              "the first datagram back"}};
   }
 
+  std::vector<ScenarioParam> scenario_params() const override {
+    return {{"max_ms", ScenarioPart::simulated_path}, {"max_rtts", ScenarioPart::simulated_path},
+            {"min_ms", ScenarioPart::simulated_path}, {"rtt_ms", ScenarioPart::simulated_path}};
+  }
+
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     return judge_each_connection(run, Side::client, [&](const Judged& j) { return judge_one(j, input); });
   }

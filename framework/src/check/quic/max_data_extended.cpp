@@ -30,6 +30,10 @@ class MaxDataExtended final : public QuicCheck {
             max_wait_param("MAX_DATA")};
   }
 
+  std::vector<ScenarioParam> scenario_params() const override {
+    return {{"expected_bytes", ScenarioPart::expected_count}, {"max_wait_ms", ScenarioPart::simulated_path}};
+  }
+
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const Side by = side_from(value_or<std::string>(input.params, "by", "client"));
     const Side peer = dissect::other(by);

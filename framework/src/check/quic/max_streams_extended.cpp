@@ -39,6 +39,11 @@ class MaxStreamsExtended final : public QuicCheck {
             {"rtt_ms", ValueType::floating, Value{-1.0}, "the round trip for `ahead`, ms; -1: the case's network rtt_ms"}};
   }
 
+  std::vector<ScenarioParam> scenario_params() const override {
+    return {{"expected", ScenarioPart::expected_count}, {"max_wait_ms", ScenarioPart::simulated_path},
+            {"ahead", ScenarioPart::application_behaviour}, {"rtt_ms", ScenarioPart::simulated_path}};
+  }
+
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const Side by = side_from(value_or<std::string>(input.params, "by", "client"));
     return judge_each_connection(run, by, [&](const Judged& j) { return judge_one(j, by, input); });

@@ -26,6 +26,8 @@ class StreamsBlockedSent final : public QuicCheck {
             grace_param()};
   }
 
+  std::vector<ScenarioParam> scenario_params() const override { return {{"expected", ScenarioPart::expected_count}}; }
+
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const Side by = side_from(value_or<std::string>(input.params, "by", "client"));
     const StreamDir dir = dir_from(value_or<std::string>(input.params, "dir", "uni"));

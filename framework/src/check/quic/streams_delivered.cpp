@@ -33,6 +33,10 @@ class StreamsDelivered final : public QuicCheck {
              "a stream whose RESET_STREAM arrived counts as accounted for; false: as missing"}};
   }
 
+  std::vector<ScenarioParam> scenario_params() const override {
+    return {{"expected", ScenarioPart::expected_count}, {"allow_reset", ScenarioPart::application_behaviour}};
+  }
+
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const Side from = side_from(value_or<std::string>(input.params, "from", "server"));
     const StreamDir dir = dir_from(value_or<std::string>(input.params, "dir", "uni"));

@@ -481,6 +481,7 @@
       el('h1', {}, 'conform report'),
       el('p', { class: 'totals' }, `${t.passed} passed, ${t.failed} failed` + (t.skipped ? `, ${t.skipped} skipped` : '') +
         (t.interrupted ? `, ${t.interrupted} interrupted` : '') +
+        (t.not_applicable ? `, ${t.not_applicable} not applicable` : '') +
         ` · ${seconds(t.duration_s)} · seed ${report.seed}${report.seed_pinned ? ' (pinned)' : ''} · conform ${report.conform_version}`),
       el('div', { class: 'controls' },
         el('label', {}, el('input', { type: 'checkbox', id: 'only-failures', onchange: applyFilters }), ' failures only'),

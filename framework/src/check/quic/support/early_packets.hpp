@@ -48,6 +48,10 @@ class EarlyPacketsBuffered : public QuicCheck {
              "fewest early packets the run must show (1 proves the case exercised buffering)"}};
   }
 
+  std::vector<ScenarioParam> scenario_params() const override {
+    return {{"min_early", ScenarioPart::provoked_occurrences}};
+  }
+
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const auto min_early = std::uint64_t(value_or<std::int64_t>(input.params, "min_early", 0));
     return judge_each_connection(run, receiver_, [&](const Judged& j) { return judge_one(j, min_early); });

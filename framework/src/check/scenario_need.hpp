@@ -1,0 +1,20 @@
+// Whether a check instance can be judged on a capture made elsewhere: an
+// instance whose expect sets a parameter its check declares as carrying the
+// case's scenario (Check::scenario_params) is NOT APPLICABLE there, since
+// the capture never played that scenario (docs/offline.md).
+#pragma once
+
+#include "check/check.hpp"
+
+#include <optional>
+#include <string>
+
+namespace conform {
+
+/// The reason an instance of `check` with `params` (defaults filled in)
+/// cannot apply offline ("needs the case's induced fault: error =
+/// FLOW_CONTROL_ERROR"), naming every scenario parameter it sets; nullopt
+/// when its judgement holds on any capture.
+std::optional<std::string> scenario_need(const Check& check, const ValueMap& params);
+
+}  // namespace conform
