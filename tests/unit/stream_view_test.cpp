@@ -8,6 +8,9 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <map>
+#include <vector>
+
 using namespace conform;
 using namespace conform::dissect;
 
@@ -94,3 +97,56 @@ BOOST_AUTO_TEST_CASE(retransmissions_count_once_in_a_lossy_capture) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// HTTP/3's stream types, one variable-length integer (RFC 9114 §6.2,
+// §11.2.4: reserved types are 0x1f·N + 0x21).
+BOOST_AUTO_TEST_CASE(h3_stream_types_from_the_first_bytes) {
+  using B = std::vector<std::uint8_t>;
+  BOOST_TEST((h3_stream_type(B{0x00, 0x04}) == H3StreamType::control));
+  BOOST_TEST((h3_stream_type(B{0x01}) == H3StreamType::push));
+  BOOST_TEST((h3_stream_type(B{0x02}) == H3StreamType::qpack_encoder));
+  BOOST_TEST((h3_stream_type(B{0x03}) == H3StreamType::qpack_decoder));
+  BOOST_TEST((h3_stream_type(B{0x21}) == H3StreamType::reserved));
+  BOOST_TEST((h3_stream_type(B{0x40, 0x40}) == H3StreamType::reserved));  // 0x40 = 0x1f·1 + 0x21
+  BOOST_TEST((h3_stream_type(B{0x40, 0x00}) == H3StreamType::control));   // a two-byte encoding of 0
+  BOOST_TEST((h3_stream_type(B{0x22}) == H3StreamType::unknown));
+  BOOST_TEST(!h3_stream_type(B{0x40}).has_value());  // two bytes announced, one seen
+  BOOST_TEST(!h3_stream_type(B{}).has_value());
+  BOOST_TEST(never_ends(H3StreamType::control));
+  BOOST_TEST(never_ends(H3StreamType::reserved));
+  BOOST_TEST(!never_ends(H3StreamType::push));
+  BOOST_TEST(!never_ends(H3StreamType::none));
+}
+
+// tshark on handshake.pcap (`-e quic.stream.stream_id -e quic.stream_data
+// -e tls.handshake.extensions_alpn_str`): ALPN h3; the server's streams 3,
+// 7 and 11 begin 00, 02 and 03; the client's 2, 6 and 10 likewise; the
+// request stream 0 is bidirectional.
+BOOST_AUTO_TEST_CASE(h3_streams_of_a_capture_are_told_by_their_type) {
+  const std::string dir = std::string(CONFORM_SOURCE_DIR) + "/captures/ngtcp2/";
+  const Timeline t =
+      dissect::dissect(read_capture(dir + "handshake.pcap").datagrams, read_key_log(dir + "handshake.keys"));
+  BOOST_REQUIRE_EQUAL(t.connections.size(), 1u);
+  BOOST_TEST(t.connections[0].alpn == "h3");
+  std::map<std::uint64_t, H3StreamType> types;
+  for (const auto& v : stream_views(t.connections[0])) types[v.id] = v.h3;
+  BOOST_TEST((types == std::map<std::uint64_t, H3StreamType>{{0, H3StreamType::none},
+                                                             {2, H3StreamType::control},
+                                                             {3, H3StreamType::control},
+                                                             {6, H3StreamType::qpack_encoder},
+                                                             {7, H3StreamType::qpack_encoder},
+                                                             {10, H3StreamType::qpack_decoder},
+                                                             {11, H3StreamType::qpack_decoder}}));
+}
+
+// Without HTTP/3's ALPN, the first bytes of a unidirectional stream are the
+// application's own: a stream of zeros is no control stream.
+BOOST_AUTO_TEST_CASE(streams_of_another_protocol_have_no_h3_type) {
+  Connection c;
+  c.alpn = "conform";
+  c.uni_stream_heads[3] = {0x00, 0x00};
+  c.datagrams.push_back(datagram(1, kS2C, {stream(3, 0, 2)}));
+  BOOST_TEST((stream_views(c).at(0).h3 == H3StreamType::none));
+  c.alpn = "h3";
+  BOOST_TEST((stream_views(c).at(0).h3 == H3StreamType::control));
+}

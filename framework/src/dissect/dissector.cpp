@@ -464,6 +464,12 @@ void Dissector::State::learn(std::size_t conn, Side sender, const Packet& p,
       if (!stream) continue;  // 1-RTT CRYPTO: session tickets, not needed
       stream->add(crypto->offset, plaintext.subspan(crypto->data_at, static_cast<std::size_t>(crypto->length)));
       crypto_added = true;
+    } else if (const auto* s = std::get_if<StreamFrame>(&f); s && s->offset == 0 && (s->stream_id & 0x02)) {
+      // The first bytes of a unidirectional stream say what the application
+      // made of it (HTTP/3's stream type, RFC 9114 §6.2).
+      auto& head = c.uni_stream_heads[s->stream_id];
+      const std::size_t n = std::min<std::size_t>(s->length, kStreamHeadBytes);
+      if (n > head.size()) head.assign(plaintext.begin() + s->data_at, plaintext.begin() + s->data_at + n);
     } else if (const auto* ncid = std::get_if<NewConnectionIdFrame>(&f)) {
       table.add_cid(conn, sender, ncid->connection_id);
       ep.reset_tokens[ncid->reset_token] = ncid->sequence;
@@ -489,6 +495,7 @@ void Dissector::State::read_transport_parameters(std::size_t conn, Side sender) 
   if (!message) return;
   ep.parameters_read = true;
   Connection& c = timeline.connections[conn];
+  if (!client) c.alpn = selected_alpn(*message).value_or("");
   auto value = transport_parameters_extension(client ? 1 : 8, *message);
   if (!value) {
     c.notes.push_back(fmt::format("the {} sent no quic_transport_parameters extension (RFC 9001 §8.2)",

@@ -49,13 +49,54 @@ struct Builder {
   }
 };
 
+// Whether the connection speaks HTTP/3: "h3", or a draft's "h3-29", whose
+// stream types were the same.
+bool speaks_h3(const Connection& c) { return c.alpn == "h3" || c.alpn.starts_with("h3-"); }
+
 }  // namespace
+
+std::string_view to_string(H3StreamType t) {
+  switch (t) {
+    case H3StreamType::none: return "none";
+    case H3StreamType::control: return "control";
+    case H3StreamType::push: return "push";
+    case H3StreamType::qpack_encoder: return "QPACK encoder";
+    case H3StreamType::qpack_decoder: return "QPACK decoder";
+    case H3StreamType::reserved: return "reserved";
+    case H3StreamType::unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+bool never_ends(H3StreamType t) {
+  return t == H3StreamType::control || t == H3StreamType::qpack_encoder || t == H3StreamType::qpack_decoder ||
+         t == H3StreamType::reserved;
+}
+
+std::optional<H3StreamType> h3_stream_type(std::span<const std::uint8_t> head) {
+  if (head.empty()) return std::nullopt;
+  const std::size_t length = std::size_t{1} << (head[0] >> 6);
+  if (head.size() < length) return std::nullopt;
+  std::uint64_t type = head[0] & 0x3f;
+  for (std::size_t i = 1; i < length; ++i) type = type << 8 | head[i];
+  switch (type) {
+    case 0x00: return H3StreamType::control;
+    case 0x01: return H3StreamType::push;
+    case 0x02: return H3StreamType::qpack_encoder;
+    case 0x03: return H3StreamType::qpack_decoder;
+    default: return type >= 0x21 && (type - 0x21) % 0x1f == 0 ? H3StreamType::reserved : H3StreamType::unknown;
+  }
+}
 
 std::vector<StreamView> stream_views(const Connection& connection) {
   Builder b;
   for (const Datagram& d : connection.datagrams)
     for (const Packet& p : d.packets)
       for (const Frame& f : p.frames) b.add(f, d.direction, d.frame);
+  if (speaks_h3(connection))
+    for (const auto& [id, head] : connection.uni_stream_heads)
+      if (auto it = b.views.find(id); it != b.views.end())
+        it->second.h3 = h3_stream_type(head).value_or(H3StreamType::none);
   std::vector<StreamView> out;
   out.reserve(b.views.size());
   for (auto& [id, view] : b.views) out.push_back(std::move(view));

@@ -15,6 +15,8 @@
 
 #include "capture/pcap_reader.hpp"
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -87,6 +89,10 @@ struct Datagram {
   std::vector<Packet> packets;
 };
 
+/// How many first bytes of a unidirectional stream a Connection keeps: one
+/// variable-length integer at most (RFC 9000 §16).
+constexpr std::size_t kStreamHeadBytes = 8;
+
 struct Connection {
   std::size_t index = 0;  // order of first appearance, from 0
   NetEndpoint client{};   // addresses of the client's first Initial
@@ -98,6 +104,12 @@ struct Connection {
   /// From the ClientHello and the EncryptedExtensions (RFC 9000 §18).
   std::optional<TransportParameters> client_parameters;
   std::optional<TransportParameters> server_parameters;
+  /// The application protocol the server selected (ALPN, RFC 7301 §3.1,
+  /// from its EncryptedExtensions); empty when the capture does not show it.
+  std::string alpn;
+  /// The first bytes (up to kStreamHeadBytes) of each unidirectional
+  /// stream, by stream ID: where HTTP/3 says what the stream is for.
+  std::map<std::uint64_t, std::vector<std::uint8_t>> uni_stream_heads;
   /// What the dissector noticed about the connection as a whole, e.g.
   /// transport parameters that could not be decoded.
   std::vector<std::string> notes;

@@ -2,6 +2,7 @@
 // TLS 1.3 handshake messages, RFC 8446 §4.1.2 and §4.3.1.
 #include "dissect/transport_parameters.hpp"
 
+#include "dissect/tls_hello.hpp"
 #include "dissect/wire_reader.hpp"
 
 #include <set>
@@ -85,28 +86,7 @@ std::optional<TransportParameters> parse_transport_parameters(std::span<const st
 
 std::optional<std::span<const std::uint8_t>> transport_parameters_extension(
     std::uint8_t type, std::span<const std::uint8_t> body) {
-  WireReader r(body);
-  auto skip_vector = [&](std::size_t length_bytes) {
-    auto n = r.uint(length_bytes);
-    return n && r.bytes(*n);
-  };
-  if (type == 1) {  // ClientHello: legacy_version, random, session id, suites, compression
-    if (!r.bytes(2 + 32) || !skip_vector(1) || !skip_vector(2) || !skip_vector(1)) return std::nullopt;
-  } else if (type != 8) {  // EncryptedExtensions holds only extensions
-    return std::nullopt;
-  }
-  auto total = r.uint(2);
-  auto extensions = total ? r.bytes(*total) : std::nullopt;
-  if (!extensions) return std::nullopt;
-  WireReader e(*extensions);
-  while (!e.empty()) {
-    auto ext_type = e.uint(2);
-    auto length = ext_type ? e.uint(2) : std::nullopt;
-    auto data = length ? e.bytes(*length) : std::nullopt;
-    if (!data) return std::nullopt;
-    if (*ext_type == kQuicTransportParameters) return data;
-  }
-  return std::nullopt;
+  return tls_extension(type, body, kQuicTransportParameters);
 }
 
 }  // namespace conform::dissect
