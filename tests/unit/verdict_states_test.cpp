@@ -177,11 +177,11 @@ BOOST_AUTO_TEST_CASE(fail_on_counts_a_case_at_its_strongest_failed_level) {
   must_too.expect("says_fail", RequirementLevel::must);
   RunTotals totals;
   totals.add(aggregate(should_only.c, {should_only.judge(CaptureOrigin::elsewhere)}, {}));
-  BOOST_TEST(totals.failures(FailOn::must) == 0u);
-  BOOST_TEST(totals.failures(FailOn::should) == 1u);
-  BOOST_TEST(totals.failures(FailOn::any) == 1u);
+  BOOST_TEST(totals.failures({FailLevel::must}) == 0u);
+  BOOST_TEST(totals.failures({FailLevel::should}) == 1u);
+  BOOST_TEST(totals.failures({FailLevel::any}) == 1u);
   totals.add(aggregate(must_too.c, {must_too.judge(CaptureOrigin::elsewhere)}, {}));
-  BOOST_TEST(totals.failures(FailOn::must) == 1u);
+  BOOST_TEST(totals.failures({FailLevel::must}) == 1u);
   BOOST_TEST(totals.failed == 2u);
 }
 
@@ -192,7 +192,23 @@ BOOST_AUTO_TEST_CASE(fail_on_never_excuses_a_failure_that_is_no_checks) {
   RunTotals totals;
   totals.add(aggregate(unexercised.c, {unexercised.judge(CaptureOrigin::case_run)}, {}));
   totals.add(aggregate(blind.c, {blind.judge(CaptureOrigin::elsewhere)}, {}));
-  BOOST_TEST(totals.failures(FailOn::must) == 2u);
+  BOOST_TEST(totals.failures({FailLevel::must}) == 2u);
+  BOOST_TEST(totals.failed == 1u);  // NOT JUDGED is counted apart
+  BOOST_TEST(totals.not_judged == 1u);
+}
+
+// A gate on production captures may let a capture it cannot see through:
+// `--fail-on must,not-judged=ok`. Its failures at MUST still count.
+BOOST_AUTO_TEST_CASE(not_judged_fails_unless_the_gate_says_it_is_ok) {
+  Fixture blind, broken;
+  blind.expect("says_not_judged");
+  broken.expect("says_fail", RequirementLevel::must);
+  RunTotals totals;
+  totals.add(aggregate(blind.c, {blind.judge(CaptureOrigin::elsewhere)}, {}));
+  BOOST_TEST(totals.failures({FailLevel::any, true}) == 1u);
+  BOOST_TEST(totals.failures({FailLevel::any, false}) == 0u);
+  totals.add(aggregate(broken.c, {broken.judge(CaptureOrigin::elsewhere)}, {}));
+  BOOST_TEST(totals.failures({FailLevel::must, false}) == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(an_instance_that_sets_a_scenario_parameter_is_not_applicable_offline_only) {
@@ -240,15 +256,21 @@ BOOST_AUTO_TEST_CASE(what_applies_decides_the_case_and_not_applicable_counts_apa
   BOOST_TEST(totals.passed == 1u);
   BOOST_TEST(totals.not_applicable == 1u);
   BOOST_TEST(totals.failed + totals.skipped == 0u);
-  BOOST_TEST(totals.failures(FailOn::any) == 0u);
+  BOOST_TEST(totals.failures({FailLevel::any}) == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(fail_on_words) {
-  BOOST_TEST((*parse_fail_on("must") == FailOn::must));
-  BOOST_TEST((*parse_fail_on("any") == FailOn::any));
+  BOOST_TEST((parse_fail_on("must")->level == FailLevel::must));
+  BOOST_TEST(parse_fail_on("must")->not_judged);
+  BOOST_TEST((parse_fail_on("any")->level == FailLevel::any));
+  BOOST_TEST(!parse_fail_on("should,not-judged=ok")->not_judged);
+  BOOST_TEST(parse_fail_on("should,not-judged=fail")->not_judged);
   BOOST_TEST(!parse_fail_on("MUST").has_value());
-  BOOST_TEST(counts(FailOn::should, RequirementLevel::must));
-  BOOST_TEST(!counts(FailOn::should, RequirementLevel::expectation));
+  BOOST_TEST(!parse_fail_on("must,").has_value());
+  BOOST_TEST(!parse_fail_on("must,not-judged").has_value());
+  BOOST_TEST(!parse_fail_on("not-judged=ok").has_value());
+  BOOST_TEST(counts(FailLevel::should, RequirementLevel::must));
+  BOOST_TEST(!counts(FailLevel::should, RequirementLevel::expectation));
 }
 
 BOOST_AUTO_TEST_CASE(units_fold_fail_then_pass_then_not_judged) {

@@ -28,7 +28,7 @@ struct Evidence {
   std::string text;
 };
 
-/// How one check instance ends (docs/check.md, "Verdict states").
+/// How one check instance ends (docs/offline.md, "Verdict states").
 enum class Verdict {
   pass,           ///< the behaviour under test occurred and met the requirement
   fail,           ///< it occurred and did not, or the run could not be read

@@ -24,13 +24,25 @@ bool set_by_case(const std::vector<ValueSpec>& specs, const ValueMap& params, co
 
 std::optional<std::string> scenario_need(const Check& check, const ValueMap& params) {
   const auto specs = check.params();
+  std::vector<std::pair<ScenarioPart, std::string>> set;
+  for (const auto& [name, part] : check.scenario_params())
+    if (set_by_case(specs, params, name))
+      set.emplace_back(part, fmt::format("{} = {}", name, format_toml(params.at(name))));
+  if (set.empty()) return std::nullopt;
   std::vector<std::string> needs;
-  for (const auto& [name, part] : check.scenario_params()) {
-    if (!set_by_case(specs, params, name)) continue;
-    needs.push_back(fmt::format("{}: {} = {}", to_string(part), name, format_toml(params.at(name))));
-  }
-  if (needs.empty()) return std::nullopt;
+  for (const auto& [part, values] : group_by_part(set))
+    needs.push_back(fmt::format("{}: {}", to_string(part), fmt::join(values, ", ")));
   return fmt::format("needs {}", fmt::join(needs, "; "));
+}
+
+ScenarioGroups group_by_part(const std::vector<std::pair<ScenarioPart, std::string>>& texts) {
+  ScenarioGroups groups;
+  for (const auto& [part, text] : texts) {
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == part; });
+    if (it == groups.end()) it = groups.insert(groups.end(), {part, {}});
+    it->second.push_back(text);
+  }
+  return groups;
 }
 
 }  // namespace conform

@@ -8,6 +8,8 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace conform {
 
@@ -16,5 +18,10 @@ namespace conform {
 /// FLOW_CONTROL_ERROR"), naming every scenario parameter it sets; nullopt
 /// when its judgement holds on any capture.
 std::optional<std::string> scenario_need(const Check& check, const ValueMap& params);
+
+/// Texts about scenario parameters, grouped by what they carry, the groups
+/// in the order their first text comes: how every listing of them reads.
+using ScenarioGroups = std::vector<std::pair<ScenarioPart, std::vector<std::string>>>;
+ScenarioGroups group_by_part(const std::vector<std::pair<ScenarioPart, std::string>>& texts);
 
 }  // namespace conform

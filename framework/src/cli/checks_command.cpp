@@ -3,11 +3,15 @@
 
 #include "cli/settings_markdown.hpp"
 
+#include "check/scenario_need.hpp"
 #include "run/record_json.hpp"
 #include "suite/value_format.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 namespace conform {
 namespace {
@@ -52,15 +56,51 @@ std::string checks_json(const CheckRegistry& registry) {
     const Check& c = check_named(registry, name);
     nlohmann::json params = nlohmann::json::array();
     for (const ValueSpec& p : c.params()) params.push_back(param_json(p));
+    nlohmann::json scenario_params = nlohmann::json::array();
+    for (const auto& [param, part] : c.scenario_params())
+      scenario_params.push_back({{"name", param}, {"carries", std::string(to_string(part))}});
     out.push_back({{"name", name},
                    {"transport", c.transport().empty() ? std::string("any") : c.transport()},
                    {"level", std::string(to_string(c.level()))},
                    {"rfc", c.rfc()},
                    {"summary", c.summary()},
-                   {"params", params}});
+                   {"params", params},
+                   {"scenario_params", scenario_params}});
   }
   return out.dump(2) + "\n";
 }
+
+namespace {
+
+// "`max_ms`, `min_ms` (a bound of the case's simulated path)": the
+// parameters of `c` that carry its case's scenario, by what they carry;
+// empty when it has none.
+std::string scenario_params_text(const Check& c) {
+  std::vector<std::pair<ScenarioPart, std::string>> named;
+  for (const auto& [param, part] : c.scenario_params()) named.emplace_back(part, fmt::format("`{}`", param));
+  std::vector<std::string> parts;
+  for (const auto& [part, params] : group_by_part(named))
+    parts.push_back(fmt::format("{} ({})", fmt::join(params, ", "), to_string(part)));
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+// Which checks judge captures made elsewhere, and which of their parameters
+// make an instance NOT APPLICABLE there (docs/offline.md).
+std::string offline_markdown(const CheckRegistry& registry) {
+  std::string out =
+      "\n### Offline\n\nOn a capture made elsewhere (`conform check`) every check runs; an instance whose "
+      "expect sets one of these parameters to other than its default is NOT APPLICABLE, since the capture never "
+      "played the case's scenario (unless the expect says `applies_offline = true`).\n\n"
+      "| check | NOT APPLICABLE offline when the expect sets |\n|---|---|\n";
+  for (const auto& name : registry.names()) {
+    const std::string params = scenario_params_text(check_named(registry, name));
+    out += fmt::format("| `{}` | {} |\n", name, params.empty() ? std::string("nothing: applies to any capture")
+                                                                 : markdown_cell(params));
+  }
+  return out;
+}
+
+}  // namespace
 
 std::string checks_markdown(const CheckRegistry& registry) {
   std::string out;
@@ -78,7 +118,7 @@ std::string checks_markdown(const CheckRegistry& registry) {
     }
     out += transport.empty() ? "" : "\n";
   }
-  return out;
+  return out + offline_markdown(registry);
 }
 
 int command_checks(const ChecksCommandOptions& options, const CheckRegistry& registry) {
@@ -95,6 +135,8 @@ int command_checks(const ChecksCommandOptions& options, const CheckRegistry& reg
     fmt::print("{}  {}  {}  {}\n  {}\n", name, c.transport().empty() ? "any" : c.transport(), to_string(c.level()),
                c.rfc(), c.summary());
     for (const ValueSpec& p : c.params()) fmt::print("    {}\n", describe(p));
+    if (const std::string scenario = scenario_params_text(c); !scenario.empty())
+      fmt::print("    NOT APPLICABLE to captures made elsewhere when set: {}\n", scenario);
   }
   fmt::print("{} checks\n", registry.names().size());
   return 0;

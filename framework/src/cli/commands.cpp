@@ -209,7 +209,7 @@ int interrupted_exit(Interruption& interruption, const RunTotals& totals, int co
   const int signal = interruption.signal();
   if (!signal) return code;
   fmt::print(stderr, "conform: interrupted by {}: the reports hold the {} finished cases and the {} interrupted\n",
-             signal_name(signal), totals.passed + totals.failed + totals.skipped, totals.interrupted);
+             signal_name(signal), totals.finished(), totals.interrupted);
   return interruption.exit_code();
 }
 

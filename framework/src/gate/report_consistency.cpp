@@ -95,6 +95,11 @@ void check_totals(const ReadReport& report) {
   };
   for (const Count& c : {Count{"passed", report.totals.passed, counted.passed, "passed"},
                          Count{"failed", report.totals.failed, counted.failed, "failed"},
+                         Count{"not_judged", report.totals.not_judged, counted.not_judged, "were not judged"},
+                         Count{"not_exercised", report.totals.not_exercised, counted.not_exercised,
+                               "were not exercised"},
+                         Count{"not_applicable", report.totals.not_applicable, counted.not_applicable,
+                               "were not applicable"},
                          Count{"skipped", report.totals.skipped, counted.skipped, "were skipped"},
                          Count{"interrupted", report.totals.interrupted, counted.interrupted, "were interrupted"}})
     if (c.said != c.counted)

@@ -183,8 +183,11 @@ RunTotals totals_from_json(const json& j, std::string& where) {
   t.passed = f.count("passed");
   t.failed = f.count("failed");
   t.skipped = f.count("skipped");
-  if (j.contains("interrupted")) t.interrupted = f.count("interrupted");
-  if (j.contains("not_applicable")) t.not_applicable = f.count("not_applicable");
+  for (const auto& [count, key] : {std::pair{&RunTotals::not_judged, "not_judged"},
+                                   {&RunTotals::not_exercised, "not_exercised"},
+                                   {&RunTotals::not_applicable, "not_applicable"},
+                                   {&RunTotals::interrupted, "interrupted"}})
+    if (j.contains(key)) t.*count = f.count(key);
   t.duration_s = f.seconds("duration_s");
   return t;
 }

@@ -18,7 +18,7 @@ struct ReportOptions {
   std::string json, junit, baseline;
   Verbosity verbosity = Verbosity::normal;
   /// `--fail-on`: which failed cases give exit code 1.
-  FailOn fail_on = FailOn::any;
+  FailOn fail_on;
 };
 
 class ReportSet {

@@ -20,7 +20,7 @@ struct GateOptions {
   /// `--shard K/N`; empty for the whole run.
   std::string shard;
   /// `--fail-on`: which failed cases give exit code 1.
-  FailOn fail_on = FailOn::any;
+  FailOn fail_on;
 };
 
 class RunGate {
@@ -50,7 +50,7 @@ class RunGate {
   std::size_t total_ = 0;
   std::string digest_;
   std::unique_ptr<BaselineReporter> baseline_;
-  FailOn fail_on_ = FailOn::any;
+  FailOn fail_on_;
 };
 
 }  // namespace conform

@@ -119,10 +119,14 @@ void ConsoleReporter::end(const RunTotals& totals) {
                not_applicable_.size(), not_applicable_.size() == 1 ? "" : "s");
     for (const auto& [id, need] : not_applicable_) fmt::print(out_, "  {}  {}\n", id, need);
   }
+  // `N passed, N failed` first, as CI parsers read it; each other state apart.
   fmt::print(out_, "{} passed, {} failed", totals.passed, totals.failed);
-  if (totals.skipped) fmt::print(out_, ", {} skipped", totals.skipped);
-  if (totals.interrupted) fmt::print(out_, ", {} interrupted", totals.interrupted);
-  if (totals.not_applicable) fmt::print(out_, ", {} not applicable", totals.not_applicable);
+  for (const auto& [count, name] : {std::pair{totals.not_judged, "not judged"},
+                                    {totals.not_exercised, "not exercised"},
+                                    {totals.not_applicable, "not applicable"},
+                                    {totals.skipped, "skipped"},
+                                    {totals.interrupted, "interrupted"}})
+    if (count) fmt::print(out_, ", {} {}", count, name);
   fmt::print(out_, "\n");
   std::fflush(out_);
 }

@@ -54,9 +54,12 @@ json report_document(const std::vector<CaseResult>& results, const RunPlan& plan
   }
   json totals_json = {{"passed", totals.passed}, {"failed", totals.failed}, {"skipped", totals.skipped}};
   // Only an interrupted run has the member: reports of whole runs keep their shape.
-  if (totals.interrupted) totals_json["interrupted"] = totals.interrupted;
-  // Only an offline check has cases that cannot apply.
-  if (totals.not_applicable) totals_json["not_applicable"] = totals.not_applicable;
+  // The other states only when some case has them: reports keep their shape.
+  for (const auto& [count, key] : {std::pair{totals.not_judged, "not_judged"},
+                                   {totals.not_exercised, "not_exercised"},
+                                   {totals.not_applicable, "not_applicable"},
+                                   {totals.interrupted, "interrupted"}})
+    if (count) totals_json[key] = count;
   totals_json["duration_s"] = totals.duration_s;
   return {{"conform_version", CONFORM_VERSION},
           {"seed", plan.seed},

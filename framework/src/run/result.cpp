@@ -34,18 +34,27 @@ std::string verdict_label(const CheckOutcome& o) {
   return out;
 }
 
-std::optional<FailOn> parse_fail_on(std::string_view word) {
-  if (word == "must") return FailOn::must;
-  if (word == "should") return FailOn::should;
-  if (word == "any") return FailOn::any;
-  return std::nullopt;
+std::optional<FailOn> parse_fail_on(std::string_view text) {
+  const auto comma = text.find(',');
+  const std::string_view word = text.substr(0, comma);
+  FailOn out;
+  if (word == "must") out.level = FailLevel::must;
+  else if (word == "should") out.level = FailLevel::should;
+  else if (word == "any") out.level = FailLevel::any;
+  else return std::nullopt;
+  if (comma == std::string_view::npos) return out;
+  const std::string_view rest = text.substr(comma + 1);
+  if (rest == "not-judged=fail") out.not_judged = true;
+  else if (rest == "not-judged=ok") out.not_judged = false;
+  else return std::nullopt;
+  return out;
 }
 
-bool counts(FailOn fail_on, RequirementLevel level) {
-  switch (fail_on) {
-    case FailOn::must: return level == RequirementLevel::must;
-    case FailOn::should: return level != RequirementLevel::expectation;
-    case FailOn::any: return true;
+bool counts(FailLevel level, RequirementLevel failed) {
+  switch (level) {
+    case FailLevel::must: return failed == RequirementLevel::must;
+    case FailLevel::should: return failed != RequirementLevel::expectation;
+    case FailLevel::any: return true;
   }
   return true;
 }

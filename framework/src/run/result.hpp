@@ -92,18 +92,28 @@ struct CaseResult {
   std::size_t runs_passed = 0;
 };
 
-/// Which failed cases fail the run (`--fail-on`): those failing a MUST,
-/// those failing a MUST or a SHOULD, or any.
-enum class FailOn { must, should, any };
-/// "must", "should", "any" → FailOn; nullopt for another word.
-std::optional<FailOn> parse_fail_on(std::string_view word);
-/// Whether `fail_on` counts a failure at `level`.
-bool counts(FailOn fail_on, RequirementLevel level);
+/// Which failed cases fail the run by level (`--fail-on`): those failing a
+/// MUST, those failing a MUST or a SHOULD, or any.
+enum class FailLevel { must, should, any };
+/// What gives exit code 1: failures at `level`, and NOT JUDGED cases unless
+/// `not_judged` is false (a gate on production captures whose keys it may
+/// lack). Failures that are no check's (ERROR, TIMEOUT, ...) always do.
+struct FailOn {
+  FailLevel level = FailLevel::any;
+  bool not_judged = true;
+};
+/// `--fail-on`'s value: a level ("must", "should", "any"), optionally
+/// followed by ",not-judged=fail" or ",not-judged=ok"; nullopt for anything
+/// else.
+std::optional<FailOn> parse_fail_on(std::string_view text);
+/// Whether `level` of `--fail-on` counts a failure at `failed`.
+bool counts(FailLevel level, RequirementLevel failed);
 
 /// The level a failed case fails at: the highest level of the checks that
 /// FAILed in its runs; MUST for a failure that is no check's (ERROR,
 /// TIMEOUT, XPASS, NOT JUDGED, a mutant that survived, an expected check not
-/// exercised), which no `--fail-on` excuses. nullopt when `r` did not fail.
+/// exercised), which no level of `--fail-on` excuses. nullopt when `r` did
+/// not fail.
 std::optional<RequirementLevel> failure_level(const CaseResult& r);
 
 }  // namespace conform

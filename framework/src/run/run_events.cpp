@@ -6,29 +6,38 @@
 namespace conform {
 
 const char* total_bucket(Status s) {
-  if (is_skipped(s)) return "skipped";
-  if (s == Status::interrupted) return "interrupted";
-  if (s == Status::not_applicable) return "not_applicable";
-  if (is_failure(s)) return "failed";
-  return "passed";
+  switch (s) {
+    case Status::pass:
+    case Status::xfail: return "passed";
+    case Status::not_judged: return "not_judged";
+    case Status::not_exercised: return "not_exercised";
+    case Status::not_applicable: return "not_applicable";
+    case Status::unsupported: return "skipped";
+    case Status::interrupted: return "interrupted";
+    default: return "failed";
+  }
 }
 
 void RunTotals::add(const CaseResult& result) {
   const std::string_view bucket = total_bucket(result.status);
   ++(bucket == "skipped"          ? skipped
      : bucket == "interrupted"    ? interrupted
+     : bucket == "not_judged"     ? not_judged
+     : bucket == "not_exercised"  ? not_exercised
      : bucket == "not_applicable" ? not_applicable
      : bucket == "failed"         ? failed
                                   : passed);
-  if (const auto level = failure_level(result)) ++failed_at[static_cast<std::size_t>(*level)];
+  // NOT JUDGED fails the run by its own rule (FailOn::not_judged), at no level.
+  if (result.status != Status::not_judged)
+    if (const auto level = failure_level(result)) ++failed_at[static_cast<std::size_t>(*level)];
   duration_s += result.duration_s;
 }
 
 std::size_t RunTotals::failures(FailOn fail_on) const {
   std::size_t n = 0;
   for (auto level : {RequirementLevel::must, RequirementLevel::should, RequirementLevel::expectation})
-    if (counts(fail_on, level)) n += failed_at[static_cast<std::size_t>(level)];
-  return n;
+    if (counts(fail_on.level, level)) n += failed_at[static_cast<std::size_t>(level)];
+  return n + (fail_on.not_judged ? not_judged : 0);
 }
 
 }  // namespace conform

@@ -33,11 +33,12 @@ struct RunPlan {
 };
 
 /// The count a case of status `s` goes to, as reports name it: "passed"
-/// (PASS, XFAIL), "skipped" (UNSUPPORTED, NOT EXERCISED), "interrupted",
-/// "not_applicable", else "failed".
+/// (PASS, XFAIL), "not_judged", "not_exercised", "not_applicable",
+/// "skipped" (UNSUPPORTED), "interrupted", else "failed" (FAIL, XPASS,
+/// ERROR, TIMEOUT).
 const char* total_bucket(Status s);
 
-/// Counts for the closing line, by total_bucket().
+/// Counts for the closing line, each state apart, by total_bucket().
 struct RunTotals {
   std::size_t passed = 0;
   std::size_t failed = 0;
@@ -45,13 +46,19 @@ struct RunTotals {
   std::size_t interrupted = 0;
   double duration_s = 0;
   /// Failed and interrupted cases by failure_level(), indexed by
-  /// RequirementLevel.
+  /// RequirementLevel; NOT JUDGED ones are counted in `not_judged` only.
   std::array<std::size_t, 3> failed_at{};
+  std::size_t not_judged = 0;
+  std::size_t not_exercised = 0;
   std::size_t not_applicable = 0;
+  /// Every case counted but the interrupted ones.
+  std::size_t finished() const {
+    return passed + failed + not_judged + not_exercised + not_applicable + skipped;
+  }
   /// Counts `result` in its bucket and adds its duration.
   void add(const CaseResult& result);
-  /// How many failed or interrupted cases `fail_on` counts (exit code 1
-  /// when any, for commands that judge results at hand).
+  /// How many failed, interrupted or NOT JUDGED cases `fail_on` counts
+  /// (exit code 1 when any, for commands that judge results at hand).
   std::size_t failures(FailOn fail_on) const;
 };
 

@@ -479,9 +479,10 @@
     const runs = report.cases.reduce((n, c) => n + (c.runs || []).length + (c.mutants || []).length, 0);
     app.append(
       el('h1', {}, 'conform report'),
-      el('p', { class: 'totals' }, `${t.passed} passed, ${t.failed} failed` + (t.skipped ? `, ${t.skipped} skipped` : '') +
-        (t.interrupted ? `, ${t.interrupted} interrupted` : '') +
-        (t.not_applicable ? `, ${t.not_applicable} not applicable` : '') +
+      el('p', { class: 'totals' }, `${t.passed} passed, ${t.failed} failed` +
+        [['not_judged', 'not judged'], ['not_exercised', 'not exercised'], ['not_applicable', 'not applicable'],
+          ['skipped', 'skipped'], ['interrupted', 'interrupted']]
+          .map(([key, name]) => (t[key] ? `, ${t[key]} ${name}` : '')).join('') +
         ` · ${seconds(t.duration_s)} · seed ${report.seed}${report.seed_pinned ? ' (pinned)' : ''} · conform ${report.conform_version}`),
       el('div', { class: 'controls' },
         el('label', {}, el('input', { type: 'checkbox', id: 'only-failures', onchange: applyFilters }), ' failures only'),
