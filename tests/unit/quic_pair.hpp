@@ -109,6 +109,8 @@ class Pair {
   std::unique_ptr<Connection> client, server;
   std::vector<Event> client_events, server_events;
   std::vector<Bytes> client_datagrams, server_datagrams;  ///< everything each side sent
+  /// Everything sent, in the order it was sent: true for the client's.
+  std::vector<std::pair<bool, Bytes>> wire;
   std::vector<Traced> traced;
   std::vector<std::string> keylog;
   /// Loss: true drops the n-th datagram (0-based) sent by the client
@@ -131,6 +133,7 @@ class Pair {
     std::vector<Bytes> out;
     while (auto d = c.poll_transmit(now)) {
       log.push_back(*d);
+      wire.emplace_back(&c == client.get(), *d);
       out.push_back(std::move(*d));
       if (out.size() > 10'000) break;
     }
