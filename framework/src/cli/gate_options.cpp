@@ -20,10 +20,10 @@ void add_fail_on_option(CLI::App& cmd, FailOn& fail_on) {
       ->check(CLI::Validator(
           [](const std::string& s) {
             return parse_fail_on(s) ? std::string()
-                                    : "expected must, should or any, optionally followed by ,not-judged=fail or "
-                                      ",not-judged=ok";
+                                    : "'" + s + "': expected must, should or any, optionally followed by "
+                                      ",not-judged=fail or ,not-judged=ok";
           },
-          "LEVEL[,not-judged=fail|ok]"))
+          ""))
       ->type_name("must|should|any[,not-judged=fail|ok]");
 }
 

@@ -61,8 +61,9 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("conform ") + CONFORM_VERSION);
   app.require_subcommand(1);
   app.footer(
-      "Exit codes: 0 every case passed (or was unsupported); 1 a case failed, errored, timed out or was "
-      "interrupted, or a mutant survived; 2 bad input, one `file:line:col: message` line per problem; 130 "
+      "Exit codes: 0 no case failed (each passed, or was unsupported, not exercised or not applicable); 1 a case "
+      "failed (at a level --fail-on counts), errored, timed out, was not judged (unless --fail-on says "
+      "not-judged=ok) or was interrupted, or a mutant survived; 2 bad input, one `file:line:col: message` line per problem; 130 "
       "interrupted by SIGINT (Ctrl-C; 128 + the signal for SIGTERM, SIGHUP, SIGQUIT): `run` and `check` start "
       "nothing more, kill what runs, and write the reports with the finished cases and the others INTERRUPTED; "
       "a second SIGINT ends conform at once.");

@@ -9,15 +9,11 @@ namespace conform {
 
 namespace {
 
-constexpr Status kAllStatuses[] = {Status::pass,        Status::fail,  Status::xfail,   Status::xpass,
-                                   Status::unsupported, Status::error, Status::timeout, Status::interrupted};
-
+// Every status a report of `conform run` or `conform check` may hold.
 Status baseline_status(const std::string& path, const std::string& pointer, const std::string& word) {
+  if (const auto s = parse_status(word)) return *s;
   std::vector<std::string> words;
-  for (Status s : kAllStatuses) {
-    if (word == to_string(s)) return s;
-    words.push_back(to_string(s));
-  }
+  for (int s = 0; s <= static_cast<int>(Status::not_applicable); ++s) words.push_back(to_string(Status(s)));
   throw json_shape_error(path, pointer, "unknown status \"" + word + "\"" + did_you_mean(word, words));
 }
 
@@ -43,8 +39,9 @@ Baseline read_baseline(const std::string& path) {
   return baseline;
 }
 
-BaselineComparison compare_with_baseline(const Baseline& baseline,
-                                         const std::vector<CaseVerdict>& verdicts) {
+BaselineComparison compare_with_baseline(const Baseline& baseline, const std::vector<CaseVerdict>& verdicts,
+                                         bool not_judged_fails) {
+  auto failing = [&](Status s) { return is_failure(s) && (not_judged_fails || s != Status::not_judged); };
   BaselineComparison out;
   std::set<std::string> seen;
   for (const auto& r : verdicts) {
@@ -52,11 +49,11 @@ BaselineComparison compare_with_baseline(const Baseline& baseline,
     auto it = baseline.cases.find(r.id);
     BaselineEntry entry{r.id, Status::unsupported, it != baseline.cases.end(), r.status};
     if (entry.in_baseline) entry.was = it->second;
-    if (is_failure(r.status)) {
+    if (failing(r.status)) {
       if (!entry.in_baseline || entry.was == Status::unsupported) out.new_failures.push_back(entry);
       else if (passed(entry.was)) out.regressions.push_back(entry);
       else out.known.push_back(entry);
-    } else if (passed(r.status) && entry.in_baseline && is_failure(entry.was)) {
+    } else if (passed(r.status) && entry.in_baseline && failing(entry.was)) {
       out.fixed.push_back(entry);
     }
   }

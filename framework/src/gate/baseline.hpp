@@ -58,8 +58,10 @@ struct CaseVerdict {
   Status status = Status::pass;
 };
 
-/// Compares the verdicts of a run, in its case order, with `baseline`.
-BaselineComparison compare_with_baseline(const Baseline& baseline,
-                                         const std::vector<CaseVerdict>& verdicts);
+/// Compares the verdicts of a run, in its case order, with `baseline`. A
+/// NOT JUDGED case fails unless `not_judged_fails` is false
+/// (`--fail-on ...,not-judged=ok`).
+BaselineComparison compare_with_baseline(const Baseline& baseline, const std::vector<CaseVerdict>& verdicts,
+                                         bool not_judged_fails = true);
 
 }  // namespace conform

@@ -15,7 +15,8 @@ namespace conform {
 class BaselineReporter final : public Reporter {
  public:
   /// Prints to `out`.
-  BaselineReporter(Baseline baseline, std::FILE* out);
+  /// A NOT JUDGED case counts as failing unless `not_judged_fails` is false.
+  BaselineReporter(Baseline baseline, std::FILE* out, bool not_judged_fails = true);
   void case_done(const CaseResult& result) override;
   /// Compares and prints; must come after the console's end() and before
   /// the JSON report's.
@@ -29,6 +30,7 @@ class BaselineReporter final : public Reporter {
  private:
   Baseline baseline_;
   std::FILE* out_;
+  bool not_judged_fails_ = true;
   std::vector<CaseVerdict> verdicts_;
   BaselineComparison comparison_;
 };

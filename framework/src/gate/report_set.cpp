@@ -11,7 +11,7 @@ namespace conform {
 ReportSet::ReportSet(const ReportOptions& o, const std::vector<std::string>& inputs)
     : console_(stdout, nullptr, o.verbosity), junit_path_(o.junit), json_path_(o.json), junit_(o.junit),
       json_(o.json), fail_on_(o.fail_on) {
-  if (!o.baseline.empty()) baseline_ = std::make_unique<BaselineReporter>(read_baseline(o.baseline), stdout);
+  if (!o.baseline.empty()) baseline_ = std::make_unique<BaselineReporter>(read_baseline(o.baseline), stdout, o.fail_on.not_judged);
   check_writable(o.json, "--json");
   check_writable(o.junit, "--junit");
   std::vector<std::string> read = inputs;

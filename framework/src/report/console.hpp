@@ -1,6 +1,7 @@
 // The console report: one line per case as it ends, in case order; a live
 // progress line on a TTY only; the sections covered; and a closing line
-// `N passed, N failed` (then `, N skipped` when cases were unsupported).
+// `N passed, N failed`, then each other state there is, counted apart
+// (RunTotals).
 // Cases NOT APPLICABLE to captures made elsewhere are listed once before the
 // closing line, not once per connection: what they need is the case's, the
 // same on every capture.

@@ -22,9 +22,9 @@ namespace conform {
 /// this case or one of its runs ended); NOT EXERCISED (no check instance saw
 /// the behaviour it judges, none failed); NOT JUDGED (no instance passed or
 /// failed, one could not see what it judges: a gate that cannot see is not
-/// green, so it counts as a failure); NOT APPLICABLE (offline, every
-/// instance that was not NOT EXERCISED rests on the case's scenario: never a
-/// failure, counted apart).
+/// green, so it counts as a failure unless `--fail-on` says
+/// `not-judged=ok`); NOT APPLICABLE (on a capture made elsewhere, every
+/// instance rests on the case's scenario: never a failure).
 enum class Status {
   pass, fail, xfail, xpass, unsupported, error, timeout, interrupted, not_exercised, not_judged, not_applicable
 };
@@ -37,8 +37,9 @@ std::optional<Status> parse_status(const std::string& s);
 /// Whether a case with this status makes the run fail (exit code 1; an
 /// INTERRUPTED case did not pass either, and gates count it so).
 bool is_failure(Status s);
-/// Whether reports count a case with this status as skipped: UNSUPPORTED,
-/// NOT EXERCISED.
+/// Whether a case with this status saw nothing to judge, so that a run does
+/// not count it as passed or failed: UNSUPPORTED, NOT EXERCISED (the totals
+/// count each apart, RunTotals).
 bool is_skipped(Status s);
 
 /// One check's verdict on one run, at the level its `[[case.expect]]` gives.
