@@ -529,4 +529,32 @@ BOOST_AUTO_TEST_CASE(a_script_error_shows_in_the_status) {
   BOOST_TEST(dom.log.find(":CONSOLE") != std::string::npos, dom.log);
 }
 
+// `conform check --html`: the page of an offline check shows what was
+// judged, from which capture, and nothing of a run that did not happen: no
+// seed, no plugin or scenario; a case NOT EXERCISED does not count as
+// passed in its section; every state has its badge.
+BOOST_AUTO_TEST_CASE(an_offline_check_page_names_no_seed_nor_plugin) {
+  const std::string dir = scratch_dir("html-browser-offline");
+  const std::string captures = std::string(CONFORM_SOURCE_DIR) + "/captures/ngtcp2/";
+  const std::string page = dir + "/report.html";
+  auto c = run_conform({"check", captures + "handshake.pcap", "--keylog", captures + "handshake.keys",
+                        std::string(CONFORM_SOURCE_DIR) + "/suites/rfc9000", "--out", dir + "/out", "-q", "--html",
+                        page},
+                       ".", {std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR});
+  BOOST_TEST_REQUIRE(c.exit_code == 0, c.out + c.err);
+  const Browser dom = chromium(dir, "file://" + page, "--dump-dom");
+  BOOST_TEST_REQUIRE(dom.exit_code == 0, dom.log);
+  BOOST_TEST(attribute_of(dom.out, "status", "data-state") == "ok", block_of(dom.out, "status", "app"));
+  BOOST_TEST(dom.out.find("14 passed, 0 failed, 31 not exercised, 8 not applicable · cases took ") !=
+                 std::string::npos,
+             dom.out.substr(0, 4000));
+  BOOST_TEST(dom.out.find(" · captures, no seed · conform ") != std::string::npos);
+  BOOST_TEST(dom.out.find("seed 1") == std::string::npos);
+  BOOST_TEST(dom.out.find("plugin quic") == std::string::npos);
+  BOOST_TEST(dom.out.find("judged on a capture made elsewhere: no plugin ran") != std::string::npos);
+  BOOST_TEST(dom.out.find("class=\"badge s-not-applicable\">NOT APPLICABLE<") != std::string::npos);
+  // 9002§6.2.2.1 holds one case, NOT EXERCISED on this capture.
+  BOOST_TEST(dom.out.find("RFC 9002§6.2.2.1: 0 of 1 passed") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -161,8 +161,8 @@ int command_check(const CheckCommandOptions& options) {
            shell_quote(r.c->decl->id);
   };
 
-  reports.json().add_section("offline", [&] { return offline_json(split, options.keylogs, cases); });
-  reports.json().add_section("interrupted", [&interruption] { return interrupted_json(interruption); });
+  reports.add_section("offline", [&] { return offline_json(split, options.keylogs, cases); });
+  reports.add_section("interrupted", [&interruption] { return interrupted_json(interruption); });
   const int code = reports.report(plan, run->results, run->totals);
   return interrupted_exit(interruption, run->totals, code);
 }

@@ -32,6 +32,7 @@ void add_fail_on_option(CLI::App& cmd, FailOn& fail_on) {
 void add_report_options(CLI::App& cmd, ReportOptions& options) {
   cmd.add_option("--json", options.json, "write the JSON report here")->type_name("FILE");
   cmd.add_option("--junit", options.junit, "write a JUnit XML report here")->type_name("FILE");
+  cmd.add_option("--html", options.html, "write the HTML report (one self-contained file) here")->type_name("FILE");
   add_baseline_option(cmd, options.baseline);
   add_fail_on_option(cmd, options.fail_on);
   auto* quiet = cmd.add_flag_callback("-q,--quiet", [&] { options.verbosity = Verbosity::quiet; },

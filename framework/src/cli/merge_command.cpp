@@ -35,7 +35,7 @@ int command_merge(const MergeCommandOptions& options) {
     fmt::print("merged {} shard{}: {}\n", names.size(), names.size() == 1 ? "" : "s", fmt::join(names, ", "));
   }
 
-  set.json().add_section("merged_from", [&] {
+  set.add_section("merged_from", [&] {
     nlohmann::json shards = nlohmann::json::array();
     for (std::size_t k = 0; k < run->shards.size(); ++k)
       shards.push_back({{"shard", k + 1}, {"report", run->shards[k].first}, {"out_dir", run->shards[k].second}});

@@ -1,12 +1,14 @@
 // The reports of a command that judges without running a plugin itself
 // (`conform merge`, `conform check`): the console, the baseline comparison,
-// JUnit and JSON, fed from results at hand, and the exit code they give.
+// JUnit, JSON and HTML, fed from results at hand, and the exit code they
+// give.
 #pragma once
 
 #include "gate/baseline_reporter.hpp"
 #include "report/console.hpp"
 #include "report/file_reporter.hpp"
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -14,8 +16,8 @@ namespace conform {
 
 /// The report options `conform merge` and `conform check` share.
 struct ReportOptions {
-  /// `--json`, `--junit`, `--baseline`; empty for none.
-  std::string json, junit, baseline;
+  /// `--json`, `--junit`, `--html`, `--baseline`; empty for none.
+  std::string json, junit, html, baseline;
   Verbosity verbosity = Verbosity::normal;
   /// `--fail-on`: which failed cases give exit code 1.
   FailOn fail_on;
@@ -29,8 +31,9 @@ class ReportSet {
   /// otherwise.
   ReportSet(const ReportOptions& options, const std::vector<std::string>& inputs);
 
-  /// The JSON report, to add members to.
-  JsonReporter& json() { return json_; }
+  /// Adds a top-level member to the JSON report and the HTML page
+  /// (DocumentReporter::add_section).
+  void add_section(const std::string& key, const std::function<nlohmann::json()>& render);
 
   /// Hands `results` to every reporter and writes the files. Returns 1 when
   /// a case failed at a level `--fail-on` counts (with a baseline: when the
@@ -43,6 +46,7 @@ class ReportSet {
   std::string junit_path_, json_path_;
   JunitReporter junit_;
   JsonReporter json_;
+  std::unique_ptr<HtmlReporter> html_;  // with --html only: it reads Chart.js
   FailOn fail_on_;
 };
 

@@ -45,6 +45,9 @@
 
   const isFailure = (s) => ['FAIL', 'XPASS', 'ERROR', 'TIMEOUT', 'INTERRUPTED', 'NOT JUDGED'].includes(s);
   const cssName = (s) => s.toLowerCase().replace(/ /g, '-');
+  // `conform check` judged captures made elsewhere: no plugin ran, no seed
+  // was drawn, so the page names neither (docs/offline.md).
+  const offline = () => Boolean(DATA.report.offline);
   const badge = (s) => el('span', { class: 'badge s-' + cssName(s) }, s);
   const seconds = (s) => (s < 10 ? s.toFixed(2) : s.toFixed(1)) + ' s';
   const msText = (ms) => (ms < 1000 ? ms.toFixed(3) + ' ms' : (ms / 1000).toFixed(4) + ' s');
@@ -329,7 +332,8 @@
     const body = el('div', { class: 'run-body' });
     const block = el('details', { class: 'run', id: uid, 'data-mutant': run.mutant || '', 'data-status': run.status,
       open: isFailure(run.status) || run.mutant ? true : null },
-      el('summary', {}, badge(run.status), ' ', label, ` · seed ${run.seed} · ${seconds(run.duration_s)}`,
+      el('summary', {}, badge(run.status), ' ', label, offline() ? '' : ` · seed ${run.seed}`,
+        ` · ${seconds(run.duration_s)}`,
         el('span', { class: 'dir' }, ' ' + run.artifact_dir)), body);
     let drawn = false;
     const draw = () => {
@@ -376,7 +380,9 @@
       c.requirement ? el('p', { class: 'requirement' }, 'Requirement: ', c.requirement) : null,
       c.headline ? el('p', { class: 'headline' }, c.headline) : null,
       c.replay ? el('p', {}, 'Replay: ', el('code', {}, c.replay)) : null,
-      el('p', { class: 'params' }, `plugin ${c.plugin} · scenario ${c.scenario} · params ${JSON.stringify(c.params || {})}`),
+      el('p', { class: 'params' }, offline()
+        ? 'judged on a capture made elsewhere: no plugin ran, no scenario was played'
+        : `plugin ${c.plugin} · scenario ${c.scenario} · params ${JSON.stringify(c.params || {})}`),
       runs.map((r) => r.block));
     const drawAll = () => runs.forEach((r) => r.draw());
     if (eager) drawAll();
@@ -484,7 +490,9 @@
         [['not_judged', 'not judged'], ['not_exercised', 'not exercised'], ['not_applicable', 'not applicable'],
           ['skipped', 'skipped'], ['interrupted', 'interrupted']]
           .map(([key, name]) => (t[key] ? `, ${t[key]} ${name}` : '')).join('') +
-        ` · ${seconds(t.duration_s)} · seed ${report.seed}${report.seed_pinned ? ' (pinned)' : ''} · conform ${report.conform_version}`),
+        ` · cases took ${seconds(t.duration_s)} in all` +
+        (offline() ? ' · captures, no seed' : ` · seed ${report.seed}${report.seed_pinned ? ' (pinned)' : ''}`) +
+        ` · conform ${report.conform_version}`),
       el('div', { class: 'controls' },
         el('label', {}, el('input', { type: 'checkbox', id: 'only-failures', onchange: applyFilters }), ' failures only'),
         el('input', { type: 'search', id: 'filter', placeholder: 'filter by case id', oninput: applyFilters })),
