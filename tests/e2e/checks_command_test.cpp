@@ -64,8 +64,8 @@ BOOST_AUTO_TEST_CASE(json_lists_every_registered_check) {
   const auto& t = *std::find_if(doc.begin(), doc.end(), [](const auto& c) { return c["name"] == "no_stalls"; });
   BOOST_TEST(t["transport"] == "TCP");
   BOOST_TEST(t["level"] == "MUST");
-  const auto& any = *std::find_if(doc.begin(), doc.end(), [](const auto& c) { return c["name"] == "datagrams_captured"; });
-  BOOST_TEST(any["transport"] == "any");
+  const auto& udp = *std::find_if(doc.begin(), doc.end(), [](const auto& c) { return c["name"] == "datagrams_captured"; });
+  BOOST_TEST(udp["transport"] == "UDP");
   // A float's bounds, as the loader holds values to them: (0, 100].
   const auto& tt = *std::find_if(doc.begin(), doc.end(), [](const auto& c) { return c["name"] == "transfer_time"; });
   const auto& pct = *std::find_if(tt["params"].begin(), tt["params"].end(),

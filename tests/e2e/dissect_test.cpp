@@ -85,7 +85,7 @@ BOOST_AUTO_TEST_CASE(unreadable_files_are_one_line_and_exit_2) {
 
   r = run_conform({"dissect", rfc_capture(dir), "--keylog", dir + "/missing.log"});
   BOOST_TEST(r.exit_code == 2);
-  BOOST_TEST(r.err == dir + "/missing.log: cannot read key log\n");
+  BOOST_TEST(r.err == dir + "/missing.log: cannot read key log: No such file or directory\n");
   BOOST_TEST(r.out.empty());
 
   r = run_conform({"dissect", dir + "/missing.pcap"});

@@ -402,7 +402,8 @@ BOOST_AUTO_TEST_CASE(the_rfc_suite_on_clean_captures_fails_only_real_deviations)
     // The cases that cannot apply, listed once with what they need.
     const std::size_t units = report.at("offline").at("captures")[0].at("units").size();
     BOOST_TEST(report.at("totals").at("not_applicable") == 8 * units, c.pcap);
-    BOOST_TEST(contains(r.out, "NOT APPLICABLE to captures made elsewhere, on every connection (8 cases):\n"
+    BOOST_TEST(contains(r.out, "NOT APPLICABLE to captures made elsewhere, on every connection (8 cases; an expect "
+                               "whose bounds are your own, for any capture, says applies_offline = true):\n"
                                "  flow-control/violation-answered  connection_closed_with: needs the case's induced "
                                "fault: error = \"FLOW_CONTROL_ERROR\"\n"),
                c.pcap << ": " << r.out);
@@ -508,6 +509,34 @@ BOOST_AUTO_TEST_CASE(not_judged_is_counted_apart_and_fails_unless_the_gate_says_
   r = run_conform({"report", legacy, "--html", dir + "/legacy.html"}, ".", kEnv);
   BOOST_TEST(r.exit_code == 0, r.out + r.err);
   BOOST_TEST(!contains(r.err, "totals"), r.err);
+}
+
+// suites/rfc9000 holds QUIC cases only (handshake/both-directions counts UDP
+// datagrams): a capture of TCP alone gives none a connection to judge.
+BOOST_AUTO_TEST_CASE(the_rfc_suite_judges_no_tcp_connection) {
+  const std::string dir = scratch_dir("offline_rfc_tcp");
+  auto r = run_conform({"check", kCaptures + "/tcp/synthetic.pcap", kSuites + "/rfc9000", "--out", dir + "/out"}, ".",
+                       kEnv);
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(contains(r.err, "no chosen case judges what the captures hold (TCP connections only)"), r.err);
+}
+
+// A gate that must not be green having judged nothing: the default suite
+// on handshake.pcap exercises none of its four behaviours (tshark: no
+// MAX_STREAMS, no STREAMS_BLOCKED, no probe, no packet early).
+BOOST_AUTO_TEST_CASE(not_exercised_fails_when_the_gate_says_so) {
+  const std::string dir = scratch_dir("offline_nothing_exercised");
+  std::vector<std::string> args{"check", kCaptures + "/ngtcp2/handshake.pcap", "--keylog",
+                                kCaptures + "/ngtcp2/handshake.keys", "--out", dir + "/out", "-q"};
+  auto r = run_conform(args, ".", kEnv);
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  BOOST_TEST(contains(r.out, "0 passed, 0 failed, 4 not exercised\n"), r.out);
+  args.insert(args.end(), {"--fail-on", "any,not-exercised=fail"});
+  BOOST_TEST(run_conform(args, ".", kEnv).exit_code == 1);
+  args.back() = "must,not-exercised=fail,not-judged=ok";
+  BOOST_TEST(run_conform(args, ".", kEnv).exit_code == 1);
+  args.back() = "must,not-exercised=fail,not-exercised=ok";
+  BOOST_TEST(run_conform(args, ".", kEnv).exit_code == 2);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

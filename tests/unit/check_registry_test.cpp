@@ -156,7 +156,8 @@ BOOST_AUTO_TEST_CASE(every_builtin_check_says_what_it_judges) {
       const Check* c = r.find(name);
       BOOST_TEST(c->rfc().size() > 3u);
       BOOST_TEST(c->summary().size() > 20u);
-      BOOST_TEST((c->transport() == "QUIC" || c->transport() == "TCP" || c->transport().empty()));
+      BOOST_TEST((c->transport() == "QUIC" || c->transport() == "TCP" || c->transport() == "UDP" ||
+                  c->transport().empty()));
       for (const ValueSpec& p : c->params()) BOOST_TEST(!p.doc.empty(), p.name);
     }
   }

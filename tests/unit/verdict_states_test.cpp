@@ -269,6 +269,10 @@ BOOST_AUTO_TEST_CASE(fail_on_words) {
   BOOST_TEST(!parse_fail_on("must,").has_value());
   BOOST_TEST(!parse_fail_on("must,not-judged").has_value());
   BOOST_TEST(!parse_fail_on("not-judged=ok").has_value());
+  BOOST_TEST(parse_fail_on("any,not-exercised=fail,not-judged=ok")->not_exercised);
+  BOOST_TEST(!parse_fail_on("any,not-exercised=fail,not-judged=ok")->not_judged);
+  BOOST_TEST(!parse_fail_on("any")->not_exercised);
+  BOOST_TEST(!parse_fail_on("any,not-judged=ok,not-judged=fail").has_value());
   BOOST_TEST(counts(FailLevel::should, RequirementLevel::must));
   BOOST_TEST(!counts(FailLevel::should, RequirementLevel::expectation));
 }

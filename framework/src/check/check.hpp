@@ -99,6 +99,13 @@ struct ScenarioParam {
   ScenarioPart part;
 };
 
+/// Whether a check of `check_transport` (Check::transport()) reads a
+/// connection of `connection_transport` ("QUIC", "TCP").
+inline bool reads(std::string_view check_transport, std::string_view connection_transport) {
+  return check_transport.empty() || check_transport == connection_transport ||
+         (check_transport == "UDP" && connection_transport == "QUIC");
+}
+
 /// What a check may read: the run's artifact folder (captures, key log) and
 /// the settings the run used, plus the parameters of its `[[case.expect]]`.
 struct CheckInput {
@@ -126,7 +133,8 @@ class Check {
   virtual std::vector<ValueSpec> params() const = 0;
   virtual CheckResult evaluate(const CheckInput& input) const = 0;
   /// The transport of the connections it reads, named as `conform check`
-  /// names a capture's connections ("QUIC", "TCP"); empty: any.
+  /// names a capture's connections ("QUIC", "TCP"), or "UDP": the
+  /// datagrams of any connection over UDP, QUIC's included; empty: any.
   virtual std::string transport() const { return {}; }
   /// The parameters whose set values come from the case's scenario: on a
   /// capture made elsewhere an instance that sets one is NOT APPLICABLE

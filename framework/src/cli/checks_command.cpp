@@ -104,10 +104,15 @@ std::string offline_markdown(const CheckRegistry& registry) {
 
 std::string checks_markdown(const CheckRegistry& registry) {
   std::string out;
-  for (const std::string transport : {"QUIC", "TCP", ""}) {
+  for (const std::string transport : {"QUIC", "TCP", "UDP", ""}) {
+    const auto names = registry.names();
+    if (std::none_of(names.begin(), names.end(),
+                     [&](const std::string& n) { return check_named(registry, n).transport() == transport; }))
+      continue;
+    if (!out.empty()) out += "\n";
     out += fmt::format("### {} checks\n\n", transport.empty() ? "Any transport's" : transport);
     out += "| check | level | source | parameters | passes when |\n|---|---|---|---|---|\n";
-    for (const auto& name : registry.names()) {
+    for (const auto& name : names) {
       const Check& c = check_named(registry, name);
       if (c.transport() != transport) continue;
       std::vector<std::string> params;
@@ -116,7 +121,6 @@ std::string checks_markdown(const CheckRegistry& registry) {
                          params.empty() ? std::string("none") : markdown_cell(fmt::format("{}", fmt::join(params, "; "))),
                          markdown_cell(c.summary()));
     }
-    out += transport.empty() ? "" : "\n";
   }
   return out + offline_markdown(registry);
 }

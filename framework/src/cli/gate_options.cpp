@@ -16,15 +16,16 @@ void add_fail_on_option(CLI::App& cmd, FailOn& fail_on) {
   cmd.add_option_function<std::string>(
          "--fail-on", [&fail_on](const std::string& word) { fail_on = *parse_fail_on(word); },
          "which failed cases give exit code 1: those failing a MUST, a MUST or a SHOULD, or any (default); "
-         "NOT JUDGED cases too unless ',not-judged=ok' follows; ERROR, TIMEOUT and surviving mutants always do")
+         "NOT JUDGED cases too unless ',not-judged=ok' follows, NOT EXERCISED ones with ',not-exercised=fail' (a "
+         "gate that judged nothing is not green); ERROR, TIMEOUT and surviving mutants always do")
       ->check(CLI::Validator(
           [](const std::string& s) {
             return parse_fail_on(s) ? std::string()
                                     : "'" + s + "': expected must, should or any, optionally followed by "
-                                      ",not-judged=fail or ,not-judged=ok";
+                                      ",not-judged=fail|ok and ,not-exercised=ok|fail";
           },
           ""))
-      ->type_name("must|should|any[,not-judged=fail|ok]");
+      ->type_name("must|should|any[,not-judged=fail|ok][,not-exercised=ok|fail]");
 }
 
 }  // namespace

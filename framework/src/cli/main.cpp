@@ -31,7 +31,7 @@ CLI::Validator whole_number(std::uint64_t min, std::uint64_t max) {
         if (decimal && ec == std::errc() && end == s.data() + s.size() && n >= min && n <= max) return std::string();
         return "'" + s + "' is not a whole number from " + std::to_string(min) + " to " + std::to_string(max);
       },
-      "N", "whole number");
+      "", "whole number");  // no description: the option's type_name says N once
 }
 
 void add_plugin_options(CLI::App& cmd, conform::PluginOptions& options) {
@@ -47,10 +47,10 @@ void add_select_options(CLI::App& cmd, conform::SelectOptions& options) {
   cmd.add_option("paths", options.paths, "suite files or folders (searched recursively for *.toml)")
       ->required()
       ->type_name("PATH");
-  cmd.add_option("--filter", options.filters, "run only cases whose id matches this glob; repeatable")
+  cmd.add_option("--filter", options.filters, "only the cases whose id matches this glob; repeatable")
       ->type_name("GLOB");
   cmd.add_option("--section", options.sections,
-                 "run only cases citing this RFC section or below it, e.g. 9000§4.6; repeatable")
+                 "only the cases citing this RFC section or below it, e.g. 9000§4.6; repeatable")
       ->type_name("SECTION");
 }
 
@@ -60,16 +60,22 @@ int main(int argc, char** argv) {
   CLI::App app{"conform: conformance tests for transport protocols, judged from packet captures"};
   app.set_version_flag("--version", std::string("conform ") + CONFORM_VERSION);
   app.require_subcommand(1);
-  app.footer(
+  // The commands that judge cases share one set of exit codes; the others
+  // either print what was asked (0) or refuse bad input (2).
+  const std::string judging_exit_codes =
       "Exit codes: 0 no case failed (each passed, or was unsupported, not exercised or not applicable); 1 a case "
       "failed (at a level --fail-on counts), errored, timed out, was not judged (unless --fail-on says "
-      "not-judged=ok) or was interrupted, or a mutant survived; 2 bad input, one `file:line:col: message` line per problem; 130 "
-      "interrupted by SIGINT (Ctrl-C; 128 + the signal for SIGTERM, SIGHUP, SIGQUIT): `run` and `check` start "
-      "nothing more, kill what runs, and write the reports with the finished cases and the others INTERRUPTED; "
-      "a second SIGINT ends conform at once.");
+      "not-judged=ok) or was interrupted, or a mutant survived; 2 bad input, one `file:line:col: message` line "
+      "per problem; 130 interrupted by SIGINT (Ctrl-C; 128 + the signal for SIGTERM, SIGHUP, SIGQUIT): `run` and "
+      "`check` start nothing more, kill what runs, and write the reports with the finished cases and the others "
+      "INTERRUPTED; a second SIGINT ends conform at once.";
+  const std::string listing_exit_codes =
+      "Exit codes: 0 printed; 2 bad input, one `file:line:col: message` line per problem.";
+  app.footer(listing_exit_codes);
 
   conform::RunCommandOptions run;
   auto* run_cmd = app.add_subcommand("run", "run the cases of suites and judge them from their captures");
+  run_cmd->footer(judging_exit_codes);
   add_plugin_options(*run_cmd, run.plugins);
   add_select_options(*run_cmd, run.select);
   run_cmd->add_option("--out", run.out_dir, "folder for each case's captures, key log and verdict.json")
@@ -89,7 +95,7 @@ int main(int argc, char** argv) {
                        ? std::string()
                        : "--timeout takes seconds from 0.001 to 1000000";
           },
-          "SECONDS", "timeout"))
+          "", "timeout"))
       ->type_name("SECONDS");
   run_cmd->add_option("--junit", run.junit, "write a JUnit XML report here")->type_name("FILE");
   run_cmd->add_option("--json", run.json, "write the JSON report here")->type_name("FILE");
@@ -145,8 +151,10 @@ int main(int argc, char** argv) {
 
   conform::MergeCommandOptions merge;
   auto* merge_cmd = conform::add_merge_command(app, merge);
+  merge_cmd->footer(judging_exit_codes);
   conform::CheckCommandOptions check;
   auto* check_cmd = conform::add_check_command(app, check);
+  check_cmd->footer(judging_exit_codes);
   add_plugin_options(*check_cmd, check.plugins);
 
   try {

@@ -2,6 +2,8 @@
 #include "dissect/key_log.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -83,11 +85,13 @@ KeyLog parse_key_log(std::string_view text, const std::string& file) {
 std::string read_key_log_text(const std::string& path) {
   // An ifstream opens a folder and reads nothing: that would be an empty log.
   if (std::filesystem::is_directory(path)) throw InputError({path}, "cannot read key log: is a folder");
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path}, "cannot read key log");
+  // errno says why the open failed (No such file or directory, Permission denied).
+  if (!in) throw InputError({path}, std::string("cannot read key log: ") + std::strerror(errno ? errno : EIO));
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad()) throw InputError({path}, "cannot read key log");
+  if (in.bad()) throw InputError({path}, std::string("cannot read key log: ") + std::strerror(errno ? errno : EIO));
   return text.str();
 }
 

@@ -17,8 +17,6 @@ Status baseline_status(const std::string& path, const std::string& pointer, cons
   throw json_shape_error(path, pointer, "unknown status \"" + word + "\"" + did_you_mean(word, words));
 }
 
-bool passed(Status s) { return !is_failure(s) && s != Status::unsupported; }
-
 }  // namespace
 
 Baseline read_baseline(const std::string& path) {
@@ -40,8 +38,8 @@ Baseline read_baseline(const std::string& path) {
 }
 
 BaselineComparison compare_with_baseline(const Baseline& baseline, const std::vector<CaseVerdict>& verdicts,
-                                         bool not_judged_fails) {
-  auto failing = [&](Status s) { return is_failure(s) && (not_judged_fails || s != Status::not_judged); };
+                                         const FailOn& fail_on) {
+  auto failing = [&](Status s) { return fails_gate(s, fail_on); };
   BaselineComparison out;
   std::set<std::string> seen;
   for (const auto& r : verdicts) {
@@ -51,9 +49,9 @@ BaselineComparison compare_with_baseline(const Baseline& baseline, const std::ve
     if (entry.in_baseline) entry.was = it->second;
     if (failing(r.status)) {
       if (!entry.in_baseline || entry.was == Status::unsupported) out.new_failures.push_back(entry);
-      else if (passed(entry.was)) out.regressions.push_back(entry);
-      else out.known.push_back(entry);
-    } else if (passed(r.status) && entry.in_baseline && failing(entry.was)) {
+      else if (failing(entry.was)) out.known.push_back(entry);
+      else out.regressions.push_back(entry);
+    } else if (r.status != Status::unsupported && entry.in_baseline && failing(entry.was)) {
       out.fixed.push_back(entry);
     }
   }

@@ -59,9 +59,9 @@ struct CaseVerdict {
 };
 
 /// Compares the verdicts of a run, in its case order, with `baseline`. A
-/// NOT JUDGED case fails unless `not_judged_fails` is false
-/// (`--fail-on ...,not-judged=ok`).
+/// case fails as fails_gate() says for `fail_on`: NOT JUDGED unless
+/// `--fail-on ...,not-judged=ok`, NOT EXERCISED with `not-exercised=fail`.
 BaselineComparison compare_with_baseline(const Baseline& baseline, const std::vector<CaseVerdict>& verdicts,
-                                         bool not_judged_fails = true);
+                                         const FailOn& fail_on = {});
 
 }  // namespace conform

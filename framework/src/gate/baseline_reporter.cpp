@@ -27,15 +27,15 @@ nlohmann::json entries_json(const std::vector<BaselineEntry>& entries) {
 
 }  // namespace
 
-BaselineReporter::BaselineReporter(Baseline baseline, std::FILE* out, bool not_judged_fails)
-    : baseline_(std::move(baseline)), out_(out), not_judged_fails_(not_judged_fails) {}
+BaselineReporter::BaselineReporter(Baseline baseline, std::FILE* out, const FailOn& fail_on)
+    : baseline_(std::move(baseline)), out_(out), fail_on_(fail_on) {}
 
 void BaselineReporter::case_done(const CaseResult& result) {
   verdicts_.push_back({result.c->id(), result.status});
 }
 
 void BaselineReporter::end(const RunTotals&) {
-  comparison_ = compare_with_baseline(baseline_, verdicts_, not_judged_fails_);
+  comparison_ = compare_with_baseline(baseline_, verdicts_, fail_on_);
   const auto& c = comparison_;
   fmt::print(out_, "baseline {}: {}, {}, {}, {}\n", baseline_.path,
              plural(c.regressions.size(), "regression", "regressions"),

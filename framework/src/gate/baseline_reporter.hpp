@@ -15,8 +15,8 @@ namespace conform {
 class BaselineReporter final : public Reporter {
  public:
   /// Prints to `out`.
-  /// A NOT JUDGED case counts as failing unless `not_judged_fails` is false.
-  BaselineReporter(Baseline baseline, std::FILE* out, bool not_judged_fails = true);
+  /// A case counts as failing as fails_gate() says for `fail_on`.
+  BaselineReporter(Baseline baseline, std::FILE* out, const FailOn& fail_on = {});
   void case_done(const CaseResult& result) override;
   /// Compares and prints; must come after the console's end() and before
   /// the JSON report's.
@@ -30,7 +30,7 @@ class BaselineReporter final : public Reporter {
  private:
   Baseline baseline_;
   std::FILE* out_;
-  bool not_judged_fails_ = true;
+  FailOn fail_on_;
   std::vector<CaseVerdict> verdicts_;
   BaselineComparison comparison_;
 };

@@ -111,14 +111,14 @@ void to_original(RunRecord& record, const SplitCapture& capture, const CaptureUn
   if (record.status == Status::error || record.status == Status::not_judged) record.reason += " (" + capture.key_sources + ")";
 }
 
-// Whether one of `c`'s checks reads connections of `transport`: a case of
-// QUIC checks says nothing about a TCP connection, and would fail on it.
+// Whether `c` judges connections of `transport`: every check it holds
+// reads them (a case of QUIC checks says nothing about a TCP connection,
+// and a count of UDP datagrams nothing about TCP either).
 bool applies(const Case& c, const std::string& transport, const CheckRegistry& checks) {
-  for (const auto& e : c.decl->expects) {
+  return std::all_of(c.decl->expects.begin(), c.decl->expects.end(), [&](const ExpectDecl& e) {
     const Check* check = checks.find(e.check);
-    if (!check || check->transport().empty() || check->transport() == transport) return true;
-  }
-  return false;
+    return !check || reads(check->transport(), transport);
+  });
 }
 
 }  // namespace

@@ -12,7 +12,7 @@ ReportSet::ReportSet(const ReportOptions& o, const std::vector<std::string>& inp
     : console_(stdout, nullptr, o.verbosity), junit_path_(o.junit), json_path_(o.json), junit_(o.junit),
       json_(o.json), fail_on_(o.fail_on) {
   if (!o.baseline.empty())
-    baseline_ = std::make_unique<BaselineReporter>(read_baseline(o.baseline), stdout, o.fail_on.not_judged);
+    baseline_ = std::make_unique<BaselineReporter>(read_baseline(o.baseline), stdout, o.fail_on);
   check_writable(o.json, "--json");
   check_writable(o.junit, "--junit");
   check_writable(o.html, "--html");

@@ -13,7 +13,7 @@ RunGate::RunGate(const GateOptions& options) : fail_on_(options.fail_on) {
     shard_ = spec;
   }
   if (!options.baseline.empty())
-    baseline_ = std::make_unique<BaselineReporter>(read_baseline(options.baseline), stdout, options.fail_on.not_judged);
+    baseline_ = std::make_unique<BaselineReporter>(read_baseline(options.baseline), stdout, options.fail_on);
 }
 
 std::vector<Case> RunGate::select(const std::vector<Case>& all) {

@@ -116,7 +116,9 @@ void ConsoleReporter::end(const RunTotals& totals) {
     fmt::print(out_, "sections covered: {}\n", covered);
   }
   if (!not_applicable_.empty()) {
-    fmt::print(out_, "NOT APPLICABLE to captures made elsewhere, on every connection ({} case{}):\n",
+    fmt::print(out_,
+               "NOT APPLICABLE to captures made elsewhere, on every connection ({} case{}; an expect whose bounds "
+               "are your own, for any capture, says applies_offline = true):\n",
                not_applicable_.size(), not_applicable_.size() == 1 ? "" : "s");
     for (const auto& [id, need] : not_applicable_) fmt::print(out_, "  {}  {}\n", id, need);
   }

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <utility>
 
 namespace conform {
 namespace {
@@ -35,19 +36,32 @@ std::string verdict_label(const CheckOutcome& o) {
 }
 
 std::optional<FailOn> parse_fail_on(std::string_view text) {
-  const auto comma = text.find(',');
+  auto comma = text.find(',');
   const std::string_view word = text.substr(0, comma);
   FailOn out;
   if (word == "must") out.level = FailLevel::must;
   else if (word == "should") out.level = FailLevel::should;
   else if (word == "any") out.level = FailLevel::any;
   else return std::nullopt;
-  if (comma == std::string_view::npos) return out;
-  const std::string_view rest = text.substr(comma + 1);
-  if (rest == "not-judged=fail") out.not_judged = true;
-  else if (rest == "not-judged=ok") out.not_judged = false;
-  else return std::nullopt;
+  bool judged_said = false, exercised_said = false;
+  while (comma != std::string_view::npos) {
+    text.remove_prefix(comma + 1);
+    comma = text.find(',');
+    const std::string_view item = text.substr(0, comma);
+    if ((item == "not-judged=fail" || item == "not-judged=ok") && !std::exchange(judged_said, true))
+      out.not_judged = item == "not-judged=fail";
+    else if ((item == "not-exercised=fail" || item == "not-exercised=ok") && !std::exchange(exercised_said, true))
+      out.not_exercised = item == "not-exercised=fail";
+    else
+      return std::nullopt;
+  }
   return out;
+}
+
+bool fails_gate(Status s, const FailOn& fail_on) {
+  if (s == Status::not_judged) return fail_on.not_judged;
+  if (s == Status::not_exercised) return fail_on.not_exercised;
+  return is_failure(s);
 }
 
 bool counts(FailLevel level, RequirementLevel failed) {

@@ -96,17 +96,24 @@ struct CaseResult {
 /// Which failed cases fail the run by level (`--fail-on`): those failing a
 /// MUST, those failing a MUST or a SHOULD, or any.
 enum class FailLevel { must, should, any };
-/// What gives exit code 1: failures at `level`, and NOT JUDGED cases unless
+/// What gives exit code 1: failures at `level`, NOT JUDGED cases unless
 /// `not_judged` is false (a gate on production captures whose keys it may
-/// lack). Failures that are no check's (ERROR, TIMEOUT, ...) always do.
+/// lack), and NOT EXERCISED cases when `not_exercised` is true (a gate that
+/// must not be green having judged nothing). Failures that are no check's
+/// (ERROR, TIMEOUT, ...) always do.
 struct FailOn {
   FailLevel level = FailLevel::any;
   bool not_judged = true;
+  bool not_exercised = false;
 };
-/// `--fail-on`'s value: a level ("must", "should", "any"), optionally
-/// followed by ",not-judged=fail" or ",not-judged=ok"; nullopt for anything
-/// else.
+/// `--fail-on`'s value: a level ("must", "should", "any"), then optionally
+/// ",not-judged=fail|ok" and ",not-exercised=ok|fail", each once, in either
+/// order; nullopt for anything else.
 std::optional<FailOn> parse_fail_on(std::string_view text);
+/// Whether a case of status `s` fails a gate of `fail_on`, whatever its
+/// level: a failure, but NOT JUDGED only when `fail_on.not_judged`, and NOT
+/// EXERCISED when `fail_on.not_exercised` (how a baseline compares).
+bool fails_gate(Status s, const FailOn& fail_on);
 /// Whether `level` of `--fail-on` counts a failure at `failed`.
 bool counts(FailLevel level, RequirementLevel failed);
 

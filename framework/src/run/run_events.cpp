@@ -37,7 +37,7 @@ std::size_t RunTotals::failures(FailOn fail_on) const {
   std::size_t n = 0;
   for (auto level : {RequirementLevel::must, RequirementLevel::should, RequirementLevel::expectation})
     if (counts(fail_on.level, level)) n += failed_at[static_cast<std::size_t>(level)];
-  return n + (fail_on.not_judged ? not_judged : 0);
+  return n + (fail_on.not_judged ? not_judged : 0) + (fail_on.not_exercised ? not_exercised : 0);
 }
 
 }  // namespace conform

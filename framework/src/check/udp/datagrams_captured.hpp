@@ -17,6 +17,8 @@ class DatagramsCaptured final : public Check {
   }
   std::vector<ValueSpec> params() const override;
   CheckResult evaluate(const CheckInput& input) const override;
+  /// UDP datagrams: a TCP connection has none to count.
+  std::string transport() const override { return "UDP"; }
 };
 
 }  // namespace conform
