@@ -45,6 +45,25 @@ BOOST_AUTO_TEST_CASE(version_and_help_on_every_subcommand) {
   for (const char* option : {"--out", "--jobs", "--filter", "--section", "--seed", "--junit",
                              "--json", "--timeout", "--quiet", "--verbose"})
     BOOST_TEST(contains(run_help.out, option), option);
+  // Each option's argument named once; each command its own exit codes.
+  BOOST_TEST(contains(run_help.out, "  -j,--jobs N  "), run_help.out);
+  BOOST_TEST(contains(run_help.out, "  --timeout SECONDS=60  "), run_help.out);
+  BOOST_TEST(contains(run_help.out, "Exit codes: 0 no case failed"), run_help.out);
+  auto list_help = run_conform({"list", "--help"});
+  BOOST_TEST(contains(list_help.out, "Exit codes: 0 printed; 2 bad input"), list_help.out);
+  BOOST_TEST(!contains(list_help.out, "run only"), list_help.out);
+}
+
+// With -v a surviving mutant says why: the check that held, with its
+// summary, and the folder of the mutant's run.
+BOOST_AUTO_TEST_CASE(a_surviving_mutant_says_which_check_held) {
+  const std::string dir = scratch_dir("cli_mutant_survives");
+  auto r = run_conform({"run", kMutants, "--filter", "mutant/survives", "-v", "--out", dir});
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(contains(r.out, "    mutant server.echo=false: SURVIVED: PASS [expectation] datagrams_captured: "
+                             "client.pcap holds 3 datagrams from client (required >= 1) (" +
+                                 dir + "/mutant/survives/@mutant-1)\n"),
+             r.out);
 }
 
 BOOST_AUTO_TEST_CASE(usage_errors_exit_2) {

@@ -371,7 +371,10 @@ BOOST_AUTO_TEST_CASE(junit_report_golden) {
   m.killed = true;
   MutantOutcome lives;
   lives.label = "client.emit_max_streams=false";
-  lives.survived = {"c"};
+  lives.fails = lives.survived = {"c"};
+  lives.run.status = Status::pass;
+  lives.run.checks = {{"c", {}, {Verdict::pass, "held", {}}, RequirementLevel::should}};
+  lives.run.artifact_dir = "out/esc/@mutant-2";
   results[0].mutants = {m, lives};
 
   results[1].status = Status::unsupported;
@@ -426,7 +429,7 @@ BOOST_AUTO_TEST_CASE(junit_report_golden) {
       "    client.pcap frame 4: e&amp;e\n"
       "  PASS [expectation] d: fine\n"
       "mutant m: killed\n"
-      "mutant client.emit_max_streams=false: SURVIVED\n"
+      "mutant client.emit_max_streams=false: SURVIVED: PASS [SHOULD] c: held (out/esc/@mutant-2)\n"
       "</failure>\n"
       "    </testcase>\n"
       "    <testcase classname=\"a&amp;b\" name=\"esc/pass\" time=\"0.250\">\n"

@@ -56,6 +56,9 @@ BOOST_AUTO_TEST_CASE(did_you_mean_names_the_nearest_close_candidate) {
   BOOST_TEST(did_you_mean("cubc", {"cubes", "cubic"}) == " (did you mean 'cubic'?)");
   // Of equally near candidates, the first.
   BOOST_TEST(did_you_mean("cat", {"bat", "cut"}) == " (did you mean 'bat'?)");
+  // A name cut short wins over a nearer spelling.
+  BOOST_TEST(did_you_mean("network.rtt", {"network.mtu", "network.rtt_ms"}) == " (did you mean 'network.rtt_ms'?)");
+  BOOST_TEST(did_you_mean("levle", {"by", "check", "level", "may_be_unexercised"}) == " (did you mean 'level'?)");
 }
 
 BOOST_AUTO_TEST_CASE(did_you_mean_stays_silent_when_nothing_is_close) {
@@ -379,7 +382,8 @@ BOOST_AUTO_TEST_CASE(check_missing_a_required_parameter_or_its_name) {
                                 "  [[case.expect]]\n"                  // 14
                                 "  check = \"datagrams_captured\"\n"   // 15
                                 "  vantage = \"server\"\n"             // 16
-                                "  maxx = 2\n");                        // 17
+                                "  maxx = 2\n"                          // 17
+                                "  levle = \"MUST\"\n");                 // 18
   BOOST_TEST(sorted(p.lines()) ==
                  sorted({
                      at(p.path, 8, 11, "check 'datagrams_captured' needs parameter 'vantage'"),
@@ -387,6 +391,9 @@ BOOST_AUTO_TEST_CASE(check_missing_a_required_parameter_or_its_name) {
                      at(p.path, 13, 11, "[[case.expect]] needs 'check', the name of a check (a string)"),
                      at(p.path, 17, 3,
                         "unknown parameter of check 'datagrams_captured': 'maxx' (did you mean 'max'?)"),
+                     // The expect's own keys are near misses too.
+                     at(p.path, 18, 3,
+                        "unknown parameter of check 'datagrams_captured': 'levle' (did you mean 'level'?)"),
                  }),
              boost::test_tools::per_element());
 }
@@ -752,7 +759,7 @@ BOOST_AUTO_TEST_CASE(every_problem_of_a_file_is_reported) {
                      at(p.path, 11, 9, "'seeds' must be an integer from 1 to 10000"),
                      at(p.path, 13, 11, "check 'datagrams_captured' needs parameter 'vantage'"),
                      at(p.path, 29, 10, "unknown plugin 'tpc' (did you mean 'tcp'?); plugins found: quic, tcp"),
-                     at(p.path, 32, 11, "unknown check 'datagrams'"),
+                     at(p.path, 32, 11, "unknown check 'datagrams' (did you mean 'datagrams_captured'?)"),
                  }),
              boost::test_tools::per_element());
   BOOST_REQUIRE_EQUAL(p.suite->cases.size(), 3u);

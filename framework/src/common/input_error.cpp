@@ -49,6 +49,13 @@ InputError::InputError(SourcePos pos, std::string message)
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {
   // Nobody mistypes a 200-character name; skip the quadratic work.
   if (word.size() > 64) return "";
+  if (std::find(candidates.begin(), candidates.end(), word) != candidates.end()) return "";
+  // A name cut short (`network.rtt` for `network.rtt_ms`) beats one a few
+  // letters away (`network.mtu`): the shortest that begins with it.
+  const std::string* prefixed = nullptr;
+  for (const auto& c : candidates)
+    if (word.size() >= 3 && c.starts_with(word) && (!prefixed || c.size() < prefixed->size())) prefixed = &c;
+  if (prefixed) return " (did you mean '" + *prefixed + "'?)";
   const std::string* best = nullptr;
   std::size_t best_distance = 0;
   for (const auto& c : candidates) {

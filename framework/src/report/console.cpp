@@ -70,10 +70,7 @@ void ConsoleReporter::print_details(const CaseResult& result) {
                    e.time_ns >= 0 ? fmt::format(" at {:.6f} s", e.time_ns / 1e9) : "", e.text);
     }
   }
-  for (const auto& m : result.mutants)
-    fmt::print(out_, "    mutant {}: {}{}\n", m.label, m.killed ? "killed" : "SURVIVED",
-               m.killed ? fmt::format(" ({} failed)", fmt::join(m.fails, ", "))
-                        : " " + m.run.reason);
+  for (const auto& m : result.mutants) fmt::print(out_, "    mutant {}: {}\n", m.label, mutant_verdict(m));
 }
 
 void ConsoleReporter::case_done(const CaseResult& result) {

@@ -68,7 +68,7 @@ std::string failure_text(const CaseResult& r, bool seeded) {
     }
   }
   for (const auto& m : r.mutants)
-    text += fmt::format("mutant {}: {}\n", m.label, m.killed ? "killed" : "SURVIVED");
+    text += fmt::format("mutant {}: {}\n", m.label, mutant_verdict(m));
   return text;
 }
 

@@ -2,6 +2,7 @@
 #include "run/result.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <array>
 #include <utility>
@@ -33,6 +34,21 @@ std::string verdict_label(const CheckOutcome& o) {
   std::string out(to_string(v));
   if (v == Verdict::pass || v == Verdict::fail) out += fmt::format(" [{}]", to_string(o.level));
   return out;
+}
+
+std::string mutant_verdict(const MutantOutcome& m) {
+  if (m.killed) return m.fails.empty() ? "killed" : fmt::format("killed ({} failed)", fmt::join(m.fails, ", "));
+  std::vector<std::string> why;
+  for (const auto& entry : m.survived) {
+    const std::string name = entry.substr(0, entry.find('['));
+    for (const auto& c : m.run.checks)
+      if (c.check == name && c.result.verdict != Verdict::fail)
+        why.push_back(fmt::format("{} {}: {}", verdict_label(c), c.check, c.result.summary));
+  }
+  if (why.empty())
+    return fmt::format("SURVIVED: the run ended {}{}{}", to_string(m.run.status), m.run.reason.empty() ? "" : ": ",
+                       m.run.reason);
+  return fmt::format("SURVIVED: {} ({})", fmt::join(why, "; "), m.run.artifact_dir);
 }
 
 std::optional<FailOn> parse_fail_on(std::string_view text) {

@@ -54,6 +54,14 @@ struct CheckOutcome {
 /// for PASS and FAIL, the level in brackets.
 std::string verdict_label(const CheckOutcome& o);
 
+struct MutantOutcome;
+
+/// "killed (c failed)", or "SURVIVED: " and why: each check its `fails`
+/// names that did not fail on it, with its verdict and summary, and the
+/// mutant run's folder; or the run's status and reason when it ended
+/// before its checks. What every report prints for a mutant.
+std::string mutant_verdict(const MutantOutcome& m);
+
 /// One child run: a case (or one of its mutants) with one seed.
 struct RunRecord {
   std::uint64_t seed = 0;

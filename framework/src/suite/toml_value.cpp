@@ -122,8 +122,11 @@ ValueMap read_values(const toml::table& table, const std::vector<ValueSpec>& spe
     if (std::find(skip.begin(), skip.end(), name) != skip.end()) continue;
     const ValueSpec* spec = find_spec(specs, name);
     if (!spec) {
-      problems.add(key.source(), "unknown " + what + " '" + name + "'" +
-                                     did_you_mean(name, spec_names(specs)));
+      // The keys the table takes besides the specs (`level` of an expect)
+      // are near misses too.
+      std::vector<std::string> names = spec_names(specs);
+      names.insert(names.end(), skip.begin(), skip.end());
+      problems.add(key.source(), "unknown " + what + " '" + name + "'" + did_you_mean(name, names));
       continue;
     }
     if (auto v = to_value(node, *spec, what + " '" + name + "'", problems)) out[name] = *v;
