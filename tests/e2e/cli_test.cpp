@@ -54,6 +54,16 @@ BOOST_AUTO_TEST_CASE(version_and_help_on_every_subcommand) {
   BOOST_TEST(!contains(list_help.out, "run only"), list_help.out);
 }
 
+// `list -v` shows what each case judges: its checks at their levels with
+// the parameters the suite sets, and its mutants with what they must fail.
+BOOST_AUTO_TEST_CASE(list_verbose_shows_checks_levels_and_mutants) {
+  auto r = run_conform({"list", kMutants, "-v", "--filter", "mutant/killed"});
+  BOOST_TEST(r.exit_code == 0, r.err);
+  BOOST_TEST(r.out == "mutant/killed  plugin=fixture scenario=echo rfc=9000§4.6 mutants=1\n"
+                      "    expect datagrams_captured [expectation]  from=\"server\", vantage=\"client\"\n"
+                      "    mutant server.echo=false  fails datagrams_captured\n");
+}
+
 // With -v a surviving mutant says why: the check that held, with its
 // summary, and the folder of the mutant's run.
 BOOST_AUTO_TEST_CASE(a_surviving_mutant_says_which_check_held) {

@@ -13,6 +13,10 @@
 
 namespace conform {
 
+/// Whether `params` (defaults filled in) give `name` a value of the case's
+/// own: one other than its spec's default, or any for a spec without one.
+bool set_by_case(const std::vector<ValueSpec>& specs, const ValueMap& params, const std::string& name);
+
 /// The reason an instance of `check` with `params` (defaults filled in)
 /// cannot apply offline ("needs the case's induced fault: error =
 /// FLOW_CONTROL_ERROR"), naming every scenario parameter it sets; nullopt

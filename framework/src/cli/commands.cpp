@@ -2,6 +2,7 @@
 #include "cli/commands.hpp"
 
 #include "check/registry.hpp"
+#include "check/scenario_need.hpp"
 #include "cli/select.hpp"
 #include "cli/settings_markdown.hpp"
 #include "common/input_error.hpp"
@@ -18,6 +19,7 @@
 #include "suite/value_format.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -213,7 +215,22 @@ int interrupted_exit(Interruption& interruption, const RunTotals& totals, int co
   return interruption.exit_code();
 }
 
-int command_list(const PluginOptions& plugin_options, const SelectOptions& select) {
+namespace {
+
+// "by=client, dir=uni": the parameters `e` sets to other than its check's
+// defaults, as a suite writes them.
+std::string set_params(const ExpectDecl& e, const CheckRegistry& checks) {
+  const Check* check = checks.find(e.check);
+  const auto specs = check ? check->params() : std::vector<ValueSpec>{};
+  std::vector<std::string> out;
+  for (const auto& [name, value] : e.params)
+    if (set_by_case(specs, e.params, name)) out.push_back(fmt::format("{}={}", name, format_toml(value)));
+  return fmt::format("{}", fmt::join(out, ", "));
+}
+
+}  // namespace
+
+int command_list(const PluginOptions& plugin_options, const SelectOptions& select, bool verbose) {
   PluginSet plugins = load_plugins(plugin_options);
   Catalogue catalogue = catalogue_of(plugins);
   auto suites = load_suites(select.paths, catalogue);
@@ -224,6 +241,14 @@ int command_list(const PluginOptions& plugin_options, const SelectOptions& selec
     if (!c.decl->mutants.empty()) fmt::print(" mutants={}", c.decl->mutants.size());
     if (!c.decl->unsupported.empty()) fmt::print(" unsupported: {}", c.decl->unsupported);
     fmt::print("\n");
+    if (!verbose) continue;
+    for (const auto& e : c.decl->expects) {
+      const std::string params = set_params(e, *catalogue.checks);
+      fmt::print("    expect {} [{}]{}{}\n", e.check, to_string(e.level), params.empty() ? "" : "  " + params,
+                 e.may_be_unexercised ? "  may_be_unexercised" : "");
+    }
+    for (const auto& m : c.decl->mutants)
+      fmt::print("    mutant {}  fails {}\n", m.label, fmt::join(m.fails, ", "));
   }
   return 0;
 }

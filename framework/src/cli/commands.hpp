@@ -86,7 +86,10 @@ std::vector<Case> selected_cases(const std::vector<std::unique_ptr<SuiteFile>>& 
 /// capture with no QUIC connection. A capture cut inside its last record is
 /// shown up to it, with a warning on stderr.
 int command_dissect(const DissectCommandOptions& options);
-int command_list(const PluginOptions& plugins, const SelectOptions& select);
+/// Prints the cases after matrix expansion, one a line; with `verbose`,
+/// each case's expects (check, level, the parameters it sets) and mutants
+/// (overrides and the checks they must fail) below it.
+int command_list(const PluginOptions& plugins, const SelectOptions& select, bool verbose = false);
 /// The JSON report's `interrupted` member: {"signal": "SIGINT"} once
 /// `interruption` caught one, else null (left out).
 nlohmann::json interrupted_json(Interruption& interruption);

@@ -111,6 +111,9 @@ int main(int argc, char** argv) {
   auto* list_cmd = app.add_subcommand("list", "list the cases after matrix expansion, with plugin and scenario");
   add_plugin_options(*list_cmd, list_plugins);
   add_select_options(*list_cmd, list_select);
+  bool list_verbose = false;
+  list_cmd->add_flag("-v,--verbose", list_verbose, "also list each case's checks with their levels and parameters, "
+                                                   "and its mutants with the checks they must fail");
 
   conform::PluginOptions plugins;
   auto* plugins_cmd = app.add_subcommand("plugins", "describe each plugin found: scenarios, knobs, time model");
@@ -168,7 +171,7 @@ int main(int argc, char** argv) {
 
   try {
     if (*run_cmd) return conform::command_run(run);
-    if (*list_cmd) return conform::command_list(list_plugins, list_select);
+    if (*list_cmd) return conform::command_list(list_plugins, list_select, list_verbose);
     if (*dissect_cmd) return conform::command_dissect(dissect);
     if (*report_cmd) return conform::command_report(report);
     if (*merge_cmd) return conform::command_merge(merge);
