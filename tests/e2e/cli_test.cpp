@@ -64,6 +64,16 @@ BOOST_AUTO_TEST_CASE(list_verbose_shows_checks_levels_and_mutants) {
                       "    mutant server.echo=false  fails datagrams_captured\n");
 }
 
+// A second Ctrl-C ends conform by the default action and leaves
+// `.conform.lock` behind: a file, not a lock, which the next run takes.
+BOOST_AUTO_TEST_CASE(a_lock_file_left_behind_does_not_block_the_next_run) {
+  const std::string dir = scratch_dir("cli_stale_lock");
+  write_file(dir + "/.conform.lock", "");
+  auto r = run_conform({"run", kMutants, "--filter", "mutant/killed", "--out", dir, "-q"});
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  BOOST_TEST(!std::filesystem::exists(dir + "/.conform.lock"));
+}
+
 // With -v a surviving mutant says why: the check that held, with its
 // summary, and the folder of the mutant's run.
 BOOST_AUTO_TEST_CASE(a_surviving_mutant_says_which_check_held) {
