@@ -95,7 +95,9 @@ class ExternalPlugin final : public Plugin {
     const std::string fallback = has_conform ? "conform" : names.empty() ? "" : names.front();
     info_.knobs = {
         {"implementation", ValueType::string, Value{fallback},
-         "the profile playing this role: " + (names.empty() ? std::string("none found") : join(names, ", ")), names},
+         "the profile playing this role, shipped or from a folder of CONFORM_EXTERNAL_PROFILES: " +
+             (names.empty() ? std::string("none found") : join(names, ", ")),
+         names},
         // Transport parameter values: varints (RFC 9000 §18.2), stream
         // counts at most 2^60 (§4.6).
         {"initial_max_streams_bidi", ValueType::integer, Value{std::int64_t{100}},

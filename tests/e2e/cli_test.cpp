@@ -74,6 +74,16 @@ BOOST_AUTO_TEST_CASE(a_lock_file_left_behind_does_not_block_the_next_run) {
   BOOST_TEST(!std::filesystem::exists(dir + "/.conform.lock"));
 }
 
+// A run that read the external plugin's own profiles replays with them:
+// without, a suite naming one of them is bad input.
+BOOST_AUTO_TEST_CASE(the_replay_line_carries_the_external_profiles) {
+  const std::string dir = scratch_dir("cli_replay_profiles");
+  auto r = run_conform({"run", kMutants, "--filter", "seeds/flaky", "--out", dir, "-q"}, ".",
+                       {"CONFORM_EXTERNAL_PROFILES=/my profiles:/more"});
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(contains(r.out, "replay: CONFORM_EXTERNAL_PROFILES='/my profiles:/more' conform run " + kMutants), r.out);
+}
+
 // With -v a surviving mutant says why: the check that held, with its
 // summary, and the folder of the mutant's run.
 BOOST_AUTO_TEST_CASE(a_surviving_mutant_says_which_check_held) {
