@@ -57,6 +57,21 @@ BOOST_AUTO_TEST_CASE(streams_delivered_names_the_missing_streams_as_ranges) {
   BOOST_TEST(r.summary == "received=200/200 missing=[] (expected from scenario frames=200 frames_per_group=1)");
 }
 
+// A stream the receiver's capture knows only from the receiver's own
+// frames (its MAX_STREAM_DATA for it) had nothing arrive: the evidence
+// says so with no frame and no time, not "0 bytes arrived" at the
+// receiver's own frame.
+BOOST_AUTO_TEST_CASE(a_stream_known_only_from_the_receiver_is_stamped_with_no_time) {
+  auto [client, server] = fanout(3, 2);
+  client.send(Side::client, 40 * kMs, {max_stream_data(2 * 4 + 3, 65536)});
+  auto r = judge("streams_delivered", {nullptr, {client.facts("client.pcap")}},
+                 {{"from", "server"}, {"dir", "uni"}, {"expected", std::int64_t{3}}});
+  BOOST_TEST(r.summary == "received=2/3 missing=[2] (expected from parameter expected)", r.summary);
+  BOOST_TEST(r.evidence.back().text == "stream 2 (id 11) never arrived");
+  BOOST_TEST(r.evidence.back().time_ns == -1);
+  BOOST_TEST(r.evidence.back().frame == 0u);
+}
+
 BOOST_AUTO_TEST_CASE(streams_delivered_without_scenario_counts_what_the_sender_opened) {
   auto [client, server] = fanout(5, 3);
   // Stream 3 arrived in part: 10 of its bytes, no FIN.

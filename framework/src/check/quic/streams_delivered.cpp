@@ -136,7 +136,10 @@ class StreamsDelivered final : public QuicCheck {
     const std::uint64_t first = missing.ranges().begin()->first;
     const std::uint64_t id = first << 2 | type_bits;
     bool told = false;
-    if (const auto* view = conn.stream(id)) {
+    // A stream the capture knows only from the receiver's side (its
+    // MAX_STREAM_DATA, STOP_SENDING) had nothing arrive: no frame of the
+    // sender's to point at.
+    if (const auto* view = conn.stream(id); view && (view->flow(data).stream_frames || view->flow(data).reset)) {
       const auto& f = view->flow(data);
       r.evidence.push_back(evidence(
           *j.capture, conn.at_frame(f.first_frame),
