@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <regex>
+#include <set>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,6 +23,24 @@ const std::string kMutants = kSuites + "/mutants.toml";
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
+}
+
+// Every member name of `j` with the path it was found at, but for the
+// members whose names are data: the values of params, knobs and network,
+// the sections by RFC section, and `offline` (docs/offline.md lists it).
+void member_names(const nlohmann::json& j, const std::string& path, std::map<std::string, std::string>& out) {
+  if (j.is_array())
+    for (const auto& item : j) member_names(item, path + "[]", out);
+  if (!j.is_object()) return;
+  for (const auto& [key, value] : j.items()) {
+    out.emplace(key, path + "/" + key);
+    if (key == "params" || key == "knobs" || key == "network" || key == "offline") continue;
+    if (key == "sections") {
+      for (const auto& section : value) member_names(section, path + "/sections/*", out);
+      continue;
+    }
+    member_names(value, path + "/" + key, out);
+  }
 }
 
 std::string last_line(const std::string& text) {
@@ -82,6 +102,32 @@ BOOST_AUTO_TEST_CASE(the_replay_line_carries_the_external_profiles) {
                        {"CONFORM_EXTERNAL_PROFILES=/my profiles:/more"});
   BOOST_TEST(r.exit_code == 1);
   BOOST_TEST(contains(r.out, "replay: CONFORM_EXTERNAL_PROFILES='/my profiles:/more' conform run " + kMutants), r.out);
+}
+
+// docs/reports.md's JSON schema names every member a real report holds
+// (the schema in the docs is held to the output, not written beside it).
+BOOST_AUTO_TEST_CASE(the_json_schema_in_the_docs_names_every_member_of_a_report) {
+  const std::string doc = read_file(std::string(CONFORM_SOURCE_DIR) + "/docs/reports.md");
+  const auto at = doc.find("## JSON (`--json FILE`)");
+  BOOST_TEST_REQUIRE(at != std::string::npos);
+  const std::string block = doc.substr(at, doc.find("\n```\n", doc.find("```", at) + 3) - at);
+  std::set<std::string> documented;
+  const std::regex quoted("\"([a-z_]+)\"");
+  for (auto it = std::sregex_iterator(block.begin(), block.end(), quoted); it != std::sregex_iterator(); ++it)
+    documented.insert((*it)[1]);
+  const std::string dir = scratch_dir("cli_json_schema");
+  std::map<std::string, std::string> seen;
+  // A run with failures, seeds and mutants, and an offline check with
+  // states a run never has.
+  run_conform({"run", kMutants, "--out", dir + "/run", "-q", "--json", dir + "/run.json"});
+  member_names(nlohmann::json::parse(read_file(dir + "/run.json")), "", seen);
+  const std::string captures = std::string(CONFORM_SOURCE_DIR) + "/captures/ngtcp2/";
+  run_conform({"check", captures + "handshake.pcap", std::string(CONFORM_SOURCE_DIR) + "/suites/rfc9000", "--out",
+               dir + "/check", "-q", "--json", dir + "/check.json"},
+              ".", {std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR});
+  member_names(nlohmann::json::parse(read_file(dir + "/check.json")), "", seen);
+  BOOST_TEST(seen.size() > 40u);
+  for (const auto& [name, path] : seen) BOOST_TEST(documented.count(name) == 1u, path << " is not in docs/reports.md");
 }
 
 // With -v a surviving mutant says why: the check that held, with its
