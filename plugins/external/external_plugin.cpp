@@ -95,8 +95,10 @@ class ExternalPlugin final : public Plugin {
     const std::string fallback = has_conform ? "conform" : names.empty() ? "" : names.front();
     info_.knobs = {
         {"implementation", ValueType::string, Value{fallback},
-         "the profile playing this role, shipped or from a folder of CONFORM_EXTERNAL_PROFILES: " +
-             (names.empty() ? std::string("none found") : join(names, ", ")),
+         names.empty() ? std::string("the profile playing this role: none found (shipped, or in a folder of "
+                                     "CONFORM_EXTERNAL_PROFILES)")
+                       : std::string("the profile playing this role: one shipped with conform, or one of your "
+                                     "own in a folder of CONFORM_EXTERNAL_PROFILES"),
          names},
         // Transport parameter values: varints (RFC 9000 §18.2), stream
         // counts at most 2^60 (§4.6).

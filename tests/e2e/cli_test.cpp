@@ -130,6 +130,23 @@ BOOST_AUTO_TEST_CASE(the_json_schema_in_the_docs_names_every_member_of_a_report)
   for (const auto& [name, path] : seen) BOOST_TEST(documented.count(name) == 1u, path << " is not in docs/reports.md");
 }
 
+// A profile of one's own named without CONFORM_EXTERNAL_PROFILES (a
+// replay line pasted without it): the error says where profiles come from.
+BOOST_AUTO_TEST_CASE(an_unknown_implementation_names_where_profiles_come_from) {
+  const std::string dir = scratch_dir("cli_unknown_implementation");
+  const std::string suite = write_file(dir + "/mine.toml",
+                                       "[suite]\ntitle = \"x\"\n\n[[case]]\nid = \"x/mine\"\nrfc = \"9000§4.6\"\n"
+                                       "requirement = \"MUST x\"\nplugin = \"external\"\nscenario = \"request-response\"\n"
+                                       "client = { implementation = \"mystack\" }\n  [[case.expect]]\n"
+                                       "  check = \"no_connection_error\"\n");
+  auto r = run_conform({"list", suite}, ".", {std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(contains(r.err, ":10:29: knob of plugin 'external': 'implementation' is \"mystack\", not one of "), r.err);
+  BOOST_TEST(contains(r.err, "; the profile playing this role: one shipped with conform, or one of your own in a "
+                             "folder of CONFORM_EXTERNAL_PROFILES\n"),
+             r.err);
+}
+
 // With -v a surviving mutant says why: the check that held, with its
 // summary, and the folder of the mutant's run.
 BOOST_AUTO_TEST_CASE(a_surviving_mutant_says_which_check_held) {

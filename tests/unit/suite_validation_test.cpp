@@ -279,7 +279,8 @@ BOOST_AUTO_TEST_CASE(strings_outside_one_of_are_rejected) {
                  "\"client\", \"server\" (did you mean 'client'?)"),
               at(p.path, 11, 10,
                  "parameter of check 'datagrams_captured': 'from' is \"both\", not one of \"any\", "
-                 "\"client\", \"server\""),
+                 "\"client\", \"server\"; count only datagrams sent from this side's address (127.0.0.1, "
+                 "127.0.0.2)"),
           }),
       boost::test_tools::per_element());
 }
@@ -460,7 +461,8 @@ BOOST_AUTO_TEST_CASE(matrix_value_outside_one_of) {
   BOOST_TEST(p.lines() ==
                  std::vector<std::string>{
                      at(p.path, 7, 27,
-                        "matrix value of 'cc' is \"vegas\", not one of \"newreno\", \"cubic\", \"bbr\"")},
+                        "matrix value of 'cc' is \"vegas\", not one of \"newreno\", \"cubic\", \"bbr\"; "
+                        "congestion controller")},
              boost::test_tools::per_element());
 }
 

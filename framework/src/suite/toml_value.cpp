@@ -81,8 +81,11 @@ std::optional<Value> to_value(const toml::node& node, const ValueSpec& spec,
     if (std::find(spec.one_of.begin(), spec.one_of.end(), s) == spec.one_of.end()) {
       std::string choices;
       for (const auto& c : spec.one_of) choices += (choices.empty() ? "" : ", ") + ('"' + c + '"');
+      // No near miss: what the setting is, which may say where its
+      // choices come from (the external plugin's profiles).
+      const std::string near = did_you_mean(s, spec.one_of);
       problems.add(node.source(), what + " is \"" + s + "\", not one of " + choices +
-                                      did_you_mean(s, spec.one_of));
+                                      (near.empty() && !spec.doc.empty() ? "; " + spec.doc : near));
       return std::nullopt;
     }
   }
