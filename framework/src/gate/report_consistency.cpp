@@ -102,23 +102,15 @@ void check_totals(const ReadReport& report) {
   RunTotals counted;
   for (const auto& c : report.cases) counted.add(c.result);
   counted = as_written(report.totals, counted);
-  struct Count {
-    const char* key;
-    std::size_t said, counted;
-    const char* verb;
-  };
-  for (const Count& c : {Count{"passed", report.totals.passed, counted.passed, "passed"},
-                         Count{"failed", report.totals.failed, counted.failed, "failed"},
-                         Count{"not_judged", report.totals.not_judged, counted.not_judged, "were not judged"},
-                         Count{"not_exercised", report.totals.not_exercised, counted.not_exercised,
-                               "were not exercised"},
-                         Count{"not_applicable", report.totals.not_applicable, counted.not_applicable,
-                               "were not applicable"},
-                         Count{"skipped", report.totals.skipped, counted.skipped, "were skipped"},
-                         Count{"interrupted", report.totals.interrupted, counted.interrupted, "were interrupted"}})
-    if (c.said != c.counted)
+  for (const auto& c : kTotalsCounts) {
+    const std::size_t said = report.totals.*c.count, found = counted.*c.count;
+    // "passed", "failed", "were skipped", "were not judged", ...
+    const bool plain = c.count == &RunTotals::passed || c.count == &RunTotals::failed;
+    const std::string verb = std::string(plain ? "" : "were ") + c.words;
+    if (said != found)
       throw json_shape_error(report.path, std::string("/totals/") + c.key,
-                             fmt::format("{}, but {} of the cases {}", c.said, c.counted, c.verb));
+                             fmt::format("{}, but {} of the cases {}", said, found, verb));
+  }
 }
 
 }  // namespace

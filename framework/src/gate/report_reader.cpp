@@ -180,14 +180,8 @@ ShardInfo shard_from_json(const json& j, std::string& where) {
 RunTotals totals_from_json(const json& j, std::string& where) {
   Fields f(j, "/totals", where);
   RunTotals t;
-  t.passed = f.count("passed");
-  t.failed = f.count("failed");
-  t.skipped = f.count("skipped");
-  for (const auto& [count, key] : {std::pair{&RunTotals::not_judged, "not_judged"},
-                                   {&RunTotals::not_exercised, "not_exercised"},
-                                   {&RunTotals::not_applicable, "not_applicable"},
-                                   {&RunTotals::interrupted, "interrupted"}})
-    if (j.contains(key)) t.*count = f.count(key);
+  for (const auto& c : kTotalsCounts)
+    if (always_in_totals(c) || j.contains(c.key)) t.*c.count = f.count(c.key);
   t.duration_s = f.seconds("duration_s");
   return t;
 }

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <span>
 #include <string_view>
 
 namespace conform {
@@ -121,12 +122,8 @@ void ConsoleReporter::end(const RunTotals& totals) {
   }
   // `N passed, N failed` first, as CI parsers read it; each other state apart.
   fmt::print(out_, "{} passed, {} failed", totals.passed, totals.failed);
-  for (const auto& [count, name] : {std::pair{totals.not_judged, "not judged"},
-                                    {totals.not_exercised, "not exercised"},
-                                    {totals.not_applicable, "not applicable"},
-                                    {totals.skipped, "skipped"},
-                                    {totals.interrupted, "interrupted"}})
-    if (count) fmt::print(out_, ", {} {}", count, name);
+  for (const auto& c : std::span(kTotalsCounts).subspan(2))
+    if (totals.*c.count) fmt::print(out_, ", {} {}", totals.*c.count, c.words);
   fmt::print(out_, "\n");
   std::fflush(out_);
 }

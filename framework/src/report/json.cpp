@@ -52,14 +52,11 @@ json report_document(const std::vector<CaseResult>& results, const RunPlan& plan
     const char* bucket = total_bucket(r.status);
     s[bucket] = s.value(bucket, 0) + 1;
   }
-  json totals_json = {{"passed", totals.passed}, {"failed", totals.failed}, {"skipped", totals.skipped}};
-  // Only an interrupted run has the member: reports of whole runs keep their shape.
-  // The other states only when some case has them: reports keep their shape.
-  for (const auto& [count, key] : {std::pair{totals.not_judged, "not_judged"},
-                                   {totals.not_exercised, "not_exercised"},
-                                   {totals.not_applicable, "not_applicable"},
-                                   {totals.interrupted, "interrupted"}})
-    if (count) totals_json[key] = count;
+  // passed, failed and skipped always; the other states only when some case
+  // has them, so that reports of whole runs keep their shape.
+  json totals_json = json::object();
+  for (const auto& c : kTotalsCounts)
+    if (totals.*c.count || always_in_totals(c)) totals_json[c.key] = totals.*c.count;
   totals_json["duration_s"] = totals.duration_s;
   return {{"conform_version", CONFORM_VERSION},
           {"seed", plan.seed},

@@ -1,6 +1,8 @@
 // Status names.
 #include "run/result.hpp"
 
+#include "suite/check_selector.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -40,9 +42,10 @@ std::string mutant_verdict(const MutantOutcome& m) {
   if (m.killed) return m.fails.empty() ? "killed" : fmt::format("killed ({} failed)", fmt::join(m.fails, ", "));
   std::vector<std::string> why;
   for (const auto& entry : m.survived) {
-    const std::string name = entry.substr(0, entry.find('['));
+    std::string problem;
+    const auto selector = parse_check_selector(entry, problem);  // as judge_mutant() read it
     for (const auto& c : m.run.checks)
-      if (c.check == name && c.result.verdict != Verdict::fail)
+      if (selector && selects(*selector, c.check, c.params) && c.result.verdict != Verdict::fail)
         why.push_back(fmt::format("{} {}: {}", verdict_label(c), c.check, c.result.summary));
   }
   if (why.empty())

@@ -18,15 +18,17 @@ const char* total_bucket(Status s) {
   }
 }
 
+std::size_t RunTotals::finished() const {
+  std::size_t n = 0;
+  for (const auto& c : kTotalsCounts)
+    if (c.count != &RunTotals::interrupted) n += this->*c.count;
+  return n;
+}
+
 void RunTotals::add(const CaseResult& result) {
   const std::string_view bucket = total_bucket(result.status);
-  ++(bucket == "skipped"          ? skipped
-     : bucket == "interrupted"    ? interrupted
-     : bucket == "not_judged"     ? not_judged
-     : bucket == "not_exercised"  ? not_exercised
-     : bucket == "not_applicable" ? not_applicable
-     : bucket == "failed"         ? failed
-                                  : passed);
+  for (const auto& c : kTotalsCounts)
+    if (bucket == c.key) ++(this->*c.count);
   // NOT JUDGED fails the run by its own rule (FailOn::not_judged), at no level.
   if (result.status != Status::not_judged)
     if (const auto level = failure_level(result)) ++failed_at[static_cast<std::size_t>(*level)];

@@ -52,15 +52,37 @@ struct RunTotals {
   std::size_t not_exercised = 0;
   std::size_t not_applicable = 0;
   /// Every case counted but the interrupted ones.
-  std::size_t finished() const {
-    return passed + failed + not_judged + not_exercised + not_applicable + skipped;
-  }
+  std::size_t finished() const;
   /// Counts `result` in its bucket and adds its duration.
   void add(const CaseResult& result);
   /// How many failed, interrupted or NOT JUDGED cases `fail_on` counts
   /// (exit code 1 when any, for commands that judge results at hand).
   std::size_t failures(FailOn fail_on) const;
 };
+
+/// One count of RunTotals as every report names it: the bucket of
+/// total_bucket() (the JSON key) and the words of the closing line.
+struct TotalsCount {
+  std::size_t RunTotals::*count;
+  const char* key;
+  const char* words;
+};
+/// Every count, in the order the closing line gives them: `passed` and
+/// `failed` first (CI parsers read them there), then each other state.
+inline constexpr std::array<TotalsCount, 7> kTotalsCounts{{
+    {&RunTotals::passed, "passed", "passed"},
+    {&RunTotals::failed, "failed", "failed"},
+    {&RunTotals::not_judged, "not_judged", "not judged"},
+    {&RunTotals::not_exercised, "not_exercised", "not exercised"},
+    {&RunTotals::not_applicable, "not_applicable", "not applicable"},
+    {&RunTotals::skipped, "skipped", "skipped"},
+    {&RunTotals::interrupted, "interrupted", "interrupted"},
+}};
+
+/// Whether a report's totals hold `c` even at 0: passed, failed, skipped.
+inline bool always_in_totals(const TotalsCount& c) {
+  return c.count == &RunTotals::passed || c.count == &RunTotals::failed || c.count == &RunTotals::skipped;
+}
 
 class Reporter {
  public:
