@@ -20,6 +20,7 @@ mkdir -p "$dest"
 while read -r name folder; do
   cp "$out/$folder/client.pcap" "$dest/$name.pcap"
   cp "$out/$folder/keys.log" "$dest/$name.keys"
+  printf "client\nthe simulator's client.pcap: taken at the client's host\n" > "$dest/$name.vantage"
 done <<'LIST'
 max-streams-bidi-requests                    max-streams-bidi/requests
 max-streams-bidi-requests-no-max-streams     max-streams-bidi/requests/@mutant-1

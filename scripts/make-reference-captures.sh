@@ -67,6 +67,12 @@ capture() {
   wait "$tcpdump_pid" 2>/dev/null || true
   # Both ends log the same secrets; one copy of each line is enough.
   cat "$work"/*.keys 2>/dev/null | sort -u > "$out/$name.keys"
+  # Where it was taken (docs/offline.md, "Vantage"): tests/unit/vantage_inference_test.cpp holds `conform check`'s inference to it.
+  if [ "$name" = loss ]; then
+    printf 'path\ntcpdump on the loopback both programs ran on, but each drops 5 %% of what it receives after the capture (--rx-loss): what the capture shows arriving may never have reached either\n'
+  else
+    printf 'both\ntcpdump on the loopback of the network namespace both gtlsclient and gtlsserver ran in\n'
+  fi > "$out/$name.vantage"
   [ "$name" = gso ] || expected "$name"  # tshark cannot split GSO batches: nothing to compare
   echo "$name: $(tshark -r "$out/$name.pcap" 2>/dev/null | wc -l) datagrams"
 }
@@ -98,4 +104,5 @@ capture migration "--max-gso-dgrams=1" "--change-local-addr=5ms" medium
 # Block), as Wireshark users share captures.
 if [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" handshake "* ]]; then
   editcap --inject-secrets "tls,$out/handshake.keys" "$out/handshake.pcap" "$out/handshake-dsb.pcapng"
+  printf 'both\nthe handshake capture (both programs on one loopback), its key log inside\n' > "$out/handshake-dsb.vantage"
 fi

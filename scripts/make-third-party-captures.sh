@@ -109,6 +109,7 @@ for stack in "${stacks[@]}"; do
   mkdir -p "$dest"
   cp "$out/run/$stack/client.pcap" "$dest/$stack.pcap"
   cp "$out/run/$stack/keys.log" "$dest/$stack.keys"
+  printf "client\nthe relay's client.pcap: the client's datagrams as it sent them, the server's as the relay handed them to the client on loopback\n" > "$dest/$stack.vantage"
   # tshark matches the key log to the first ClientHello; after a Retry
   # quiche's client sends a new one, which the key log names: tshark is
   # shown the capture from the datagram after the Retry on.

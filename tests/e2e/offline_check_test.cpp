@@ -539,4 +539,50 @@ BOOST_AUTO_TEST_CASE(not_exercised_fails_when_the_gate_says_so) {
   BOOST_TEST(run_conform(args, ".", kEnv).exit_code == 2);
 }
 
+// Where each capture was taken: inferred from its ACKs and said per capture
+// (the console, the JSON), or given with --vantage, for all captures or for
+// one by name; a wrong value or a name of no capture is exit 2 before
+// anything is written.
+BOOST_AUTO_TEST_CASE(vantage_is_inferred_per_capture_and_given_with_vantage) {
+  const std::string dir = scratch_dir("offline_vantage");
+  const std::string loss = kCaptures + "/ngtcp2/loss.pcap", conform = kCaptures + "/conform/streams-blocked-publish.pcap";
+  const std::vector<std::string> keys{"--keylog", kCaptures + "/ngtcp2/loss.keys", "--keylog",
+                                      kCaptures + "/conform/streams-blocked-publish.keys"};
+  auto check = [&](std::vector<std::string> more, const std::string& out) {
+    std::vector<std::string> args{"check", loss, conform};
+    args.insert(args.end(), keys.begin(), keys.end());
+    args.insert(args.end(), more.begin(), more.end());
+    args.insert(args.end(), {"--out", dir + "/" + out, "--json", dir + "/" + out + ".json"});
+    return run_conform(args, ".", kEnv);
+  };
+  auto vantages = [&](const std::string& out) {
+    std::vector<std::string> v;
+    const json report = json::parse(read_file(dir + "/" + out + ".json"));
+    for (const auto& c : report.at("offline").at("captures"))
+      v.push_back(c.at("vantage").get<std::string>() + " " + c.at("vantage_from").get<std::string>().substr(0, 8));
+    return v;
+  };
+  auto r = check({}, "inferred");
+  BOOST_TEST(contains(r.out, "vantage of " + loss + ": path (inferred: the client's fastest ACK came 0.033 ms"), r.out);
+  BOOST_TEST(contains(r.out, "never acknowledged 14 packets the capture saw (the first at frame 30)"), r.out);
+  BOOST_TEST(contains(r.out, "vantage of " + conform + ": client (inferred: "), r.out);
+  BOOST_TEST(vantages("inferred") == (std::vector<std::string>{"path inferred", "client inferred"}),
+             boost::test_tools::per_element());
+
+  check({"--vantage", "server", "--vantage", "streams-blocked-publish.pcap=client"}, "given");
+  BOOST_TEST(vantages("given") == (std::vector<std::string>{"server given wi", "client given wi"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(read_file(dir + "/given/@check/loss.pcap/connection-1/vantage") == "server\n");
+
+  for (const auto& [bad, says] : std::vector<std::pair<std::string, std::string>>{
+           {"middle", "'middle' is not a vantage: one of client, server, path, both"},
+           {"loss.pcap=", "'' is not a vantage: one of client, server, path, both"},
+           {"other.pcap=client", "'other.pcap' names no capture given"}}) {
+    r = check({"--vantage", bad}, "bad");
+    BOOST_TEST(r.exit_code == 2, r.out + r.err);
+    BOOST_TEST(contains(r.err, says), r.err);
+    BOOST_TEST(!fs::exists(dir + "/bad"));
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -42,6 +42,34 @@ std::vector<std::string> capture_roots(const std::string& out_dir, const std::ve
   return roots;
 }
 
+// The vantage --vantage gives each capture (nullopt: infer it). A value
+// for one capture outranks one for all.
+std::vector<std::optional<Vantage>> given_vantages(const std::vector<std::string>& options,
+                                                   const std::vector<std::string>& captures) {
+  std::vector<std::optional<Vantage>> out(captures.size());
+  std::vector<bool> by_name(captures.size());
+  for (const auto& option : options) {
+    const auto eq = option.rfind('=');
+    const std::string file = eq == std::string::npos ? "" : option.substr(0, eq);
+    const std::string name = eq == std::string::npos ? option : option.substr(eq + 1);
+    const auto v = parse_vantage(name);
+    if (!v)
+      throw InputError({"--vantage"}, fmt::format("'{}' is not a vantage: one of {}, for all captures, or "
+                                                  "CAPTURE=VANTAGE for one",
+                                                  name, kVantageNames));
+    bool named = file.empty();
+    for (std::size_t k = 0; k < captures.size(); ++k) {
+      if (!file.empty() && captures[k] != file && fs::path(captures[k]).filename() != file) continue;
+      named = true;
+      if (file.empty() && by_name[k]) continue;
+      out[k] = v;
+      by_name[k] = by_name[k] || !file.empty();
+    }
+    if (!named) throw InputError({"--vantage"}, fmt::format("'{}' names no capture given", file));
+  }
+  return out;
+}
+
 void print_units(const std::vector<SplitCapture>& captures, std::size_t with_mutants) {
   std::size_t units = 0;
   for (const auto& c : captures) units += c.units.size();
@@ -52,6 +80,7 @@ void print_units(const std::vector<SplitCapture>& captures, std::size_t with_mut
     for (const auto& u : c.units)
       fmt::print("  {}  {}  client {} → server {} (from {}), {} frames  in {}\n", u.label, u.transport,
                  u.client, u.server, u.roles_from, u.frames.size(), u.folder);
+    fmt::print("  vantage of {}: {} ({})\n", c.path, to_string(c.vantage), c.vantage_from);
     for (const auto& note : c.notes) fmt::print("  note: {}\n", note);
   }
   if (with_mutants)
@@ -90,6 +119,12 @@ CLI::App* add_check_command(CLI::App& app, CheckCommandOptions& options) {
   cmd->add_option("--section", options.sections, "judge only cases citing this RFC section or below it")
       ->allow_extra_args(false)
       ->type_name("SECTION");
+  cmd->add_option("--vantage", options.vantages,
+                  fmt::format("where the captures were taken, instead of inferring it from their ACKs: {} (all "
+                              "captures), or CAPTURE=VANTAGE for one; repeatable",
+                              kVantageNames))
+      ->allow_extra_args(false)
+      ->type_name("[CAPTURE=]VANTAGE");
   cmd->add_option("--out", options.out_dir, "folder for each connection's files, under @check/")
       ->capture_default_str()
       ->type_name("DIR");
@@ -105,6 +140,7 @@ int command_check(const CheckCommandOptions& options) {
   for (const auto& c : captures)
     if (std::error_code ec; !fs::is_regular_file(c, ec)) throw InputError({c}, "no such capture file");
   refuse_repeated(options.inputs);
+  const auto given = given_vantages(options.vantages, captures);
   for (const auto& k : options.keylogs)
     if (k.empty()) throw InputError({"--keylog"}, "an empty path names no key log");
 
@@ -138,7 +174,7 @@ int command_check(const CheckCommandOptions& options) {
   const auto vantages = named_vantages(cases);
   std::vector<SplitCapture> split;
   for (std::size_t k = 0; k < captures.size(); ++k) {
-    split.push_back(split_capture(captures[k], read_captures[k], key_texts[k], roots[k], vantages));
+    split.push_back(split_capture(captures[k], read_captures[k], key_texts[k], roots[k], vantages, given[k]));
     split.back().key_sources = key_sources[k];
   }
   const auto with_mutants = std::count_if(cases.begin(), cases.end(),

@@ -17,6 +17,8 @@ struct CheckCommandOptions {
   std::vector<std::string> keylogs;
   std::vector<std::string> filters;
   std::vector<std::string> sections;
+  /// "client" for every capture, or "FILE=server" for one (docs/offline.md, "Vantage").
+  std::vector<std::string> vantages;
   PluginOptions plugins;
   std::string out_dir = "conform-out";
   ReportOptions report;
@@ -27,7 +29,7 @@ CLI::App* add_check_command(CLI::App& app, CheckCommandOptions& options);
 
 /// 0 when every case passed on every connection, 1 when one failed (or,
 /// with a baseline, when the gate failed); InputError (exit 2) for no
-/// capture or suite, an unreadable capture or key log, a capture without a
+/// capture or suite, a --vantage that names no vantage or capture, an unreadable capture or key log, a capture without a
 /// connection, an invalid suite or a selection that matches nothing.
 int command_check(const CheckCommandOptions& options);
 

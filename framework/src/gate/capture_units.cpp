@@ -1,6 +1,8 @@
 // Cutting a capture into per-connection folders for `conform check`.
 #include "gate/capture_units.hpp"
 
+#include "gate/vantage_inference.hpp"
+
 #include "capture/pcap_reader.hpp"
 #include "capture/pcap_writer.hpp"
 #include "capture/record_split.hpp"
@@ -189,7 +191,8 @@ ReadCapture read_for_check(const std::string& path, const dissect::KeyLog& keys)
 }
 
 SplitCapture split_capture(const std::string& path, const ReadCapture& capture, const std::string& key_log_text,
-                           const std::string& root, const std::vector<std::string>& vantages) {
+                           const std::string& root, const std::vector<std::string>& vantages,
+                           std::optional<Vantage> given) {
   SplitCapture out;
   out.path = path;
   if (!capture.warning.empty()) out.warnings.push_back(capture.warning);
@@ -208,7 +211,18 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
                                          "datagrams and no TCP segment over IPv4{}",
                                          capture.contents.datagrams.size(), why_none));
   }
-  for (const auto& unit : out.units) add_vantages(unit.folder, vantages, key_log_text);
+  if (given) {
+    out.vantage = *given;
+    out.vantage_from = "given with --vantage";
+  } else {
+    const auto inferred = infer_vantage(capture.timeline);
+    out.vantage = inferred.vantage;
+    out.vantage_from = "inferred: " + inferred.reason;
+  }
+  for (const auto& unit : out.units) {
+    add_vantages(unit.folder, vantages, key_log_text);
+    std::ofstream(fs::path(unit.folder) / kVantageFile) << to_string(out.vantage) << '\n';
+  }
   return out;
 }
 

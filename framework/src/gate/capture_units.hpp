@@ -8,6 +8,7 @@
 #pragma once
 
 #include "capture/pcap_reader.hpp"
+#include "capture/vantage.hpp"
 #include "dissect/key_log.hpp"
 #include "dissect/timeline.hpp"
 
@@ -50,6 +51,10 @@ struct SplitCapture {
   /// Where the unit's keys came from, for a verdict that could not see
   /// without them ("key logs: a.keys" or "no key log ...").
   std::string key_sources;
+  /// Where the capture was taken: given with --vantage, else inferred
+  /// (gate/vantage_inference.hpp), and why.
+  Vantage vantage = Vantage::path;
+  std::string vantage_from;
 };
 
 /// A capture read whole and its QUIC connections dissected, before
@@ -77,10 +82,12 @@ ReadCapture read_for_check(const std::string& path, const dissect::KeyLog& keys)
 /// address read them as they read a run; TCP units are the original records.
 /// Every unit has its capture as `client.pcap`, `server.pcap` and
 /// `<v>.pcap` for each name in `vantages` (one vantage point: all the
-/// same file), and `keys.log` holding `key_log_text`. Throws InputError
+/// same file), `keys.log` holding `key_log_text`, and the `vantage` file
+/// naming `given`, or else where the capture's ACKs say it was taken. Throws InputError
 /// naming the file when it holds no connection; a file that merely ends
 /// inside its last record is judged up to it, with a warning.
 SplitCapture split_capture(const std::string& path, const ReadCapture& capture, const std::string& key_log_text,
-                           const std::string& root, const std::vector<std::string>& vantages);
+                           const std::string& root, const std::vector<std::string>& vantages,
+                           std::optional<Vantage> given);
 
 }  // namespace conform

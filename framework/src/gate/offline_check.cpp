@@ -179,7 +179,8 @@ nlohmann::json offline_json(const std::vector<SplitCapture>& captures, const std
                        {"server", u.server}, {"roles_from", u.roles_from}, {"folder", u.folder},
                        {"frames", u.frames.size()}});
     list.push_back(
-        {{"file", capture.path}, {"units", units}, {"notes", capture.notes}, {"warnings", capture.warnings}});
+        {{"file", capture.path}, {"vantage", to_string(capture.vantage)}, {"vantage_from", capture.vantage_from},
+         {"units", units}, {"notes", capture.notes}, {"warnings", capture.warnings}});
   }
   json mutants = json::array();
   for (const auto& c : cases)

@@ -1,0 +1,61 @@
+// Where a capture was taken, and so what it shows of each endpoint
+// (docs/offline.md, "Vantage"). A capture on an endpoint's host shows
+// that endpoint's datagrams when it sent them and its peer's when they
+// reached it: what it knew, when. Anywhere else, each side's datagrams are
+// seen a one-way delay the capture cannot measure after they were sent, or
+// before they arrive, and one lost beyond the capture point looks
+// delivered.
+#pragma once
+
+#include "dissect/connection_table.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace conform {
+
+enum class Vantage {
+  client,  ///< on the client's host
+  server,  ///< on the server's host
+  path,    ///< between them (a relay, a tap, a middlebox), or behind a drop at an endpoint
+  both,    ///< on one host running both endpoints (loopback), with nothing dropped past it
+};
+
+constexpr std::string_view to_string(Vantage v) {
+  switch (v) {
+    case Vantage::client: return "client";
+    case Vantage::server: return "server";
+    case Vantage::path: return "path";
+    case Vantage::both: return "both";
+  }
+  return "path";
+}
+
+/// The accepted spellings, for an error that names them.
+inline constexpr std::string_view kVantageNames = "client, server, path, both";
+
+constexpr std::optional<Vantage> parse_vantage(std::string_view text) {
+  for (auto v : {Vantage::client, Vantage::server, Vantage::path, Vantage::both})
+    if (text == to_string(v)) return v;
+  return std::nullopt;
+}
+
+/// Whether a capture from `v` shows what `endpoint` sent and received at
+/// the moment it did: the basis of judging what it knew.
+constexpr bool at_endpoint(Vantage v, dissect::Side endpoint) {
+  return v == Vantage::both || (v == Vantage::client && endpoint == dissect::Side::client) ||
+         (v == Vantage::server && endpoint == dissect::Side::server);
+}
+
+/// "the client's host", "the path between the endpoints", ...: how a
+/// verdict names where its capture was taken.
+std::string describe(Vantage v);
+
+/// The file in a case or unit folder that says where its captures were
+/// taken (one line, a to_string() spelling); without it each capture is at
+/// the endpoint it is named after (server.pcap at the server, client*.pcap
+/// at a client), as conform's runs write them.
+inline constexpr std::string_view kVantageFile = "vantage";
+
+}  // namespace conform

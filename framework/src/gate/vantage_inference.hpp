@@ -1,0 +1,67 @@
+// Where a capture made elsewhere was taken, read from the capture itself
+// (docs/offline.md, "Vantage"). Two signs, both from the ACK frames each
+// endpoint sent about the other's packets the capture saw:
+//
+//   reaction  An endpoint's ACK, less the ACK Delay it reports (RFC 9000
+//             §13.2.5; Initial and Handshake ACKs are sent at once,
+//             §13.2.1), follows the acknowledged packet by the time that
+//             packet and the ACK spent between the capture point and the
+//             endpoint: near zero on its host, about a round trip on its
+//             peer's host.
+//   gaps      An ACK that leaves out a packet the capture saw before it,
+//             with later packets acknowledged around it, and no later ACK
+//             covering it, says the packet never reached the endpoint:
+//             it was lost beyond the capture point, which is therefore not
+//             the endpoint's receive side.
+//
+// An endpoint is where the capture was taken when it reacts within
+// kNearNs (and within a quarter of its peer's reaction) and skipped none
+// of what the capture saw. Both endpoints: `both`; one: that one; none:
+// `path`. GSO super-datagrams (the sender's host, before segmentation)
+// are named in the reason as a further sign.
+#pragma once
+
+#include "capture/vantage.hpp"
+#include "dissect/timeline.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace conform {
+
+/// What the capture shows of one endpoint's acknowledgements.
+struct AckerSigns {
+  /// ACKs whose largest acknowledged packet the capture saw.
+  std::uint64_t samples = 0;
+  /// The smallest reaction among them (ns, ACK Delay removed, never negative).
+  std::optional<std::int64_t> reaction_ns;
+  /// Packets of the peer the capture saw that the endpoint's ACKs skipped
+  /// for good, and the capture frame of the first.
+  std::uint64_t skipped = 0;
+  std::uint64_t first_skipped_frame = 0;
+  /// Datagrams this endpoint sent as GSO super-datagrams.
+  std::uint64_t gso = 0;
+};
+
+struct VantageInference {
+  Vantage vantage = Vantage::path;
+  /// One sentence: the signs, with their figures.
+  std::string reason;
+  /// The signs did not settle it (an endpoint acknowledged nothing the
+  /// capture saw, or both took long alike to acknowledge and skipped
+  /// nothing, which a capture on the path and slow endpoints both show):
+  /// `vantage` is the cautious answer, `path`.
+  bool ambiguous = false;
+  AckerSigns client, server;
+};
+
+/// A reaction up to this is "at once": what an endpoint's own stack takes
+/// between a datagram's arrival and its ACK, far below any round trip
+/// beyond one host.
+inline constexpr std::int64_t kNearNs = 1'000'000;
+
+/// The signs of every QUIC connection of `timeline`, pooled, and what they say.
+VantageInference infer_vantage(const dissect::Timeline& timeline);
+
+}  // namespace conform

@@ -1,0 +1,105 @@
+// Where a capture was taken, inferred from its ACKs (gate/vantage_inference),
+// against how every committed QUIC capture was made: each `NAME.vantage`
+// beside `NAME.pcap` says so (written by the scripts that made it).
+#include "dissect/key_log.hpp"
+#include "gate/capture_units.hpp"
+#include "gate/offline_check.hpp"
+#include "gate/vantage_inference.hpp"
+#include "support/build_paths.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+using namespace conform;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Recorded {
+  fs::path capture;
+  Vantage vantage;
+};
+
+std::vector<Recorded> recorded_vantages() {
+  std::vector<Recorded> out;
+  for (const auto& entry : fs::recursive_directory_iterator(fs::path(CONFORM_SOURCE_DIR) / "captures")) {
+    if (entry.path().extension() != ".vantage") continue;
+    std::ifstream in(entry.path());
+    std::string first;
+    std::getline(in, first);
+    const auto v = parse_vantage(first);
+    BOOST_REQUIRE_MESSAGE(v, entry.path() << ": first line '" << first << "' is not a vantage");
+    fs::path capture = fs::path(entry.path()).replace_extension(".pcap");
+    if (!fs::exists(capture)) capture.replace_extension(".pcapng");
+    BOOST_REQUIRE_MESSAGE(fs::exists(capture), entry.path() << " is beside no capture");
+    out.push_back({capture, *v});
+  }
+  return out;
+}
+
+VantageInference infer(const fs::path& capture) {
+  std::vector<KeyLogFile> keylogs;
+  if (fs::path keys = fs::path(capture).replace_extension(".keys"); fs::exists(keys))
+    keylogs.push_back({keys.string(), dissect::read_key_log_text(keys.string())});
+  std::string text, sources;
+  const auto keys = capture_keys(capture.string(), keylogs, text, sources);
+  return infer_vantage(read_for_check(capture.string(), keys).timeline);
+}
+
+// Captures whose ACKs cannot tell where they were taken: one small request
+// whose few ACKs each came 3.5 ms or more after what they acknowledged at
+// both ends alike (gtlsclient and gtlsserver starting cold), and quiche
+// under Node answering 5 to 6 ms late on either side. A capture on the
+// path shows the same; the inference says it cannot tell and assumes the
+// path, the cautious choice (`--vantage` says otherwise).
+const std::set<std::string> kCannotTell = {"handshake.pcap", "handshake-dsb.pcapng", "quiche.pcap"};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(vantage_inference_test)
+
+BOOST_AUTO_TEST_CASE(every_committed_capture_is_placed_where_it_was_taken) {
+  const auto recorded = recorded_vantages();
+  BOOST_TEST(recorded.size() >= 22u);
+  for (const auto& r : recorded) {
+    const auto inferred = infer(r.capture);
+    const std::string name = r.capture.filename().string();
+    BOOST_TEST_CONTEXT(r.capture.string() << ": " << inferred.reason) {
+      if (kCannotTell.contains(name)) {
+        BOOST_TEST(inferred.ambiguous);
+        BOOST_TEST(to_string(inferred.vantage) == "path");
+      } else {
+        BOOST_TEST(!inferred.ambiguous);
+        BOOST_TEST(to_string(inferred.vantage) == to_string(r.vantage));
+      }
+    }
+  }
+}
+
+// loss.pcap: on one loopback, but each end drops what it receives after the
+// capture; the ACKs that skip what the capture saw say so.
+BOOST_AUTO_TEST_CASE(packets_lost_past_the_capture_point_place_it_off_both_endpoints) {
+  const auto inferred = infer(fs::path(CONFORM_SOURCE_DIR) / "captures/ngtcp2/loss.pcap");
+  BOOST_TEST(to_string(inferred.vantage) == "path");
+  BOOST_TEST(inferred.client.skipped == 14u);
+  BOOST_TEST(inferred.client.first_skipped_frame == 30u);
+  BOOST_TEST(inferred.server.skipped == 6u);
+  BOOST_TEST(inferred.server.first_skipped_frame == 12u);
+}
+
+// conform's simulated client.pcap: the client answers at once, the server
+// a 10 ms round trip later.
+BOOST_AUTO_TEST_CASE(a_simulated_clients_capture_is_at_the_client) {
+  const auto inferred = infer(fs::path(CONFORM_SOURCE_DIR) / "captures/conform/max-streams-bidi-requests.pcap");
+  BOOST_TEST(to_string(inferred.vantage) == "client");
+  BOOST_TEST(*inferred.client.reaction_ns == 0);
+  BOOST_TEST(*inferred.server.reaction_ns == 10'000'000);
+  BOOST_TEST(inferred.reason ==
+             "the client's fastest ACK came 0.000 ms after the packet it acknowledged passed the capture; the "
+             "server's fastest ACK came 10.000 ms after the packet it acknowledged passed the capture");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
