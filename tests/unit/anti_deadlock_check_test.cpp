@@ -102,4 +102,58 @@ BOOST_AUTO_TEST_CASE(new_crypto_after_a_server_datagram_ends_a_wait) {
   BOOST_TEST((r.verdict == Verdict::fail), r.summary);
 }
 
+// From a capture not at the client (a tap on the path), the same silence:
+// the bound allows one more round trip (10 ms: the server's 10 ms reaction
+// plus the client's immediate one), and the client's next Initial (1) and
+// Handshake (0) packets follow on from its last ones, so nothing it sent
+// went unseen: still a failure.
+BOOST_AUTO_TEST_CASE(from_the_path_a_silence_beyond_the_widened_bound_still_fails) {
+  TimelineBuilder b = acknowledged_hello();
+  b.send(Side::server, 100 * kMs, {handshake(0, {crypto(0, 400)})});
+  b.send(Side::client, 100 * kMs, {handshake(0, {ack(0, 0), crypto(0, 36)})});
+  auto run = client_run(b);
+  run.set_vantage(Vantage::path);
+  auto r = judge("client_anti_deadlock_probe", run, {});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(r.summary.find("sent no probe for 90.000 ms (bound 70.000 ms: twice the first PTO for an RTT of 10.000 "
+                            "ms, plus 10.000 ms for the round trip a capture on the path between the endpoints "
+                            "cannot see)") != std::string::npos,
+             r.summary);
+  // Within the widened bound: the client may have waited 55 ms only.
+  TimelineBuilder shorter = acknowledged_hello();
+  shorter.send(Side::client, 75 * kMs, {handshake(0, {ping(), padding(1100)})});
+  auto in_bound = client_run(shorter);
+  in_bound.set_vantage(Vantage::path);
+  r = judge("client_anti_deadlock_probe", in_bound, {});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  // At the client the same 65 ms is beyond twice the PTO.
+  r = judge("client_anti_deadlock_probe", client_run(shorter), {});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+}
+
+// A Handshake packet number skipped across the silence: a probe may have
+// been sent and lost before the capture point. And a capture that ends in
+// the silence shows no deadlock from there. Both NOT JUDGED, never FAIL.
+BOOST_AUTO_TEST_CASE(from_the_path_a_silence_that_may_hide_a_lost_probe_is_not_judged) {
+  TimelineBuilder b = acknowledged_hello();
+  b.send(Side::server, 100 * kMs, {handshake(0, {crypto(0, 400)})});
+  b.send(Side::client, 100 * kMs, {handshake(1, {ack(0, 0), crypto(0, 36)})});
+  auto run = client_run(b);
+  run.set_vantage(Vantage::server);
+  auto r = judge("client_anti_deadlock_probe", run, {});
+  BOOST_TEST((r.verdict == Verdict::not_judged), r.summary);
+  BOOST_TEST(r.summary ==
+                 "cannot judge: needs the client's own capture; client.pcap was taken on the server's host: the "
+                 "client's next handshake packet is number 1, not 0: packets it sent went unseen, a probe among "
+                 "them perhaps",
+             r.summary);
+  auto ended = client_run(acknowledged_hello());
+  ended.set_vantage(Vantage::path);
+  r = judge("client_anti_deadlock_probe", ended, {});
+  BOOST_TEST((r.verdict == Verdict::not_judged), r.summary);
+  BOOST_TEST(r.summary.find("the capture ends in a quiet spell from frame 2, and a probe lost before the capture point "
+                            "would not show") != std::string::npos,
+             r.summary);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -7,6 +7,7 @@
 #include "unit/check_timeline_builder.hpp"
 
 #include <boost/test/unit_test.hpp>
+#include <fmt/format.h>
 
 using namespace conform;
 using namespace conform::test;
@@ -198,6 +199,40 @@ BOOST_AUTO_TEST_CASE(server_buffers_early_one_rtt_packets) {
   BOOST_TEST((r.verdict == Verdict::pass), r.summary);
   BOOST_TEST(frames_of(r) == (Frames{3}));
   BOOST_TEST(r.evidence[0].text == "1-RTT packet 0 arrived before its keys; acknowledged later");
+}
+
+// The 1-RTT packet never acknowledged: dropped by the server when the
+// capture is its own; from a capture elsewhere it may have been lost past
+// the capture point, so NOT JUDGED; one acknowledged later arrived, from
+// wherever it is seen.
+BOOST_AUTO_TEST_CASE(an_early_packet_never_acknowledged_needs_the_receivers_capture) {
+  TimelineBuilder b;
+  b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+  b.send(Side::server, 1 * kMs, {initial(0, {crypto(0, 90)}), handshake(0, {crypto(0, 800)})});
+  b.send(Side::client, 3 * kMs, {one_rtt(0, {stream(0, 0, 10, true)})});
+  b.send(Side::client, 3 * kMs, {handshake(0, {ack(0, 0), crypto(0, 36)})});
+  b.send(Side::server, 4 * kMs, {handshake(1, {ack(0, 0)})});
+  auto r = judge("server_buffers_early_packets", server_run(b), {});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  for (Vantage v : {Vantage::client, Vantage::path}) {
+    auto run = server_run(b);
+    run.set_vantage(v);
+    r = judge("server_buffers_early_packets", run, {});
+    BOOST_TEST((r.verdict == Verdict::not_judged), r.summary);
+    BOOST_TEST(r.summary == fmt::format("cannot judge: needs the server's receive side; server.pcap was taken on {}: "
+                                        "1-RTT packet 0 of the client (frame 3, 3.000 ms) came before the server "
+                                        "could have its keys and was never acknowledged: it may have been lost past "
+                                        "the capture point",
+                                        describe(v)),
+               r.summary);
+  }
+  auto both = server_run(b);
+  both.set_vantage(Vantage::both);
+  BOOST_TEST((judge("server_buffers_early_packets", both, {}).verdict == Verdict::fail));
+  b.send(Side::server, 5 * kMs, {one_rtt(0, {ack(0, 0)})});
+  auto path = server_run(b);
+  path.set_vantage(Vantage::path);
+  BOOST_TEST((judge("server_buffers_early_packets", path, {}).verdict == Verdict::pass));
 }
 
 BOOST_AUTO_TEST_CASE(handshake_time_in_ms_and_round_trips) {

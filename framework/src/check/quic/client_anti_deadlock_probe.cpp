@@ -12,6 +12,18 @@
 // client already held what it needed for that data (the server's whole
 // flight) and was processing it, a certificate check, say; there was
 // nothing to deadlock, and no probe was due from its side.
+//
+// From a capture not taken at the client (docs/offline.md, "Vantage") the
+// server's ACKs are seen before they reach the client and the client's
+// datagrams after it sent them: a spell is seen longer than the client
+// waited by up to one round trip, which the bound allows, with the RTT
+// taken as the handshake's round trip at the capture point (the server's
+// reaction to the ClientHello plus the client's to the reply: the same
+// wherever the capture was taken). And a probe lost before the capture
+// point is never seen: a spell is a failure only when the client's next
+// Initial and Handshake packet numbers follow on from the last ones before
+// it, so that nothing was sent in between; otherwise, and for a capture
+// that ends in the spell, NOT JUDGED.
 #include "check/quic/support/blocked_sent.hpp"
 #include "check/quic/support/crypto_flights.hpp"
 #include "check/registrar.hpp"
@@ -66,9 +78,13 @@ class Exposure {
         if (p.space == dissect::PacketSpace::handshake) handshake_acked_ = true;
         auto& set = unacked_[space];
         for (const auto& r : a->ranges) set.erase(set.lower_bound(r.smallest), set.upper_bound(r.largest));
-        if (!first_sample_ns_ && first_send_ns_) first_sample_ns_ = at.time_ns - *first_send_ns_;
+        if (!first_sample_ns_ && first_send_ns_) {
+          first_sample_ns_ = at.time_ns - *first_send_ns_;
+          sample_at_ns_ = at.time_ns;
+        }
       }
     }
+    if (own && sample_at_ns_ && !client_reaction_ns_) client_reaction_ns_ = at.time_ns - *sample_at_ns_;
     if (own && !first_send_ns_) first_send_ns_ = at.time_ns;
   }
 
@@ -80,12 +96,45 @@ class Exposure {
   bool ended_by_condition() const { return confirmed_ || handshake_acked_; }
   /// The first RTT sample: the client's first datagram to the first ACK back.
   std::optional<std::int64_t> first_sample_ns() const { return first_sample_ns_; }
+  /// The handshake's round trip as any capture point sees it: the first
+  /// sample plus the client's first datagram after that ACK.
+  std::optional<std::int64_t> round_trip_ns() const {
+    if (!first_sample_ns_) return std::nullopt;
+    return *first_sample_ns_ + client_reaction_ns_.value_or(0);
+  }
 
  private:
   std::array<std::set<std::uint64_t>, 3> unacked_;
   bool sent_eliciting_ = false, confirmed_ = false, handshake_acked_ = false;
-  std::optional<std::int64_t> first_send_ns_, first_sample_ns_;
+  std::optional<std::int64_t> first_send_ns_, first_sample_ns_, sample_at_ns_, client_reaction_ns_;
 };
+
+// Empty when the client's next Initial and Handshake packets after
+// datagram `from` follow on from its last ones before it (nothing sent in
+// between went unseen); else why a probe may have been lost before the
+// capture point.
+std::string probe_maybe_unseen(const dissect::Connection& c, std::size_t from) {
+  for (auto space : {dissect::PacketSpace::initial, dissect::PacketSpace::handshake}) {
+    std::optional<std::uint64_t> last, next;
+    for (std::size_t i = 0; i < c.datagrams.size() && !next; ++i)
+      if (sender_of(c.datagrams[i]) == Side::client)
+        for (const auto& p : c.datagrams[i].packets)
+          if (p.space == space && p.packet_number) {
+            if (i <= from) last = *p.packet_number;
+            else if (!next) next = *p.packet_number;
+          }
+    const std::uint64_t expected = last ? *last + 1 : 0;
+    if (!next)
+      return fmt::format("the capture shows no {} packet of the client after frame {}, so a probe lost before the "
+                         "capture point would not show",
+                         dissect::to_string(space), c.datagrams[from].frame);
+    if (*next != expected)
+      return fmt::format("the client's next {} packet is number {}, not {}: packets it sent went unseen, a probe "
+                         "among them perhaps",
+                         dissect::to_string(space), *next, expected);
+  }
+  return {};
+}
 
 class AntiDeadlockProbe final : public QuicCheck {
  public:
@@ -123,19 +172,26 @@ class AntiDeadlockProbe final : public QuicCheck {
     std::size_t spells = 0, processing = 0;
     std::int64_t longest = 0, bound = -1;
     std::string bound_source;
+    const bool at_client = at_endpoint(j.vantage, Side::client);
+    std::string unseen;  // why a failure cannot be supported from here
     auto limit = [&]() -> std::int64_t {
+      const auto rtt = (at_client ? e.first_sample_ns() : e.round_trip_ns()).value_or(0);
+      const std::int64_t unseen_trip = at_client ? 0 : rtt;
+      const std::string widened =
+          at_client ? "" : fmt::format(", plus {} for the round trip a capture on {} cannot see", ms(rtt), describe(j.vantage));
       if (max_wait_ms >= 0) {
-        bound_source = "max_wait_ms";
-        return std::int64_t(max_wait_ms * 1e6);
+        bound_source = "max_wait_ms" + widened;
+        return std::int64_t(max_wait_ms * 1e6) + unseen_trip;
       }
-      const auto rtt = e.first_sample_ns().value_or(0);
-      bound_source = fmt::format("twice the first PTO for an RTT of {}", ms(rtt));
-      return 2 * (rtt + std::max(2 * rtt, kGranularityNs));
+      bound_source = fmt::format("twice the first PTO for an RTT of {}{}", ms(rtt), widened);
+      return 2 * (rtt + std::max(2 * rtt, kGranularityNs)) + unseen_trip;
     };
     auto close_spell = [&](const At& end, const std::string& how) {
       const std::int64_t quiet = end.time_ns - since->time_ns;
       longest = std::max(longest, quiet);
-      if (quiet > bound && problems.empty()) {
+      if (quiet > bound && problems.empty() && unseen.empty() && !at_client)
+        unseen = probe_maybe_unseen(c, since->datagram);
+      if (quiet > bound && problems.empty() && unseen.empty()) {
         problems.push_back(fmt::format("the client had nothing unacknowledged and no Handshake ACK from frame {} ({}) "
                                        "and sent no probe for {} (bound {}: {}), until {}",
                                        since->frame, ms(since->time_ns), ms(quiet), ms(bound), bound_source, how));
@@ -168,6 +224,11 @@ class AntiDeadlockProbe final : public QuicCheck {
         bound = limit();
       }
     }
+    if (since && problems.empty() && !at_client && unseen.empty())
+      unseen = fmt::format("the capture ends in a quiet spell from frame {}, and a probe lost before the capture "
+                           "point would not show",
+                           since->frame);
+    if (!unseen.empty()) return needs_vantage(j, Side::client, "own capture", unseen);
     if (since && problems.empty()) {
       // No probe, no Handshake ACK, no HANDSHAKE_DONE to the end: deadlock.
       problems.push_back(fmt::format("the client had nothing unacknowledged and no Handshake ACK from frame {} ({}) "

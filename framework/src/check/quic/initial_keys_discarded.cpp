@@ -31,7 +31,7 @@ class InitialKeysDiscarded final : public QuicCheck {
       if (by != "any" && by != to_string(side)) continue;
       const auto captures = run.at(side);
       if (captures.empty() && by != "any") return missing_captures(side);
-      for (const Judged& j : connections_of(captures)) parts.emplace_back(label(j), judge_one(j, side));
+      for (const Judged& j : connections_of(captures, run.vantage(side))) parts.emplace_back(label(j), judge_one(j, side));
     }
     if (parts.empty()) return {Verdict::fail, "no QUIC connection in the captures", {}};
     return combine(parts);

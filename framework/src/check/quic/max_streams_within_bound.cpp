@@ -35,7 +35,7 @@ class MaxStreamsWithinBound final : public QuicCheck {
     std::size_t frames = 0;
     for (Side side : {Side::client, Side::server}) {
       if (by != "any" && by != to_string(side)) continue;
-      for (const Judged& j : connections_of(run.at(side))) {
+      for (const Judged& j : connections_of(run.at(side), run.vantage(side))) {
         const auto& s = j.connection->side(side);
         for (const auto& limits : {s.max_streams, s.streams_blocked})
           for (const auto& list : limits)

@@ -26,7 +26,7 @@ class NoConnectionError final : public QuicCheck {
     const auto by = value_or<std::string>(input.params, "by", "any");
     // No connection, no error to see: that is not a pass (a client that crashed sends nothing).
     std::size_t connections = 0;
-    for (Side side : sides(by)) connections += connections_of(run.at(side)).size();
+    for (Side side : sides(by)) connections += connections_of(run.at(side), run.vantage(side)).size();
     if (connections == 0) return {Verdict::fail, "no QUIC connection in the captures", {}};
     std::vector<std::string> problems;
     std::vector<Evidence> ev;

@@ -51,7 +51,7 @@ class StreamsDelivered final : public QuicCheck {
     if (receivers.empty()) return missing_captures(dissect::other(from));
     const auto senders = run.at(from);
     std::vector<std::pair<std::string, CheckResult>> parts;
-    for (const Judged& j : connections_of(receivers)) {
+    for (const Judged& j : connections_of(receivers, run.vantage(dissect::other(from)))) {
       const ConnectionFacts* sent = nullptr;
       const CaptureFacts* sender_capture = nullptr;
       for (const auto* cap : senders)

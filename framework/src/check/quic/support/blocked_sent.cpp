@@ -18,11 +18,14 @@ std::size_t judge_blocked(const BlockedScope& scope, const CaptureFacts& capture
     if (a.raised && a.raised->at.time_ns - a.reached.time_ns <= grace_ns) continue;
     ++needed;
     std::optional<std::size_t> until;
-    if (a.raised) until = a.raised->at.datagram;
+    if (a.passed) until = a.passed->at.datagram;
     // A frame carrying this limit was sent while it was in force (limits only
     // grow), so it counts even in a datagram before the one where the usage
     // reached the limit: a stack that knows it will block says so as it
     // queues the last streams, often in an earlier packet of the same burst.
+    // It counts after the raise too, until the sender uses it: only then is
+    // the raise known to have reached it (AtLimit::passed), the rule
+    // blocked_frames_not_early follows.
     if (const LimitSeen* f = find_frame(*scope.blocked, a.limit, 0, until)) {
       evidence.push_back(quic_checks::evidence(capture, f->at, fmt::format("{} {} ({})", scope.blocked_frame, a.limit, scope.what)));
       continue;

@@ -5,7 +5,9 @@
 // buffered and acknowledged once processed, instead of dropped so the peer
 // must resend them (RFC 9001 §5.7 and §4.1.4: MAY buffer; the fix of
 // shared/background/client-packet-buffering-and-pq-handshake.md). Read at
-// the receiver's capture: arrivals and the ACK frames it sent.
+// the receiver's capture: arrivals and the ACK frames it sent. A capture
+// taken elsewhere shows a packet acknowledged as arrived, but one never
+// acknowledged may have been lost past it: NOT JUDGED.
 #pragma once
 
 #include "check/quic/support/blocked_sent.hpp"
@@ -92,11 +94,13 @@ class EarlyPacketsBuffered : public QuicCheck {
     std::vector<std::string> problems;
     std::vector<Evidence> ev;
     std::size_t dropped = 0;
+    const Early* first_dropped = nullptr;
     for (const Early& e : early) {
       const bool was_acked = acked[std::size_t(e.space)].contains(e.pn);
       ev.push_back(evidence(*j.capture, e.at,
                             fmt::format("{} packet {} arrived before its keys; {}", dissect::to_string(e.type), e.pn,
                                         was_acked ? "acknowledged later" : "never acknowledged")));
+      if (!was_acked && !first_dropped) first_dropped = &e;
       if (!was_acked && dropped++ == 0)
         problems.push_back(fmt::format("{} packet {} of the {} arrived at frame {} ({}) before the {} could have its "
                                        "keys and was never acknowledged",
@@ -104,6 +108,15 @@ class EarlyPacketsBuffered : public QuicCheck {
                                        ms(e.at.time_ns), to_string(receiver_)));
     }
     if (dropped > 1) problems.front() += fmt::format(" ({} such packets)", dropped);
+    // Only a capture at the receiver shows that what it saw arrived; from
+    // anywhere else a packet never acknowledged may have been lost past it.
+    if (dropped && !at_endpoint(j.vantage, receiver_))
+      return needs_vantage(j, receiver_, "receive side",
+                           fmt::format("{} packet {} of the {} (frame {}, {}) came before the {} could have its keys "
+                                       "and was never acknowledged{}: it may have been lost past the capture point",
+                                       dissect::to_string(first_dropped->type), first_dropped->pn, to_string(peer),
+                                       first_dropped->at.frame, ms(first_dropped->at.time_ns), to_string(receiver_),
+                                       dropped > 1 ? fmt::format(" ({} such packets)", dropped) : ""));
     if (early.size() < min_early)
       problems.push_back(fmt::format("{} packets arrived before their keys, fewer than min_early={}", early.size(), min_early));
     if (early.empty() && problems.empty())

@@ -9,13 +9,13 @@ LimitWalk walk_limit(std::uint64_t initial, const std::vector<LimitSeen>& raises
                      const At& start) {
   LimitWalk w;
   std::uint64_t limit = initial;
-  if (initial == 0) w.at_limit.push_back({0, start, std::nullopt});
+  if (initial == 0) w.at_limit.push_back({0, start, std::nullopt, std::nullopt});
   std::size_t ri = 0;
   for (const auto& u : usage) {
     for (; ri < raises.size() && raises[ri].at.datagram < u.at.datagram; ++ri) limit = std::max(limit, raises[ri].value);
     if (u.value > limit && !w.beyond) w.beyond = {u, limit};
     if (u.value >= limit && (w.at_limit.empty() || w.at_limit.back().limit != limit))
-      w.at_limit.push_back({limit, u.at, std::nullopt});
+      w.at_limit.push_back({limit, u.at, std::nullopt, std::nullopt});
     w.used = std::max(w.used, u.value);
   }
   for (; ri < raises.size(); ++ri) limit = std::max(limit, raises[ri].value);
@@ -26,6 +26,9 @@ LimitWalk walk_limit(std::uint64_t initial, const std::vector<LimitSeen>& raises
   for (auto& a : w.at_limit) {
     while (j < raises.size() && !(raises[j].value > a.limit && raises[j].at.datagram > a.reached.datagram)) ++j;
     if (j < raises.size()) a.raised = raises[j];
+    auto beyond = std::upper_bound(usage.begin(), usage.end(), a.limit,
+                                   [](std::uint64_t v, const LimitSeen& u) { return v < u.value; });
+    if (beyond != usage.end()) a.passed = *beyond;
   }
   return w;
 }

@@ -14,11 +14,16 @@
 namespace conform::quic_checks {
 
 /// The usage reached `limit` at `reached`; `raised` is the first frame
-/// raising the limit above it after that, if any.
+/// raising the limit above it after that, if any; `passed` the first usage
+/// beyond it, if any: the first sign, in the sender's own datagrams, that
+/// it knew of the raise. Until then the limit was in force as far as the
+/// sender knew, wherever the capture was taken (the raise may reach it a
+/// one-way delay after the capture saw it, and it reads it when it does).
 struct AtLimit {
   std::uint64_t limit = 0;
   At reached;
   std::optional<LimitSeen> raised;
+  std::optional<LimitSeen> passed;
 };
 
 struct LimitWalk {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 
 namespace conform::quic_checks {
 
@@ -47,6 +48,23 @@ std::vector<const CaptureFacts*> QuicRun::at(Side side) const {
   return {};
 }
 
+Vantage QuicRun::vantage(Side side) const {
+  if (!given_) {
+    given_.emplace();
+    if (!dir_.empty())
+      if (std::ifstream in(fs::path(dir_) / kVantageFile); in) {
+        std::string line;
+        std::getline(in, line);
+        *given_ = parse_vantage(line);
+        if (!*given_)
+          throw InputError({(fs::path(dir_) / kVantageFile).string()},
+                           fmt::format("'{}' is not a vantage: one of {}", line, kVantageNames));
+      }
+  }
+  if (*given_) return **given_;
+  return side == Side::client ? Vantage::client : Vantage::server;
+}
+
 CheckResult QuicCheck::evaluate(const CheckInput& input) const {
   try {
     const QuicRun run(input.artifact_dir);
@@ -60,10 +78,10 @@ CheckResult QuicCheck::evaluate(const CheckInput& input) const {
   }
 }
 
-std::vector<Judged> connections_of(const std::vector<const CaptureFacts*>& captures) {
+std::vector<Judged> connections_of(const std::vector<const CaptureFacts*>& captures, Vantage vantage) {
   std::vector<Judged> out;
   for (const auto* cap : captures)
-    for (const auto& c : cap->connections) out.push_back({cap, &c, {}});
+    for (const auto& c : cap->connections) out.push_back({cap, &c, {}, vantage});
   for (auto& j : out)
     for (const auto& other : out)
       if (other.connection != j.connection) j.beside.push_back(other.connection);
@@ -112,9 +130,16 @@ CheckResult judge_each_connection(const QuicRun& run, Side side, const std::func
   const auto captures = run.at(side);
   if (captures.empty()) return missing_captures(side);
   std::vector<std::pair<std::string, CheckResult>> parts;
-  for (const Judged& j : connections_of(captures)) parts.emplace_back(label(j), one(j));
+  for (const Judged& j : connections_of(captures, run.vantage(side))) parts.emplace_back(label(j), one(j));
   if (parts.empty()) return {Verdict::fail, fmt::format("no QUIC connection in the {} captures", to_string(side)), {}};
   return combine(parts);
+}
+
+CheckResult needs_vantage(const Judged& j, Side endpoint, const std::string& what, const std::string& why) {
+  return {Verdict::not_judged,
+          fmt::format("cannot judge: needs the {}'s {}; {} was taken on {}: {}", to_string(endpoint), what,
+                      j.capture->file, describe(j.vantage), why),
+          {}};
 }
 
 CheckResult not_exercised(std::string looked_for, std::vector<Evidence> evidence) {

@@ -5,6 +5,7 @@
 // word summaries and evidence alike across checks.
 #pragma once
 
+#include "capture/vantage.hpp"
 #include "check/check.hpp"
 #include "check/quic/support/capture_facts.hpp"
 #include "check/quic/support/key_visibility.hpp"
@@ -34,9 +35,16 @@ class QuicRun {
   std::vector<const CaptureFacts*> clients() const;
   /// The captures taken at `side`'s endpoints.
   std::vector<const CaptureFacts*> at(Side side) const;
+  /// Where the captures at(side) were taken: the folder's `vantage` file
+  /// when it has one (`conform check` writes it), else `side`'s host, as
+  /// conform's runs take them.
+  Vantage vantage(Side side) const;
+  /// A run whose captures were all taken at `v` (tests).
+  void set_vantage(Vantage v) { given_ = v; }
 
  private:
   std::string dir_;
+  mutable std::optional<std::optional<Vantage>> given_;
   mutable bool server_loaded_ = false, clients_loaded_ = false;
   mutable std::shared_ptr<const CaptureFacts> server_;
   mutable std::vector<std::shared_ptr<const CaptureFacts>> clients_;
@@ -63,11 +71,18 @@ struct Judged {
   const CaptureFacts* capture = nullptr;
   const ConnectionFacts* connection = nullptr;
   std::vector<const ConnectionFacts*> beside;
+  /// Where `capture` was taken.
+  Vantage vantage = Vantage::path;
 };
 
-/// Every connection of every capture in `captures`, in order, each with
-/// the others beside it.
-std::vector<Judged> connections_of(const std::vector<const CaptureFacts*>& captures);
+/// Every connection of every capture in `captures` (taken at `vantage`),
+/// in order, each with the others beside it.
+std::vector<Judged> connections_of(const std::vector<const CaptureFacts*>& captures, Vantage vantage);
+
+/// NOT JUDGED because `j`'s capture was not taken at `endpoint`'s host:
+/// "needs the server's receive side; the capture was taken on the path
+/// between the endpoints: <why>".
+CheckResult needs_vantage(const Judged& j, Side endpoint, const std::string& what, const std::string& why);
 
 /// The same connection (same original Destination Connection ID, else same
 /// client address) in another capture, or nullptr.

@@ -27,7 +27,7 @@ std::vector<Side> sides(const std::string& by);
 template <typename F>
 void for_each_close(const QuicRun& run, const std::string& by, F&& f) {
   for (Side side : sides(by))
-    for (const Judged& j : connections_of(run.at(side)))
+    for (const Judged& j : connections_of(run.at(side), run.vantage(side)))
       for (const auto& c : j.connection->side(side).closes)
         if (!c.frame.application) f(j, side, c);
 }
