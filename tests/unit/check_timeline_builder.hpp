@@ -152,6 +152,17 @@ inline RunDemand demand_of(Side side, std::optional<DemandValue> SideDemand::*wh
 /// A run with only a client capture, or only a server capture.
 inline quic_checks::QuicRun client_run(const TimelineBuilder& b) { return {nullptr, {b.facts("client.pcap")}}; }
 inline quic_checks::QuicRun server_run(const TimelineBuilder& b) { return {b.facts("server.pcap"), {}}; }
+/// The same runs with their captures taken at `v` (docs/offline.md, "Vantage").
+inline quic_checks::QuicRun client_run(const TimelineBuilder& b, Vantage v) {
+  auto run = client_run(b);
+  run.set_vantage(v);
+  return run;
+}
+inline quic_checks::QuicRun server_run(const TimelineBuilder& b, Vantage v) {
+  auto run = server_run(b);
+  run.set_vantage(v);
+  return run;
+}
 
 inline std::vector<std::uint64_t> frames_of(const CheckResult& r) {
   std::vector<std::uint64_t> out;

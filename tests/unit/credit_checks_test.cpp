@@ -184,6 +184,43 @@ BOOST_AUTO_TEST_CASE(credit_not_held_back_fails_when_datagrams_leave_without_the
   BOOST_TEST((r.verdict == Verdict::pass), r.summary);
 }
 
+// From a capture at the server (the data's sender), the client's ACKs seen
+// within the handshake's 10 ms round trip after the data reached the limit
+// may have left before the data reached the client: not counted. One seen
+// later is.
+BOOST_AUTO_TEST_CASE(credit_not_held_back_from_elsewhere_allows_the_round_trip_it_cannot_see) {
+  auto held = [](std::int64_t second_ack_ms) {
+    TimelineBuilder b;
+    b.params(Side::client).initial_max_data = 1000;
+    b.params(Side::client).initial_max_stream_data_uni = 100000;
+    b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+    b.send(Side::server, 10 * kMs, {initial(0, {ack(0, 0), crypto(0, 90)})});
+    b.send(Side::client, 10 * kMs, {initial(1, {ack(0, 0)})});
+    b.send(Side::server, 20 * kMs, {stream(3, 0, 1000, false)});
+    b.send(Side::client, 21 * kMs, {ack(0, 1)});
+    b.send(Side::client, second_ack_ms * kMs, {ack(0, 2)});
+    b.send(Side::client, (second_ack_ms + 1) * kMs, {max_data(2000)});
+    b.send(Side::server, 60 * kMs, {stream(3, 1000, 500, true)});
+    return b;
+  };
+  auto r = judge("credit_not_held_back", client_run(held(25)), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  auto from_server = client_run(held(25), Vantage::server);
+  r = judge("credit_not_held_back", from_server, {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  BOOST_TEST(r.summary ==
+                 "the server reached a limit wanting more 1 times; the most datagrams the client sent before the "
+                 "raise: 0 (not counting those within 10.000 ms of the data reaching the limit: the capture, taken "
+                 "on the server's host, cannot tell whether they left before the data reached the client)",
+             r.summary);
+  auto later = client_run(held(35), Vantage::server);
+  r = judge("credit_not_held_back", later, {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(r.summary.find("the client sent 1 datagrams without MAX_DATA (the first at frame 6, 35.000 ms)") !=
+                 std::string::npos,
+             r.summary);
+}
+
 BOOST_AUTO_TEST_CASE(credit_not_held_back_judges_stream_limits_and_ignores_a_peer_done_at_the_limit) {
   // Stream 3's limit of 600 is reached at frame 2, with more to come (no
   // FIN); one ACK leaves before MAX_STREAM_DATA.

@@ -215,8 +215,7 @@ BOOST_AUTO_TEST_CASE(an_early_packet_never_acknowledged_needs_the_receivers_capt
   auto r = judge("server_buffers_early_packets", server_run(b), {});
   BOOST_TEST((r.verdict == Verdict::fail), r.summary);
   for (Vantage v : {Vantage::client, Vantage::path}) {
-    auto run = server_run(b);
-    run.set_vantage(v);
+    auto run = server_run(b, v);
     r = judge("server_buffers_early_packets", run, {});
     BOOST_TEST((r.verdict == Verdict::not_judged), r.summary);
     BOOST_TEST(r.summary == fmt::format("cannot judge: needs the server's receive side; server.pcap was taken on {}: "
@@ -226,13 +225,35 @@ BOOST_AUTO_TEST_CASE(an_early_packet_never_acknowledged_needs_the_receivers_capt
                                         describe(v)),
                r.summary);
   }
-  auto both = server_run(b);
-  both.set_vantage(Vantage::both);
+  auto both = server_run(b, Vantage::both);
   BOOST_TEST((judge("server_buffers_early_packets", both, {}).verdict == Verdict::fail));
   b.send(Side::server, 5 * kMs, {one_rtt(0, {ack(0, 0)})});
-  auto path = server_run(b);
-  path.set_vantage(Vantage::path);
+  auto path = server_run(b, Vantage::path);
   BOOST_TEST((judge("server_buffers_early_packets", path, {}).verdict == Verdict::pass));
+}
+
+// From a capture not at the client, intervals of 3 ms then 3 ms fail only
+// when the packet numbers show nothing unseen between the bursts; probes
+// numbered 1 then 3 may have had a lost probe 2 between them, which would
+// make the intervals 3, 1.5, 1.5 or any other split: NOT JUDGED.
+BOOST_AUTO_TEST_CASE(pto_backoff_from_elsewhere_needs_every_probe_seen) {
+  auto run = client_run(client_probes({3, 6}), Vantage::server);
+  auto r = judge("pto_backoff", run, {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  TimelineBuilder skipped;
+  skipped.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+  skipped.send(Side::client, 3 * kMs, {initial(1, {crypto(0, 300), padding(856)})});
+  skipped.send(Side::client, 6 * kMs, {initial(3, {crypto(0, 300), padding(856)})});
+  auto gap = client_run(skipped, Vantage::path);
+  r = judge("pto_backoff", gap, {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::not_judged), r.summary);
+  BOOST_TEST(r.summary ==
+                 "cannot judge: needs the client's own capture; client.pcap was taken on the path between the "
+                 "endpoints: the client's initial packet 3 at frame 3 comes after packet 1: what it sent between "
+                 "went unseen (a probe, perhaps, which would split the interval)",
+             r.summary);
+  // At the client, a skipped number is the client's own choice: judged.
+  BOOST_TEST((judge("pto_backoff", client_run(skipped), {{"by", "client"}}).verdict == Verdict::fail));
 }
 
 BOOST_AUTO_TEST_CASE(handshake_time_in_ms_and_round_trips) {

@@ -26,6 +26,8 @@
 // that ends in the spell, NOT JUDGED.
 #include "check/quic/support/blocked_sent.hpp"
 #include "check/quic/support/crypto_flights.hpp"
+#include "check/quic/support/round_trip.hpp"
+#include "check/quic/support/unseen_packets.hpp"
 #include "check/registrar.hpp"
 
 #include <fmt/format.h>
@@ -78,13 +80,9 @@ class Exposure {
         if (p.space == dissect::PacketSpace::handshake) handshake_acked_ = true;
         auto& set = unacked_[space];
         for (const auto& r : a->ranges) set.erase(set.lower_bound(r.smallest), set.upper_bound(r.largest));
-        if (!first_sample_ns_ && first_send_ns_) {
-          first_sample_ns_ = at.time_ns - *first_send_ns_;
-          sample_at_ns_ = at.time_ns;
-        }
+        if (!first_sample_ns_ && first_send_ns_) first_sample_ns_ = at.time_ns - *first_send_ns_;
       }
     }
-    if (own && sample_at_ns_ && !client_reaction_ns_) client_reaction_ns_ = at.time_ns - *sample_at_ns_;
     if (own && !first_send_ns_) first_send_ns_ = at.time_ns;
   }
 
@@ -96,17 +94,11 @@ class Exposure {
   bool ended_by_condition() const { return confirmed_ || handshake_acked_; }
   /// The first RTT sample: the client's first datagram to the first ACK back.
   std::optional<std::int64_t> first_sample_ns() const { return first_sample_ns_; }
-  /// The handshake's round trip as any capture point sees it: the first
-  /// sample plus the client's first datagram after that ACK.
-  std::optional<std::int64_t> round_trip_ns() const {
-    if (!first_sample_ns_) return std::nullopt;
-    return *first_sample_ns_ + client_reaction_ns_.value_or(0);
-  }
 
  private:
   std::array<std::set<std::uint64_t>, 3> unacked_;
   bool sent_eliciting_ = false, confirmed_ = false, handshake_acked_ = false;
-  std::optional<std::int64_t> first_send_ns_, first_sample_ns_, sample_at_ns_, client_reaction_ns_;
+  std::optional<std::int64_t> first_send_ns_, first_sample_ns_;
 };
 
 // Empty when the client's next Initial and Handshake packets after
@@ -115,23 +107,12 @@ class Exposure {
 // capture point.
 std::string probe_maybe_unseen(const dissect::Connection& c, std::size_t from) {
   for (auto space : {dissect::PacketSpace::initial, dissect::PacketSpace::handshake}) {
-    std::optional<std::uint64_t> last, next;
-    for (std::size_t i = 0; i < c.datagrams.size() && !next; ++i)
-      if (sender_of(c.datagrams[i]) == Side::client)
-        for (const auto& p : c.datagrams[i].packets)
-          if (p.space == space && p.packet_number) {
-            if (i <= from) last = *p.packet_number;
-            else if (!next) next = *p.packet_number;
-          }
-    const std::uint64_t expected = last ? *last + 1 : 0;
+    const auto next = next_in_space(c, Side::client, space, from);
     if (!next)
       return fmt::format("the capture shows no {} packet of the client after frame {}, so a probe lost before the "
                          "capture point would not show",
                          dissect::to_string(space), c.datagrams[from].frame);
-    if (*next != expected)
-      return fmt::format("the client's next {} packet is number {}, not {}: packets it sent went unseen, a probe "
-                         "among them perhaps",
-                         dissect::to_string(space), *next, expected);
+    if (auto gap = packet_number_gap(c, Side::client, space, from, *next)) return *gap + " (a probe, perhaps)";
   }
   return {};
 }
@@ -175,7 +156,7 @@ class AntiDeadlockProbe final : public QuicCheck {
     const bool at_client = at_endpoint(j.vantage, Side::client);
     std::string unseen;  // why a failure cannot be supported from here
     auto limit = [&]() -> std::int64_t {
-      const auto rtt = (at_client ? e.first_sample_ns() : e.round_trip_ns()).value_or(0);
+      const auto rtt = (at_client ? e.first_sample_ns() : handshake_round_trip(c)).value_or(0);
       const std::int64_t unseen_trip = at_client ? 0 : rtt;
       const std::string widened =
           at_client ? "" : fmt::format(", plus {} for the round trip a capture on {} cannot see", ms(rtt), describe(j.vantage));

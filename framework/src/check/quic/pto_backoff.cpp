@@ -7,8 +7,14 @@
 // CRYPTO; datagrams within 1 ms of each other form one burst (PTO sends up
 // to two). The chain restarts at a datagram of new data or at an ACK
 // newly acknowledging the sender's packets. Judged at the sender's capture.
+// From a capture taken elsewhere a probe lost before the capture point
+// would merge two intervals into one and look like too short a backoff
+// after it, so a short interval is a failure only when the sender's Initial
+// and Handshake packet numbers run on without a gap from the burst before
+// the interval compared to it; otherwise NOT JUDGED (unseen_packets.hpp).
 #include "check/quic/support/blocked_sent.hpp"
 #include "check/quic/support/crypto_flights.hpp"
+#include "check/quic/support/unseen_packets.hpp"
 #include "check/registrar.hpp"
 
 #include <fmt/format.h>
@@ -41,11 +47,21 @@ class PtoBackoff final : public QuicCheck {
   }
 
  private:
+  // Why probes of `by` between `from` and `to` may have gone unseen.
+  static std::optional<std::string> packets_unseen(const Judged& j, Side by, const At& from, const At& to) {
+    for (auto space : {dissect::PacketSpace::initial, dissect::PacketSpace::handshake})
+      if (auto gap = packet_number_gap(*j.connection->connection, by, space, from.datagram, to.datagram))
+        return *gap + " (a probe, perhaps, which would split the interval)";
+    return std::nullopt;
+  }
+
   static CheckResult judge_one(const Judged& j, Side by, double factor) {
     const Flights flights = crypto_flights(*j.connection, by);
     std::vector<std::string> problems;
     std::vector<Evidence> ev;
-    std::optional<At> anchor, last_burst, last_sent;
+    std::optional<At> anchor, last_burst, last_sent, burst_before;
+    const bool at_sender = at_endpoint(j.vantage, by);
+    std::string unseen;
     std::int64_t interval = -1;  // between the last two bursts, ns; -1: none yet
     std::size_t ai = 0, bursts = 0, longest = 0, chain = 0, compared = 0;
     for (const auto& d : flights.datagrams) {
@@ -73,7 +89,11 @@ class PtoBackoff final : public QuicCheck {
           ++bursts;
           longest = std::max(longest, ++chain);
           compared += interval > 0;
-          if (interval > 0 && gap < factor * double(interval)) {
+          const std::optional<std::string> gap_unseen =
+              at_sender || interval <= 0 || gap >= factor * double(interval) ? std::nullopt
+                                                                              : packets_unseen(j, by, *burst_before, d.at);
+          if (gap_unseen && unseen.empty()) unseen = *gap_unseen;
+          if (interval > 0 && gap < factor * double(interval) && !gap_unseen) {
             problems.push_back(fmt::format("the probe at frame {} ({}) came {} after the one at frame {}, which came "
                                            "{} after its predecessor: factor {:.2f} < {}",
                                            d.at.frame, ms(d.at.time_ns), ms(gap), from.frame, ms(interval),
@@ -82,11 +102,13 @@ class PtoBackoff final : public QuicCheck {
             ev.push_back(evidence(*j.capture, d.at, fmt::format("probe {} later", ms(gap))));
           }
           interval = gap;
+          burst_before = from;
           last_burst = d.at;
         }
       }
       last_sent = d.at;
     }
+    if (problems.empty() && !unseen.empty()) return needs_vantage(j, by, "own capture", unseen);
     if (compared == 0)
       return not_exercised(fmt::format("no two successive PTO probe bursts of the {} without a new acknowledgement "
                                        "between them ({} probe bursts)",

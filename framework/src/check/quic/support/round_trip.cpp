@@ -18,4 +18,15 @@ StatedRoundTrip stated_round_trip(const CheckInput& input) {
   return {};
 }
 
+std::optional<std::int64_t> handshake_round_trip(const dissect::Connection& c) {
+  std::optional<std::int64_t> first, replied;
+  for (const auto& d : c.datagrams) {
+    const bool client = d.direction == dissect::Direction::client_to_server;
+    if (client && !first) first = d.time_ns;
+    else if (!client && first && !replied) replied = d.time_ns;
+    else if (client && replied) return d.time_ns - *first;
+  }
+  return std::nullopt;
+}
+
 }  // namespace conform::quic_checks

@@ -1,0 +1,29 @@
+// What a capture not taken at a sender may have missed of what it sent:
+// datagrams lost between the sender and the capture point never show, but
+// QUIC packet numbers do not skip (RFC 9000 §12.3: each packet of a space
+// takes the next number, a sender may skip but seldom does), so packets
+// that follow on from the one before prove nothing went unseen between
+// them. Checks that judge a sender by its silence (no probe, no backoff)
+// need that proof from anywhere but the sender's own host.
+#pragma once
+
+#include "check/quic/support/timeline_queries.hpp"
+
+#include <optional>
+#include <string>
+
+namespace conform::quic_checks {
+
+/// Why `sender`'s packets in `space` in datagrams `from` (exclusive)
+/// through `to` (inclusive) may not be all it sent then: "the client's
+/// handshake packet 3 at frame 9 follows 1, not 2". nullopt when each
+/// follows on from the one before it (the first from the last at or before
+/// `from`, or from none: 0).
+std::optional<std::string> packet_number_gap(const dissect::Connection& c, Side sender, dissect::PacketSpace space,
+                                             std::size_t from, std::size_t to);
+
+/// The datagram after `from` holding `sender`'s next packet in `space`, or nullopt.
+std::optional<std::size_t> next_in_space(const dissect::Connection& c, Side sender, dissect::PacketSpace space,
+                                         std::size_t from);
+
+}  // namespace conform::quic_checks
