@@ -46,6 +46,42 @@ BOOST_AUTO_TEST_CASE(data_blocked_sent_wants_the_frame_while_waiting_at_the_limi
              r.summary);
 }
 
+// The shape of quic-go → lsquic in interop/connection-window: the sender
+// (lsquic, the server here) waits at the limit 100, the raise passes the
+// capture point, and 3 µs later the sender's DATA_BLOCKED 100 passes it: it
+// had not read the raise yet. Only its next data beyond 100 shows it had.
+// data_blocked_sent and blocked_frames_not_early read that alike (the
+// frame reports the wait) from wherever the capture was taken; a
+// DATA_BLOCKED 100 sent after the data beyond 100 reports no wait.
+BOOST_AUTO_TEST_CASE(a_blocked_frame_just_after_the_raise_reports_the_wait_for_both_checks) {
+  auto at_limit = [](bool late) {
+    TimelineBuilder b;
+    b.params(Side::client).initial_max_data = 100;
+    b.send(Side::server, 1 * kMs, {stream(1, 0, 100, false)});
+    b.send(Side::client, 5 * kMs, {max_data(300)});
+    if (!late) b.send(Side::server, 5 * kMs + 3000, {data_blocked(100)});
+    b.send(Side::server, 6 * kMs, {stream(1, 100, 100, true)});
+    if (late) b.send(Side::server, 6 * kMs + 3000, {data_blocked(100)});
+    return b;
+  };
+  for (Vantage v : {Vantage::server, Vantage::client, Vantage::path}) {
+    BOOST_TEST_CONTEXT(to_string(v)) {
+      auto r = judge("data_blocked_sent", server_run(at_limit(false), v), {{"by", "server"}});
+      BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+      BOOST_TEST(frames_of(r) == (Frames{3}));
+      r = judge("blocked_frames_not_early", server_run(at_limit(false), v), {{"by", "server"}});
+      BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+      r = judge("data_blocked_sent", server_run(at_limit(true), v), {{"by", "server"}});
+      BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+      BOOST_TEST(r.summary == "connection data: at the limit 100 from frame 1 (1.000 ms) wanting 200 (sent 200), "
+                              "raised at frame 2; no DATA_BLOCKED 100 sent",
+                 r.summary);
+      r = judge("blocked_frames_not_early", server_run(at_limit(true), v), {{"by", "server"}});
+      BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(data_beyond_the_limit_fails) {
   TimelineBuilder b;
   b.params(Side::server).initial_max_data = 100;

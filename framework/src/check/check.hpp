@@ -99,6 +99,14 @@ struct ScenarioParam {
   ScenarioPart part;
 };
 
+/// What a check needs of where its capture was taken (docs/offline.md,
+/// "Vantage"): whose host shows what it judges, and what it does with a
+/// capture taken anywhere else.
+struct VantageNeed {
+  std::string at;         ///< "the receiver's host", "`by`'s host", "anywhere"
+  std::string elsewhere;  ///< one sentence
+};
+
 /// Whether a check of `check_transport` (Check::transport()) reads a
 /// connection of `connection_transport` ("QUIC", "TCP").
 inline bool reads(std::string_view check_transport, std::string_view connection_transport) {
@@ -140,6 +148,10 @@ class Check {
   /// capture made elsewhere an instance that sets one is NOT APPLICABLE
   /// (docs/offline.md). Every name is one of params().
   virtual std::vector<ScenarioParam> scenario_params() const { return {}; }
+  /// For a check that judges what an endpoint knew: where that shows, and
+  /// how a capture from elsewhere is judged; nullopt for one that reads
+  /// only what any capture shows as such (counts, sizes, frames' contents).
+  virtual std::optional<VantageNeed> vantage_need() const { return std::nullopt; }
 };
 
 }  // namespace conform

@@ -65,7 +65,10 @@ std::string checks_json(const CheckRegistry& registry) {
                    {"rfc", c.rfc()},
                    {"summary", c.summary()},
                    {"params", params},
-                   {"scenario_params", scenario_params}});
+                   {"scenario_params", scenario_params},
+                   {"vantage", c.vantage_need() ? nlohmann::json{{"at", c.vantage_need()->at},
+                                                                 {"elsewhere", c.vantage_need()->elsewhere}}
+                                                : nlohmann::json()}});
   }
   return out.dump(2) + "\n";
 }
@@ -100,6 +103,19 @@ std::string offline_markdown(const CheckRegistry& registry) {
   return out;
 }
 
+// Which checks judge what an endpoint knew, where that shows, and how a
+// capture taken elsewhere is judged (docs/offline.md, "Vantage").
+std::string vantage_markdown(const CheckRegistry& registry) {
+  std::string out =
+      "\n### Vantage\n\nChecks that judge what an endpoint knew, where a capture shows it, and what they do with "
+      "a capture taken elsewhere (`conform check` infers where, or `--vantage` says). Other checks read only what "
+      "any capture shows.\n\n| check | judged from | from elsewhere |\n|---|---|---|\n";
+  for (const auto& name : registry.names())
+    if (const auto need = check_named(registry, name).vantage_need())
+      out += fmt::format("| `{}` | {} | {} |\n", name, markdown_cell(need->at), markdown_cell(need->elsewhere));
+  return out;
+}
+
 }  // namespace
 
 std::string checks_markdown(const CheckRegistry& registry) {
@@ -122,7 +138,7 @@ std::string checks_markdown(const CheckRegistry& registry) {
                          markdown_cell(c.summary()));
     }
   }
-  return out + offline_markdown(registry);
+  return out + offline_markdown(registry) + vantage_markdown(registry);
 }
 
 int command_checks(const ChecksCommandOptions& options, const CheckRegistry& registry) {
@@ -141,6 +157,8 @@ int command_checks(const ChecksCommandOptions& options, const CheckRegistry& reg
     for (const ValueSpec& p : c.params()) fmt::print("    {}\n", describe(p));
     if (const std::string scenario = scenario_params_text(c); !scenario.empty())
       fmt::print("    NOT APPLICABLE to captures made elsewhere when set: {}\n", scenario);
+    if (const auto need = c.vantage_need())
+      fmt::print("    judged from {}; from elsewhere, {}\n", need->at, need->elsewhere);
   }
   fmt::print("{} checks\n", registry.names().size());
   return 0;

@@ -107,8 +107,12 @@ void to_original(RunRecord& record, const SplitCapture& capture, const CaptureUn
     }
   }
   record.reason = name_original(record.reason, original, unit_files);
-  // What could not be read may be for want of keys: say which were given.
-  if (record.status == Status::error || record.status == Status::not_judged) record.reason += " (" + capture.key_sources + ")";
+  // What could not be read may be for want of keys: say which were given
+  // (not for a capture that cannot tell for another reason, its vantage).
+  const bool for_keys = record.reason.find("key log") != std::string::npos ||
+                        record.reason.find("do not decrypt") != std::string::npos;
+  if (record.status == Status::error || (record.status == Status::not_judged && for_keys))
+    record.reason += " (" + capture.key_sources + ")";
 }
 
 // Whether `c` judges connections of `transport`: every check it holds

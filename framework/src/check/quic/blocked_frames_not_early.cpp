@@ -29,6 +29,7 @@ class BlockedFramesNotEarly final : public QuicCheck {
            "an older limit counts as in force while `by` has used exactly all of it, not beyond (a raise it has not "
            "yet read)";
   }
+  std::optional<VantageNeed> vantage_need() const override { return blocked_frames_vantage(); }
   std::vector<ValueSpec> params() const override { return {blocked_by_param()}; }
 
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {

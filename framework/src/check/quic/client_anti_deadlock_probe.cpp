@@ -126,6 +126,10 @@ class AntiDeadlockProbe final : public QuicCheck {
     return "a client with nothing unacknowledged before its Handshake packets are acknowledged or the handshake "
            "is confirmed sends a probe within `max_wait_ms`";
   }
+  std::optional<VantageNeed> vantage_need() const override {
+    return VantageNeed{"the client's host",
+                       "the bound allows one more round trip (the handshake's, the same from any capture point), and a spell fails only when the client's Initial and Handshake packet numbers run on across it; otherwise, and for a capture ending in a spell, NOT JUDGED"};
+  }
   std::vector<ValueSpec> params() const override {
     return {{"max_wait_ms", ValueType::floating, Value{-1.0},
              "longest quiet spell, milliseconds; -1: twice the first PTO, 2 × (rtt + max(2 × rtt, 1 ms)) with "

@@ -14,7 +14,6 @@
 // so (docs/offline.md, "Vantage").
 #include "check/quic/support/blocked_sent.hpp"
 #include "check/quic/support/demand.hpp"
-#include "check/quic/support/round_trip.hpp"
 #include "check/registrar.hpp"
 
 #include <fmt/format.h>
@@ -41,6 +40,10 @@ class CreditNotHeldBack final : public QuicCheck {
     return "whenever the peer's data reached `by`'s MAX_DATA or MAX_STREAM_DATA limit while it had more to send, "
            "`by` sent the raise within its next `max_datagrams` + 1 datagrams";
   }
+  std::optional<VantageNeed> vantage_need() const override {
+    return VantageNeed{"`by`'s host",
+                       "`by`'s datagrams within the handshake's round trip after the data reached the limit are not counted (they may have left before it arrived), as the summary says"};
+  }
   std::vector<ValueSpec> params() const override {
     return {side_param("by", "the receiver of the data, which returns the credit"),
             {"max_datagrams", ValueType::integer, Value{std::int64_t{0}},
@@ -66,8 +69,7 @@ class CreditNotHeldBack final : public QuicCheck {
       bool wanted_more = false;
       // What a capture not at `by` cannot see: the data's way to `by` and
       // back, within the handshake's round trip.
-      const std::int64_t unseen =
-          at_endpoint(j.vantage, by) ? 0 : handshake_round_trip(*conn.connection).value_or(0);
+      const std::int64_t unseen = unseen_round_trip(j, by);
       for (const CreditScope& scope : scopes(j, by, input)) {
         wanted_more = wanted_more || scope.wanted > scope.initial;
         for (const AtLimit& h : scope.walk.at_limit) {

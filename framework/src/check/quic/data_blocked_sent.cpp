@@ -18,6 +18,7 @@ class DataBlockedSent final : public QuicCheck {
     return "`by` sends DATA_BLOCKED with the limit each time it waits at its peer's connection-level limit, and "
            "never sends beyond it";
   }
+  std::optional<VantageNeed> vantage_need() const override { return blocked_frames_vantage(); }
   std::vector<ValueSpec> params() const override {
     return {blocked_by_param(),
             {"expected_bytes", ValueType::integer, Value{std::int64_t{-1}},

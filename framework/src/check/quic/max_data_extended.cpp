@@ -23,6 +23,9 @@ class MaxDataExtended final : public QuicCheck {
     return "`by` raises MAX_DATA whenever its peer reaches the connection-level limit and has more to send; the "
            "peer never sends beyond it";
   }
+  std::optional<VantageNeed> vantage_need() const override {
+    return VantageNeed{"`by`'s host", "with `max_wait_ms`, the bound allows the handshake's round trip more"};
+  }
   std::vector<ValueSpec> params() const override {
     return {side_param("by", "the receiver of the data"),
             {"expected_bytes", ValueType::integer, Value{std::int64_t{-1}},
@@ -61,7 +64,7 @@ class MaxDataExtended final : public QuicCheck {
                                    expected_bytes(input.settings, peer, j));
       std::size_t reached = 0;
       const std::int64_t longest = judge_raises(walk, demand, fmt::format("the {} data", to_string(peer)), "MAX_DATA",
-                                                max_wait, *j.capture, reached, problems, ev);
+                                                max_wait, unseen_round_trip(j, by), *j.capture, reached, problems, ev);
       if (!raises.empty()) ev.push_back(evidence(*j.capture, raises.back().at, fmt::format("last MAX_DATA {}", raises.back().value)));
       if (problems.empty() && demand.wanted <= *initial)
         return not_exercised(fmt::format("the {} never wanted more than the {} initial connection data limit: it sent {} "

@@ -28,6 +28,9 @@ class MaxStreamsExtended final : public QuicCheck {
     return "`by` raises MAX_STREAMS whenever its peer reaches the limit (the highest MAX_STREAMS so far) and wants "
            "more streams; the peer never opens a stream beyond it";
   }
+  std::optional<VantageNeed> vantage_need() const override {
+    return VantageNeed{"`by`'s host", "with `max_wait_ms`, the bound allows the handshake's round trip more"};
+  }
   std::vector<ValueSpec> params() const override {
     return {side_param("by", "the receiver of the peer-initiated streams"), dir_param(),
             {"expected", ValueType::integer, Value{std::int64_t{-1}},
@@ -95,8 +98,8 @@ class MaxStreamsExtended final : public QuicCheck {
     std::size_t reached = 0;
     const std::size_t before = problems.size();
     const std::string what = fmt::format("the {} {} streams", to_string(peer), to_string(dir));
-    const std::int64_t longest_wait = judge_raises(walk, {wanted, why}, what, "MAX_STREAMS", max_wait, *j.capture,
-                                                   reached, problems, r.evidence);
+    const std::int64_t longest_wait = judge_raises(walk, {wanted, why}, what, "MAX_STREAMS", max_wait,
+                                                   unseen_round_trip(j, by), *j.capture, reached, problems, r.evidence);
     if (value_or<bool>(input.params, "ahead", false))
       judge_credit_ahead(conn, peer, dir, walk, wanted, *initial, round_trip_ns(input), *j.capture, problems,
                          r.evidence);

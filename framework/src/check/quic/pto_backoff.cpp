@@ -34,6 +34,10 @@ class PtoBackoff final : public QuicCheck {
     return "each successive PTO probe of `by` without a new acknowledgement in between comes at least "
            "`min_factor` times the previous interval later";
   }
+  std::optional<VantageNeed> vantage_need() const override {
+    return VantageNeed{"`by`'s host",
+                       "a short interval fails only when `by`'s Initial and Handshake packet numbers show no probe unseen across the bursts compared; otherwise NOT JUDGED"};
+  }
   std::vector<ValueSpec> params() const override {
     return {side_param("by", "the endpoint whose probes count"),
             {"min_factor", ValueType::floating, Value{1.5},

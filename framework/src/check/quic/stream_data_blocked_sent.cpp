@@ -30,6 +30,7 @@ class StreamDataBlockedSent final : public QuicCheck {
     return "`by` sends STREAM_DATA_BLOCKED with the limit each time it waits at its peer's limit for a stream, and "
            "never sends beyond it";
   }
+  std::optional<VantageNeed> vantage_need() const override { return blocked_frames_vantage(); }
   std::vector<ValueSpec> params() const override { return {blocked_by_param(), grace_param()}; }
 
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {

@@ -19,6 +19,7 @@ class StreamsBlockedSent final : public QuicCheck {
     return "`by` sends STREAMS_BLOCKED with the limit each time it waits at its peer's stream limit, and opens "
            "no stream beyond it";
   }
+  std::optional<VantageNeed> vantage_need() const override { return blocked_frames_vantage(); }
   std::vector<ValueSpec> params() const override {
     return {blocked_by_param(), dir_param(),
             {"expected", ValueType::integer, Value{std::int64_t{-1}},

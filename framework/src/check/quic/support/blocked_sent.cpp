@@ -72,6 +72,13 @@ CheckResult judge_limit(BlockedScope scope, const CaptureFacts& capture, const C
                                            scope.blocked_frame));
 }
 
+VantageNeed blocked_frames_vantage() {
+  return {"anywhere",
+          "a raise counts as known to the sender once its own datagrams use it, and a frame carrying the old limit "
+          "counts until then; a wait at a limit that the capture shows happened at the sender too (the capture can "
+          "only shorten it)"};
+}
+
 ValueSpec blocked_by_param() { return side_param("by", "the sender that may be blocked"); }
 
 ValueSpec grace_param() {

@@ -58,6 +58,11 @@ CheckResult judge_limit(BlockedScope scope, const CaptureFacts& capture, const C
 /// says it wanted more than L, a limit of 0 included.
 Demand with_blocked_frames(Demand seen, const std::vector<LimitSeen>& blocked, const std::string& frame);
 
+/// Where these checks judge from: anywhere, since what the sender knew of
+/// a raise is read from its own datagrams (AtLimit::passed), and an
+/// episode at a limit that a capture shows was one at the sender too.
+VantageNeed blocked_frames_vantage();
+
 /// The `by` and `grace_ms` parameters of these checks.
 ValueSpec blocked_by_param();
 ValueSpec grace_param();

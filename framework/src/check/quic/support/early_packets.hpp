@@ -45,6 +45,10 @@ class EarlyPacketsBuffered : public QuicCheck {
     return fmt::format("every packet that reached the {} before it could have its keys is acknowledged later",
                        to_string(receiver_));
   }
+  std::optional<VantageNeed> vantage_need() const override {
+    return VantageNeed{"the receiver's host",
+                       "an early packet acknowledged later is judged from anywhere; one never acknowledged is NOT JUDGED, as it may have been lost past the capture point"};
+  }
   std::vector<ValueSpec> params() const override {
     return {{"min_early", ValueType::integer, Value{std::int64_t{0}},
              "fewest early packets the run must show (1 proves the case exercised buffering)"}};

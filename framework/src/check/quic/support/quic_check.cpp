@@ -1,6 +1,7 @@
 // Loading a run's QUIC captures and the wording the QUIC checks share.
 #include "check/quic/support/quic_check.hpp"
 
+#include "check/quic/support/round_trip.hpp"
 #include "common/input_error.hpp"
 
 #include <fmt/format.h>
@@ -133,6 +134,11 @@ CheckResult judge_each_connection(const QuicRun& run, Side side, const std::func
   for (const Judged& j : connections_of(captures, run.vantage(side))) parts.emplace_back(label(j), one(j));
   if (parts.empty()) return {Verdict::fail, fmt::format("no QUIC connection in the {} captures", to_string(side)), {}};
   return combine(parts);
+}
+
+std::int64_t unseen_round_trip(const Judged& j, Side endpoint) {
+  if (at_endpoint(j.vantage, endpoint)) return 0;
+  return handshake_round_trip(*j.connection->connection).value_or(0);
 }
 
 CheckResult needs_vantage(const Judged& j, Side endpoint, const std::string& what, const std::string& why) {

@@ -79,6 +79,11 @@ struct Judged {
 /// in order, each with the others beside it.
 std::vector<Judged> connections_of(const std::vector<const CaptureFacts*>& captures, Vantage vantage);
 
+/// 0 when `j`'s capture was taken at `endpoint`'s host, else the
+/// handshake's round trip (handshake_round_trip()): at most what a capture
+/// elsewhere cannot see of the way to `endpoint` and back.
+std::int64_t unseen_round_trip(const Judged& j, Side endpoint);
+
 /// NOT JUDGED because `j`'s capture was not taken at `endpoint`'s host:
 /// "needs the server's receive side; the capture was taken on the path
 /// between the endpoints: <why>".

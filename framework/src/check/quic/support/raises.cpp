@@ -8,8 +8,9 @@
 namespace conform::quic_checks {
 
 std::int64_t judge_raises(const LimitWalk& walk, const Demand& demand, const std::string& what,
-                          const std::string& raise_frame, std::int64_t max_wait_ns, const CaptureFacts& capture,
-                          std::size_t& reached, std::vector<std::string>& problems, std::vector<Evidence>& evidence) {
+                          const std::string& raise_frame, std::int64_t max_wait_ns, std::int64_t unseen_ns,
+                          const CaptureFacts& capture, std::size_t& reached, std::vector<std::string>& problems,
+                          std::vector<Evidence>& evidence) {
   std::int64_t longest = 0;
   reached = 0;
   for (const AtLimit& h : walk.at_limit) {
@@ -24,9 +25,13 @@ std::int64_t judge_raises(const LimitWalk& walk, const Demand& demand, const std
     }
     const std::int64_t wait = h.raised->at.time_ns - h.reached.time_ns;
     longest = std::max(longest, wait);
-    if (max_wait_ns >= 0 && wait > max_wait_ns) {
-      problems.push_back(fmt::format("{} reached the limit {} at frame {}; {} {} came {} later (bound {})", what,
-                                     h.limit, h.reached.frame, raise_frame, h.raised->value, ms(wait), ms(max_wait_ns)));
+    if (max_wait_ns >= 0 && wait > max_wait_ns + unseen_ns) {
+      problems.push_back(fmt::format("{} reached the limit {} at frame {}; {} {} came {} later (bound {}{})", what,
+                                     h.limit, h.reached.frame, raise_frame, h.raised->value, ms(wait), ms(max_wait_ns),
+                                     unseen_ns ? fmt::format(", plus {} for the round trip a capture not at the "
+                                                             "receiver cannot see",
+                                                             ms(unseen_ns))
+                                               : std::string()));
       evidence.push_back(quic_checks::evidence(capture, h.raised->at, fmt::format("{} {}", raise_frame, h.raised->value)));
     }
   }

@@ -18,11 +18,14 @@ namespace conform::quic_checks {
 /// more and no raise followed, or (when `max_wait_ns` is not negative) the
 /// raise came later than that, and evidence of each such moment. `what`
 /// names the limit ("the server's uni streams"), `raise_frame` the frame
-/// ("MAX_STREAMS"). Returns the longest wait for a raise, ns, and counts the
-/// times the peer reached a limit wanting more in `reached`.
+/// ("MAX_STREAMS"). `unseen_ns` widens the bound by what a capture not
+/// at the receiver cannot see (unseen_round_trip()). Returns the longest
+/// wait for a raise, ns, and counts the times the peer reached a limit
+/// wanting more in `reached`.
 std::int64_t judge_raises(const LimitWalk& walk, const Demand& demand, const std::string& what,
-                          const std::string& raise_frame, std::int64_t max_wait_ns, const CaptureFacts& capture,
-                          std::size_t& reached, std::vector<std::string>& problems, std::vector<Evidence>& evidence);
+                          const std::string& raise_frame, std::int64_t max_wait_ns, std::int64_t unseen_ns,
+                          const CaptureFacts& capture, std::size_t& reached, std::vector<std::string>& problems,
+                          std::vector<Evidence>& evidence);
 
 /// The `max_wait_ms` parameter.
 ValueSpec max_wait_param(const std::string& raise_frame);
