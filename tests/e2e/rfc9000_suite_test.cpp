@@ -5,8 +5,10 @@
 #include "support/support.hpp"
 
 #include <boost/test/unit_test.hpp>
+
 #include <nlohmann/json.hpp>
 
+#include <set>
 #include <string>
 
 using namespace conform::test;
@@ -51,6 +53,16 @@ BOOST_AUTO_TEST_CASE(every_case_passes_and_every_mutant_is_killed) {
   std::size_t mutants = 0;
   for (const auto& c : report["cases"]) {
     BOOST_TEST(c["status"] == "PASS", c["id"] << ": " << c["headline"]);
+    // Each capture the run wrote, and where: the simulator's taps stand at
+    // each endpoint (docs/offline.md, "Vantage").
+    std::set<std::string> captures;
+    for (const auto& capture : c["runs"][0]["captures"])
+      captures.insert(capture["file"].get<std::string>() + " " + capture["vantage"].get<std::string>());
+    BOOST_TEST(captures.contains("client.pcap client"), c["id"]);
+    BOOST_TEST(captures.contains("server.pcap server"), c["id"]);
+    for (const auto& capture : captures)
+      BOOST_TEST((capture.starts_with("client") ? capture.ends_with(" client") : capture == "server.pcap server"),
+                 c["id"] << ": " << capture);
     for (const auto& m : c["mutants"]) {
       ++mutants;
       BOOST_TEST(m["killed"] == true, c["id"] << " survived " << m["label"]);

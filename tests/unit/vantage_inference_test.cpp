@@ -5,7 +5,9 @@
 #include "gate/capture_units.hpp"
 #include "gate/offline_check.hpp"
 #include "gate/vantage_inference.hpp"
+#include "common/input_error.hpp"
 #include "support/build_paths.hpp"
+#include "support/support.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -100,6 +102,25 @@ BOOST_AUTO_TEST_CASE(a_simulated_clients_capture_is_at_the_client) {
   BOOST_TEST(inferred.reason ==
              "the client's fastest ACK came 0.000 ms after the packet it acknowledged passed the capture; the "
              "server's fastest ACK came 10.000 ms after the packet it acknowledged passed the capture");
+}
+
+// A run's folder: each capture where conform's runs take it, by name,
+// unless the folder's vantage file says where all were taken (conform
+// check writes one per connection); a vantage file that names none is an
+// error naming it.
+BOOST_AUTO_TEST_CASE(a_folders_captures_are_placed_by_name_or_by_its_vantage_file) {
+  const fs::path folder = conform::test::scratch_dir("vantage_by_name");
+  for (const char* name : {"server.pcap", "client.pcap", "client-2.pcap", "loopback.pcap", "tap.pcap"})
+    std::ofstream(folder / name) << "";
+  std::vector<std::string> seen;
+  for (const auto& [file, v] : capture_vantages(folder.string())) seen.push_back(file + " " + std::string(to_string(v)));
+  BOOST_TEST(seen == (std::vector<std::string>{"client-2.pcap client", "client.pcap client", "loopback.pcap both",
+                                               "server.pcap server", "tap.pcap path"}),
+             boost::test_tools::per_element());
+  std::ofstream(folder / "vantage") << "path\n";
+  for (const auto& [file, v] : capture_vantages(folder.string())) BOOST_TEST(to_string(v) == "path", file);
+  std::ofstream(folder / "vantage") << "middle\n";
+  BOOST_CHECK_THROW(capture_vantages(folder.string()), InputError);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

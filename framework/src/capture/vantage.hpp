@@ -12,6 +12,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace conform {
 
@@ -53,9 +55,23 @@ constexpr bool at_endpoint(Vantage v, dissect::Side endpoint) {
 std::string describe(Vantage v);
 
 /// The file in a case or unit folder that says where its captures were
-/// taken (one line, a to_string() spelling); without it each capture is at
-/// the endpoint it is named after (server.pcap at the server, client*.pcap
-/// at a client), as conform's runs write them.
+/// taken (one line, a to_string() spelling); without it each capture is
+/// where vantage_by_name() puts it, as conform's runs write them.
 inline constexpr std::string_view kVantageFile = "vantage";
+
+/// Where a capture conform's runs write was taken, by its file name:
+/// server.pcap at the server, client.pcap and client-N.pcap at a client
+/// (the simulator's taps and the UDP relay's stand at each endpoint),
+/// loopback.pcap at both (the TCP relay's, on the one host its client,
+/// relay and server share); any other name on the path.
+Vantage vantage_by_name(std::string_view file);
+
+/// What `folder`'s vantage file says, nullopt without one. Throws InputError
+/// naming the file when it holds no vantage.
+std::optional<Vantage> folder_vantage(const std::string& folder);
+
+/// Every capture (*.pcap) of `folder`, in name order, with where it was
+/// taken: the folder's vantage file for all, else by name.
+std::vector<std::pair<std::string, Vantage>> capture_vantages(const std::string& folder);
 
 }  // namespace conform

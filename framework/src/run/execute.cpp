@@ -1,6 +1,8 @@
 // Plugin, then checks, for one run.
 #include "run/execute.hpp"
 
+#include "capture/vantage.hpp"
+
 #include "check/scenario_need.hpp"
 #include "common/input_error.hpp"
 #include "run/case_context.hpp"
@@ -97,6 +99,9 @@ RunRecord execute_run(const RunJob& job, Plugin& plugin, const CheckRegistry& ch
     CaseContext ctx(std::move(settings), job.c->net(job.mutant), job.artifact_dir);
     RunOutcome outcome = plugin.run(ctx);
     ctx.close_captures();
+    std::vector<std::pair<std::string, std::string>> captures;
+    for (const auto& [file, vantage] : capture_vantages(ctx.artifact_dir()))
+      captures.emplace_back(file, to_string(vantage));
     if (outcome.status == RunOutcome::Status::completed) {
       record = judge_checks(*job.c, ctx.artifact_dir(), ctx.settings(), checks, CaptureOrigin::case_run);
     } else {
@@ -105,6 +110,7 @@ RunRecord execute_run(const RunJob& job, Plugin& plugin, const CheckRegistry& ch
                                                                          : Status::error;
       record.reason = outcome.reason;
     }
+    record.captures = std::move(captures);
   } catch (const std::exception& e) {
     record.status = Status::error;
     record.reason = std::string("the run threw: ") + e.what();

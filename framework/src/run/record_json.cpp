@@ -37,10 +37,12 @@ json to_json(const RunRecord& r) {
                       {"summary", c.result.summary},
                       {"evidence", evidence}});
   }
+  json captures = json::array();
+  for (const auto& [file, vantage] : r.captures) captures.push_back({{"file", file}, {"vantage", vantage}});
   return {{"seed", r.seed},         {"mutant", r.mutant},
           {"status", to_string(r.status)}, {"reason", r.reason},
           {"duration_s", r.duration_s},    {"artifact_dir", r.artifact_dir},
-          {"checks", checks}};
+          {"captures", captures},          {"checks", checks}};
 }
 
 namespace {
@@ -81,6 +83,8 @@ RunRecord record_from_json(const json& j) {
   r.reason = j.at("reason").get<std::string>();
   r.duration_s = j.at("duration_s").get<double>();
   r.artifact_dir = j.at("artifact_dir").get<std::string>();
+  if (auto it = j.find("captures"); it != j.end())
+    for (const auto& c : *it) r.captures.emplace_back(c.at("file").get<std::string>(), c.at("vantage").get<std::string>());
   for (const auto& c : j.at("checks")) {
     CheckOutcome o;
     o.check = c.at("check").get<std::string>();

@@ -74,6 +74,9 @@ struct RunRecord {
   std::vector<CheckOutcome> checks;
   double duration_s = 0;
   std::string artifact_dir;
+  /// Each capture the run wrote, by file name, and where it was taken
+  /// (capture_vantages()); empty in reports written before it was kept.
+  std::vector<std::pair<std::string, std::string>> captures;
 };
 
 /// A mutant and whether the checks it names all failed on it.

@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 
 namespace conform::quic_checks {
 
@@ -50,20 +49,9 @@ std::vector<const CaptureFacts*> QuicRun::at(Side side) const {
 }
 
 Vantage QuicRun::vantage(Side side) const {
-  if (!given_) {
-    given_.emplace();
-    if (!dir_.empty())
-      if (std::ifstream in(fs::path(dir_) / kVantageFile); in) {
-        std::string line;
-        std::getline(in, line);
-        *given_ = parse_vantage(line);
-        if (!*given_)
-          throw InputError({(fs::path(dir_) / kVantageFile).string()},
-                           fmt::format("'{}' is not a vantage: one of {}", line, kVantageNames));
-      }
-  }
+  if (!given_) given_ = dir_.empty() ? std::nullopt : folder_vantage(dir_);
   if (*given_) return **given_;
-  return side == Side::client ? Vantage::client : Vantage::server;
+  return vantage_by_name(side == Side::client ? "client.pcap" : "server.pcap");
 }
 
 CheckResult QuicCheck::evaluate(const CheckInput& input) const {
