@@ -152,4 +152,19 @@ BOOST_AUTO_TEST_CASE(from_the_path_a_silence_that_may_hide_a_lost_probe_is_not_j
              r.summary);
 }
 
+// The client gives up and closes 30 ms into the silence (within twice the
+// PTO, 60 ms): the spell ends there, and a capture that ends after the
+// close shows no deadlock. A close after 90 ms of silence still fails.
+BOOST_AUTO_TEST_CASE(a_closed_connection_is_not_waiting) {
+  TimelineBuilder b = acknowledged_hello();
+  b.send(Side::client, 40 * kMs, {initial(2, {connection_close(0x0a)})});
+  auto r = judge("client_anti_deadlock_probe", client_run(b), {});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  TimelineBuilder late = acknowledged_hello();
+  late.send(Side::client, 100 * kMs, {initial(2, {connection_close(0x0a)})});
+  r = judge("client_anti_deadlock_probe", client_run(late), {});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(r.summary.find("until the client's CONNECTION_CLOSE at frame 4") != std::string::npos, r.summary);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -11,7 +11,8 @@
 // before, with nothing from the server arriving in it, was no wait: the
 // client already held what it needed for that data (the server's whole
 // flight) and was processing it, a certificate check, say; there was
-// nothing to deadlock, and no probe was due from its side.
+// nothing to deadlock, and no probe was due from its side. Nor is a
+// connection either side has closed in that state: the spell ends there.
 //
 // From a capture not taken at the client (docs/offline.md, "Vantage") the
 // server's ACKs are seen before they reach the client and the client's
@@ -45,6 +46,13 @@ constexpr std::int64_t kGranularityNs = 1'000'000;  // RFC 9002 §6.1.2 kGranula
 bool is_handshake_done(const dissect::Frame& f) { return std::holds_alternative<dissect::HandshakeDoneFrame>(f); }
 
 bool packet_eliciting(const dissect::Packet& p) { return std::any_of(p.frames.begin(), p.frames.end(), ack_eliciting); }
+
+bool carries_close(const dissect::Datagram& d) {
+  return std::any_of(d.packets.begin(), d.packets.end(), [](const dissect::Packet& p) {
+    return std::any_of(p.frames.begin(), p.frames.end(),
+                       [](const dissect::Frame& f) { return std::holds_alternative<dissect::ConnectionCloseFrame>(f); });
+  });
+}
 
 // The end of the highest Handshake CRYPTO data in `d`, 0 when none.
 std::uint64_t handshake_crypto_end(const dissect::Datagram& d) {
@@ -197,6 +205,13 @@ class AntiDeadlockProbe final : public QuicCheck {
         since.reset();
       }
       if (since && eliciting_own) close_spell(at, fmt::format("the client's datagram at frame {}", d.frame));
+      // A connection closing (either side's CONNECTION_CLOSE) leaves the
+      // handshake, and the anti-deadlock state with it (RFC 9000 §10.2).
+      if (carries_close(d)) {
+        if (since)
+          close_spell(at, fmt::format("the {}'s CONNECTION_CLOSE at frame {}", own ? "client" : "server", d.frame));
+        break;
+      }
       crypto_end = std::max(crypto_end, sent_to);
       if (since && !own) ++arrived;
       e.on_datagram(d, at);
