@@ -624,4 +624,26 @@ BOOST_AUTO_TEST_CASE(verdicts_need_the_vantage_that_shows_them) {
   }
 }
 
+// A simulated run's server.pcap, judged as a capture made elsewhere: the
+// server acknowledges at once, the client a 10 ms round trip later, so it
+// is placed at the server, as the run recorded it.
+BOOST_AUTO_TEST_CASE(a_servers_capture_is_placed_at_the_server) {
+  const std::string dir = scratch_dir("offline_vantage_server");
+  auto r = run_conform({"run", kSuites + "/rfc9000/stream_limits.toml", "--filter", "max-streams-bidi/requests",
+                        "--out", dir + "/run", "-q", "--json", dir + "/run.json"},
+                       ".", kEnv);
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  const json run = json::parse(read_file(dir + "/run.json"));
+  std::string recorded;
+  for (const auto& c : run.at("cases")[0].at("runs")[0].at("captures"))
+    if (c.at("file") == "server.pcap") recorded = c.at("vantage");
+  BOOST_TEST(recorded == "server");
+  const std::string folder = dir + "/run/max-streams-bidi/requests";
+  r = run_conform({"check", folder + "/server.pcap", "--keylog", folder + "/keys.log", "--out", dir + "/check"}, ".",
+                  kEnv);
+  BOOST_TEST(contains(r.out, "server.pcap: server (inferred: the client's fastest ACK came 10.000 ms after the packet "
+                             "it acknowledged passed the capture; the server's fastest ACK came 0.000 ms after"),
+             r.out);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
