@@ -221,6 +221,9 @@ BOOST_AUTO_TEST_CASE(tcp_captures_are_judged_from_the_syn) {
                                       tcp_case("synthetic/gap-under-480ms", "no_stalls", "  max_gap_ms = 480.0\n") +
                                           tcp_case("synthetic/gap-under-470ms", "no_stalls", "  max_gap_ms = 470.0\n"));
   auto s = run_conform({"check", synthetic, gaps, "--out", dir + "/out2", "--json", dir + "/s.json"}, ".", kEnv);
+  BOOST_TEST(contains(s.out, "vantage of " + synthetic + ": path (inferred: no QUIC connection to read it from (no TCP "
+                             "check needs it), so taken as on the path)"),
+             s.out);
   BOOST_TEST(s.exit_code == 1, s.out + s.err);
   BOOST_TEST(contains(s.out, "  synthetic.pcap#1  TCP  client 10.0.0.1:40000 → server 10.0.0.2:80 (from the SYN (frame 1)), 20 frames"),
              s.out);

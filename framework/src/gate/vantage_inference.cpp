@@ -119,6 +119,11 @@ bool at_host(const AckerSigns& one, const AckerSigns& peer) {
 
 VantageInference infer_vantage(const dissect::Timeline& timeline) {
   VantageInference out;
+  if (timeline.connections.empty()) {
+    out.ambiguous = true;
+    out.reason = "no QUIC connection to read it from (no TCP check needs it), so taken as on the path";
+    return out;
+  }
   for (const auto& c : timeline.connections)
     for (Side acker : {Side::client, Side::server}) {
       AckerSigns one;
