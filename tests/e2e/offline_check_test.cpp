@@ -221,8 +221,8 @@ BOOST_AUTO_TEST_CASE(tcp_captures_are_judged_from_the_syn) {
                                       tcp_case("synthetic/gap-under-480ms", "no_stalls", "  max_gap_ms = 480.0\n") +
                                           tcp_case("synthetic/gap-under-470ms", "no_stalls", "  max_gap_ms = 470.0\n"));
   auto s = run_conform({"check", synthetic, gaps, "--out", dir + "/out2", "--json", dir + "/s.json"}, ".", kEnv);
-  BOOST_TEST(contains(s.out, "vantage of " + synthetic + ": path (inferred: no QUIC connection to read it from (no TCP "
-                             "check needs it), so taken as on the path)"),
+  BOOST_TEST(contains(s.out, "vantage of " + synthetic + ": path (inferred: cannot tell: no QUIC connection to read it "
+                             "from (no TCP check needs it), so taken as on the path)"),
              s.out);
   BOOST_TEST(s.exit_code == 1, s.out + s.err);
   BOOST_TEST(contains(s.out, "  synthetic.pcap#1  TCP  client 10.0.0.1:40000 → server 10.0.0.2:80 (from the SYN (frame 1)), 20 frames"),
@@ -576,11 +576,25 @@ BOOST_AUTO_TEST_CASE(vantage_is_inferred_per_capture_and_given_with_vantage) {
   BOOST_TEST(vantages("given") == (std::vector<std::string>{"server given wi", "client given wi"}),
              boost::test_tools::per_element());
   BOOST_TEST(read_file(dir + "/given/@check/loss.pcap/connection-1/vantage") == "server\n");
+  // By path as well as by file name, however spelled; the replay line keeps it.
+  r = check({"--vantage", kCaptures + "/ngtcp2/../ngtcp2/loss.pcap=both"}, "by-path");
+  BOOST_TEST(vantages("by-path") == (std::vector<std::string>{"both given wi", "client inferred"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(contains(r.out, "--vantage " + kCaptures + "/ngtcp2/../ngtcp2/loss.pcap=both"), r.out);
+  // Two values for one capture, or for all, are refused, not settled by order.
+  for (const auto& [twice, says] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--vantage", "client", "--vantage", "server"}, "given twice for all captures: client and server"},
+           {{"--vantage", "loss.pcap=client", "--vantage", loss + "=server"}, loss + " given two vantages: client and server"}}) {
+    r = check(twice, "bad");
+    BOOST_TEST(r.exit_code == 2, r.out + r.err);
+    BOOST_TEST(contains(r.err, says), r.err);
+  }
 
   for (const auto& [bad, says] : std::vector<std::pair<std::string, std::string>>{
            {"middle", "'middle' is not a vantage: one of client, server, path, both"},
            {"loss.pcap=", "'' is not a vantage: one of client, server, path, both"},
-           {"other.pcap=client", "'other.pcap' names no capture given"}}) {
+           {"other.pcap=client", "'other.pcap' names no capture given"},
+           {"=client", "'=client' names no capture before '='"}}) {
     r = check({"--vantage", bad}, "bad");
     BOOST_TEST(r.exit_code == 2, r.out + r.err);
     BOOST_TEST(contains(r.err, says), r.err);
@@ -609,7 +623,7 @@ BOOST_AUTO_TEST_CASE(verdicts_need_the_vantage_that_shows_them) {
   BOOST_TEST(loss({"--fail-on", "must,not-judged=ok"}).exit_code == 0);
   BOOST_TEST(contains(r.out, "NOT JUDGED  capture/packets-before-keys-buffered @ loss.pcap#1"), r.out);
   BOOST_TEST(contains(r.out, "server_buffers_early_packets: cannot judge: needs the server's receive side; loss.pcap "
-                             "was taken on the path between the endpoints: 1-RTT packet 1 of the client (frame 4, "
+                             "is judged as taken on the path between the endpoints: 1-RTT packet 1 of the client (frame 4, "
                              "1020.874 ms) came before the server could have its keys and was never acknowledged: it "
                              "may have been lost past the capture point  (replay"),
              r.out);

@@ -140,7 +140,7 @@ BOOST_AUTO_TEST_CASE(from_the_path_a_silence_that_may_hide_a_lost_probe_is_not_j
   auto r = judge("client_anti_deadlock_probe", run, {});
   BOOST_TEST((r.verdict == Verdict::not_judged), r.summary);
   BOOST_TEST(r.summary ==
-                 "cannot judge: needs the client's own capture; client.pcap was taken on the server's host: the "
+                 "cannot judge: needs the client's own capture; client.pcap is judged as taken on the server's host: the "
                  "client's first handshake packet the capture shows is 1, at frame 5: what it sent before went "
                  "unseen (a probe, perhaps)",
              r.summary);

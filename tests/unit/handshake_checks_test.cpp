@@ -218,7 +218,7 @@ BOOST_AUTO_TEST_CASE(an_early_packet_never_acknowledged_needs_the_receivers_capt
     auto run = server_run(b, v);
     r = judge("server_buffers_early_packets", run, {});
     BOOST_TEST((r.verdict == Verdict::not_judged), r.summary);
-    BOOST_TEST(r.summary == fmt::format("cannot judge: needs the server's receive side; server.pcap was taken on {}: "
+    BOOST_TEST(r.summary == fmt::format("cannot judge: needs the server's receive side; server.pcap is judged as taken on {}: "
                                         "1-RTT packet 0 of the client (frame 3, 3.000 ms) came before the server "
                                         "could have its keys and was never acknowledged: it may have been lost past "
                                         "the capture point",
@@ -248,7 +248,7 @@ BOOST_AUTO_TEST_CASE(pto_backoff_from_elsewhere_needs_every_probe_seen) {
   r = judge("pto_backoff", gap, {{"by", "client"}});
   BOOST_TEST((r.verdict == Verdict::not_judged), r.summary);
   BOOST_TEST(r.summary ==
-                 "cannot judge: needs the client's own capture; client.pcap was taken on the path between the "
+                 "cannot judge: needs the client's own capture; client.pcap is judged as taken on the path between the "
                  "endpoints: the client's initial packet 3 at frame 3 comes after packet 1: what it sent between "
                  "went unseen (a probe, perhaps, which would split the interval)",
              r.summary);

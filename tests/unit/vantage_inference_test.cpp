@@ -101,7 +101,8 @@ BOOST_AUTO_TEST_CASE(a_simulated_clients_capture_is_at_the_client) {
   BOOST_TEST(*inferred.server.reaction_ns == 10'000'000);
   BOOST_TEST(inferred.reason ==
              "the client's fastest ACK came 0.000 ms after the packet it acknowledged passed the capture; the "
-             "server's fastest ACK came 10.000 ms after the packet it acknowledged passed the capture");
+             "server's fastest ACK came 10.000 ms after the packet it acknowledged passed the capture: so at the client's "
+             "host");
 }
 
 // A run's folder: each capture where conform's runs take it, by name,

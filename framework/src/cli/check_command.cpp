@@ -42,32 +42,59 @@ std::vector<std::string> capture_roots(const std::string& out_dir, const std::ve
   return roots;
 }
 
+// The captures `file` names: the one at that path, else those of that file
+// name (all of them, so a name two captures share is refused).
+std::vector<std::size_t> named_captures(const std::string& file, const std::vector<std::string>& captures) {
+  std::error_code ec;
+  const auto same = [&](const std::string& a) {
+    return fs::weakly_canonical(a, ec) == fs::weakly_canonical(file, ec);
+  };
+  std::vector<std::size_t> by_path, by_name;
+  for (std::size_t k = 0; k < captures.size(); ++k) {
+    if (same(captures[k])) by_path.push_back(k);
+    if (fs::path(captures[k]).filename() == file) by_name.push_back(k);
+  }
+  return by_path.empty() ? by_name : by_path;
+}
+
 // The vantage --vantage gives each capture (nullopt: infer it). A value
-// for one capture outranks one for all.
+// for one capture outranks one for all; two values for the same capture
+// (or for all), or a file name two captures share, are refused.
 std::vector<std::optional<Vantage>> given_vantages(const std::vector<std::string>& options,
                                                    const std::vector<std::string>& captures) {
-  std::vector<std::optional<Vantage>> out(captures.size());
-  std::vector<bool> by_name(captures.size());
+  std::vector<std::optional<Vantage>> for_one(captures.size());
+  std::optional<Vantage> for_all;
   for (const auto& option : options) {
     const auto eq = option.rfind('=');
-    const std::string file = eq == std::string::npos ? "" : option.substr(0, eq);
     const std::string name = eq == std::string::npos ? option : option.substr(eq + 1);
     const auto v = parse_vantage(name);
     if (!v)
       throw InputError({"--vantage"}, fmt::format("'{}' is not a vantage: one of {}, for all captures, or "
                                                   "CAPTURE=VANTAGE for one",
                                                   name, kVantageNames));
-    bool named = file.empty();
-    for (std::size_t k = 0; k < captures.size(); ++k) {
-      if (!file.empty() && captures[k] != file && fs::path(captures[k]).filename() != file) continue;
-      named = true;
-      if (file.empty() && by_name[k]) continue;
-      out[k] = v;
-      by_name[k] = by_name[k] || !file.empty();
+    if (eq == std::string::npos) {
+      if (for_all && *for_all != *v)
+        throw InputError({"--vantage"}, fmt::format("given twice for all captures: {} and {}", to_string(*for_all),
+                                                    to_string(*v)));
+      for_all = v;
+      continue;
     }
-    if (!named) throw InputError({"--vantage"}, fmt::format("'{}' names no capture given", file));
+    const std::string file = option.substr(0, eq);
+    if (file.empty()) throw InputError({"--vantage"}, fmt::format("'{}' names no capture before '='", option));
+    const auto named = named_captures(file, captures);
+    if (named.empty()) throw InputError({"--vantage"}, fmt::format("'{}' names no capture given", file));
+    if (named.size() > 1)
+      throw InputError({"--vantage"}, fmt::format("'{}' names {} captures given: name one by its path", file,
+                                                  named.size()));
+    auto& slot = for_one[named.front()];
+    if (slot && *slot != *v)
+      throw InputError({"--vantage"}, fmt::format("{} given two vantages: {} and {}", captures[named.front()],
+                                                  to_string(*slot), to_string(*v)));
+    slot = v;
   }
-  return out;
+  for (auto& v : for_one)
+    if (!v) v = for_all;
+  return for_one;
 }
 
 void print_units(const std::vector<SplitCapture>& captures, std::size_t with_mutants) {
@@ -192,6 +219,7 @@ int command_check(const CheckCommandOptions& options) {
   for (const auto& k : options.keylogs) inputs += " --keylog " + shell_quote(k);
   for (const auto& d : options.plugins.dirs) inputs += " --plugin-dir " + shell_quote(d);
   for (const auto& f : options.plugins.files) inputs += " --plugin " + shell_quote(f);
+  for (const auto& v : options.vantages) inputs += " --vantage " + shell_quote(v);
   plan.replay = [inputs](const CaseResult& r) {
     return "conform check" + inputs + " " + shell_quote(r.c->suite->path) + " --filter " +
            shell_quote(r.c->decl->id);

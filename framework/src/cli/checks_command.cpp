@@ -109,7 +109,7 @@ std::string vantage_markdown(const CheckRegistry& registry) {
   std::string out =
       "\n### Vantage\n\nChecks that judge what an endpoint knew, where a capture shows it, and what they do with "
       "a capture taken elsewhere (`conform check` infers where, or `--vantage` says). Other checks read only what "
-      "any capture shows.\n\n| check | judged from | from elsewhere |\n|---|---|---|\n";
+      "any capture shows.\n\n| check | needs a capture at | a capture taken elsewhere |\n|---|---|---|\n";
   for (const auto& name : registry.names())
     if (const auto need = check_named(registry, name).vantage_need())
       out += fmt::format("| `{}` | {} | {} |\n", name, markdown_cell(need->at), markdown_cell(need->elsewhere));
@@ -158,7 +158,7 @@ int command_checks(const ChecksCommandOptions& options, const CheckRegistry& reg
     if (const std::string scenario = scenario_params_text(c); !scenario.empty())
       fmt::print("    NOT APPLICABLE to captures made elsewhere when set: {}\n", scenario);
     if (const auto need = c.vantage_need())
-      fmt::print("    judged from {}; from elsewhere, {}\n", need->at, need->elsewhere);
+      fmt::print("    needs a capture at {}; from elsewhere: {}\n", need->at, need->elsewhere);
   }
   fmt::print("{} checks\n", registry.names().size());
   return 0;

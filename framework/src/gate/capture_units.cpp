@@ -218,6 +218,7 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
     const auto inferred = infer_vantage(capture.timeline);
     out.vantage = inferred.vantage;
     out.vantage_from = "inferred: " + inferred.reason;
+    out.vantage_ambiguous = inferred.ambiguous;
   }
   for (const auto& unit : out.units) {
     add_vantages(unit.folder, vantages, key_log_text);

@@ -55,6 +55,8 @@ struct SplitCapture {
   /// (gate/vantage_inference.hpp), and why.
   Vantage vantage = Vantage::path;
   std::string vantage_from;
+  /// Inferred, and the capture could not tell (vantage is then `path`).
+  bool vantage_ambiguous = false;
 };
 
 /// A capture read whole and its QUIC connections dissected, before

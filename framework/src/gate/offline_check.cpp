@@ -184,6 +184,7 @@ nlohmann::json offline_json(const std::vector<SplitCapture>& captures, const std
                        {"frames", u.frames.size()}});
     list.push_back(
         {{"file", capture.path}, {"vantage", to_string(capture.vantage)}, {"vantage_from", capture.vantage_from},
+         {"vantage_ambiguous", capture.vantage_ambiguous},
          {"units", units}, {"notes", capture.notes}, {"warnings", capture.warnings}});
   }
   json mutants = json::array();

@@ -41,7 +41,10 @@ class AckReader {
           continue;
         }
         for (const auto& f : p.frames)
-          if (const auto* ack = std::get_if<dissect::AckFrame>(&f)) read_ack(*ack, p.space, d.time_ns, signs);
+          if (const auto* ack = std::get_if<dissect::AckFrame>(&f)) {
+            ++signs.acks;
+            read_ack(*ack, p.space, d.time_ns, signs);
+          }
       }
     }
     for (const auto& space : skipped_)
@@ -88,6 +91,7 @@ class AckReader {
 
 void pool(AckerSigns& into, const AckerSigns& one) {
   into.samples += one.samples;
+  into.acks += one.acks;
   if (one.reaction_ns) into.reaction_ns = std::min(into.reaction_ns.value_or(*one.reaction_ns), *one.reaction_ns);
   if (one.skipped && (!into.skipped || one.first_skipped_frame < into.first_skipped_frame))
     into.first_skipped_frame = one.first_skipped_frame;
@@ -98,13 +102,14 @@ void pool(AckerSigns& into, const AckerSigns& one) {
 std::string ms(std::int64_t ns) { return fmt::format("{:.3f} ms", double(ns) / 1e6); }
 
 std::string describe_signs(std::string_view who, const AckerSigns& s) {
-  if (!s.reaction_ns) return fmt::format("the {} acknowledged nothing the capture saw", who);
+  if (!s.acks) return fmt::format("no ACK of the {} could be read (without a key log only Initial packets decrypt)", who);
+  if (!s.reaction_ns) return fmt::format("the {}'s ACKs acknowledged nothing the capture saw", who);
   std::string text = fmt::format("the {}'s fastest ACK came {} after the packet it acknowledged passed the capture", who,
                                  ms(*s.reaction_ns));
   if (s.skipped)
-    text += fmt::format(" and never acknowledged {} packet{} the capture saw (the first at frame {})", s.skipped,
-                        s.skipped == 1 ? "" : "s", s.first_skipped_frame);
-  if (s.gso) text += fmt::format("; it sent {} GSO super-datagram{}", s.gso, s.gso == 1 ? "" : "s");
+    text += fmt::format("; the {} never acknowledged {} packet{} the capture saw (the first at frame {})", who,
+                        s.skipped, s.skipped == 1 ? "" : "s", s.first_skipped_frame);
+  if (s.gso) text += fmt::format("; the {} sent {} GSO super-datagram{}", who, s.gso, s.gso == 1 ? "" : "s");
   return text;
 }
 
@@ -121,7 +126,7 @@ VantageInference infer_vantage(const dissect::Timeline& timeline) {
   VantageInference out;
   if (timeline.connections.empty()) {
     out.ambiguous = true;
-    out.reason = "no QUIC connection to read it from (no TCP check needs it), so taken as on the path";
+    out.reason = "cannot tell: no QUIC connection to read it from (no TCP check needs it), so taken as on the path";
     return out;
   }
   for (const auto& c : timeline.connections)
@@ -139,12 +144,17 @@ VantageInference infer_vantage(const dissect::Timeline& timeline) {
                                    : Vantage::path;
   out.reason = describe_signs("client", out.client) + "; " + describe_signs("server", out.server);
   if (out.ambiguous) {
-    out.reason += ": too little to tell, so taken as on the path";
+    out.reason = "cannot tell, too little to go on, so taken as on the path: " + out.reason;
   } else if (out.vantage == Vantage::path && !out.client.skipped && !out.server.skipped) {
     // Both slow alike: a capture between them, or endpoints that take that
     // long to answer; the capture cannot tell which.
     out.ambiguous = true;
-    out.reason += ": on the path, or at endpoints this slow to answer, so taken as on the path";
+    out.reason = "cannot tell a capture on the path from endpoints this slow to answer, so taken as on the path: " +
+                 out.reason;
+  } else if (out.vantage == Vantage::path) {
+    out.reason += ": so on neither endpoint's host";
+  } else {
+    out.reason += fmt::format(": so at {}", describe(out.vantage));
   }
   return out;
 }

@@ -15,7 +15,8 @@
 //             the endpoint's receive side.
 //
 // An endpoint is where the capture was taken when it reacts within
-// kNearNs (and within a quarter of its peer's reaction) and skipped none
+// kNearNs (and within a quarter of its peer's reaction, unless that is
+// within kNearNs too) and skipped none
 // of what the capture saw. Both endpoints: `both`; one: that one; none:
 // `path`. GSO super-datagrams (the sender's host, before segmentation)
 // are named in the reason as a further sign.
@@ -32,7 +33,9 @@ namespace conform {
 
 /// What the capture shows of one endpoint's acknowledgements.
 struct AckerSigns {
-  /// ACKs whose largest acknowledged packet the capture saw.
+  /// ACK frames read (decrypted), and those whose largest acknowledged
+  /// packet the capture saw.
+  std::uint64_t acks = 0;
   std::uint64_t samples = 0;
   /// The smallest reaction among them (ns, ACK Delay removed, never negative).
   std::optional<std::int64_t> reaction_ns;

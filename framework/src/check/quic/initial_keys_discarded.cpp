@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace conform::quic_checks {
 namespace {
 
@@ -19,6 +21,11 @@ class InitialKeysDiscarded final : public QuicCheck {
   std::string summary() const override {
     return "no Initial packet is sent by a client after its first Handshake packet, or by a server after it "
            "received one";
+  }
+  std::optional<VantageNeed> vantage_need() const override {
+    return VantageNeed{"the server's host, for the server",
+                       "the server's keys count as discarded from its first ACK of a client Handshake packet, not "
+                       "from that packet passing the capture point"};
   }
   std::vector<ValueSpec> params() const override {
     return {side_param("by", "whose Initial packets count", std::string("any"), true)};
@@ -38,8 +45,14 @@ class InitialKeysDiscarded final : public QuicCheck {
   }
 
  private:
+  static bool acknowledges(const dissect::Packet& p) {
+    return std::any_of(p.frames.begin(), p.frames.end(),
+                       [](const dissect::Frame& f) { return std::holds_alternative<dissect::AckFrame>(f); });
+  }
+
   static CheckResult judge_one(const Judged& j, Side side) {
     const auto& c = *j.connection->connection;
+    const bool at_server = at_endpoint(j.vantage, Side::server);
     std::optional<At> discarded;
     std::vector<std::string> problems;
     std::vector<Evidence> ev;
@@ -55,9 +68,12 @@ class InitialKeysDiscarded final : public QuicCheck {
           ev.push_back(evidence(*j.capture, at, "Initial packet after the keys were discarded"));
         }
         // The client discards on sending a Handshake packet, the server on
-        // processing one (it must decrypt).
+        // processing one (it must decrypt). A capture not at the server sees
+        // the client's packet before it arrives, or not arriving at all:
+        // there the server is known to have processed one once it
+        // acknowledges it (its own datagrams keep their order).
         if (!discarded && p.type == dissect::PacketType::handshake && p.decrypted() &&
-            (side == Side::client ? own : !own))
+            (side == Side::client ? own : at_server ? !own : own && acknowledges(p)))
           discarded = at;
       }
     }

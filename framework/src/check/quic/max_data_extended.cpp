@@ -24,7 +24,7 @@ class MaxDataExtended final : public QuicCheck {
            "peer never sends beyond it";
   }
   std::optional<VantageNeed> vantage_need() const override {
-    return VantageNeed{"`by`'s host", "with `max_wait_ms`, the bound allows the handshake's round trip more"};
+    return VantageNeed{"`by`'s host", "with `max_wait_ms`, the bound grows by the handshake's round trip"};
   }
   std::vector<ValueSpec> params() const override {
     return {side_param("by", "the receiver of the data"),

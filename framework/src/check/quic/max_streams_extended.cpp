@@ -29,7 +29,7 @@ class MaxStreamsExtended final : public QuicCheck {
            "more streams; the peer never opens a stream beyond it";
   }
   std::optional<VantageNeed> vantage_need() const override {
-    return VantageNeed{"`by`'s host", "with `max_wait_ms`, the bound allows the handshake's round trip more"};
+    return VantageNeed{"`by`'s host", "with `max_wait_ms`, the bound grows by the handshake's round trip"};
   }
   std::vector<ValueSpec> params() const override {
     return {side_param("by", "the receiver of the peer-initiated streams"), dir_param(),

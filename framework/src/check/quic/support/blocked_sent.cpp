@@ -73,10 +73,10 @@ CheckResult judge_limit(BlockedScope scope, const CaptureFacts& capture, const C
 }
 
 VantageNeed blocked_frames_vantage() {
-  return {"anywhere",
-          "a raise counts as known to the sender once its own datagrams use it, and a frame carrying the old limit "
-          "counts until then; a wait at a limit that the capture shows happened at the sender too (the capture can "
-          "only shorten it)"};
+  return {"any capture point",
+          "judged alike: a raise counts as known to the sender once its own datagrams use it, and a frame carrying "
+          "the old limit counts until then; a wait at a limit that a capture shows was a wait at the sender too, "
+          "at least as long"};
 }
 
 ValueSpec blocked_by_param() { return side_param("by", "the sender that may be blocked"); }

@@ -47,7 +47,7 @@ class EarlyPacketsBuffered : public QuicCheck {
   }
   std::optional<VantageNeed> vantage_need() const override {
     return VantageNeed{"the receiver's host",
-                       "an early packet acknowledged later is judged from anywhere; one never acknowledged is NOT JUDGED, as it may have been lost past the capture point"};
+                       "an early packet acknowledged later counts as buffered; one never acknowledged is NOT JUDGED, as it may have been lost past the capture point"};
   }
   std::vector<ValueSpec> params() const override {
     return {{"min_early", ValueType::integer, Value{std::int64_t{0}},

@@ -131,7 +131,7 @@ std::int64_t unseen_round_trip(const Judged& j, Side endpoint) {
 
 CheckResult needs_vantage(const Judged& j, Side endpoint, const std::string& what, const std::string& why) {
   return {Verdict::not_judged,
-          fmt::format("cannot judge: needs the {}'s {}; {} was taken on {}: {}", to_string(endpoint), what,
+          fmt::format("cannot judge: needs the {}'s {}; {} is judged as taken on {}: {}", to_string(endpoint), what,
                       j.capture->file, describe(j.vantage), why),
           {}};
 }
