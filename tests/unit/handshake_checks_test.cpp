@@ -369,6 +369,26 @@ BOOST_AUTO_TEST_CASE(initial_keys_discarded_after_the_first_handshake_packet) {
   BOOST_TEST(r.summary == "the client never had to discard its Initial keys", r.summary);
 }
 
+// From the client's host, the server's Initial at 4 ms may have left before
+// the client's Handshake packet (2 ms here) reached it: the server is
+// known to have processed one only once it acknowledges it (5 ms). An
+// Initial after that ACK fails from anywhere.
+BOOST_AUTO_TEST_CASE(initial_keys_discarded_at_the_server_judged_from_elsewhere) {
+  TimelineBuilder b;
+  b.send(Side::client, 0, {initial(0, {crypto(0, 300)})}, 1200);
+  b.send(Side::server, 1 * kMs, {initial(0, {crypto(0, 90)}), handshake(0, {crypto(0, 800)})});
+  b.send(Side::client, 2 * kMs, {handshake(0, {crypto(0, 36)})});
+  b.send(Side::server, 4 * kMs, {initial(1, {ack(0, 0)})});
+  b.send(Side::server, 5 * kMs, {handshake(1, {ack(0, 0)})});
+  BOOST_TEST((judge("initial_keys_discarded", server_run(b), {{"by", "server"}}).verdict == Verdict::fail));
+  auto r = judge("initial_keys_discarded", server_run(b, Vantage::client), {{"by", "server"}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  BOOST_TEST(r.summary == "the server sent no Initial packet after frame 5", r.summary);
+  b.send(Side::server, 6 * kMs, {initial(2, {ack(0, 0)})});
+  r = judge("initial_keys_discarded", server_run(b, Vantage::path), {{"by", "server"}});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+}
+
 BOOST_AUTO_TEST_CASE(connection_close_checks_read_the_error_code) {
   TimelineBuilder b;
   b.send(Side::client, 0, {connection_close(0)});
