@@ -29,7 +29,7 @@ BOOST_AUTO_TEST_CASE(a_probe_within_twice_the_pto_passes) {
   auto r = judge("client_anti_deadlock_probe", client_run(b), {});
   BOOST_TEST((r.verdict == Verdict::pass), r.summary);
   BOOST_TEST(r.summary ==
-                 "1 quiet spells with nothing unacknowledged before a Handshake ACK, the longest 30.000 ms (bound "
+                 "1 quiet spell with nothing unacknowledged before a Handshake ACK, the longest 30.000 ms (bound "
                  "60.000 ms: twice the first PTO for an RTT of 10.000 ms)",
              r.summary);
 }

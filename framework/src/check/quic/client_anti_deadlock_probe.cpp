@@ -245,9 +245,9 @@ class AntiDeadlockProbe final : public QuicCheck {
       return not_exercised("the client never waited with everything acknowledged before a Handshake ACK" +
                            processed);
     return verdict(problems, ev,
-                   fmt::format("{} quiet spells with nothing unacknowledged before a Handshake ACK, the longest {} "
+                   fmt::format("{} quiet spell{} with nothing unacknowledged before a Handshake ACK, the longest {} "
                                "(bound {}: {}){}",
-                               spells, ms(longest), ms(bound), bound_source, processed));
+                               spells, spells == 1 ? "" : "s", ms(longest), ms(bound), bound_source, processed));
   }
 };
 
