@@ -1,5 +1,7 @@
 #include "gate/vantage_inference.hpp"
 
+#include "check/quic/support/quic_check.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,15 +13,12 @@ namespace conform {
 namespace {
 
 using dissect::Side;
+using quic_checks::ms;
 
 struct Seen {
   std::int64_t time_ns;
   std::uint64_t frame;
 };
-
-Side sender(const dissect::Datagram& d) {
-  return d.direction == dissect::Direction::client_to_server ? Side::client : Side::server;
-}
 
 // What one connection shows of `acker`'s ACKs of its peer's packets.
 class AckReader {
@@ -31,7 +30,7 @@ class AckReader {
 
   void read(AckerSigns& signs) {
     for (const auto& d : c_.datagrams) {
-      const bool from_acker = sender(d) == acker_;
+      const bool from_acker = quic_checks::sender_of(d) == acker_;
       if (from_acker && d.gso) ++signs.gso;
       for (const auto& p : d.packets) {
         if (!p.decrypted() || p.space == dissect::PacketSpace::none) continue;
@@ -98,8 +97,6 @@ void pool(AckerSigns& into, const AckerSigns& one) {
   into.skipped += one.skipped;
   into.gso += one.gso;
 }
-
-std::string ms(std::int64_t ns) { return fmt::format("{:.3f} ms", double(ns) / 1e6); }
 
 std::string describe_signs(std::string_view who, const AckerSigns& s) {
   if (!s.acks) return fmt::format("no ACK of the {} could be read (without a key log only Initial packets decrypt)", who);

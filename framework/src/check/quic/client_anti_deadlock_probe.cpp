@@ -48,10 +48,7 @@ bool is_handshake_done(const dissect::Frame& f) { return std::holds_alternative<
 bool packet_eliciting(const dissect::Packet& p) { return std::any_of(p.frames.begin(), p.frames.end(), ack_eliciting); }
 
 bool carries_close(const dissect::Datagram& d) {
-  return std::any_of(d.packets.begin(), d.packets.end(), [](const dissect::Packet& p) {
-    return std::any_of(p.frames.begin(), p.frames.end(),
-                       [](const dissect::Frame& f) { return std::holds_alternative<dissect::ConnectionCloseFrame>(f); });
-  });
+  return std::any_of(d.packets.begin(), d.packets.end(), carries<dissect::ConnectionCloseFrame>);
 }
 
 // The end of the highest Handshake CRYPTO data in `d`, 0 when none.

@@ -7,8 +7,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 namespace conform::quic_checks {
 namespace {
 
@@ -45,11 +43,6 @@ class InitialKeysDiscarded final : public QuicCheck {
   }
 
  private:
-  static bool acknowledges(const dissect::Packet& p) {
-    return std::any_of(p.frames.begin(), p.frames.end(),
-                       [](const dissect::Frame& f) { return std::holds_alternative<dissect::AckFrame>(f); });
-  }
-
   static CheckResult judge_one(const Judged& j, Side side) {
     const auto& c = *j.connection->connection;
     const bool at_server = at_endpoint(j.vantage, Side::server);
@@ -73,7 +66,7 @@ class InitialKeysDiscarded final : public QuicCheck {
         // there the server is known to have processed one once it
         // acknowledges it (its own datagrams keep their order).
         if (!discarded && p.type == dissect::PacketType::handshake && p.decrypted() &&
-            (side == Side::client ? own : at_server ? !own : own && acknowledges(p)))
+            (side == Side::client ? own : at_server ? !own : own && carries<dissect::AckFrame>(p)))
           discarded = at;
       }
     }

@@ -17,6 +17,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -109,6 +110,12 @@ struct ConnectionFacts {
   /// first one of a split GSO record); {frame, 0, 0} when it has none.
   At at_frame(std::uint64_t frame) const;
 };
+
+/// Whether `p` holds a frame of type `F` (dissect::AckFrame, ...).
+template <typename F>
+bool carries(const dissect::Packet& p) {
+  return std::any_of(p.frames.begin(), p.frames.end(), [](const dissect::Frame& f) { return std::holds_alternative<F>(f); });
+}
 
 /// The sender of a datagram of the timeline.
 inline Side sender_of(const dissect::Datagram& d) {
