@@ -86,9 +86,33 @@ BOOST_AUTO_TEST_CASE(a_client_processing_the_whole_flight_is_not_waiting) {
   auto r = judge("client_anti_deadlock_probe", client_run(b), {});
   BOOST_TEST((r.verdict == Verdict::not_exercised), r.summary);
   BOOST_TEST(r.summary == "the client never waited with everything acknowledged before a Handshake ACK; 1 quiet "
-                          "spell ended by the client's own new Handshake CRYPTO with nothing arriving: it was "
-                          "processing what it held, not waiting",
+                          "spell ended by the client's own new Handshake CRYPTO with no Initial or Handshake packet "
+                          "arriving: it was processing what it held, not waiting",
              r.summary);
+}
+
+// quinn 0.9's server (captures/third-party/quinn-0.9, tshark): its flight in
+// frame 2 at 7.142 ms, a 1-RTT NEW_CONNECTION_ID in frame 3 at 7.153 ms, the
+// client's Finished in frame 4 at 7.158 ms. The 1-RTT packet gives the
+// client nothing its Finished needs: still processing, not waiting.
+BOOST_AUTO_TEST_CASE(a_1rtt_packet_arriving_meanwhile_does_not_make_it_a_wait) {
+  TimelineBuilder b;
+  b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(900)})});
+  b.send(Side::server, 7'142'000, {initial(0, {ack(0, 0), crypto(0, 90)}), handshake(0, {crypto(0, 711)})});
+  b.send(Side::server, 7'153'000, {one_rtt(0, {ping()})});
+  b.send(Side::client, 7'158'000, {initial(1, {ack(0, 0)}), handshake(0, {ack(0, 0), crypto(0, 52)})});
+  b.send(Side::server, 12'000'000, {handshake(1, {ack(0, 0)})});
+  auto r = judge("client_anti_deadlock_probe", client_run(b), {});
+  BOOST_TEST((r.verdict == Verdict::not_exercised), r.summary);
+  // A Handshake packet arriving in its place is what the Finished may have
+  // waited for: a wait, judged (and within twice the PTO).
+  TimelineBuilder waited;
+  waited.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(900)})});
+  waited.send(Side::server, 7'142'000, {initial(0, {ack(0, 0), crypto(0, 90)}), handshake(0, {crypto(0, 700)})});
+  waited.send(Side::server, 7'153'000, {handshake(1, {crypto(700, 11)})});
+  waited.send(Side::client, 7'158'000, {initial(1, {ack(0, 0)}), handshake(0, {ack(0, 1), crypto(0, 52)})});
+  r = judge("client_anti_deadlock_probe", client_run(waited), {});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
 }
 
 // The same silence with the server's flight cut short (the server at its

@@ -8,10 +8,12 @@
 // condition ending (a Handshake ACK or HANDSHAKE_DONE arriving), within
 // `max_wait_ms`; one still open when the capture ends is a deadlock. A
 // spell that ends with the client sending Handshake CRYPTO it never sent
-// before, with nothing from the server arriving in it, was no wait: the
-// client already held what it needed for that data (the server's whole
-// flight) and was processing it, a certificate check, say; there was
-// nothing to deadlock, and no probe was due from its side. Nor is a
+// before, with none of the server's Initial or Handshake packets arriving in
+// it, was no wait: the client already held what it needed for that data
+// (the server's whole flight) and was processing it, a certificate check,
+// say; there was nothing to deadlock, and no probe was due from its side.
+// A 1-RTT packet arriving meanwhile (quinn 0.9's NEW_CONNECTION_ID, sent
+// with its flight) gives the client nothing its Finished waits for. Nor is a
 // connection either side has closed in that state: the spell ends there.
 //
 // From a capture not taken at the client (docs/offline.md, "Vantage") the
@@ -49,6 +51,14 @@ bool packet_eliciting(const dissect::Packet& p) { return std::any_of(p.frames.be
 
 bool carries_close(const dissect::Datagram& d) {
   return std::any_of(d.packets.begin(), d.packets.end(), carries<dissect::ConnectionCloseFrame>);
+}
+
+// Whether `d` holds an Initial or Handshake packet: what a client's
+// handshake can wait for.
+bool carries_handshake_space(const dissect::Datagram& d) {
+  return std::any_of(d.packets.begin(), d.packets.end(), [](const dissect::Packet& p) {
+    return p.space == dissect::PacketSpace::initial || p.space == dissect::PacketSpace::handshake;
+  });
 }
 
 // The end of the highest Handshake CRYPTO data in `d`, 0 when none.
@@ -155,7 +165,7 @@ class AntiDeadlockProbe final : public QuicCheck {
     const auto& c = *j.connection->connection;
     Exposure e;
     std::optional<At> since;  // when the current quiet spell began
-    std::size_t arrived = 0;  // server datagrams since then
+    std::size_t arrived = 0;  // server datagrams with Initial or Handshake packets since then
     std::uint64_t crypto_end = 0;  // of the client's Handshake CRYPTO so far
     std::vector<std::string> problems;
     std::vector<Evidence> ev;
@@ -210,7 +220,7 @@ class AntiDeadlockProbe final : public QuicCheck {
         break;
       }
       crypto_end = std::max(crypto_end, sent_to);
-      if (since && !own) ++arrived;
+      if (since && !own && carries_handshake_space(d)) ++arrived;
       e.on_datagram(d, at);
       if (since && e.ended_by_condition())
         close_spell(at, fmt::format("frame {} acknowledged a Handshake packet or confirmed the handshake", d.frame));
@@ -234,8 +244,8 @@ class AntiDeadlockProbe final : public QuicCheck {
       ev.push_back(evidence(*j.capture, *since, "everything the client sent is acknowledged; no probe follows"));
     }
     const std::string processed =
-        processing ? fmt::format("; {} quiet spell{} ended by the client's own new Handshake CRYPTO with nothing "
-                                 "arriving: it was processing what it held, not waiting",
+        processing ? fmt::format("; {} quiet spell{} ended by the client's own new Handshake CRYPTO with no Initial or "
+                                 "Handshake packet arriving: it was processing what it held, not waiting",
                                  processing, processing == 1 ? "" : "s")
                    : std::string();
     if (spells == 0)
