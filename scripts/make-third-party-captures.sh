@@ -9,14 +9,15 @@
 # each run differs a little (timings, connection IDs, counts), and tests pin
 # what the committed captures show, so remake only the stacks you name.
 #   scripts/make-third-party-captures.sh [BUILD_DIR [STACK...]]
-# STACK: lsquic quiche quinn-0.11 chromium firefox quinn-0.9 (default: all).
+# STACK: lsquic quiche quinn-0.11 chromium firefox quinn-0.9 quic-go ngtcp2
+# (default: all).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}
 shift || true
 stacks=("$@")
-[ ${#stacks[@]} -gt 0 ] || stacks=(lsquic quiche quinn-0.11 chromium firefox quinn-0.9)
+[ ${#stacks[@]} -gt 0 ] || stacks=(lsquic quiche quinn-0.11 chromium firefox quinn-0.9 quic-go ngtcp2)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 export CONFORM_PLUGIN_PATH=$build/plugins
@@ -79,6 +80,27 @@ network = { rtt_ms = 4 }
   [[case.expect]]
   check = "no_connection_error"
 TOML
+# quic-go and ngtcp2 against themselves, each client held at its server's
+# 10 bidi streams: quic-go says STREAMS_BLOCKED and raises MAX_STREAMS in
+# packets of several descending values, ngtcp2 says none (PEERS.md).
+for stack in quic-go ngtcp2; do
+  cat >> "$out/suite.toml" <<TOML
+
+[[case]]
+id = "$stack"
+summary = "$stack against itself: the client sends 40 requests at a server limit of 10 bidi streams"
+rfc = "9000§4.6"
+requirement = "an endpoint held at a stream limit SHOULD send STREAMS_BLOCKED (§4.6); a receiver is expected to raise MAX_STREAMS"
+plugin = "external"
+scenario = "request-response"
+params = { requests = 40, response_bytes = 200, time_limit_ms = 8000 }
+client = { implementation = "$stack" }
+server = { implementation = "$stack", initial_max_streams_bidi = 10 }
+network = { rtt_ms = 4 }
+  [[case.expect]]
+  check = "no_connection_error"
+TOML
+done
 # The browsers: a page of 100 images from conform's server held at 10 bidi
 # streams, where PEERS.md says both send STREAMS_BLOCKED.
 for browser in chromium firefox; do
@@ -104,6 +126,27 @@ filters=()
 for stack in "${stacks[@]}"; do filters+=(--filter "$stack"); done
 "$build/conform" run "$out/suite.toml" --out "$out/run" -q -j1 "${filters[@]}" || true
 
+# The version of `stack` as installed: its Debian package, or its npm package
+# in the build's peers folder (scripts/setup.sh).
+version_of() {
+  local deb='' npm=''
+  case $1 in
+    chromium) deb=chromium ;;
+    firefox) deb=firefox-esr ;;
+    quinn-0.9) deb=librust-quinn-dev ;;
+    ngtcp2) deb=ngtcp2-client ;;
+    quic-go) deb=golang-github-lucas-clemente-quic-go-dev ;;
+    lsquic) npm=@oven/bun-linux-x64 ;;
+    quiche) npm=@matrixai/quic ;;
+    quinn-0.11) npm=@deno/linux-x64-glibc ;;
+  esac
+  if [ -n "$deb" ]; then
+    echo "Debian $deb $(dpkg-query -W -f '${Version}' "$deb")"
+  else
+    echo "npm $npm $(node -p "require('$build/peers/node_modules/$npm/package.json').version")"
+  fi
+}
+
 for stack in "${stacks[@]}"; do
   dest=$here/captures/third-party/$stack
   mkdir -p "$dest"
@@ -123,7 +166,8 @@ for stack in "${stacks[@]}"; do
   {
     echo "# $stack: tshark $(tshark --version | head -1 | awk '{print $3}') on $stack.pcap with $stack.keys"
     [ -z "$retry" ] || echo "# frames after the Retry (frame $retry) only, renumbered from 1: tshark keys the first ClientHello"
-    echo "# made by scripts/make-third-party-captures.sh; the case:"
+    echo "# $stack as installed: $(version_of "$stack")"
+    echo "# made by: scripts/make-third-party-captures.sh BUILD_DIR $stack; the case:"
     grep -A1 "^id = \"$stack\"" "$out/suite.toml" | tail -1 | sed "s/^/# /"
     echo "## frames by type (count, quic.frame_type)"
     tshark_fields quic -e quic.frame_type | tr ',' '\n' | grep . | sort -n | uniq -c | awk '{print $1, $2}'
