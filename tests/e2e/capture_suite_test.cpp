@@ -76,6 +76,7 @@ BOOST_AUTO_TEST_CASE(every_case_passes_and_every_mutant_is_killed_in_simulation)
   }
   BOOST_TEST(killed == (std::map<std::string, std::size_t>{{"capture/max-streams-extended", 1},
                                                            {"capture/streams-blocked-sent", 1},
+                                                           {"capture/blocked-frames-current", 1},
                                                            {"capture/pto-probes-coalesced", 2},
                                                            {"capture/packets-before-keys-buffered", 1}}));
 }
@@ -88,6 +89,7 @@ BOOST_AUTO_TEST_CASE(a_capture_without_a_suite_is_judged_by_the_default_suite) {
   // No probe and no early packet in a clean simulated run: never exercised.
   BOOST_TEST(ok.status == (std::map<std::string, std::string>{{"capture/max-streams-extended", "PASS"},
                                                                {"capture/streams-blocked-sent", "PASS"},
+                                                               {"capture/blocked-frames-current", "PASS"},
                                                                {"capture/pto-probes-coalesced", "NOT EXERCISED"},
                                                                {"capture/packets-before-keys-buffered",
                                                                 "NOT EXERCISED"}}));
@@ -124,7 +126,7 @@ BOOST_AUTO_TEST_CASE(a_third_party_handshake_exercises_none_of_the_behaviours) {
   const std::string base = kSource + "/captures/ngtcp2/handshake";
   const Checked c = check_without_suite(base + ".pcap", base + ".keys", "ngtcp2_handshake");
   BOOST_TEST(c.result.exit_code == 0, c.result.out + c.result.err);
-  BOOST_TEST(c.status.size() == 4u);
+  BOOST_TEST(c.status.size() == 5u);
   // 3 uni streams under the limit 3, no probe, nothing early: nothing to judge.
   for (const auto& [id, status] : c.status) BOOST_TEST(status == "NOT EXERCISED", id);
 }
