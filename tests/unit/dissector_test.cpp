@@ -2,11 +2,14 @@
 // synthetic connections with key-logged Handshake and 1-RTT keys, key
 // updates, coalescing, Retry, and every way a packet stays undecryptable.
 #include "dissect/dissector.hpp"
+#include "dissect/timeline_format.hpp"
 #include "dissect/key_schedule.hpp"
 #include "unit/quic_packet_builder.hpp"
 #include "unit/rfc9001_vectors.hpp"
 
 #include <boost/test/unit_test.hpp>
+
+#include <sstream>
 
 using namespace conform;
 using namespace conform::dissect;
@@ -138,6 +141,35 @@ BOOST_AUTO_TEST_CASE(rfc_initials_decode_to_their_frames) {
   BOOST_TEST_REQUIRE(ack.ranges.size() == 1u);
   BOOST_TEST(ack.ranges[0].smallest == 0u);
   BOOST_TEST(frame_at<CryptoFrame>(p1, 1).length == 90u);
+}
+
+// Cloudflare quiche fills its datagrams with zeros after the packets
+// (captures of interop/server-probes-coalesce-raw): a zero byte has the
+// Fixed Bit clear, so it cannot start a packet (RFC 9000 §17.2, §17.3.1),
+// and the client advertised no grease_quic_bit (RFC 9287) here. Padding,
+// not an undecryptable packet; a Handshake packet behind the Initial is
+// still one.
+BOOST_AUTO_TEST_CASE(zeros_after_the_packets_are_padding_not_a_packet) {
+  Capture cap;
+  cap.add(true, hex(v::kClientProtectedPacket));
+  Bytes server = hex(v::kServerProtectedPacket);
+  const std::size_t initial = server.size();
+  server.resize(initial + 40, 0x00);
+  cap.add(false, server);
+  const Timeline t = dissect::dissect(cap.datagrams, KeyLog{});
+  BOOST_TEST_REQUIRE(t.connections.size() == 1u);
+  const Datagram& d = t.connections[0].datagrams.at(1);
+  BOOST_TEST(d.size == initial + 40);
+  BOOST_TEST_REQUIRE(d.packets.size() == 1u);
+  BOOST_TEST(d.packets[0].decrypted());
+  BOOST_TEST(d.padding_after == 40u);
+  std::ostringstream text;
+  print_timeline(text, t);
+  BOOST_TEST(text.str().find("| 40B padding: cannot start a packet") != std::string::npos, text.str());
+  // The same bytes behind a Handshake packet with the Fixed Bit set.
+  const Timeline full = dissect::dissect(full_connection().datagrams, key_log_for(kRfcClientRandom));
+  BOOST_TEST(full.connections.at(0).datagrams.at(1).packets.size() == 2u);
+  BOOST_TEST(full.connections.at(0).datagrams.at(1).padding_after == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(key_log_opens_handshake_and_1rtt_with_key_update) {

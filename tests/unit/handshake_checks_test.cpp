@@ -64,8 +64,8 @@ BOOST_AUTO_TEST_CASE(probe_coalesces_spaces_when_the_other_flight_fits) {
 }
 
 BOOST_AUTO_TEST_CASE(probe_coalesces_spaces_cannot_see_room_behind_an_undecryptable_packet) {
-  // Cloudflare quiche's probe: the Initial re-sent, then 1000 bytes that no
-  // key opens. Padding or data, the capture cannot tell, so whether the 800
+  // A probe: the Initial re-sent, then a 1000-byte 1-RTT packet that no key
+  // opens. Padding or data, the capture cannot tell, so whether the 800
   // Handshake bytes fitted is not known.
   auto b = server_flight(800);
   Packet unread = one_rtt(0, {});
@@ -77,6 +77,23 @@ BOOST_AUTO_TEST_CASE(probe_coalesces_spaces_cannot_see_room_behind_an_undecrypta
   BOOST_TEST((r.verdict == Verdict::not_judged), r.summary);
   BOOST_TEST(r.summary == "cannot judge: 1 datagrams re-sent CRYPTO while both spaces had some unacknowledged; 0 "
                           "carried both; 1 had room only if their undecryptable packets were padding",
+             r.summary);
+}
+
+// Cloudflare quiche's probe (interop/server-probes-coalesce-raw, tshark):
+// an Initial of 155 bytes, then 1045 zero bytes, which cannot start a
+// packet (the dissector's padding_after): room, so the 714 Handshake bytes
+// fitted and were left out.
+BOOST_AUTO_TEST_CASE(probe_coalesces_spaces_counts_zeros_after_the_packets_as_room) {
+  auto b = server_flight(714);
+  b.send(Side::server, 100 * kMs, {initial(1, {crypto(0, 90)})});
+  auto& probe = b.connection().datagrams.back();
+  probe.padding_after = 1045;
+  probe.size += 1045;
+  auto r = judge("probe_coalesces_spaces", server_run(b), {});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(r.summary.find("bytes (its last 1045 bytes cannot start a packet: padding) without the 714 Handshake "
+                            "CRYPTO bytes [0-713] that were unacknowledged and fit") != std::string::npos,
              r.summary);
 }
 

@@ -83,7 +83,10 @@ struct Dissector::State {
 
   std::optional<Route> route(const CapturedDatagram& d);
   std::size_t decode_datagram(const Route& r, std::span<const std::uint8_t> payload, std::vector<Packet>& out,
-                              bool may_split);
+                              std::size_t& padding_after, bool may_split);
+  bool receiver_allows_greased_fixed_bit(const Route& r) const;
+  bool cannot_start_packet(const Route& r, std::span<const std::uint8_t> payload, std::size_t offset,
+                           const ConnectionId& first_dcid) const;
   std::size_t find_gso_segment(const Route& r, std::span<const std::uint8_t> payload, std::size_t offset,
                                const ConnectionId& dcid);
   std::optional<Route> start_connection(const CapturedDatagram& d);
@@ -117,7 +120,7 @@ void Dissector::add(const CapturedDatagram& d) {
     return unattributed("no known connection: unknown connection ID and addresses, and not a client's first Initial");
   }
   auto& datagrams = s_->timeline.connections[route->connection].datagrams;
-  auto push = [&](std::span<const std::uint8_t> bytes, std::vector<Packet> packets) {
+  auto push = [&](std::span<const std::uint8_t> bytes, std::vector<Packet> packets, std::size_t padding_after) {
     Datagram out;
     out.frame = d.frame;
     out.time_ns = d.time_ns;
@@ -126,31 +129,66 @@ void Dissector::add(const CapturedDatagram& d) {
     out.from = d.from;
     out.to = d.to;
     out.packets = std::move(packets);
+    out.padding_after = padding_after;
     datagrams.push_back(std::move(out));
   };
   const std::span<const std::uint8_t> payload(d.payload);
   std::vector<Packet> packets;
-  const std::size_t segment = s_->decode_datagram(*route, payload, packets, true);
-  if (!segment) return push(payload, std::move(packets));
+  std::size_t padding_after = 0;
+  const std::size_t segment = s_->decode_datagram(*route, payload, packets, padding_after, true);
+  if (!segment) return push(payload, std::move(packets), padding_after);
   const unsigned count = static_cast<unsigned>((payload.size() + segment - 1) / segment);
   for (unsigned i = 0; i < count; ++i) {
     const auto bytes = payload.subspan(i * segment, std::min(segment, payload.size() - i * segment));
     if (i > 0) {
       packets.clear();
-      s_->decode_datagram(*route, bytes, packets, false);
+      padding_after = 0;
+      s_->decode_datagram(*route, bytes, packets, padding_after, false);
     }
-    push(bytes, std::move(packets));
+    push(bytes, std::move(packets), padding_after);
     datagrams.back().gso = GsoSegment{i, count, segment};
   }
 }
 
+// Whether the receiver of `r`'s datagrams advertised grease_quic_bit
+// (RFC 9287 §3), so that its peer may send packets with the Fixed Bit clear.
+bool Dissector::State::receiver_allows_greased_fixed_bit(const Route& r) const {
+  constexpr std::uint64_t kGreaseQuicBit = 0x2ab2;
+  const auto& c = timeline.connections[r.connection];
+  const auto& receiver = r.sender == Side::client ? c.server_parameters : c.client_parameters;
+  return receiver && std::any_of(receiver->others.begin(), receiver->others.end(),
+                                 [](const auto& p) { return p.first == kGreaseQuicBit; });
+}
+
+// Whether the bytes at `offset`, after a packet whose Destination
+// Connection ID was `first_dcid`, cannot start a packet the receiver would
+// read: the Fixed Bit clear (RFC 9000 §17.2, §17.3.1) where the receiver
+// did not allow it to be greased, or a short header not naming the first
+// packet's DCID, which a receiver ignores (§12.2). Cloudflare quiche pads
+// datagrams with zeros after its packets; its peer advertises
+// grease_quic_bit, but zeros name no connection ID of 20 random bytes.
+bool Dissector::State::cannot_start_packet(const Route& r, std::span<const std::uint8_t> payload, std::size_t offset,
+                                           const ConnectionId& first_dcid) const {
+  const std::uint8_t first = payload[offset];
+  if (!(first & 0x40) && !receiver_allows_greased_fixed_bit(r)) return true;
+  if ((first & 0x80) || first_dcid.empty()) return false;
+  return offset + 1 + first_dcid.size() > payload.size() ||
+         !std::equal(first_dcid.begin(), first_dcid.end(), payload.begin() + offset + 1);
+}
+
 std::size_t Dissector::State::decode_datagram(const Route& r, std::span<const std::uint8_t> payload,
-                                              std::vector<Packet>& out, bool may_split) {
+                                              std::vector<Packet>& out, std::size_t& padding_after,
+                                              bool may_split) {
   std::size_t offset = 0;
   // Coalesced packets (RFC 9000 §12.2): long headers carry a Length; a short
   // header, Version Negotiation, Retry, or a header that does not parse
-  // takes the rest of the datagram.
+  // takes the rest of the datagram. Bytes after a packet that cannot start
+  // one are padding (zeros, say): see cannot_start_packet.
   while (offset < payload.size()) {
+    if (offset > 0 && cannot_start_packet(r, payload, offset, out.front().dcid)) {
+      padding_after = payload.size() - offset;
+      break;
+    }
     Packet p = decode(r, payload.subspan(offset));
     p.offset = offset;
     if (may_split && p.type == PacketType::one_rtt && p.undecryptable == Undecryptable::authentication_failed)

@@ -87,6 +87,12 @@ struct Datagram {
   NetEndpoint from{};
   NetEndpoint to{};
   std::vector<Packet> packets;
+  /// Bytes after the last packet that cannot start a QUIC packet: their
+  /// first byte has the Fixed Bit clear (RFC 9000 §17.2, §17.3.1), and the
+  /// receiver did not advertise grease_quic_bit (RFC 9287). A receiver
+  /// discards them; a sender that pads a datagram this way (Cloudflare
+  /// quiche fills with zeros, Firefox too) uses them as padding.
+  std::size_t padding_after = 0;
 };
 
 /// How many first bytes of a unidirectional stream a Connection keeps: one

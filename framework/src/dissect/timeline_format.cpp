@@ -159,6 +159,7 @@ void print_timeline(std::ostream& out, const Timeline& t, const CaptureSummary* 
                          d.direction == Direction::client_to_server ? "C>S" : "S>C", d.size);
       if (d.gso) out << fmt::format(" GSO {}/{} of {}B", d.gso->index + 1, d.gso->count, d.gso->segment_size);
       for (const auto& p : d.packets) out << " | " << describe_packet(p);
+      if (d.padding_after) out << " | " << d.padding_after << "B padding: cannot start a packet (Fixed Bit clear, or not the first packet's DCID)";
       out << '\n';
     }
     const auto streams = stream_views(c);
@@ -250,6 +251,7 @@ void print_timeline_json(std::ostream& out, const Timeline& t, const CaptureSumm
       auto packets = nlohmann::json::array();
       for (const auto& p : d.packets) packets.push_back(packet_json(p));
       jd["packets"] = std::move(packets);
+      jd["padding_after"] = d.padding_after;
       datagrams.push_back(std::move(jd));
     }
     jc["datagrams"] = std::move(datagrams);

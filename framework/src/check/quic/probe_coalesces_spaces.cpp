@@ -6,7 +6,9 @@
 // number spaces with in-flight data, coalescing packets if possible"
 // (RFC 9000 §12.2: coalescing).
 // "Pending" leaves out what the same burst (datagrams within 1 ms before)
-// already re-sent. Judged at the sender's own capture.
+// already re-sent. Bytes after a datagram's packets that cannot start one
+// (quiche's zeros) are room, as PADDING is. Judged at the sender's own
+// capture.
 #include "check/quic/support/blocked_sent.hpp"
 #include "check/quic/support/crypto_flights.hpp"
 #include "check/registrar.hpp"
@@ -64,9 +66,11 @@ class ProbeCoalescesSpaces final : public QuicCheck {
           if (!pending.empty() && d.used - d.unread + pending.size() + d.overhead[other] <= room) ++unknown;
           continue;
         }
-        problems.push_back(fmt::format("frame {} ({}) re-sent {} CRYPTO in {} of {} bytes without the {} {} CRYPTO "
+        const std::string padded =
+            d.padding_after ? fmt::format(" (its last {} bytes cannot start a packet: padding)", d.padding_after) : "";
+        problems.push_back(fmt::format("frame {} ({}) re-sent {} CRYPTO in {} of {} bytes{} without the {} {} CRYPTO "
                                        "bytes {} that were unacknowledged and fit",
-                                       d.at.frame, ms(d.at.time_ns), space_name(1 - other), d.used, d.size,
+                                       d.at.frame, ms(d.at.time_ns), space_name(1 - other), d.used, d.size, padded,
                                        pending.size(), space_name(other), format_ranges(pending)));
         ev.push_back(evidence(*j.capture, d.at, fmt::format("probe without {} CRYPTO", space_name(other))));
       }

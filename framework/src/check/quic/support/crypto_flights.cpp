@@ -69,6 +69,7 @@ Flights crypto_flights(const ConnectionFacts& c, Side sender) {
     FlightDatagram fd;
     fd.at = at;
     fd.size = d.size;
+    fd.padding_after = d.padding_after;
     for (std::size_t s : {kInitial, kHandshake}) fd.unacked[s] = spaces[s].sent.minus(spaces[s].acked);
     for (const auto& p : d.packets) {
       std::size_t padding = 0;

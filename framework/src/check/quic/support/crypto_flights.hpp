@@ -32,6 +32,8 @@ struct FlightDatagram {
   /// Of `used`, bytes of packets that could not be decrypted: they may be
   /// PADDING or not, the capture cannot tell.
   std::size_t unread = 0;
+  /// Bytes after its packets that cannot start one (dissect::Datagram::padding_after).
+  std::size_t padding_after = 0;
   std::array<RangeSet, 2> crypto;           // CRYPTO offsets carried, by space
   std::array<bool, 2> resent{};             // some were sent before
   std::array<bool, 2> fresh{};              // some were never sent before
