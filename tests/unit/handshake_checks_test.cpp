@@ -253,6 +253,33 @@ BOOST_AUTO_TEST_CASE(an_early_packet_never_acknowledged_needs_the_receivers_capt
 // when the packet numbers show nothing unseen between the bursts; probes
 // numbered 1 then 3 may have had a lost probe 2 between them, which would
 // make the intervals 3, 1.5, 1.5 or any other split: NOT JUDGED.
+// A server whose flight is lost probes at 4 and 10 ms (PTO 3 ms, then 6);
+// the client's own PTO re-sends its ClientHello, which reaches the server at
+// 11 ms, and the server answers at once with its Initial and Handshake
+// CRYPTO again (RFC 9002 §6.2.3): not a PTO probe. Its next probe, one
+// backed-off PTO (12 ms) after that answer, keeps the backoff. Counted as a
+// probe, the answer would come 1 ms after one 6 ms apart (factor 0.17).
+BOOST_AUTO_TEST_CASE(pto_backoff_leaves_out_the_answer_to_a_duplicate_initial) {
+  auto b = server_flight(800);
+  for (std::int64_t t : {4, 10}) b.send(Side::server, t * kMs, {initial(1, {crypto(0, 90)}), handshake(1, {crypto(0, 800)})});
+  b.send(Side::client, 11 * kMs, {initial(1, {crypto(0, 300), padding(856)})});
+  b.send(Side::server, 11 * kMs + 100'000, {initial(2, {crypto(0, 90)}), handshake(2, {crypto(0, 800)})});
+  b.send(Side::server, 23 * kMs + 100'000, {initial(3, {crypto(0, 90)}), handshake(3, {crypto(0, 800)})});
+  auto r = judge("pto_backoff", server_run(b), {{"by", "server"}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  BOOST_TEST(r.summary == "3 probe bursts, at most 3 in a row without a new acknowledgement, each interval at least "
+                          "1.5× the one before; 1 re-send answering the client's duplicate Initial, not a probe (RFC "
+                          "9002 §6.2.3)",
+             r.summary);
+  // The same re-send with no duplicate before it is a probe, too soon.
+  auto early = server_flight(800);
+  for (std::int64_t t : {4, 10}) early.send(Side::server, t * kMs, {initial(1, {crypto(0, 90)}), handshake(1, {crypto(0, 800)})});
+  early.send(Side::server, 11 * kMs + 100'000, {initial(2, {crypto(0, 90)}), handshake(2, {crypto(0, 800)})});
+  r = judge("pto_backoff", server_run(early), {{"by", "server"}});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(r.summary.find("factor 0.18 < 1.5") != std::string::npos, r.summary);
+}
+
 BOOST_AUTO_TEST_CASE(pto_backoff_from_elsewhere_needs_every_probe_seen) {
   auto run = client_run(client_probes({3, 6}), Vantage::server);
   auto r = judge("pto_backoff", run, {{"by", "client"}});

@@ -12,6 +12,12 @@
 // after it, so a short interval is a failure only when the sender's Initial
 // and Handshake packet numbers run on without a gap from the burst before
 // the interval compared to it; otherwise NOT JUDGED (unseen_packets.hpp).
+// A re-send that answers the peer's duplicate Initial (its CRYPTO sent
+// again, the next datagram of the sender after it) is not a PTO probe: a
+// server may re-send its unacknowledged Initial CRYPTO before its PTO
+// expires when a client re-sends its own (RFC 9002 §6.2.3). Sending it
+// re-arms the timer without backing it off (Appendix A.6), so the next
+// interval is measured from it, and nothing is compared to it.
 #include "check/quic/support/blocked_sent.hpp"
 #include "check/quic/support/crypto_flights.hpp"
 #include "check/quic/support/unseen_packets.hpp"
@@ -20,6 +26,7 @@
 #include <fmt/format.h>
 
 #include <optional>
+#include <set>
 
 namespace conform::quic_checks {
 namespace {
@@ -59,15 +66,29 @@ class PtoBackoff final : public QuicCheck {
     return std::nullopt;
   }
 
+  // The connection datagram indices of `by`'s datagrams that answer a
+  // duplicate Initial of its peer: the first of `by`'s after each.
+  static std::set<std::size_t> answers_to_duplicates(const Flights& flights, const Flights& peer) {
+    std::set<std::size_t> out;
+    auto next = flights.datagrams.begin();
+    for (const auto& p : peer.datagrams) {
+      if (!p.resent[kInitial]) continue;
+      while (next != flights.datagrams.end() && next->at.datagram < p.at.datagram) ++next;
+      if (next != flights.datagrams.end()) out.insert(next->at.datagram);
+    }
+    return out;
+  }
+
   static CheckResult judge_one(const Judged& j, Side by, double factor) {
     const Flights flights = crypto_flights(*j.connection, by);
+    const std::set<std::size_t> answers = answers_to_duplicates(flights, crypto_flights(*j.connection, dissect::other(by)));
     std::vector<std::string> problems;
     std::vector<Evidence> ev;
     std::optional<At> anchor, last_burst, last_sent, burst_before;
     const bool at_sender = at_endpoint(j.vantage, by);
     std::string unseen;
     std::int64_t interval = -1;  // between the last two bursts, ns; -1: none yet
-    std::size_t ai = 0, bursts = 0, longest = 0, chain = 0, compared = 0;
+    std::size_t ai = 0, bursts = 0, longest = 0, chain = 0, compared = 0, answered = 0;
     for (const auto& d : flights.datagrams) {
       // An ACK newly acknowledging packets resets the backoff: the next
       // probe is one PTO after the latest ack-eliciting datagram.
@@ -81,7 +102,11 @@ class PtoBackoff final : public QuicCheck {
       const bool probe = d.handshake_eliciting() && !d.fresh[kInitial] && !d.fresh[kHandshake] &&
                          (d.resent[kInitial] || d.resent[kHandshake] || d.eliciting_without_crypto[kInitial] ||
                           d.eliciting_without_crypto[kHandshake]);
-      if (!probe) {
+      if (probe && answers.count(d.at.datagram)) {
+        ++answered;
+        if (last_burst) last_burst = d.at;
+        else anchor = d.at;
+      } else if (!probe) {
         anchor = d.at;
         last_burst.reset();
         interval = -1;
@@ -113,15 +138,20 @@ class PtoBackoff final : public QuicCheck {
       last_sent = d.at;
     }
     if (problems.empty() && !unseen.empty()) return needs_vantage(j, by, "own capture", unseen);
+    const std::string answers_note =
+        answered ? fmt::format("; {} re-send{} answering the {}'s duplicate Initial, not a probe (RFC 9002 §6.2.3)",
+                               answered, answered == 1 ? "" : "s", to_string(dissect::other(by)))
+                 : std::string();
     if (compared == 0)
       return not_exercised(fmt::format("no two successive PTO probe bursts of the {} without a new acknowledgement "
-                                       "between them ({} probe bursts)",
-                                       to_string(by), bursts));
+                                       "between them ({} probe bursts){}",
+                                       to_string(by), bursts, answers_note));
     return verdict(problems, ev,
-                   bursts ? fmt::format("{} probe bursts, at most {} in a row without a new acknowledgement, each "
-                                        "interval at least {}× the one before",
-                                        bursts, longest, factor)
-                          : std::string("no PTO probes"));
+                   (bursts ? fmt::format("{} probe bursts, at most {} in a row without a new acknowledgement, each "
+                                         "interval at least {}× the one before",
+                                         bursts, longest, factor)
+                           : std::string("no PTO probes")) +
+                       answers_note);
   }
 };
 
