@@ -184,6 +184,38 @@ BOOST_AUTO_TEST_CASE(credit_not_held_back_fails_when_datagrams_leave_without_the
   BOOST_TEST((r.verdict == Verdict::pass), r.summary);
 }
 
+// The first 500 bytes lost: the server's data reaches the limit at 1 ms
+// with bytes 0-499 missing, so the client's reader waits (RFC 9000 §2.2)
+// and its two ACKs leave before it can consume anything. The
+// retransmission fills the hole at 4 ms; MAX_DATA goes in the client's next
+// datagram. One more datagram without it after the fill fails.
+BOOST_AUTO_TEST_CASE(credit_not_held_back_leaves_out_the_wait_behind_a_loss_hole) {
+  auto lossy = [](int after_fill) {
+    TimelineBuilder b;
+    b.params(Side::client).initial_max_data = 1000;
+    b.params(Side::client).initial_max_stream_data_uni = 100000;
+    b.send(Side::server, 1 * kMs, {stream(3, 500, 500, false)});
+    b.send(Side::client, 2 * kMs, {ack(0, 0)});
+    b.send(Side::client, 3 * kMs, {ack(0, 0)});
+    b.send(Side::server, 4 * kMs, {stream(3, 0, 500, false)});
+    for (int i = 0; i < after_fill; ++i) b.send(Side::client, (5 + i) * kMs, {ack(0, 1)});
+    b.send(Side::client, (5 + after_fill) * kMs, {ack(0, 1), max_data(2000)});
+    b.send(Side::server, 30 * kMs, {stream(3, 1000, 500, true)});
+    return b;
+  };
+  auto r = judge("credit_not_held_back", client_run(lossy(0)), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  BOOST_TEST(r.summary == "the server reached a limit wanting more 1 times; the most datagrams the client sent before "
+                          "the raise: 0 (not counting 2 sent while the server's data that reached the client had a "
+                          "hole, which stops the reader until it is filled)",
+             r.summary);
+  r = judge("credit_not_held_back", client_run(lossy(1)), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(r.summary.find("the client sent 1 datagrams without MAX_DATA (the first at frame 5, 5.000 ms)") !=
+                 std::string::npos,
+             r.summary);
+}
+
 // From a capture at the server (the data's sender), the client's ACKs seen
 // within the handshake's 10 ms round trip after the data reached the limit
 // may have left before the data reached the client: not counted. One seen
