@@ -3,8 +3,9 @@
 // initial_max_streams_bidi/uni transport parameters (§18.2: MUST NOT), since
 // larger counts give stream IDs that cannot be encoded (§4.6). The
 // dissector rejects such values: the frame is kept as malformed, the
-// transport parameters are noted as invalid. Judged at the sender's own
-// captures.
+// transport parameters are noted as invalid. A limit in the transport
+// parameters counts as one sent: §18.2 calls it "equivalent to sending a
+// MAX_STREAMS ... with the same value". Judged at the sender's own captures.
 #include "check/quic/support/blocked_sent.hpp"
 #include "check/registrar.hpp"
 
@@ -32,7 +33,7 @@ class MaxStreamsWithinBound final : public QuicCheck {
     std::vector<std::string> problems;
     std::vector<Evidence> ev;
     std::uint64_t highest = 0;
-    std::size_t frames = 0;
+    std::size_t frames = 0, parameters = 0;
     for (Side side : {Side::client, Side::server}) {
       if (by != "any" && by != to_string(side)) continue;
       for (const Judged& j : connections_of(run.at(side), run.vantage(side))) {
@@ -49,6 +50,12 @@ class MaxStreamsWithinBound final : public QuicCheck {
                                            *bad.type, at.frame, j.capture->file, bad.reason));
             ev.push_back(evidence(*j.capture, at, bad.reason));
           }
+        if (const auto* p = j.connection->parameters(side))
+          for (const auto& limit : {p->initial_max_streams_bidi, p->initial_max_streams_uni})
+            if (limit) {
+              ++parameters;
+              highest = std::max(highest, *limit);
+            }
         const std::string mine = fmt::format("{} transport parameters", to_string(side));
         for (const auto& note : j.connection->connection->notes)
           if (note.rfind(mine, 0) == 0 &&
@@ -56,10 +63,12 @@ class MaxStreamsWithinBound final : public QuicCheck {
             problems.push_back(fmt::format("{}: {}", j.capture->file, note));
       }
     }
-    if (frames == 0 && problems.empty())
-      return not_exercised("no MAX_STREAMS or STREAMS_BLOCKED frame (the stream limit transport parameters are within "
-                           "bound)");
-    return verdict(problems, ev, fmt::format("{} stream limit frames, the highest {}", frames, highest));
+    if (frames == 0 && parameters == 0 && problems.empty())
+      return not_exercised("no MAX_STREAMS or STREAMS_BLOCKED frame and no initial_max_streams_* in the transport "
+                           "parameters the capture shows");
+    return verdict(problems, ev,
+                   fmt::format("{} stream limit frames and {} initial_max_streams_* parameters, the highest {}", frames,
+                               parameters, highest));
   }
 };
 
