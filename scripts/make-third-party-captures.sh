@@ -5,19 +5,79 @@
 # capture, client.pcap, and the case's merged keys.log), and facts.txt:
 # tshark's frame counts and every MAX_STREAMS and STREAMS_BLOCKED value,
 # the ground truth these captures give the third-party corpus.
-# Needs the build, its peers (scripts/setup.sh) and tshark. Real time:
-# each run differs a little (timings, connection IDs, counts), and tests pin
-# what the committed captures show, so remake only the stacks you name.
+# Two captures the relay cannot give run ngtcp2's own programs directly in
+# a private network namespace (`unshare -n`, only lo), captured on lo with
+# tcpdump: unanswered-handshake (nothing answers the ClientHello; the relay
+# would) and gso (the server's GSO batches, which the relay splits).
+# Needs the build, its peers (scripts/setup.sh), tshark, and for the direct
+# captures tcpdump, unshare, openssl and python3. Real time: each run
+# differs a little (timings, connection IDs, counts), and tests pin what the
+# committed captures show, so remake only the stacks you name.
 #   scripts/make-third-party-captures.sh [BUILD_DIR [STACK...]]
 # STACK: lsquic quiche quinn-0.11 chromium firefox quinn-0.9 quic-go ngtcp2
+# quic-go-limit-zero quinn-0.9-limit-zero unanswered-handshake gso
 # (default: all).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
+port=4433
+
+# --- run inside `unshare -n` (the script calls itself) ---------------------
+# A ClientHello nobody answers: gtlsclient toward a UDP port held by a socket
+# that never reads (so the kernel sends no ICMP port unreachable either),
+# stopped by its PID after 3.5 s: its Initial and the PTO re-sends at 1 s
+# and 3 s. Its key log stays empty: no secret exists before a ServerHello.
+if [ "${1:-}" = --inside-unanswered ]; then
+  d=$2 name=$3
+  ip link set lo up
+  python3 -c 'import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", int(sys.argv[1]))); time.sleep(30)' $port &
+  sink=$!
+  tcpdump -i lo --immediate-mode -U -n -s 0 -Z root --time-stamp-precision=nano -w "$d/$name.pcap" "udp port $port" 2>"$d/tcpdump.err" &
+  cap=$!
+  sleep 1
+  : > "$d/$name.keys"
+  SSLKEYLOGFILE=$d/$name.keys gtlsclient -q --handshake-timeout=30s --timeout=30s -n 1 \
+    127.0.0.1 $port "https://127.0.0.1:$port/index.html" >"$d/client.out" 2>"$d/client.err" &
+  client=$!
+  sleep 3.5
+  kill "$client" 2>/dev/null || true
+  wait "$client" || true
+  sleep 0.3
+  kill "$cap"; wait "$cap" || true
+  kill "$sink"; wait "$sink" || true
+  exit 0
+fi
+# ngtcp2's gtlsclient fetches one 30000-byte file from gtlsserver, which
+# (without --max-gso-dgrams=1, unlike the ngtcp2 profile) hands the kernel
+# GSO batches: lo's tap sees each batch as one record, before segmentation.
+if [ "${1:-}" = --inside-gso ]; then
+  d=$2 name=$3
+  ip link set lo up
+  mkdir -p "$d/htdocs"
+  head -c 30000 /dev/zero | tr '\0' x > "$d/htdocs/file.bin"
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "$d/key.pem" -out "$d/cert.pem" \
+    -days 3650 -subj /CN=localhost -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" 2>/dev/null
+  tcpdump -i lo --immediate-mode -U -n -s 0 -Z root --time-stamp-precision=nano -w "$d/$name.pcap" "udp port $port" 2>"$d/tcpdump.err" &
+  cap=$!
+  sleep 1
+  gtlsserver -q --timeout=5s -d "$d/htdocs" 127.0.0.1 $port "$d/key.pem" "$d/cert.pem" >"$d/server.out" 2>"$d/server.err" &
+  server=$!
+  sleep 0.5
+  : > "$d/$name.keys"
+  SSLKEYLOGFILE=$d/$name.keys timeout 8 gtlsclient -q --exit-on-all-streams-close --timeout=5s -n 1 \
+    127.0.0.1 $port "https://127.0.0.1:$port/file.bin" >"$d/client.out" 2>"$d/client.err" || true
+  sleep 0.3
+  kill "$server"; wait "$server" || true
+  kill "$cap"; wait "$cap" || true
+  exit 0
+fi
+
 build=${1:-$here/build}
 shift || true
 stacks=("$@")
-[ ${#stacks[@]} -gt 0 ] || stacks=(lsquic quiche quinn-0.11 chromium firefox quinn-0.9 quic-go ngtcp2)
+[ ${#stacks[@]} -gt 0 ] || stacks=(lsquic quiche quinn-0.11 chromium firefox quinn-0.9 quic-go ngtcp2 quic-go-limit-zero
+                                   quinn-0.9-limit-zero unanswered-handshake gso)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 export CONFORM_PLUGIN_PATH=$build/plugins
@@ -79,6 +139,34 @@ server = { implementation = "quinn-0.9", initial_max_streams_bidi = 5 }
 network = { rtt_ms = 4 }
   [[case.expect]]
   check = "no_connection_error"
+
+[[case]]
+id = "quic-go-limit-zero"
+summary = "quic-go's HTTP/3 client sends 10 requests to conform's server, which advertises 0 bidi streams and grants one at a time once asked (STREAMS_BLOCKED)"
+rfc = "9000§4.6"
+requirement = "an endpoint held at a stream limit SHOULD send STREAMS_BLOCKED (§4.6); a receiver is expected to raise MAX_STREAMS"
+plugin = "external"
+scenario = "request-response"
+params = { requests = 10, response_bytes = 200, time_limit_ms = 8000 }
+client = { implementation = "quic-go" }
+server = { implementation = "conform", initial_max_streams_bidi = 0 }
+network = { rtt_ms = 4 }
+  [[case.expect]]
+  check = "no_connection_error"
+
+[[case]]
+id = "quinn-0.9-limit-zero"
+summary = "quinn 0.9 against itself: the client would open 10 bidi streams at a server limit of 0, which quinn never raises; stopped after 3 s"
+rfc = "9000§4.6"
+requirement = "an endpoint held at a stream limit SHOULD send STREAMS_BLOCKED (§4.6)"
+plugin = "external"
+scenario = "held-at-limit"
+params = { held = "client", dir = "bidi", streams = 10, time_limit_ms = 3000 }
+client = { implementation = "quinn-0.9" }
+server = { implementation = "quinn-0.9", initial_max_streams_bidi = 0 }
+network = { rtt_ms = 4 }
+  [[case.expect]]
+  check = "no_connection_error"
 TOML
 # quic-go and ngtcp2 against themselves, each client held at its server's
 # 10 bidi streams: quic-go says STREAMS_BLOCKED and raises MAX_STREAMS in
@@ -123,8 +211,10 @@ timeout = 90
 TOML
 done
 filters=()
-for stack in "${stacks[@]}"; do filters+=(--filter "$stack"); done
-"$build/conform" run "$out/suite.toml" --out "$out/run" -q -j1 "${filters[@]}" || true
+for stack in "${stacks[@]}"; do
+  case $stack in unanswered-handshake|gso) ;; *) filters+=(--filter "$stack") ;; esac
+done
+[ ${#filters[@]} -eq 0 ] || "$build/conform" run "$out/suite.toml" --out "$out/run" -q -j1 "${filters[@]}" || true
 
 # The version of `stack` as installed: its Debian package, or its npm package
 # in the build's peers folder (scripts/setup.sh).
@@ -132,6 +222,10 @@ version_of() {
   local deb='' npm=''
   case $1 in
     chromium) deb=chromium ;;
+    quic-go-limit-zero) echo "$(version_of quic-go) (client), against conform-quic of this build (server)"; return ;;
+    quinn-0.9-limit-zero) deb=librust-quinn-dev ;;
+    unanswered-handshake) deb=ngtcp2-client ;;
+    gso) echo "$(version_of ngtcp2), Debian ngtcp2-server $(dpkg-query -W -f '${Version}' ngtcp2-server)"; return ;;
     firefox) deb=firefox-esr ;;
     quinn-0.9) deb=librust-quinn-dev ;;
     ngtcp2) deb=ngtcp2-client ;;
@@ -150,9 +244,31 @@ version_of() {
 for stack in "${stacks[@]}"; do
   dest=$here/captures/third-party/$stack
   mkdir -p "$dest"
-  cp "$out/run/$stack/client.pcap" "$dest/$stack.pcap"
-  cp "$out/run/$stack/keys.log" "$dest/$stack.keys"
-  printf "client\nthe relay's client.pcap: the client's datagrams as it sent them, the server's as the relay handed them to the client on loopback\n" > "$dest/$stack.vantage"
+  made_by="# made by: scripts/make-third-party-captures.sh BUILD_DIR $stack; the case:"
+  case $stack in
+    unanswered-handshake)
+      mkdir -p "$out/$stack"
+      unshare -n "$0" --inside-unanswered "$out/$stack" "$stack"
+      cp "$out/$stack/$stack.pcap" "$out/$stack/$stack.keys" "$dest/"
+      printf "both\na direct capture on lo (tcpdump) in a private network namespace: gtlsclient's Initials toward a UDP socket that never reads; nothing answers\n" > "$dest/$stack.vantage"
+      made_by="# made by: scripts/make-third-party-captures.sh BUILD_DIR $stack (unshare -n; tcpdump -i lo; SSLKEYLOGFILE=K gtlsclient -q --handshake-timeout=30s --timeout=30s -n 1 127.0.0.1 $port https://127.0.0.1:$port/index.html, stopped by its PID after 3.5 s)"
+      the_case="# summary = \"ngtcp2's client sends its ClientHello to a port where a socket never reads; no answer, no ICMP; the key log is empty (no secret exists before a ServerHello)\""
+      ;;
+    gso)
+      mkdir -p "$out/$stack"
+      unshare -n "$0" --inside-gso "$out/$stack" "$stack"
+      cp "$out/$stack/$stack.pcap" "$out/$stack/$stack.keys" "$dest/"
+      printf "both\na direct capture on lo (tcpdump) in a private network namespace: each sender's datagrams as it handed them to the kernel, GSO batches unsegmented\n" > "$dest/$stack.vantage"
+      made_by="# made by: scripts/make-third-party-captures.sh BUILD_DIR $stack (unshare -n; tcpdump -i lo; gtlsserver -q --timeout=5s -d HTDOCS 127.0.0.1 $port KEY CERT; SSLKEYLOGFILE=K gtlsclient -q --exit-on-all-streams-close --timeout=5s -n 1 127.0.0.1 $port https://127.0.0.1:$port/file.bin)"
+      the_case="# summary = \"ngtcp2 against itself: the client fetches one 30000-byte file; the server sends GSO batches (no --max-gso-dgrams=1)\""
+      ;;
+    *)
+      cp "$out/run/$stack/client.pcap" "$dest/$stack.pcap"
+      cp "$out/run/$stack/keys.log" "$dest/$stack.keys"
+      printf "client\nthe relay's client.pcap: the client's datagrams as it sent them, the server's as the relay handed them to the client on loopback\n" > "$dest/$stack.vantage"
+      the_case=$(grep -A1 "^id = \"$stack\"" "$out/suite.toml" | tail -1 | sed "s/^/# /")
+      ;;
+  esac
   # tshark matches the key log to the first ClientHello; after a Retry
   # quiche's client sends a new one, which the key log names: tshark is
   # shown the capture from the datagram after the Retry on.
@@ -167,14 +283,29 @@ for stack in "${stacks[@]}"; do
     echo "# $stack: tshark $(tshark --version | head -1 | awk '{print $3}') on $stack.pcap with $stack.keys"
     [ -z "$retry" ] || echo "# frames after the Retry (frame $retry) only, renumbered from 1: tshark keys the first ClientHello"
     echo "# $stack as installed: $(version_of "$stack")"
-    echo "# made by: scripts/make-third-party-captures.sh BUILD_DIR $stack; the case:"
-    grep -A1 "^id = \"$stack\"" "$out/suite.toml" | tail -1 | sed "s/^/# /"
+    echo "$made_by"
+    echo "$the_case"
     echo "## frames by type (count, quic.frame_type)"
     tshark_fields quic -e quic.frame_type | tr ',' '\n' | grep . | sort -n | uniq -c | awk '{print $1, $2}'
     echo "## MAX_STREAMS (frame number, the frame types of its packets (18 bidi, 19 uni), quic.ms.max_streams)"
     tshark_fields 'quic.frame_type == 18 || quic.frame_type == 19' -e frame.number -e quic.frame_type -e quic.ms.max_streams
     echo "## STREAMS_BLOCKED (frame number, the frame types of its packets (22 bidi, 23 uni), quic.sib.stream_limit)"
     tshark_fields 'quic.frame_type == 22 || quic.frame_type == 23' -e frame.number -e quic.frame_type -e quic.sib.stream_limit
+    if [ "$stack" = gso ]; then
+      # tshark reads a GSO record as one short-header packet running to the
+      # record's end, whose AEAD check fails: the counts above leave out the
+      # frames of those records. gso-split.py finds each record that holds
+      # several short-header packets of the client's connection ID at a fixed
+      # stride and writes a copy with one datagram a segment.
+      dcid=$(tshark -r "$view" -Y 'quic.long.packet_type == 0' -T fields -e quic.scid 2>/dev/null | awk 'NR == 1')
+      echo "## GSO records (gso-split.py: frame number, UDP payload, segments; tshark fails to decrypt each as one packet)"
+      gso_records=$(python3 "$here/scripts/gso-split.py" "$view" "$dcid" "$out/$stack-split.pcap")
+      [ -n "$gso_records" ] || echo "$0: $stack: no GSO record in the capture: run it again" >&2
+      echo "$gso_records"
+      echo "## frames by type in the capture with each GSO record split into its segments (count, quic.frame_type)"
+      tshark -r "$out/$stack-split.pcap" -o "tls.keylog_file:$dest/$stack.keys" -Y quic -T fields -e quic.frame_type 2>/dev/null |
+        tr ',' '\n' | grep . | sort -n | uniq -c | awk '{print $1, $2}'
+    fi
   } > "$dest/facts.txt"
 done
 ls -l "$here"/captures/third-party/*
