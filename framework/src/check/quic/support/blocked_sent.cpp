@@ -19,6 +19,7 @@ std::size_t judge_blocked(const BlockedScope& scope, const CaptureFacts& capture
   for (const AtLimit& a : scope.walk.at_limit) {
     if (scope.wanted <= a.limit) continue;
     if (a.raised && a.raised->at.time_ns - a.reached.time_ns <= grace_ns) continue;
+    ++needed;
     std::optional<std::size_t> until;
     if (a.passed) until = a.passed->at.datagram;
     // A frame carrying this limit was sent while it was in force (limits only
@@ -29,7 +30,6 @@ std::size_t judge_blocked(const BlockedScope& scope, const CaptureFacts& capture
     // the raise known to have reached it (AtLimit::passed), the rule
     // blocked_frames_not_early follows.
     if (const LimitSeen* f = find_frame(*scope.blocked, a.limit, 0, until)) {
-      ++needed;
       evidence.push_back(quic_checks::evidence(capture, f->at, fmt::format("{} {} ({})", scope.blocked_frame, a.limit, scope.what)));
       continue;
     }
@@ -42,7 +42,6 @@ std::size_t judge_blocked(const BlockedScope& scope, const CaptureFacts& capture
                                    scope.blocked_frame, a.limit, ms(scope.prompt_ns)));
       continue;
     }
-    ++needed;
     problems.push_back(fmt::format("{}: at the limit {} from frame {} ({}) wanting {} ({}), {}; no {} {} sent",
                                    scope.what, a.limit, a.reached.frame, ms(a.reached.time_ns), scope.wanted, scope.why,
                                    a.raised ? fmt::format("raised at frame {}", a.raised->at.frame)
@@ -82,7 +81,7 @@ CheckResult judge_limit(BlockedScope scope, const CaptureFacts& capture, const C
   const std::size_t needed = judge_blocked(scope, capture, grace, problems, ev, untold);
   if (!exercised(scope)) return not_exercised(fmt::format("never at the {} limit wanting more: {}", scope.what, told));
   return blocked_verdict(problems, ev, untold,
-                         fmt::format("{}; {} waits at the limit, each reported with {}", told, needed,
+                         fmt::format("{}; {} waits at the limit, each reported with {}", told, needed - untold.size(),
                                      scope.blocked_frame));
 }
 

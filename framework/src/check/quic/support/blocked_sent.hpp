@@ -46,8 +46,7 @@ std::int64_t prompt_bound(const Judged& j, Side sender);
 /// scope.prompt_ns of the raise, or the raise never came. An episode the
 /// capture cannot tell (the sender went past the limit only later: its next
 /// stream or byte may have come later) goes to `untold`, not to `problems`.
-/// Returns how many episodes needed a blocked frame (the untold ones not
-/// among them).
+/// Returns how many episodes needed a blocked frame.
 std::size_t judge_blocked(const BlockedScope& scope, const CaptureFacts& capture, std::int64_t grace_ns,
                           std::vector<std::string>& problems, std::vector<Evidence>& evidence,
                           std::vector<std::string>& untold);
