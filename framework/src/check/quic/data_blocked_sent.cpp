@@ -39,7 +39,7 @@ class DataBlockedSent final : public QuicCheck {
       const BlockedScope scope{"connection data", "DATA_BLOCKED",
                                walk_limit(*initial, conn.side(dissect::other(by)).max_data, conn.side(by).data_sent,
                                           conn.at(0)),
-                               0, "", &conn.side(by).data_blocked, prompt_bound(j, by)};
+                               0, "", &conn.side(by).data_blocked};
       return judge_limit(scope, *j.capture, input, {"sent", "bytes"}, "expected_bytes",
                          expected_bytes(input.settings, by, j), *initial);
     });

@@ -44,7 +44,7 @@ class StreamDataBlockedSent final : public QuicCheck {
       const PerStream raises = by_stream(conn.side(peer).max_stream_data);
       const PerStream blocked = by_stream(conn.side(by).stream_data_blocked);
       const std::vector<LimitSeen> none;
-      std::vector<std::string> problems, untold;
+      std::vector<std::string> problems;
       std::vector<Evidence> ev;
       std::size_t needed = 0, streams = 0, at_limit = 0;
       for (const auto& [id, usage] : stream_offsets(conn, by)) {
@@ -54,18 +54,18 @@ class StreamDataBlockedSent final : public QuicCheck {
         BlockedScope scope{fmt::format("stream {}", id), "STREAM_DATA_BLOCKED",
                            walk_limit(*initial_max_stream_data(conn, peer, id), r == raises.end() ? none : r->second,
                                       usage, usage.front().at),
-                           0, "", b == blocked.end() ? &none : &b->second, prompt_bound(j, by)};
+                           0, "", b == blocked.end() ? &none : &b->second};
         const auto* view = conn.stream(id);
         const auto& flow = view->flow(data);
         const bool ended = flow.fin_size || flow.reset;
         scope.wanted = scope.walk.used + (ended ? 0 : 1);
         scope.why = flow.fin_size ? fmt::format("FIN at {}", *flow.fin_size) : flow.reset ? "reset" : "no FIN";
-        needed += judge_blocked(scope, *j.capture, grace, problems, ev, untold);
+        needed += judge_blocked(scope, *j.capture, grace, problems, ev);
         at_limit += exercised(scope);
       }
       if (at_limit == 0)
         return not_exercised(fmt::format("{} streams sent, none at its stream data limit wanting more", streams));
-      return blocked_verdict(problems, ev, untold,
+      return verdict(problems, ev,
                      fmt::format("{} streams sent; {} waits at a stream limit, each reported "
                                  "with STREAM_DATA_BLOCKED",
                                  streams, needed));

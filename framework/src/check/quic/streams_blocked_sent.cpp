@@ -40,7 +40,7 @@ class StreamsBlockedSent final : public QuicCheck {
       const BlockedScope scope{streams, "STREAMS_BLOCKED",
                                walk_limit(*initial, conn.side(dissect::other(by)).max_streams[std::size_t(dir)],
                                           stream_count_usage(conn.side(by).opened[std::size_t(dir)]), conn.at(0)),
-                               0, "", &conn.side(by).streams_blocked[std::size_t(dir)], prompt_bound(j, by)};
+                               0, "", &conn.side(by).streams_blocked[std::size_t(dir)]};
       return judge_limit(scope, *j.capture, input, {"opened", streams}, "expected",
                          expected_streams(input.settings, by, dir, j), *initial);
     });

@@ -5,11 +5,8 @@
 
 namespace conform::quic_checks {
 
-std::int64_t prompt_bound(const Judged& j, Side sender) { return kPromptNs + unseen_round_trip(j, sender); }
-
 std::size_t judge_blocked(const BlockedScope& scope, const CaptureFacts& capture, std::int64_t grace_ns,
-                          std::vector<std::string>& problems, std::vector<Evidence>& evidence,
-                          std::vector<std::string>& untold) {
+                          std::vector<std::string>& problems, std::vector<Evidence>& evidence) {
   if (scope.walk.beyond) {
     const auto& [u, limit] = *scope.walk.beyond;
     problems.push_back(fmt::format("{}: went to {} beyond the limit {} at frame {}", scope.what, u.value, limit, u.at.frame));
@@ -31,15 +28,6 @@ std::size_t judge_blocked(const BlockedScope& scope, const CaptureFacts& capture
     // blocked_frames_not_early follows.
     if (const LimitSeen* f = find_frame(*scope.blocked, a.limit, 0, until)) {
       evidence.push_back(quic_checks::evidence(capture, f->at, fmt::format("{} {} ({})", scope.blocked_frame, a.limit, scope.what)));
-      continue;
-    }
-    if (a.raised && a.passed && a.passed->at.time_ns - a.raised->at.time_ns > scope.prompt_ns) {
-      untold.push_back(fmt::format("{}: at the limit {} from frame {} ({}), raised at frame {} and gone past only {} "
-                                   "later (frame {}), with no {} {}: whether the sender wanted more while at the "
-                                   "limit the capture does not show (one that waits goes past within {})",
-                                   scope.what, a.limit, a.reached.frame, ms(a.reached.time_ns), a.raised->at.frame,
-                                   ms(a.passed->at.time_ns - a.raised->at.time_ns), a.passed->at.frame,
-                                   scope.blocked_frame, a.limit, ms(scope.prompt_ns)));
       continue;
     }
     problems.push_back(fmt::format("{}: at the limit {} from frame {} ({}) wanting {} ({}), {}; no {} {} sent",
@@ -75,23 +63,13 @@ CheckResult judge_limit(BlockedScope scope, const CaptureFacts& capture, const C
   scope.why = d.why;
   const std::string told = fmt::format("{} {} (wanted {}: {}), limit {} → {}", used, words.unit, scope.wanted,
                                        scope.why, initial, scope.walk.final_limit);
-  std::vector<std::string> problems, untold;
+  std::vector<std::string> problems;
   std::vector<Evidence> ev;
   const auto grace = std::int64_t(value_or<double>(input.params, "grace_ms", 0) * 1e6);
-  const std::size_t needed = judge_blocked(scope, capture, grace, problems, ev, untold);
+  const std::size_t needed = judge_blocked(scope, capture, grace, problems, ev);
   if (!exercised(scope)) return not_exercised(fmt::format("never at the {} limit wanting more: {}", scope.what, told));
-  return blocked_verdict(problems, ev, untold,
-                         fmt::format("{}; {} waits at the limit, each reported with {}", told, needed - untold.size(),
-                                     scope.blocked_frame));
-}
-
-CheckResult blocked_verdict(std::vector<std::string> problems, std::vector<Evidence> evidence,
-                            const std::vector<std::string>& untold, std::string ok) {
-  if (!problems.empty() || untold.empty()) return verdict(std::move(problems), std::move(evidence), std::move(ok));
-  return {Verdict::not_judged,
-          fmt::format("cannot judge: {}{}", untold.front(),
-                      untold.size() > 1 ? fmt::format(" (and {} more)", untold.size() - 1) : std::string()),
-          std::move(evidence)};
+  return verdict(problems, ev, fmt::format("{}; {} waits at the limit, each reported with {}", told, needed,
+                                           scope.blocked_frame));
 }
 
 VantageNeed blocked_frames_vantage() {

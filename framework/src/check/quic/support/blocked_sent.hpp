@@ -24,37 +24,15 @@ struct BlockedScope {
   std::uint64_t wanted = 0;
   std::string why;
   const std::vector<LimitSeen>* blocked = nullptr;
-  /// How soon after a raise a sender that waited for it goes past the old
-  /// limit, as the capture sees it (prompt_bound()).
-  std::int64_t prompt_ns = 0;
 };
-
-/// A sender that waits at a limit goes past it at once when the raise
-/// arrives: Firefox answers each raise it waits for within 1 ms, and goes
-/// past a limit 16.7 ms after a raise when its next request came later. 5 ms
-/// at the sender's host, plus what a capture elsewhere cannot see of the
-/// raise's way to it and the usage's way back (unseen_round_trip()).
-inline constexpr std::int64_t kPromptNs = 5'000'000;
-std::int64_t prompt_bound(const Judged& j, Side sender);
 
 /// Appends to `problems`/`evidence` each episode of `scope` where the sender
 /// was at the limit, wanted more and waited longer than `grace_ns` (or for
 /// ever) for a raise, without sending the blocked frame carrying that limit
-/// in between; and a usage beyond the limit. "Wanted more" is the
-/// connection's whole demand (scope.wanted); that it wanted more *while* at
-/// the limit the capture shows when the sender went past the limit within
-/// scope.prompt_ns of the raise, or the raise never came. An episode the
-/// capture cannot tell (the sender went past the limit only later: its next
-/// stream or byte may have come later) goes to `untold`, not to `problems`.
-/// Returns how many episodes needed a blocked frame.
+/// in between; and a usage beyond the limit. Returns how many episodes
+/// needed a blocked frame.
 std::size_t judge_blocked(const BlockedScope& scope, const CaptureFacts& capture, std::int64_t grace_ns,
-                          std::vector<std::string>& problems, std::vector<Evidence>& evidence,
-                          std::vector<std::string>& untold);
-
-/// The verdict of judge_blocked's findings: FAIL with `problems`, else NOT
-/// JUDGED with `untold`, else PASS with `ok`.
-CheckResult blocked_verdict(std::vector<std::string> problems, std::vector<Evidence> evidence,
-                            const std::vector<std::string>& untold, std::string ok);
+                          std::vector<std::string>& problems, std::vector<Evidence>& evidence);
 
 /// Whether `scope`'s sender was ever at a limit wanting more, or went beyond
 /// one: the behaviour these checks judge (NOT EXERCISED otherwise).
