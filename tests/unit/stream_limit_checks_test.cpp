@@ -7,6 +7,7 @@
 #include "unit/check_timeline_builder.hpp"
 
 #include <boost/test/unit_test.hpp>
+#include <fmt/format.h>
 
 using namespace conform;
 using namespace conform::test;
@@ -349,6 +350,25 @@ BOOST_AUTO_TEST_CASE(stream_checks_without_transport_parameters_are_not_judged) 
     BOOST_TEST(r.summary == "cannot judge: the server transport parameters are not in client.pcap (the handshake "
                             "never got that far)",
                r.summary);
+  }
+  // The client's Initials only, never answered: no 0-RTT or 1-RTT packet,
+  // nothing was sent that a limit governs (the corpus's
+  // unanswered-handshake).
+  TimelineBuilder unanswered;
+  unanswered.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+  unanswered.send(Side::client, 300 * kMs, {initial(1, {crypto(0, 300), padding(856)})});
+  unanswered.connection().server_parameters.reset();
+  // The client waiting at the server's limits, and the server raising them.
+  for (const char* check : {"streams_blocked_sent", "blocked_frames_not_early", "data_blocked_sent",
+                            "stream_data_blocked_sent", "max_streams_extended", "max_data_extended"}) {
+    const bool by_server = std::string(check).find("max_") == 0;
+    r = judge(check, by_server ? quic_checks::QuicRun(unanswered.facts("server.pcap"), {}) : client_run(unanswered),
+              {{"by", by_server ? "server" : "client"}, {"dir", "uni"}});
+    BOOST_TEST((r.verdict == Verdict::not_exercised), check);
+    BOOST_TEST(r.summary == fmt::format("no 0-RTT or 1-RTT packet in {}.pcap: the handshake never got as far as the "
+                                        "server transport parameters, and nothing was sent under them",
+                                        by_server ? "server" : "client"),
+               check << ": " << r.summary);
   }
 }
 

@@ -62,11 +62,14 @@ class AmplificationLimit final : public QuicCheck {
       }
     }
     if (validated) ev.push_back(evidence(*j.capture, *validated, "the client's address is validated"));
+    const std::string until = validated ? fmt::format("validation at frame {}", validated->frame)
+                                        : std::string("the end (never validated)");
+    // A server that sent nothing before validation (never answered) had
+    // nothing to weigh against the limit.
+    if (sent == 0) return not_exercised(fmt::format("the server sent nothing before {}", until), ev);
     return verdict(problems, ev,
-                   fmt::format("before {} the server sent {} bytes for {} received (at most {:.2f}×)",
-                               validated ? fmt::format("validation at frame {}", validated->frame)
-                                         : std::string("the end (never validated)"),
-                               sent, received, worst));
+                   fmt::format("before {} the server sent {} bytes for {} received (at most {:.2f}×)", until, sent,
+                               received, worst));
   }
 };
 

@@ -41,7 +41,7 @@ class BlockedFramesNotEarly final : public QuicCheck {
   static CheckResult judge_one(const Judged& j, Side by) {
     const auto& conn = *j.connection;
     const Side peer = dissect::other(by);
-    if (!conn.parameters(peer)) return no_transport_parameters(peer, *j.capture);
+    if (!conn.parameters(peer)) return no_transport_parameters(peer, j);
     std::vector<std::string> problems;
     std::vector<Evidence> ev;
     std::size_t frames = 0;

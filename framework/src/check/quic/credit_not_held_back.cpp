@@ -71,7 +71,7 @@ class CreditNotHeldBack final : public QuicCheck {
     return judge_each_connection(run, by, [&](const Judged& j) {
       const auto& conn = *j.connection;
       if (!conn.parameters(by))
-        return no_transport_parameters(by, *j.capture);
+        return no_transport_parameters(by, j);
       std::vector<std::string> problems;
       std::vector<Evidence> ev;
       std::size_t episodes = 0, longest = 0;

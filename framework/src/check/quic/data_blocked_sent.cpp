@@ -35,7 +35,7 @@ class DataBlockedSent final : public QuicCheck {
     return judge_each_connection(run, by, [&](const Judged& j) {
       const auto& conn = *j.connection;
       const auto initial = initial_max_data(conn, dissect::other(by));
-      if (!initial) return no_transport_parameters(dissect::other(by), *j.capture);
+      if (!initial) return no_transport_parameters(dissect::other(by), j);
       const BlockedScope scope{"connection data", "DATA_BLOCKED",
                                walk_limit(*initial, conn.side(dissect::other(by)).max_data, conn.side(by).data_sent,
                                           conn.at(0)),

@@ -70,10 +70,9 @@ class InitialKeysDiscarded final : public QuicCheck {
           discarded = at;
       }
     }
-    if (discarded) ev.insert(ev.begin(), evidence(*j.capture, *discarded, "Initial keys discarded"));
-    return verdict(problems, ev,
-                   discarded ? fmt::format("the {} sent no Initial packet after frame {}", to_string(side), discarded->frame)
-                             : fmt::format("the {} never had to discard its Initial keys", to_string(side)));
+    if (!discarded) return not_exercised(fmt::format("the {} never had to discard its Initial keys", to_string(side)));
+    ev.insert(ev.begin(), evidence(*j.capture, *discarded, "Initial keys discarded"));
+    return verdict(problems, ev, fmt::format("the {} sent no Initial packet after frame {}", to_string(side), discarded->frame));
   }
 };
 

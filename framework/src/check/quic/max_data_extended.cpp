@@ -45,7 +45,7 @@ class MaxDataExtended final : public QuicCheck {
       const auto& conn = *j.connection;
       const auto initial = initial_max_data(conn, by);
       if (!initial) {
-        return no_transport_parameters(by, *j.capture);
+        return no_transport_parameters(by, j);
       }
       const auto& raises = conn.side(by).max_data;
       const LimitWalk walk = walk_limit(*initial, raises, conn.side(peer).data_sent, conn.at(0));

@@ -61,7 +61,7 @@ class MaxStreamsExtended final : public QuicCheck {
     CheckResult r;
     const auto initial = initial_max_streams(conn, by, dir);
     if (!initial)
-      return no_transport_parameters(by, *j.capture);
+      return no_transport_parameters(by, j);
     const auto& maxes = conn.side(by).max_streams[d];
     const auto& opens = conn.side(peer).opened[d];
     std::vector<std::string> problems;

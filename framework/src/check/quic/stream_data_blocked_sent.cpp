@@ -40,7 +40,7 @@ class StreamDataBlockedSent final : public QuicCheck {
     return judge_each_connection(run, by, [&](const Judged& j) {
       const auto& conn = *j.connection;
       const Side peer = dissect::other(by);
-      if (!conn.parameters(peer)) return no_transport_parameters(peer, *j.capture);
+      if (!conn.parameters(peer)) return no_transport_parameters(peer, j);
       const PerStream raises = by_stream(conn.side(peer).max_stream_data);
       const PerStream blocked = by_stream(conn.side(by).stream_data_blocked);
       const std::vector<LimitSeen> none;

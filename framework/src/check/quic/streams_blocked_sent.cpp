@@ -35,7 +35,7 @@ class StreamsBlockedSent final : public QuicCheck {
     return judge_each_connection(run, by, [&](const Judged& j) {
       const auto& conn = *j.connection;
       const auto initial = initial_max_streams(conn, dissect::other(by), dir);
-      if (!initial) return no_transport_parameters(dissect::other(by), *j.capture);
+      if (!initial) return no_transport_parameters(dissect::other(by), j);
       const std::string streams = std::string(to_string(dir)) + " streams";
       const BlockedScope scope{streams, "STREAMS_BLOCKED",
                                walk_limit(*initial, conn.side(dissect::other(by)).max_streams[std::size_t(dir)],

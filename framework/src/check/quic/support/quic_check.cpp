@@ -140,10 +140,27 @@ CheckResult not_exercised(std::string looked_for, std::vector<Evidence> evidence
   return {Verdict::not_exercised, std::move(looked_for), std::move(evidence)};
 }
 
-CheckResult no_transport_parameters(Side declared_by, const CaptureFacts& capture) {
+namespace {
+
+// A 0-RTT or 1-RTT packet of either side: the only packets that can carry
+// stream data, flow control and blocked frames (RFC 9000 §12.4, Table 3).
+bool carries_application_data(const dissect::Connection& c) {
+  for (const auto& d : c.datagrams)
+    for (const auto& p : d.packets)
+      if (p.type == dissect::PacketType::zero_rtt || p.type == dissect::PacketType::one_rtt) return true;
+  return false;
+}
+
+}  // namespace
+
+CheckResult no_transport_parameters(Side declared_by, const Judged& j) {
+  if (!carries_application_data(*j.connection->connection))
+    return not_exercised(fmt::format("no 0-RTT or 1-RTT packet in {}: the handshake never got as far as the {} "
+                                     "transport parameters, and nothing was sent under them",
+                                     j.capture->file, to_string(declared_by)));
   return {Verdict::not_judged,
           fmt::format("cannot judge: the {} transport parameters are not in {} (the handshake never got that far)",
-                      to_string(declared_by), capture.file),
+                      to_string(declared_by), j.capture->file),
           {}};
 }
 

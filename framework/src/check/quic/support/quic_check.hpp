@@ -118,10 +118,13 @@ CheckResult judge_each_connection(const QuicRun& run, Side side, const std::func
 /// see ("no PTO probe of the client").
 CheckResult not_exercised(std::string looked_for, std::vector<Evidence> evidence = {});
 
-/// NOT JUDGED for a connection of `capture` that lacks `declared_by`'s
-/// transport parameters: its handshake never got as far as carrying them
-/// (RFC 9000 §7.4), so no limit they set can be followed.
-CheckResult no_transport_parameters(Side declared_by, const CaptureFacts& capture);
+/// The verdict for connection `j` that lacks `declared_by`'s transport
+/// parameters: its handshake never got as far as carrying them (RFC 9000
+/// §7.4). NOT EXERCISED when the capture holds no 0-RTT or 1-RTT packet
+/// either (nothing was sent that a limit governs: the client's Initials
+/// only, say); NOT JUDGED when it does (0-RTT under remembered limits, a
+/// capture begun mid-connection), since no limit can be followed.
+CheckResult no_transport_parameters(Side declared_by, const Judged& j);
 
 /// The failed verdict for a run without the captures a check reads, e.g.
 /// "no client*.pcap in the case folder".
