@@ -292,6 +292,63 @@ BOOST_AUTO_TEST_CASE(a_demand_over_several_connections_is_judged_on_the_one_open
              r.summary);
 }
 
+// Issue 34, finding 4 (Firefox against quic-go's server): the client says
+// STREAMS_BLOCKED 2 at the limit 2, then uses the limit 4 and says nothing;
+// its next request comes after the raise to 5. That it opened 5 in all says
+// nothing of whether it wished for a fifth while at 4 (a browser's requests
+// come as its page parses), and a sender that reports its waits elsewhere
+// is not failed for that one: the wait is not judged, the reported one
+// passes. A sender that never reports a wait, or one whose scenario wants
+// all of it at once, fails as before.
+BOOST_AUTO_TEST_CASE(a_reporters_silent_wait_with_a_demand_only_in_total_is_not_judged) {
+  auto client_bidi = [](std::uint64_t i) { return stream(i * 4, 0, 10, false); };
+  auto at_two_then_four = [&](bool reports) {
+    TimelineBuilder b;
+    b.params(Side::server).initial_max_streams_bidi = 2;
+    if (reports)
+      b.send(Side::client, 0, {client_bidi(0), client_bidi(1), streams_blocked(true, 2)});
+    else
+      b.send(Side::client, 0, {client_bidi(0), client_bidi(1)});
+    b.send(Side::server, 10 * kMs, {max_streams(true, 4)});
+    b.send(Side::client, 10 * kMs + 300'000, {client_bidi(2), client_bidi(3)});
+    b.send(Side::server, 20 * kMs, {max_streams(true, 5)});
+    b.send(Side::client, 30 * kMs, {client_bidi(4)});
+    return b;
+  };
+  const ValueMap params{{"by", "client"}, {"dir", "bidi"}};
+  auto r = judge("streams_blocked_sent", client_run(at_two_then_four(true)), params);
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  BOOST_TEST(r.summary == "opened 5 bidi streams (wanted 5: opened 5), limit 2 → 5; 1 waits at the limit, each "
+                          "reported with STREAMS_BLOCKED; 1 more without it that the capture cannot tell were wished "
+                          "for (the first: bidi streams: at the limit 4 from frame 3 (10.300 ms), raised at frame 4, "
+                          "no STREAMS_BLOCKED 4: the sender sends STREAMS_BLOCKED at its other limits, and its demand "
+                          "(opened 5) says nothing of whether it wished for more while at this one)",
+             r.summary);
+
+  // Never reporting a wait: judged by the demand.
+  r = judge("streams_blocked_sent", client_run(at_two_then_four(false)), params);
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(r.summary == "bidi streams: at the limit 2 from frame 1 (0.000 ms) wanting 5 (opened 5), raised at "
+                          "frame 2; no STREAMS_BLOCKED 2 sent (and 1 more)",
+             r.summary);
+
+  // A scenario that wants its 5 streams at once (a simulated client's):
+  // the capture shows as many, so the summary quotes the capture.
+  r = judge("streams_blocked_sent", client_run(at_two_then_four(true)), params,
+            demand_of(Side::client, &SideDemand::bidi_streams, 5, "streams=5"));
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(r.summary == "bidi streams: at the limit 4 from frame 3 (10.300 ms) wanting 5 (opened 5), "
+                          "raised at frame 4; no STREAMS_BLOCKED 4 sent",
+             r.summary);
+
+  // A program's total over its connections (an external peer's) is not
+  // wanted at once.
+  auto total = demand_of(Side::client, &SideDemand::bidi_streams, 5, "requests=5");
+  total.across_connections = true;
+  r = judge("streams_blocked_sent", client_run(at_two_then_four(true)), params, total);
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+}
+
 BOOST_AUTO_TEST_CASE(a_wait_at_a_limit_of_zero_is_a_wait) {
   // Finding 2: the server grants no uni stream; the client wants one.
   auto client_uni = [](std::uint64_t i) { return stream(i * 4 + 2, 0, 10, true); };

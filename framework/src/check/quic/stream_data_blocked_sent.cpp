@@ -44,9 +44,8 @@ class StreamDataBlockedSent final : public QuicCheck {
       const PerStream raises = by_stream(conn.side(peer).max_stream_data);
       const PerStream blocked = by_stream(conn.side(by).stream_data_blocked);
       const std::vector<LimitSeen> none;
-      std::vector<std::string> problems;
-      std::vector<Evidence> ev;
-      std::size_t needed = 0, streams = 0, at_limit = 0;
+      BlockedFindings found;
+      std::size_t streams = 0, at_limit = 0;
       for (const auto& [id, usage] : stream_offsets(conn, by)) {
         ++streams;
         auto r = raises.find(id);
@@ -60,15 +59,15 @@ class StreamDataBlockedSent final : public QuicCheck {
         const bool ended = flow.fin_size || flow.reset;
         scope.wanted = scope.walk.used + (ended ? 0 : 1);
         scope.why = flow.fin_size ? fmt::format("FIN at {}", *flow.fin_size) : flow.reset ? "reset" : "no FIN";
-        needed += judge_blocked(scope, *j.capture, grace, problems, ev);
+        judge_blocked(scope, *j.capture, grace, found);
         at_limit += exercised(scope);
       }
       if (at_limit == 0)
         return not_exercised(fmt::format("{} streams sent, none at its stream data limit wanting more", streams));
-      return verdict(problems, ev,
-                     fmt::format("{} streams sent; {} waits at a stream limit, each reported "
-                                 "with STREAM_DATA_BLOCKED",
-                                 streams, needed));
+      const std::size_t needed = found.needed;
+      return blocked_verdict(std::move(found), fmt::format("{} streams sent; {} waits at a stream limit, each "
+                                                           "reported with STREAM_DATA_BLOCKED",
+                                                           streams, needed));
     });
   }
 };

@@ -3,20 +3,24 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace conform::quic_checks {
 
-std::size_t judge_blocked(const BlockedScope& scope, const CaptureFacts& capture, std::int64_t grace_ns,
-                          std::vector<std::string>& problems, std::vector<Evidence>& evidence) {
+void judge_blocked(const BlockedScope& scope, const CaptureFacts& capture, std::int64_t grace_ns,
+                   BlockedFindings& found) {
   if (scope.walk.beyond) {
     const auto& [u, limit] = *scope.walk.beyond;
-    problems.push_back(fmt::format("{}: went to {} beyond the limit {} at frame {}", scope.what, u.value, limit, u.at.frame));
-    evidence.push_back(quic_checks::evidence(capture, u.at, fmt::format("{} {} beyond the limit {}", scope.what, u.value, limit)));
+    found.problems.push_back(
+        fmt::format("{}: went to {} beyond the limit {} at frame {}", scope.what, u.value, limit, u.at.frame));
+    found.evidence.push_back(
+        quic_checks::evidence(capture, u.at, fmt::format("{} {} beyond the limit {}", scope.what, u.value, limit)));
   }
-  std::size_t needed = 0;
+  // The waits that needed the frame, each with the frame that reported it.
+  std::vector<std::pair<const AtLimit*, const LimitSeen*>> waits;
   for (const AtLimit& a : scope.walk.at_limit) {
     if (scope.wanted <= a.limit) continue;
     if (a.raised && a.raised->at.time_ns - a.reached.time_ns <= grace_ns) continue;
-    ++needed;
     std::optional<std::size_t> until;
     if (a.passed) until = a.passed->at.datagram;
     // A frame carrying this limit was sent while it was in force (limits only
@@ -26,18 +30,44 @@ std::size_t judge_blocked(const BlockedScope& scope, const CaptureFacts& capture
     // It counts after the raise too, until the sender uses it: only then is
     // the raise known to have reached it (AtLimit::passed), the rule
     // blocked_frames_not_early follows.
-    if (const LimitSeen* f = find_frame(*scope.blocked, a.limit, 0, until)) {
-      evidence.push_back(quic_checks::evidence(capture, f->at, fmt::format("{} {} ({})", scope.blocked_frame, a.limit, scope.what)));
+    waits.emplace_back(&a, find_frame(*scope.blocked, a.limit, 0, until));
+  }
+  const bool reports = std::any_of(waits.begin(), waits.end(), [](const auto& w) { return w.second != nullptr; });
+  for (const auto& [a, f] : waits) {
+    if (f) {
+      ++found.needed;
+      found.evidence.push_back(
+          quic_checks::evidence(capture, f->at, fmt::format("{} {} ({})", scope.blocked_frame, a->limit, scope.what)));
       continue;
     }
-    problems.push_back(fmt::format("{}: at the limit {} from frame {} ({}) wanting {} ({}), {}; no {} {} sent",
-                                   scope.what, a.limit, a.reached.frame, ms(a.reached.time_ns), scope.wanted, scope.why,
-                                   a.raised ? fmt::format("raised at frame {}", a.raised->at.frame)
-                                            : std::string("never raised"),
-                                   scope.blocked_frame, a.limit));
-    evidence.push_back(quic_checks::evidence(capture, a.reached, fmt::format("{} reached the limit {}", scope.what, a.limit)));
+    const std::string raised = a->raised ? fmt::format("raised at frame {}", a->raised->at.frame) : "never raised";
+    if (reports && !scope.wanted_at_once) {
+      found.untold.push_back(fmt::format(
+          "{}: at the limit {} from frame {} ({}), {}, no {} {}: the sender sends {} at its other limits, and its "
+          "demand ({}) says nothing of whether it wished for more while at this one",
+          scope.what, a->limit, a->reached.frame, ms(a->reached.time_ns), raised, scope.blocked_frame, a->limit,
+          scope.blocked_frame, scope.why));
+      continue;
+    }
+    ++found.needed;
+    found.problems.push_back(fmt::format("{}: at the limit {} from frame {} ({}) wanting {} ({}), {}; no {} {} sent",
+                                         scope.what, a->limit, a->reached.frame, ms(a->reached.time_ns), scope.wanted,
+                                         scope.why, raised, scope.blocked_frame, a->limit));
+    found.evidence.push_back(
+        quic_checks::evidence(capture, a->reached, fmt::format("{} reached the limit {}", scope.what, a->limit)));
   }
-  return needed;
+}
+
+CheckResult blocked_verdict(BlockedFindings found, std::string ok) {
+  if (found.problems.empty() && found.needed == 0 && !found.untold.empty())
+    return {Verdict::not_judged,
+            fmt::format("cannot judge: {}{}", found.untold.front(),
+                        found.untold.size() > 1 ? fmt::format(" (and {} more)", found.untold.size() - 1) : ""),
+            std::move(found.evidence)};
+  if (!found.untold.empty())
+    ok += fmt::format("; {} more without it that the capture cannot tell were wished for (the first: {})",
+                      found.untold.size(), found.untold.front());
+  return verdict(std::move(found.problems), std::move(found.evidence), std::move(ok));
 }
 
 bool exercised(const BlockedScope& scope) {
@@ -61,15 +91,16 @@ CheckResult judge_limit(BlockedScope scope, const CaptureFacts& capture, const C
                           value_or<std::int64_t>(input.params, param, -1), param, scenario);
   scope.wanted = d.wanted;
   scope.why = d.why;
+  scope.wanted_at_once = d.at_once;
   const std::string told = fmt::format("{} {} (wanted {}: {}), limit {} → {}", used, words.unit, scope.wanted,
                                        scope.why, initial, scope.walk.final_limit);
-  std::vector<std::string> problems;
-  std::vector<Evidence> ev;
-  const auto grace = std::int64_t(value_or<double>(input.params, "grace_ms", 0) * 1e6);
-  const std::size_t needed = judge_blocked(scope, capture, grace, problems, ev);
+  BlockedFindings found;
+  judge_blocked(scope, capture, std::int64_t(value_or<double>(input.params, "grace_ms", 0) * 1e6), found);
   if (!exercised(scope)) return not_exercised(fmt::format("never at the {} limit wanting more: {}", scope.what, told));
-  return verdict(problems, ev, fmt::format("{}; {} waits at the limit, each reported with {}", told, needed,
-                                           scope.blocked_frame));
+  const std::size_t needed = found.needed;
+  return blocked_verdict(std::move(found),
+                         fmt::format("{}; {} waits at the limit, each reported with {}", told, needed,
+                                     scope.blocked_frame));
 }
 
 VantageNeed blocked_frames_vantage() {

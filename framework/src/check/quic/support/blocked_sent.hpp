@@ -24,15 +24,39 @@ struct BlockedScope {
   std::uint64_t wanted = 0;
   std::string why;
   const std::vector<LimitSeen>* blocked = nullptr;
+  /// Whether `wanted` was wanted from the start (Demand::at_once), so at
+  /// every limit short of it; else only in total.
+  bool wanted_at_once = true;
 };
 
-/// Appends to `problems`/`evidence` each episode of `scope` where the sender
-/// was at the limit, wanted more and waited longer than `grace_ns` (or for
-/// ever) for a raise, without sending the blocked frame carrying that limit
-/// in between; and a usage beyond the limit. Returns how many episodes
-/// needed a blocked frame.
-std::size_t judge_blocked(const BlockedScope& scope, const CaptureFacts& capture, std::int64_t grace_ns,
-                          std::vector<std::string>& problems, std::vector<Evidence>& evidence);
+/// What judge_blocked() found over one or more scopes.
+struct BlockedFindings {
+  std::vector<std::string> problems;
+  std::vector<Evidence> evidence;
+  /// Waits without the frame that the capture cannot tell were wished for.
+  std::vector<std::string> untold;
+  /// Waits at a limit that needed the frame, the untold ones left out.
+  std::size_t needed = 0;
+};
+
+/// Adds to `found` each episode of `scope` where the sender was at the
+/// limit, wanted more and waited longer than `grace_ns` (or for ever) for a
+/// raise, without sending the blocked frame carrying that limit in between;
+/// and a usage beyond the limit. RFC 9000 §4.6 asks for the frame when the
+/// sender "wishes to open a stream but is unable to": a total demand only
+/// says the sender wanted more at some time, not while at this limit. So a
+/// wait without the frame, of a sender whose frames report its other waits
+/// of `scope` (it reports the waits it has), is untold, not a problem,
+/// unless the demand was wanted at once (scope.wanted_at_once). A sender
+/// that reports none is judged by its demand: nothing shows it reports any
+/// wait.
+void judge_blocked(const BlockedScope& scope, const CaptureFacts& capture, std::int64_t grace_ns,
+                   BlockedFindings& found);
+
+/// The verdict of `found`: FAIL with its problems; else PASS with `ok`
+/// (and the untold waits counted) when a wait was judged; else NOT JUDGED
+/// when every wait was untold.
+CheckResult blocked_verdict(BlockedFindings found, std::string ok);
 
 /// Whether `scope`'s sender was ever at a limit wanting more, or went beyond
 /// one: the behaviour these checks judge (NOT EXERCISED otherwise).

@@ -9,9 +9,9 @@
 namespace conform::quic_checks {
 namespace {
 
-std::optional<Expected> declared(const std::optional<DemandValue>& v) {
+std::optional<Expected> declared(const CaseSettings& settings, const std::optional<DemandValue>& v) {
   if (!v) return std::nullopt;
-  return Expected{v->value, "scenario " + v->source};
+  return Expected{v->value, "scenario " + v->source, !settings.demand->across_connections};
 }
 
 const SideDemand* side_demand(const CaseSettings& settings, Side from) {
@@ -51,21 +51,22 @@ std::optional<Expected> on_connection(const CaseSettings& settings, std::optiona
 Demand demand(Demand seen, std::int64_t fixed, const std::string& param, const std::optional<Expected>& scenario) {
   const std::optional<Expected> more =
       fixed >= 0 ? std::optional<Expected>(Expected{std::uint64_t(fixed), "parameter " + param}) : scenario;
-  if (more && more->value > seen.wanted) return {more->value, more->source};
+  seen.at_once = more && more->at_once;
+  if (more && more->value > seen.wanted) return {more->value, more->source, more->at_once};
   return seen;
 }
 
 std::optional<Expected> expected_streams(const CaseSettings& settings, Side from, StreamDir dir, const Judged& j) {
   const SideDemand* d = side_demand(settings, from);
   if (!d) return std::nullopt;
-  return on_connection(settings, declared(dir == StreamDir::uni ? d->uni_streams : d->bidi_streams), j,
+  return on_connection(settings, declared(settings, dir == StreamDir::uni ? d->uni_streams : d->bidi_streams), j,
                        [&](const ConnectionFacts& c) { return c.side(from).opened[std::size_t(dir)].size(); });
 }
 
 std::optional<Expected> expected_bytes(const CaseSettings& settings, Side from, const Judged& j) {
   const SideDemand* d = side_demand(settings, from);
   if (!d) return std::nullopt;
-  return on_connection(settings, declared(d->bytes), j, [&](const ConnectionFacts& c) -> std::uint64_t {
+  return on_connection(settings, declared(settings, d->bytes), j, [&](const ConnectionFacts& c) -> std::uint64_t {
     const auto& sent = c.side(from).data_sent;
     return sent.empty() ? 0 : sent.back().value;
   });

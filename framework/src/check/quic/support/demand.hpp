@@ -20,17 +20,27 @@ struct Expected {
   std::uint64_t value = 0;
   /// Where the value came from, for summaries: "scenario streams=200".
   std::string source;
+  /// Whether all of it is wanted from the start: a simulated client's
+  /// demand on each of its connections (it opens all its streams at once).
+  /// Not a program's total over its connections (RunDemand::
+  /// across_connections): a browser's requests come as its page parses.
+  bool at_once = true;
 };
 
 /// How far a side wanted to go (streams, bytes), and why that is believed.
 struct Demand {
   std::uint64_t wanted = 0;
   std::string why;  // "opened 200", "STREAMS_BLOCKED 100 at frame 7", "scenario frames=200 ..."
+  /// Wanted from the start, so at every limit short of it (Expected::
+  /// at_once, or the check's own parameter); else only in total, as a
+  /// capture shows it: not when.
+  bool at_once = false;
 };
 
 /// `seen` (what the capture shows), raised to the check's own `fixed`
 /// value (when not negative, worded "parameter <param>") or else to
-/// `scenario`, whichever is larger.
+/// `scenario`, whichever is larger; wanted at once when `fixed` or an
+/// at-once `scenario` says so, whichever is larger.
 Demand demand(Demand seen, std::int64_t fixed, const std::string& param, const std::optional<Expected>& scenario);
 
 /// Streams of `dir` that `from` opens on connection `j`, as the run's
