@@ -16,13 +16,28 @@
 #   scripts/make-third-party-captures.sh [BUILD_DIR [STACK...]]
 # STACK: lsquic quiche quinn-0.11 chromium firefox quinn-0.9 quic-go ngtcp2
 # quic-go-limit-zero quinn-0.9-limit-zero unanswered-handshake gso firefox-quic-go
-# (default: all).
+# picoquic (default: all but picoquic, which needs PICOQUIC_DEMO=path of a
+# picoquicdemo built from source).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 port=4433
 
 # --- run inside `unshare -n` (the script calls itself) ---------------------
+# Inside the namespace, for a server's direct capture: lo up, DIR/htdocs/FILE
+# of BYTES bytes, a certificate for 127.0.0.1, and tcpdump on lo writing
+# DIR/NAME.pcap from one second on (its PID in `cap`).
+serve_and_capture() {
+  local d=$1 name=$2 file=$3 bytes=$4
+  ip link set lo up
+  mkdir -p "$d/htdocs"
+  head -c "$bytes" /dev/zero | tr '\0' x > "$d/htdocs/$file"
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "$d/key.pem" -out "$d/cert.pem" \
+    -days 3650 -subj /CN=localhost -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" 2>/dev/null
+  tcpdump -i lo --immediate-mode -U -n -s 0 -Z root --time-stamp-precision=nano -w "$d/$name.pcap" "udp port $port" 2>"$d/tcpdump.err" &
+  cap=$!
+  sleep 1
+}
 # A ClientHello nobody answers: gtlsclient toward a UDP port held by a socket
 # that never reads (so the kernel sends no ICMP port unreachable either),
 # stopped by its PID after 3.5 s: its Initial and the PTO re-sends at 1 s
@@ -53,14 +68,7 @@ fi
 # GSO batches: lo's tap sees each batch as one record, before segmentation.
 if [ "${1:-}" = --inside-gso ]; then
   d=$2 name=$3
-  ip link set lo up
-  mkdir -p "$d/htdocs"
-  head -c 30000 /dev/zero | tr '\0' x > "$d/htdocs/file.bin"
-  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "$d/key.pem" -out "$d/cert.pem" \
-    -days 3650 -subj /CN=localhost -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" 2>/dev/null
-  tcpdump -i lo --immediate-mode -U -n -s 0 -Z root --time-stamp-precision=nano -w "$d/$name.pcap" "udp port $port" 2>"$d/tcpdump.err" &
-  cap=$!
-  sleep 1
+  serve_and_capture "$d" "$name" file.bin 30000
   gtlsserver -q --timeout=5s -d "$d/htdocs" 127.0.0.1 $port "$d/key.pem" "$d/cert.pem" >"$d/server.out" 2>"$d/server.err" &
   server=$!
   sleep 0.5
@@ -73,11 +81,34 @@ if [ "${1:-}" = --inside-gso ]; then
   exit 0
 fi
 
+# picoquic's HTTP/3 client sends 40 concurrent GETs to quic-go's server
+# (conform-quic-go of the build) held at 10 bidi streams. picoquic is no
+# Debian or npm package: PICOQUIC_DEMO names a picoquicdemo built from its
+# source (facts.txt names the commit); the script does not build it.
+if [ "${1:-}" = --inside-picoquic ]; then
+  d=$2 name=$3 build=$4
+  serve_and_capture "$d" "$name" f200 200
+  "$build/conform-quic-go" server -listen 127.0.0.1:$port -cert "$d/cert.pem" -key "$d/key.pem" -htdocs "$d/htdocs" \
+    -keylog "$d/server.keys" -max-streams-bidi 10 -max-streams-uni 100 -max-data 1048576 -idle-timeout-ms 5000 \
+    >"$d/server.out" 2>"$d/server.err" &
+  server=$!
+  sleep 0.5
+  : > "$d/$name.keys"
+  scenario=$(for i in $(seq 0 39); do printf '%d:-:/f200;' $((i * 4)); done)
+  (cd "$d" && SSLKEYLOGFILE=$d/$name.keys timeout 10 "$PICOQUIC_DEMO" -8 -0 -D -a h3 -n localhost 127.0.0.1 $port \
+    "$scenario" >"$d/client.out" 2>"$d/client.err") || true
+  sleep 0.3
+  kill "$server"; wait "$server" || true
+  kill "$cap"; wait "$cap" || true
+  exit 0
+fi
+
 build=${1:-$here/build}
 shift || true
 stacks=("$@")
 [ ${#stacks[@]} -gt 0 ] || stacks=(lsquic quiche quinn-0.11 chromium firefox quinn-0.9 quic-go ngtcp2 quic-go-limit-zero
                                    quinn-0.9-limit-zero unanswered-handshake gso firefox-quic-go)
+# picoquic only when named and PICOQUIC_DEMO is set (see --inside-picoquic).
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 export CONFORM_PLUGIN_PATH=$build/plugins
@@ -232,7 +263,7 @@ timeout = 90
 TOML
 filters=()
 for stack in "${stacks[@]}"; do
-  case $stack in unanswered-handshake|gso) ;; *) filters+=(--filter "$stack") ;; esac
+  case $stack in unanswered-handshake|gso|picoquic) ;; *) filters+=(--filter "$stack") ;; esac
 done
 [ ${#filters[@]} -eq 0 ] || "$build/conform" run "$out/suite.toml" --out "$out/run" -q -j1 "${filters[@]}" || true
 
@@ -244,6 +275,7 @@ version_of() {
     chromium) deb=chromium ;;
     quic-go-limit-zero) echo "$(version_of quic-go) (client), against conform-quic of this build (server)"; return ;;
     quinn-0.9-limit-zero) deb=librust-quinn-dev ;;
+    picoquic) echo "picoquic $(git -C "$(dirname "$PICOQUIC_DEMO")/.." rev-parse HEAD 2>/dev/null || echo '(commit unknown)') (built from source: no Debian or npm package), against conform-quic-go ($(version_of quic-go))"; return ;;
     firefox-quic-go) echo "$(version_of firefox) (client), $(version_of quic-go) (server)"; return ;;
     unanswered-handshake) deb=ngtcp2-client ;;
     gso) echo "$(version_of ngtcp2), Debian ngtcp2-server $(dpkg-query -W -f '${Version}' ngtcp2-server)"; return ;;
@@ -282,6 +314,15 @@ for stack in "${stacks[@]}"; do
       printf "both\na direct capture on lo (tcpdump) in a private network namespace: each sender's datagrams as it handed them to the kernel, GSO batches unsegmented\n" > "$dest/$stack.vantage"
       made_by="# made by: scripts/make-third-party-captures.sh BUILD_DIR $stack (unshare -n; tcpdump -i lo; gtlsserver -q --timeout=5s -d HTDOCS 127.0.0.1 $port KEY CERT; SSLKEYLOGFILE=K gtlsclient -q --exit-on-all-streams-close --timeout=5s -n 1 127.0.0.1 $port https://127.0.0.1:$port/file.bin)"
       the_case="# summary = \"ngtcp2 against itself: the client fetches one 30000-byte file; the server sends GSO batches (no --max-gso-dgrams=1)\""
+      ;;
+    picoquic)
+      [ -x "${PICOQUIC_DEMO:-}" ] || { echo "$0: picoquic: set PICOQUIC_DEMO to a picoquicdemo built from source" >&2; exit 2; }
+      mkdir -p "$out/$stack"
+      unshare -n "$0" --inside-picoquic "$out/$stack" "$stack" "$build"
+      cp "$out/$stack/$stack.pcap" "$out/$stack/$stack.keys" "$dest/"
+      printf "both\na direct capture on lo (tcpdump) in a private network namespace: each sender's datagrams as it handed them to the kernel\n" > "$dest/$stack.vantage"
+      made_by="# made by: PICOQUIC_DEMO=PATH scripts/make-third-party-captures.sh BUILD_DIR $stack (unshare -n; tcpdump -i lo; conform-quic-go server -max-streams-bidi 10; SSLKEYLOGFILE=K picoquicdemo -8 -0 -D -a h3 -n localhost 127.0.0.1 $port SCENARIO of 40 GETs)"
+      the_case="# summary = \"picoquic's HTTP/3 client sends 40 concurrent requests to quic-go's server held at 10 bidi streams\""
       ;;
     *)
       cp "$out/run/$stack/client.pcap" "$dest/$stack.pcap"
