@@ -34,9 +34,18 @@ serve_and_capture() {
   head -c "$bytes" /dev/zero | tr '\0' x > "$d/htdocs/$file"
   openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "$d/key.pem" -out "$d/cert.pem" \
     -days 3650 -subj /CN=localhost -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" 2>/dev/null
-  tcpdump -i lo --immediate-mode -U -n -s 0 -Z root --time-stamp-precision=nano -w "$d/$name.pcap" "udp port $port" 2>"$d/tcpdump.err" &
+  tcpdump -i lo -B 16384 --immediate-mode -U -n -s 0 -Z root --time-stamp-precision=nano -w "$d/$name.pcap" "udp port $port" 2>"$d/tcpdump.err" &
   cap=$!
   sleep 1
+}
+# Stops the tcpdump of `cap`; a capture that lost packets is no ground
+# truth: the kernel's drops fail the run (tcpdump's count, DIR/tcpdump.err).
+stop_capture() {
+  kill "$cap"; wait "$cap" || true
+  if grep -Eq '^[1-9][0-9]* packets? dropped by kernel' "$1/tcpdump.err"; then
+    echo "$0: tcpdump lost packets ($(grep 'dropped by kernel' "$1/tcpdump.err")): run it again" >&2
+    exit 1
+  fi
 }
 # A ClientHello nobody answers: gtlsclient toward a UDP port held by a socket
 # that never reads (so the kernel sends no ICMP port unreachable either),
@@ -48,7 +57,7 @@ if [ "${1:-}" = --inside-unanswered ]; then
   python3 -c 'import socket, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", int(sys.argv[1]))); time.sleep(30)' $port &
   sink=$!
-  tcpdump -i lo --immediate-mode -U -n -s 0 -Z root --time-stamp-precision=nano -w "$d/$name.pcap" "udp port $port" 2>"$d/tcpdump.err" &
+  tcpdump -i lo -B 16384 --immediate-mode -U -n -s 0 -Z root --time-stamp-precision=nano -w "$d/$name.pcap" "udp port $port" 2>"$d/tcpdump.err" &
   cap=$!
   sleep 1
   : > "$d/$name.keys"
@@ -59,7 +68,7 @@ s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", int(s
   kill "$client" 2>/dev/null || true
   wait "$client" || true
   sleep 0.3
-  kill "$cap"; wait "$cap" || true
+  stop_capture "$d"
   kill "$sink"; wait "$sink" || true
   exit 0
 fi
@@ -77,7 +86,7 @@ if [ "${1:-}" = --inside-gso ]; then
     127.0.0.1 $port "https://127.0.0.1:$port/file.bin" >"$d/client.out" 2>"$d/client.err" || true
   sleep 0.3
   kill "$server"; wait "$server" || true
-  kill "$cap"; wait "$cap" || true
+  stop_capture "$d"
   exit 0
 fi
 
@@ -99,7 +108,7 @@ if [ "${1:-}" = --inside-picoquic ]; then
     "$scenario" >"$d/client.out" 2>"$d/client.err") || true
   sleep 0.3
   kill "$server"; wait "$server" || true
-  kill "$cap"; wait "$cap" || true
+  stop_capture "$d"
   exit 0
 fi
 
