@@ -16,8 +16,8 @@
 #   scripts/make-third-party-captures.sh [BUILD_DIR [STACK...]]
 # STACK: lsquic quiche quinn-0.11 chromium firefox quinn-0.9 quic-go ngtcp2
 # quic-go-limit-zero quinn-0.9-limit-zero unanswered-handshake gso firefox-quic-go
-# picoquic (default: all but picoquic, which needs PICOQUIC_DEMO=path of a
-# picoquicdemo built from source).
+# ngtcp2-duplicate-initial picoquic (default: all but picoquic, which needs
+# PICOQUIC_DEMO=path of a picoquicdemo built from source).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -116,7 +116,7 @@ build=${1:-$here/build}
 shift || true
 stacks=("$@")
 [ ${#stacks[@]} -gt 0 ] || stacks=(lsquic quiche quinn-0.11 chromium firefox quinn-0.9 quic-go ngtcp2 quic-go-limit-zero
-                                   quinn-0.9-limit-zero unanswered-handshake gso firefox-quic-go)
+                                   quinn-0.9-limit-zero unanswered-handshake gso firefox-quic-go ngtcp2-duplicate-initial)
 # picoquic only when named and PICOQUIC_DEMO is set (see --inside-picoquic).
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -270,6 +270,27 @@ timeout = 90
   [[case.expect]]
   check = "no_connection_error"
 TOML
+# ngtcp2's server with its first three Initial and three Handshake
+# datagrams lost after the server's capture point: conform's client sends
+# its ClientHello again, the server answers each duplicate at once (RFC 9002
+# §6.2.3, not a PTO probe) and probes on its own PTO too (issue 34, fix 2).
+cat >> "$out/suite.toml" <<TOML
+
+[[case]]
+id = "ngtcp2-duplicate-initial"
+summary = "ngtcp2's server loses its first flight and the next two: it answers the client's duplicate Initials and probes on its PTO"
+rfc = "9002§6.2.1"
+requirement = "the PTO period MUST be doubled on each expiry (RFC 9002 §6.2.1); an answer to a duplicate Initial is no probe (§6.2.3)"
+plugin = "external"
+scenario = "request-response"
+params = { requests = 1, response_bytes = 100, time_limit_ms = 15000 }
+client = { implementation = "conform" }
+server = { implementation = "ngtcp2" }
+network = { rtt_ms = 4, drop = ["server:initial:1", "server:handshake:1", "server:initial:2", "server:handshake:2", "server:initial:3", "server:handshake:3"] }
+timeout = 60
+  [[case.expect]]
+  check = "no_connection_error"
+TOML
 filters=()
 for stack in "${stacks[@]}"; do
   case $stack in unanswered-handshake|gso|picoquic) ;; *) filters+=(--filter "$stack") ;; esac
@@ -285,6 +306,9 @@ version_of() {
     quic-go-limit-zero) echo "$(version_of quic-go) (client), against conform-quic of this build (server)"; return ;;
     quinn-0.9-limit-zero) deb=librust-quinn-dev ;;
     picoquic) echo "picoquic $(git -C "$(dirname "$PICOQUIC_DEMO")/.." rev-parse HEAD 2>/dev/null || echo '(commit unknown)') (built from source: no Debian or npm package), against conform-quic-go ($(version_of quic-go))"; return ;;
+    ngtcp2-duplicate-initial)
+      echo "Debian ngtcp2-server $(dpkg-query -W -f '${Version}' ngtcp2-server) (server), against conform-quic of this build (client)"
+      return ;;
     firefox-quic-go) echo "$(version_of firefox) (client), $(version_of quic-go) (server)"; return ;;
     unanswered-handshake) deb=ngtcp2-client ;;
     gso) echo "$(version_of ngtcp2), Debian ngtcp2-server $(dpkg-query -W -f '${Version}' ngtcp2-server)"; return ;;
@@ -332,6 +356,13 @@ for stack in "${stacks[@]}"; do
       printf "both\na direct capture on lo (tcpdump) in a private network namespace: each sender's datagrams as it handed them to the kernel\n" > "$dest/$stack.vantage"
       made_by="# made by: PICOQUIC_DEMO=PATH scripts/make-third-party-captures.sh BUILD_DIR $stack (unshare -n; tcpdump -i lo; conform-quic-go server -max-streams-bidi 10; SSLKEYLOGFILE=K picoquicdemo -8 -0 -D -a h3 -n localhost 127.0.0.1 $port SCENARIO of 40 GETs)"
       the_case="# summary = \"picoquic's HTTP/3 client sends 40 concurrent requests to quic-go's server held at 10 bidi streams\""
+      ;;
+    ngtcp2-duplicate-initial)
+      # The server's side: what the relay dropped is visible only there.
+      cp "$out/run/$stack/server.pcap" "$dest/$stack.pcap"
+      cp "$out/run/$stack/keys.log" "$dest/$stack.keys"
+      printf "server\nthe relay's server.pcap: the server's datagrams as it sent them, the client's as the relay handed them to the server on loopback\n" > "$dest/$stack.vantage"
+      the_case=$(grep -A1 "^id = \"$stack\"" "$out/suite.toml" | tail -1 | sed "s/^/# /")
       ;;
     *)
       cp "$out/run/$stack/client.pcap" "$dest/$stack.pcap"
