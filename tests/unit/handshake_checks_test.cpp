@@ -259,6 +259,33 @@ BOOST_AUTO_TEST_CASE(an_early_packet_never_acknowledged_needs_the_receivers_capt
 // CRYPTO again (RFC 9002 §6.2.3): not a PTO probe. Its next probe, one
 // backed-off PTO (12 ms) after that answer, keeps the backoff. Counted as a
 // probe, the answer would come 1 ms after one 6 ms apart (factor 0.17).
+// The corpus's ngtcp2-duplicate-initial, at the server's capture: the
+// server's ACK of the client's Initial and first probe (1001 ms) is lost
+// after the capture point, and the client's later ACK acknowledges the
+// server's packet 1 without 0: it never received it. Its probes at 1 s and
+// 3 s come with no new acknowledgement between them, doubling (factor 2).
+// Without that later ACK nothing shows the loss: the ACK counts as received
+// and resets the backoff, leaving one probe after it.
+BOOST_AUTO_TEST_CASE(pto_backoff_from_elsewhere_leaves_out_acks_the_sender_never_received) {
+  auto run = [](bool passed_over) {
+    TimelineBuilder b;
+    b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+    b.send(Side::client, 1000 * kMs, {initial(1, {crypto(0, 300), padding(856)})});
+    b.send(Side::server, 1001 * kMs, {initial(0, {ack(0, 1), crypto(0, 90)})});
+    b.send(Side::client, 3000 * kMs, {initial(2, {crypto(0, 300), padding(856)})});
+    b.send(Side::server, 3001 * kMs, {initial(1, {ack(0, 2), crypto(0, 90)})});
+    if (passed_over) b.send(Side::client, 3003 * kMs, {initial(3, {ack(1, 1)})});
+    return client_run(b, Vantage::server);
+  };
+  auto r = judge("pto_backoff", run(true), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  BOOST_TEST(r.summary == "2 probe bursts, at most 2 in a row without a new acknowledgement, each interval at least "
+                          "1.5× the one before",
+             r.summary);
+  r = judge("pto_backoff", run(false), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::not_exercised), r.summary);
+}
+
 BOOST_AUTO_TEST_CASE(pto_backoff_leaves_out_the_answer_to_a_duplicate_initial) {
   auto b = server_flight(800);
   for (std::int64_t t : {4, 10}) b.send(Side::server, t * kMs, {initial(1, {crypto(0, 90)}), handshake(1, {crypto(0, 800)})});

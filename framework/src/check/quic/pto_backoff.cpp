@@ -17,7 +17,10 @@
 // server may re-send its unacknowledged Initial CRYPTO before its PTO
 // expires when a client re-sends its own (RFC 9002 §6.2.3). Sending it
 // re-arms the timer without backing it off (Appendix A.6), so the next
-// interval is measured from it, and nothing is compared to it.
+// interval is measured from it, and nothing is compared to it. From a
+// capture not at the sender, a peer's ACK or duplicate Initial that the
+// sender's own ACKs show never reached it (lost after the capture point)
+// neither resets the backoff nor is answered.
 #include "check/quic/support/blocked_sent.hpp"
 #include "check/quic/support/crypto_flights.hpp"
 #include "check/quic/support/unseen_packets.hpp"
@@ -25,6 +28,7 @@
 
 #include <fmt/format.h>
 
+#include <functional>
 #include <optional>
 #include <set>
 
@@ -68,11 +72,12 @@ class PtoBackoff final : public QuicCheck {
 
   // The connection datagram indices of `by`'s datagrams that answer a
   // duplicate Initial of its peer: the first of `by`'s after each.
-  static std::set<std::size_t> answers_to_duplicates(const Flights& flights, const Flights& peer) {
+  static std::set<std::size_t> answers_to_duplicates(const Flights& flights, const Flights& peer,
+                                                     const std::function<bool(const At&)>& reached) {
     std::set<std::size_t> out;
     auto next = flights.datagrams.begin();
     for (const auto& p : peer.datagrams) {
-      if (!p.resent[kInitial]) continue;
+      if (!p.resent[kInitial] || !reached(p.at)) continue;
       while (next != flights.datagrams.end() && next->at.datagram < p.at.datagram) ++next;
       if (next != flights.datagrams.end()) out.insert(next->at.datagram);
     }
@@ -81,11 +86,17 @@ class PtoBackoff final : public QuicCheck {
 
   static CheckResult judge_one(const Judged& j, Side by, double factor) {
     const Flights flights = crypto_flights(*j.connection, by);
-    const std::set<std::size_t> answers = answers_to_duplicates(flights, crypto_flights(*j.connection, dissect::other(by)));
+    const bool at_sender = at_endpoint(j.vantage, by);
+    // From elsewhere, a datagram of the peer reached `by` unless `by`'s own
+    // ACKs show it did not (lost after the capture point).
+    const auto reached = [&](const At& at) {
+      return at_sender || !shown_not_received(*j.connection->connection, by, at.datagram);
+    };
+    const std::set<std::size_t> answers =
+        answers_to_duplicates(flights, crypto_flights(*j.connection, dissect::other(by)), reached);
     std::vector<std::string> problems;
     std::vector<Evidence> ev;
     std::optional<At> anchor, last_burst, last_sent, burst_before;
-    const bool at_sender = at_endpoint(j.vantage, by);
     std::string unseen;
     std::int64_t interval = -1;  // between the last two bursts, ns; -1: none yet
     std::size_t ai = 0, bursts = 0, longest = 0, chain = 0, compared = 0, answered = 0;
@@ -93,6 +104,7 @@ class PtoBackoff final : public QuicCheck {
       // An ACK newly acknowledging packets resets the backoff: the next
       // probe is one PTO after the latest ack-eliciting datagram.
       for (; ai < flights.new_acks.size() && flights.new_acks[ai].datagram < d.at.datagram; ++ai) {
+        if (!reached(flights.new_acks[ai])) continue;
         anchor = last_sent;
         last_burst.reset();
         interval = -1;

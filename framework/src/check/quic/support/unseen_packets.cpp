@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <variant>
+
 namespace conform::quic_checks {
 
 std::optional<std::string> packet_number_gap(const dissect::Connection& c, Side sender, dissect::PacketSpace space,
@@ -33,6 +35,28 @@ std::optional<std::size_t> next_in_space(const dissect::Connection& c, Side send
       for (const auto& p : c.datagrams[i].packets)
         if (p.space == space && p.packet_number) return i;
   return std::nullopt;
+}
+
+bool shown_not_received(const dissect::Connection& c, Side receiver, std::size_t datagram) {
+  bool passed_over = false;
+  for (const auto& sent : c.datagrams.at(datagram).packets) {
+    if (!sent.packet_number) continue;
+    const std::uint64_t pn = *sent.packet_number;
+    for (std::size_t i = datagram + 1; i < c.datagrams.size(); ++i) {
+      if (sender_of(c.datagrams[i]) != receiver) continue;
+      for (const auto& p : c.datagrams[i].packets) {
+        if (p.space != sent.space) continue;
+        for (const auto& f : p.frames) {
+          const auto* ack = std::get_if<dissect::AckFrame>(&f);
+          if (!ack || ack->largest < pn) continue;
+          for (const auto& r : ack->ranges)
+            if (r.smallest <= pn && pn <= r.largest) return false;
+          passed_over = true;
+        }
+      }
+    }
+  }
+  return passed_over;
 }
 
 }  // namespace conform::quic_checks

@@ -26,4 +26,13 @@ std::optional<std::string> packet_number_gap(const dissect::Connection& c, Side 
 std::optional<std::size_t> next_in_space(const dissect::Connection& c, Side sender, dissect::PacketSpace space,
                                          std::size_t from);
 
+/// Whether `receiver`'s own acknowledgements show that the peer's datagram
+/// `datagram` never reached it: none of its packets is acknowledged by any
+/// later ACK of `receiver`, and one of those ACKs passes over one of them
+/// (acknowledges a higher packet number of its space without it). From a
+/// capture not at `receiver`, a datagram lost after the capture point
+/// (RFC 9000 §13.1: its packets stay unacknowledged) is otherwise taken as
+/// received; a datagram no later ACK covers either way is not shown lost.
+bool shown_not_received(const dissect::Connection& c, Side receiver, std::size_t datagram);
+
 }  // namespace conform::quic_checks
