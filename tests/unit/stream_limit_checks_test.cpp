@@ -518,6 +518,32 @@ BOOST_AUTO_TEST_CASE(a_blocked_frame_ahead_of_the_streams_of_its_burst_is_not_ea
   BOOST_TEST(r.summary == "STREAMS_BLOCKED (uni) 2 at frame 1 while the limit was 2 and 1 of it used", r.summary);
 }
 
+// The corpus's firefox-quic-go (frames 195-197): STREAMS_BLOCKED 3 goes out
+// in a full datagram with streams 0 and 1, whose last frame, stream 1's
+// first 100 bytes, runs on in the client's next datagram with stream 2,
+// after a datagram of the server's data: one write cut in two, so stream 2
+// was open when the frame was written. A next datagram that does not go on
+// with stream 1 shows nothing of the kind.
+BOOST_AUTO_TEST_CASE(a_blocked_frame_counts_the_streams_of_its_whole_write) {
+  auto client_uni = [](std::uint64_t i, std::uint64_t offset, std::uint64_t length, bool fin) {
+    return stream(i * 4 + 2, offset, length, fin);
+  };
+  auto write = [&](std::uint64_t next_offset) {
+    TimelineBuilder b;
+    b.params(Side::server).initial_max_streams_uni = 3;
+    b.params(Side::client).initial_max_streams_uni = 3;
+    b.send(Side::client, 1 * kMs, {streams_blocked(false, 3), client_uni(0, 0, 10, true), client_uni(1, 0, 100, false)});
+    b.send(Side::server, 1 * kMs + 5'000, {stream(3, 0, 10, false)});
+    b.send(Side::client, 1 * kMs + 400'000, {client_uni(1, next_offset, 50, true), client_uni(2, 0, 10, true)});
+    return judge("blocked_frames_not_early", client_run(b), {{"by", "client"}});
+  };
+  auto r = write(100);
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  r = write(150);
+  BOOST_TEST((r.verdict == Verdict::fail));
+  BOOST_TEST(r.summary == "STREAMS_BLOCKED (uni) 3 at frame 1 while the limit was 3 and 2 of it used", r.summary);
+}
+
 BOOST_AUTO_TEST_CASE(a_blocked_frame_with_a_limit_raised_but_not_yet_read_is_not_early) {
   // Chromium's capture: MAX_STREAMS(3) reaches the client, and 181 us later
   // its queued STREAMS_BLOCKED(2) goes out; only after that does it open the

@@ -2,6 +2,7 @@
 #include "check/quic/support/limit_walk.hpp"
 
 #include <algorithm>
+#include <variant>
 
 namespace conform::quic_checks {
 
@@ -88,6 +89,37 @@ std::uint64_t usage_through_burst(const std::vector<LimitSeen>& usage, const At&
                              [](std::size_t d, const LimitSeen& u) { return d < u.at.datagram; });
   while (it != usage.end() && (it->at.datagram < reply || it->at.time_ns == at.time_ns)) ++it;
   return it == usage.begin() ? 0 : std::prev(it)->value;
+}
+
+namespace {
+
+// The last STREAM frame of `d`, or the first, as `last` says.
+const dissect::StreamFrame* stream_frame(const dissect::Datagram& d, bool last) {
+  const dissect::StreamFrame* found = nullptr;
+  for (const auto& p : d.packets)
+    for (const auto& f : p.frames)
+      if (const auto* s = std::get_if<dissect::StreamFrame>(&f)) {
+        if (!last) return s;
+        found = s;
+      }
+  return found;
+}
+
+}  // namespace
+
+std::uint64_t streams_opened_by_write(const std::vector<LimitSeen>& usage, const At& at, const ConnectionFacts& conn,
+                                      Side by) {
+  const auto& datagrams = conn.connection->datagrams;
+  std::size_t end = at.datagram;
+  for (std::size_t next = end + 1; next < datagrams.size(); ++next) {
+    if (sender_of(datagrams[next]) != by) continue;
+    const dissect::StreamFrame* tail = stream_frame(datagrams[end], true);
+    const dissect::StreamFrame* head = stream_frame(datagrams[next], false);
+    if (!tail || !head || tail->fin || head->stream_id != tail->stream_id || head->offset != tail->offset + tail->length)
+      break;
+    end = next;
+  }
+  return std::max(usage_through_burst(usage, at, conn, by), usage_until(usage, end));
 }
 
 }  // namespace conform::quic_checks

@@ -74,4 +74,15 @@ std::uint64_t usage_until(const std::vector<LimitSeen>& usage, std::size_t datag
 std::uint64_t usage_through_burst(const std::vector<LimitSeen>& usage, const At& at, const ConnectionFacts& conn,
                                   Side by);
 
+/// The streams `by` had opened when it wrote the datagram of `at`, as
+/// `usage` counts them: those its datagrams show through the end of that
+/// write. A write too long for one datagram goes on in `by`'s next one,
+/// which begins with the rest of the STREAM frame the first ended with
+/// (same stream, the next offset), whatever arrived between: the streams
+/// in it were opened already, since a stream is opened before its frames
+/// are queued (RFC 9000 §2.1, §4.6). Not for flow-control credit: queued
+/// bytes use none of it until sent.
+std::uint64_t streams_opened_by_write(const std::vector<LimitSeen>& usage, const At& at, const ConnectionFacts& conn,
+                                      Side by);
+
 }  // namespace conform::quic_checks
