@@ -16,8 +16,8 @@
 #   scripts/make-third-party-captures.sh [BUILD_DIR [STACK...]]
 # STACK: lsquic quiche quinn-0.11 chromium firefox quinn-0.9 quic-go ngtcp2
 # quic-go-limit-zero quinn-0.9-limit-zero unanswered-handshake gso firefox-quic-go
-# ngtcp2-duplicate-initial picoquic (default: all but picoquic, which needs
-# PICOQUIC_DEMO=path of a picoquicdemo built from source).
+# ngtcp2-duplicate-initial quic-go-lossy picoquic (default: all but picoquic,
+# which needs PICOQUIC_DEMO=path of a picoquicdemo built from source).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -116,7 +116,8 @@ build=${1:-$here/build}
 shift || true
 stacks=("$@")
 [ ${#stacks[@]} -gt 0 ] || stacks=(lsquic quiche quinn-0.11 chromium firefox quinn-0.9 quic-go ngtcp2 quic-go-limit-zero
-                                   quinn-0.9-limit-zero unanswered-handshake gso firefox-quic-go ngtcp2-duplicate-initial)
+                                   quinn-0.9-limit-zero unanswered-handshake gso firefox-quic-go ngtcp2-duplicate-initial
+                                   quic-go-lossy)
 # picoquic only when named and PICOQUIC_DEMO is set (see --inside-picoquic).
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -291,6 +292,27 @@ timeout = 60
   [[case.expect]]
   check = "no_connection_error"
 TOML
+# quic-go's server sends 1 MB to conform's client, whose connection credit
+# is 32 KB, over a 20 Mbit/s path losing 0.5 %: losses leave holes the
+# client's reader waits behind, with datagrams sent before the raise that
+# hold no credit back (issue 34, fix 3).
+cat >> "$out/suite.toml" <<TOML
+
+[[case]]
+id = "quic-go-lossy"
+summary = "quic-go's server sends 1 MB to conform's client, whose credit is 32 KB, over a 20 Mbit/s path losing 0.5 %"
+rfc = "9000§4.2"
+requirement = "a receiver sends MAX_DATA early enough not to block the sender (§4.2 gives no requirement level, no keyword)"
+plugin = "external"
+scenario = "request-response"
+params = { requests = 1, response_bytes = 1000000, time_limit_ms = 20000 }
+client = { implementation = "conform", initial_max_data = 32768 }
+server = { implementation = "quic-go" }
+network = { rtt_ms = 20, bandwidth_mbps = 20, queue_bytes = 30000, loss_rate = 0.005 }
+timeout = 60
+  [[case.expect]]
+  check = "no_connection_error"
+TOML
 filters=()
 for stack in "${stacks[@]}"; do
   case $stack in unanswered-handshake|gso|picoquic) ;; *) filters+=(--filter "$stack") ;; esac
@@ -306,6 +328,7 @@ version_of() {
     quic-go-limit-zero) echo "$(version_of quic-go) (client), against conform-quic of this build (server)"; return ;;
     quinn-0.9-limit-zero) deb=librust-quinn-dev ;;
     picoquic) echo "picoquic $(git -C "$(dirname "$PICOQUIC_DEMO")/.." rev-parse HEAD 2>/dev/null || echo '(commit unknown)') (built from source: no Debian or npm package), against conform-quic-go ($(version_of quic-go))"; return ;;
+    quic-go-lossy) echo "$(version_of quic-go) (server), against conform-quic of this build (client)"; return ;;
     ngtcp2-duplicate-initial)
       echo "Debian ngtcp2-server $(dpkg-query -W -f '${Version}' ngtcp2-server) (server), against conform-quic of this build (client)"
       return ;;
