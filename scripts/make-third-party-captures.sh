@@ -16,8 +16,9 @@
 #   scripts/make-third-party-captures.sh [BUILD_DIR [STACK...]]
 # STACK: lsquic quiche quinn-0.11 chromium firefox quinn-0.9 quic-go ngtcp2
 # quic-go-limit-zero quinn-0.9-limit-zero unanswered-handshake gso firefox-quic-go
-# ngtcp2-duplicate-initial quic-go-lossy picoquic (default: all but picoquic,
-# which needs PICOQUIC_DEMO=path of a picoquicdemo built from source).
+# ngtcp2-duplicate-initial quic-go-lossy lsquic-client picoquic (default: all
+# but picoquic, which needs PICOQUIC_DEMO=path of a picoquicdemo built from
+# source).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -117,7 +118,7 @@ shift || true
 stacks=("$@")
 [ ${#stacks[@]} -gt 0 ] || stacks=(lsquic quiche quinn-0.11 chromium firefox quinn-0.9 quic-go ngtcp2 quic-go-limit-zero
                                    quinn-0.9-limit-zero unanswered-handshake gso firefox-quic-go ngtcp2-duplicate-initial
-                                   quic-go-lossy)
+                                   quic-go-lossy lsquic-client)
 # picoquic only when named and PICOQUIC_DEMO is set (see --inside-picoquic).
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -313,6 +314,24 @@ timeout = 60
   [[case.expect]]
   check = "no_connection_error"
 TOML
+# lsquic as the opener: Bun's fetch held at conform's server's 10 bidi
+# streams (PEERS.md: about 30 concurrent requests keep one connection).
+cat >> "$out/suite.toml" <<TOML
+
+[[case]]
+id = "lsquic-client"
+summary = "lsquic's HTTP/3 client (Bun fetch) sends 30 requests to conform's server held at 10 bidi streams"
+rfc = "9000§4.6"
+requirement = "an endpoint held at a stream limit SHOULD send STREAMS_BLOCKED (§4.6)"
+plugin = "external"
+scenario = "request-response"
+params = { requests = 30, response_bytes = 200, time_limit_ms = 8000 }
+client = { implementation = "lsquic" }
+server = { implementation = "conform", initial_max_streams_bidi = 10 }
+network = { rtt_ms = 4 }
+  [[case.expect]]
+  check = "no_connection_error"
+TOML
 filters=()
 for stack in "${stacks[@]}"; do
   case $stack in unanswered-handshake|gso|picoquic) ;; *) filters+=(--filter "$stack") ;; esac
@@ -328,6 +347,7 @@ version_of() {
     quic-go-limit-zero) echo "$(version_of quic-go) (client), against conform-quic of this build (server)"; return ;;
     quinn-0.9-limit-zero) deb=librust-quinn-dev ;;
     picoquic) echo "picoquic $(git -C "$(dirname "$PICOQUIC_DEMO")/.." rev-parse HEAD 2>/dev/null || echo '(commit unknown)') (built from source: no Debian or npm package), against conform-quic-go ($(version_of quic-go))"; return ;;
+    lsquic-client) echo "$(version_of lsquic) (client), against conform-quic of this build (server)"; return ;;
     quic-go-lossy) echo "$(version_of quic-go) (server), against conform-quic of this build (client)"; return ;;
     ngtcp2-duplicate-initial)
       echo "Debian ngtcp2-server $(dpkg-query -W -f '${Version}' ngtcp2-server) (server), against conform-quic of this build (client)"
