@@ -16,6 +16,14 @@
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 CAPTURE KEYLOG" >&2; exit 2; }
 capture=$1 keys=$2
+[ -f "$capture" ] && [ -r "$capture" ] || { echo "$0: $capture: no readable capture file" >&2; exit 2; }
+# Without the key log every encrypted column would come out empty, silently.
+[ -f "$keys" ] && [ -s "$keys" ] || echo "$0: warning: $keys: no key log, or an empty one: only Initial packets decrypt" >&2
+# tshark says why it cannot read a capture (cut short, not a capture).
+if ! problem=$(tshark -r "$capture" -T fields -e frame.number 2>&1 >/dev/null); then
+  echo "$0: $capture: tshark cannot read it whole: $(grep -v '^Running as user' <<<"$problem" | head -2)" >&2
+  exit 2
+fi
 fields=(frame.number frame.time_epoch udp.srcport udp.length quic.long.packet_type quic.header_form
         quic.packet_number quic.frame_type quic.crypto.offset quic.crypto.length quic.ack.largest_acknowledged
         quic.ack.ack_delay quic.stream.stream_id quic.ms.max_streams quic.sib.stream_limit

@@ -105,17 +105,30 @@ if [ "${1:-}" = --inside-picoquic ]; then
   sleep 0.5
   : > "$d/$name.keys"
   scenario=$(for i in $(seq 0 39); do printf '%d:-:/f200;' $((i * 4)); done)
+  status=0
   (cd "$d" && SSLKEYLOGFILE=$d/$name.keys timeout 10 "$PICOQUIC_DEMO" -8 -0 -D -a h3 -n localhost 127.0.0.1 $port \
-    "$scenario" >"$d/client.out" 2>"$d/client.err") || true
+    "$scenario" >"$d/client.out" 2>"$d/client.err") || status=$?
   sleep 0.3
   kill "$server"; wait "$server" || true
   stop_capture "$d"
+  if [ "$status" -ne 0 ]; then
+    echo "$0: picoquic: $PICOQUIC_DEMO exited with status $status: $(tail -3 "$d/client.err" | tr '\n' ' ')" >&2
+    exit 1
+  fi
   exit 0
 fi
 
+# Absolute: facts.txt reads the peers' versions from it with node.
 build=${1:-$here/build}
+[ -x "$build/conform" ] || { echo "$0: $build/conform: no conform build there (BUILD_DIR)" >&2; exit 2; }
+build=$(cd "$build" && pwd)
 shift || true
 stacks=("$@")
+# The stacks there are: the cases of the suite, and the direct captures.
+known=" unanswered-handshake gso picoquic $(sed -n 's/^id = "\(.*\)"$/\1/p' "$here/scripts/third-party-captures.toml" | tr '\n' ' ')"
+for stack in "${stacks[@]}"; do
+  case $known in *" $stack "*) ;; *) echo "$0: no stack '$stack'; there are:$known" >&2; exit 2 ;; esac
+done
 [ ${#stacks[@]} -gt 0 ] || stacks=(lsquic quiche quinn-0.11 chromium firefox quinn-0.9 quic-go ngtcp2 quic-go-limit-zero
                                    quinn-0.9-limit-zero unanswered-handshake gso firefox-quic-go ngtcp2-duplicate-initial
                                    quic-go-lossy lsquic-client)
@@ -186,7 +199,9 @@ for stack in "${stacks[@]}"; do
       the_case="# summary = \"ngtcp2 against itself: the client fetches one 30000-byte file; the server sends GSO batches (no --max-gso-dgrams=1)\""
       ;;
     picoquic)
-      [ -x "${PICOQUIC_DEMO:-}" ] || { echo "$0: picoquic: set PICOQUIC_DEMO to a picoquicdemo built from source" >&2; exit 2; }
+      [ -n "${PICOQUIC_DEMO:-}" ] || { echo "$0: picoquic: set PICOQUIC_DEMO to a picoquicdemo built from source" >&2; exit 2; }
+      [ -f "$PICOQUIC_DEMO" ] && [ -x "$PICOQUIC_DEMO" ] ||
+        { echo "$0: picoquic: PICOQUIC_DEMO=$PICOQUIC_DEMO is not an executable file" >&2; exit 2; }
       mkdir -p "$out/$stack"
       unshare -n "$0" --inside-picoquic "$out/$stack" "$stack" "$build"
       cp "$out/$stack/$stack.pcap" "$out/$stack/$stack.keys" "$dest/"

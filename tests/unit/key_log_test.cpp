@@ -58,6 +58,16 @@ BOOST_AUTO_TEST_CASE(an_unreadable_file_is_an_input_error) {
     BOOST_TEST(std::string(e.what()).find("/tmp") != std::string::npos, e.what());
     BOOST_TEST(std::string(e.what()).find("cannot read key log: is a folder") != std::string::npos, e.what());
   }
+  // An endless file (a device named by mistake) is refused once it is past
+  // what a key log can be, not read until memory runs out.
+  try {
+    read_key_log("/dev/zero");
+    BOOST_FAIL("/dev/zero was read as a key log");
+  } catch (const conform::InputError& e) {
+    BOOST_TEST(std::string(e.what()).find("/dev/zero: cannot read key log: more than 64 MiB, so not a key log") !=
+                   std::string::npos,
+               e.what());
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

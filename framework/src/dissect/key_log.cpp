@@ -6,7 +6,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 namespace conform::dissect {
 namespace {
@@ -89,10 +88,20 @@ std::string read_key_log_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   // errno says why the open failed (No such file or directory, Permission denied).
   if (!in) throw InputError({path}, std::string("cannot read key log: ") + std::strerror(errno ? errno : EIO));
-  std::ostringstream text;
-  text << in.rdbuf();
+  // A key log holds five lines of about 200 bytes a connection: one past
+  // kMaxKeyLogBytes is not a key log (/dev/zero, a capture named by
+  // mistake), and reading it whole would take all memory.
+  constexpr std::size_t kMaxKeyLogBytes = std::size_t(64) << 20;
+  std::string text;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, std::size_t(in.gcount()));
+    if (text.size() > kMaxKeyLogBytes)
+      throw InputError({path}, "cannot read key log: more than " + std::to_string(kMaxKeyLogBytes >> 20) +
+                                   " MiB, so not a key log (five lines of about 200 bytes a connection)");
+  }
   if (in.bad()) throw InputError({path}, std::string("cannot read key log: ") + std::strerror(errno ? errno : EIO));
-  return text.str();
+  return text;
 }
 
 KeyLog read_key_log(const std::string& path) { return parse_key_log(read_key_log_text(path), path); }
