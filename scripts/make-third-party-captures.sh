@@ -177,24 +177,29 @@ version_of() {
   fi
 }
 
+# A direct loopback capture of `stack`: the script runs itself with MODE in
+# a private network namespace, then copies capture and key log to `dest`
+# with a vantage of both, WHAT saying what the capture holds.
+direct_capture() {
+  local mode=$1 what=$2
+  mkdir -p "$out/$stack"
+  unshare -n "$0" "$mode" "$out/$stack" "$stack" "$build"
+  cp "$out/$stack/$stack.pcap" "$out/$stack/$stack.keys" "$dest/"
+  printf "both\na direct capture on lo (tcpdump) in a private network namespace: %s\n" "$what" > "$dest/$stack.vantage"
+}
+
 for stack in "${stacks[@]}"; do
   dest=$here/captures/third-party/$stack
   mkdir -p "$dest"
   made_by="# made by: scripts/make-third-party-captures.sh BUILD_DIR $stack; the case:"
   case $stack in
     unanswered-handshake)
-      mkdir -p "$out/$stack"
-      unshare -n "$0" --inside-unanswered "$out/$stack" "$stack"
-      cp "$out/$stack/$stack.pcap" "$out/$stack/$stack.keys" "$dest/"
-      printf "both\na direct capture on lo (tcpdump) in a private network namespace: gtlsclient's Initials toward a UDP socket that never reads; nothing answers\n" > "$dest/$stack.vantage"
+      direct_capture --inside-unanswered "gtlsclient's Initials toward a UDP socket that never reads; nothing answers"
       made_by="# made by: scripts/make-third-party-captures.sh BUILD_DIR $stack (unshare -n; tcpdump -i lo; SSLKEYLOGFILE=K gtlsclient -q --handshake-timeout=30s --timeout=30s -n 1 127.0.0.1 $port https://127.0.0.1:$port/index.html, stopped by its PID after 3.5 s)"
       the_case="# summary = \"ngtcp2's client sends its ClientHello to a port where a socket never reads; no answer, no ICMP; the key log is empty (no secret exists before a ServerHello)\""
       ;;
     gso)
-      mkdir -p "$out/$stack"
-      unshare -n "$0" --inside-gso "$out/$stack" "$stack"
-      cp "$out/$stack/$stack.pcap" "$out/$stack/$stack.keys" "$dest/"
-      printf "both\na direct capture on lo (tcpdump) in a private network namespace: each sender's datagrams as it handed them to the kernel, GSO batches unsegmented\n" > "$dest/$stack.vantage"
+      direct_capture --inside-gso "each sender's datagrams as it handed them to the kernel, GSO batches unsegmented"
       made_by="# made by: scripts/make-third-party-captures.sh BUILD_DIR $stack (unshare -n; tcpdump -i lo; gtlsserver -q --timeout=5s -d HTDOCS 127.0.0.1 $port KEY CERT; SSLKEYLOGFILE=K gtlsclient -q --exit-on-all-streams-close --timeout=5s -n 1 127.0.0.1 $port https://127.0.0.1:$port/file.bin)"
       the_case="# summary = \"ngtcp2 against itself: the client fetches one 30000-byte file; the server sends GSO batches (no --max-gso-dgrams=1)\""
       ;;
@@ -202,10 +207,7 @@ for stack in "${stacks[@]}"; do
       [ -n "${PICOQUIC_DEMO:-}" ] || { echo "$0: picoquic: set PICOQUIC_DEMO to a picoquicdemo built from source" >&2; exit 2; }
       [ -f "$PICOQUIC_DEMO" ] && [ -x "$PICOQUIC_DEMO" ] ||
         { echo "$0: picoquic: PICOQUIC_DEMO=$PICOQUIC_DEMO is not an executable file" >&2; exit 2; }
-      mkdir -p "$out/$stack"
-      unshare -n "$0" --inside-picoquic "$out/$stack" "$stack" "$build"
-      cp "$out/$stack/$stack.pcap" "$out/$stack/$stack.keys" "$dest/"
-      printf "both\na direct capture on lo (tcpdump) in a private network namespace: each sender's datagrams as it handed them to the kernel\n" > "$dest/$stack.vantage"
+      direct_capture --inside-picoquic "each sender's datagrams as it handed them to the kernel"
       made_by="# made by: PICOQUIC_DEMO=PATH scripts/make-third-party-captures.sh BUILD_DIR $stack (unshare -n; tcpdump -i lo; conform-quic-go server -max-streams-bidi 10; SSLKEYLOGFILE=K picoquicdemo -8 -0 -D -a h3 -n localhost 127.0.0.1 $port SCENARIO of 40 GETs)"
       the_case="# summary = \"picoquic's HTTP/3 client sends 40 concurrent requests to quic-go's server held at 10 bidi streams\""
       ;;
