@@ -111,13 +111,13 @@ std::uint64_t streams_opened_by_write(const std::vector<LimitSeen>& usage, const
                                       Side by) {
   const auto& datagrams = conn.connection->datagrams;
   std::size_t end = at.datagram;
-  for (std::size_t next = end + 1; next < datagrams.size(); ++next) {
+  const dissect::StreamFrame* tail = stream_frame(datagrams[end], true);
+  for (std::size_t next = end + 1; tail && !tail->fin && next < datagrams.size(); ++next) {
     if (sender_of(datagrams[next]) != by) continue;
-    const dissect::StreamFrame* tail = stream_frame(datagrams[end], true);
     const dissect::StreamFrame* head = stream_frame(datagrams[next], false);
-    if (!tail || !head || tail->fin || head->stream_id != tail->stream_id || head->offset != tail->offset + tail->length)
-      break;
+    if (!head || head->stream_id != tail->stream_id || head->offset != tail->offset + tail->length) break;
     end = next;
+    tail = stream_frame(datagrams[end], true);
   }
   return std::max(usage_through_burst(usage, at, conn, by), usage_until(usage, end));
 }

@@ -147,7 +147,7 @@ namespace {
 bool carries_application_data(const dissect::Connection& c) {
   for (const auto& d : c.datagrams)
     for (const auto& p : d.packets)
-      if (p.type == dissect::PacketType::zero_rtt || p.type == dissect::PacketType::one_rtt) return true;
+      if (p.space == dissect::PacketSpace::application) return true;
   return false;
 }
 
