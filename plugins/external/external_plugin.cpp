@@ -17,6 +17,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -89,8 +90,12 @@ class ExternalPlugin final : public Plugin {
     info_.time_model = TimeModel::real;
     info_.roles = {"client", "server"};
     info_.scenarios = scenarios();
+    // A broken profile is a choice too: a case naming it is refused with
+    // its problems, not as naming no profile.
     std::vector<std::string> names;
-    for (const auto& p : profiles_.profiles) names.push_back(p.name);
+    for (const auto* set : {&profiles_.profiles, &profiles_.broken})
+      for (const auto& p : *set)
+        if (!p.name.empty() && std::find(names.begin(), names.end(), p.name) == names.end()) names.push_back(p.name);
     const bool has_conform = profiles_.find("conform") != nullptr;
     const std::string fallback = has_conform ? "conform" : names.empty() ? "" : names.front();
     info_.knobs = {
@@ -208,21 +213,24 @@ class ExternalPlugin final : public Plugin {
   // the cases, never UNSUPPORTED (a CI gate would go green on nothing). A
   // shipped profile's program is an optional package: its runs are
   // UNSUPPORTED, naming it.
+  // A broken profile's programs are looked for too, so that all its
+  // problems are told at once.
   void add_missing_programs() {
     const fs::path shipped = shipped_profile_dir();
-    for (const auto& p : profiles_.profiles) {
-      if (fs::path(p.file).parent_path() == shipped) continue;
-      for (const auto* role : {&p.client, &p.server}) {
-        if (!*role) continue;
-        std::vector<const Command*> commands{&**role};
-        for (const auto& step : (*role)->prepare) commands.push_back(&step);
-        for (const Command* command : commands) {
-          std::string problem;
-          if (find_command(*command, tools_dir(), "", problem).empty())
-            info_.problems.push_back({p.file, command->line, command->column, problem});
+    for (const auto* set : {&profiles_.profiles, &profiles_.broken})
+      for (const auto& p : *set) {
+        if (fs::path(p.file).parent_path() == shipped) continue;
+        for (const auto* role : {&p.client, &p.server}) {
+          if (!*role) continue;
+          std::vector<const Command*> commands{&**role};
+          for (const auto& step : (*role)->prepare) commands.push_back(&step);
+          for (const Command* command : commands) {
+            std::string problem;
+            if (!command->program.empty() && find_command(*command, tools_dir(), "", problem).empty())
+              info_.problems.push_back({p.file, command->line, command->column, problem, kProfileKnob, p.name});
+          }
         }
       }
-    }
   }
 
   // Everything the run needs that is not a profile's own program: the

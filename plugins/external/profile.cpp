@@ -27,7 +27,7 @@ struct FileProblems {
   std::vector<PluginProblem> list;
   void add(const toml::source_region& at, std::string message, std::size_t column_offset = 0) {
     list.push_back({file, at.begin.line, static_cast<std::uint32_t>(at.begin.column + column_offset),
-                    std::move(message)});
+                    std::move(message), kProfileKnob, {}});
   }
 };
 
@@ -193,6 +193,7 @@ void load_profile_file(const std::string& path, ProfileSet& set) {
   try {
     root = toml::parse_file(path);
   } catch (const toml::parse_error& e) {
+    // No name to read: the problem concerns no case by name.
     problems.add(e.source(), std::string(e.description()));
     set.problems.insert(set.problems.end(), problems.list.begin(), problems.list.end());
     return;
@@ -202,7 +203,7 @@ void load_profile_file(const std::string& path, ProfileSet& set) {
   p.file = path;
   const toml::table* head = root.get("profile") ? root.get("profile")->as_table() : nullptr;
   if (!head) {
-    problems.list.push_back({path, 1, 1, "a profile needs a [profile] table with 'name'"});
+    problems.list.push_back({path, 1, 1, "a profile needs a [profile] table with 'name'", kProfileKnob, {}});
   } else {
     reject_unknown_keys(*head, {"name", "summary", "workload"}, "[profile]", problems);
     const toml::node* name = head->get("name");
@@ -228,12 +229,13 @@ void load_profile_file(const std::string& path, ProfileSet& set) {
   p.client = read_role(root, "client", problems);
   p.server = read_role(root, "server", problems);
   if (problems.list.empty() && !p.client && !p.server)
-    problems.list.push_back({path, 1, 1, "a profile needs [client], [server] or both"});
+    problems.list.push_back({path, 1, 1, "a profile needs [client], [server] or both", kProfileKnob, {}});
   if (problems.list.empty() && set.find(p.name))
     problems.add(head->get("name")->source(),
                  "profile '" + p.name + "' is also defined in " + set.find(p.name)->file);
-  if (problems.list.empty()) set.profiles.push_back(std::move(p));
+  for (auto& q : problems.list) q.value = p.name;
   set.problems.insert(set.problems.end(), problems.list.begin(), problems.list.end());
+  (problems.list.empty() ? set.profiles : set.broken).push_back(std::move(p));
 }
 
 ProfileSet load_profiles(const std::vector<std::string>& dirs) {
@@ -241,7 +243,7 @@ ProfileSet load_profiles(const std::vector<std::string>& dirs) {
   for (const auto& dir : dirs) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) {
-      set.problems.push_back({dir, 0, 0, "no such profile folder"});
+      set.problems.push_back({dir, 0, 0, "no such profile folder", kProfileKnob, ""});
       continue;
     }
     std::vector<std::string> files;

@@ -60,16 +60,25 @@ struct Profile {
   const std::optional<RoleCommand>& role(const std::string& r) const { return r == "client" ? client : server; }
 };
 
-/// Every profile found, and every problem of the files read.
+/// The knob whose value names a profile.
+inline constexpr const char* kProfileKnob = "implementation";
+
+/// Every profile found, and every problem of the files read. A problem of
+/// a profile file concerns the cases that name it (PluginProblem::value:
+/// the profile's name, empty when unreadable); `broken` holds those
+/// profiles as far as they were read, so that every problem of one is found
+/// at once.
 struct ProfileSet {
   std::vector<Profile> profiles;
+  std::vector<Profile> broken;
   std::vector<conform::PluginProblem> problems;
   const Profile* find(const std::string& name) const;
 };
 
 /// Reads every `*.toml` of each folder of `dirs` (in name order; a missing
-/// folder is a problem). A file with a problem is left out whole; a name
-/// defined twice keeps the first and reports the second.
+/// folder is a problem of no profile). A file with a problem is left out of
+/// `profiles` whole; a name defined twice keeps the first and reports the
+/// second.
 ProfileSet load_profiles(const std::vector<std::string>& dirs);
 
 /// Reads one profile file into `set`.

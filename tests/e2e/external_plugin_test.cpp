@@ -191,6 +191,8 @@ timeout = 30
   BOOST_TEST(contains(interop.at("cells")[0].at("headline"), "streams_blocked_sent"));
 }
 
+// A profile of one's own with problems: a case that plays it is refused
+// with every problem at once, its missing program among them.
 BOOST_AUTO_TEST_CASE(a_bad_profile_stops_the_run_with_its_file_and_line) {
   const std::string dir = scratch_dir("bad-profile");
   const std::string profiles = dir + "/profiles";
@@ -198,10 +200,14 @@ BOOST_AUTO_TEST_CASE(a_bad_profile_stops_the_run_with_its_file_and_line) {
              "[profile]\nname = \"mine\"\n\n[client]\nprogram = \"my-client\"\nargs = [\"-p\", \"{prot}\"]\n"
              "color = \"blue\"\nenv = { \"A=B\" = \"x\" }\n");
   const std::string suite = write_file(dir + "/s.toml", std::string("[[case]]\nid = \"bad/one\"") + kCaseHead +
+                                                            "client = { implementation = \"mine\" }\n"
                                                             "\n  [[case.expect]]\n  check = \"no_connection_error\"\n");
   auto r = run_conform({"run", suite, "--out", dir + "/out"}, ".",
                        {kPluginPath, "CONFORM_EXTERNAL_PROFILES=" + profiles});
   BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(contains(r.err, profiles + "/mine.toml:5:11: plugin 'external': program 'my-client' not found in "),
+             r.err);
+  BOOST_TEST(!contains(r.err, "warning:"), r.err);
   BOOST_TEST(contains(r.err, profiles + "/mine.toml:6:16: plugin 'external': client.args item: unknown placeholder "
                                         "'{prot}'; known: address, port,"),
              r.err);
@@ -212,6 +218,44 @@ BOOST_AUTO_TEST_CASE(a_bad_profile_stops_the_run_with_its_file_and_line) {
                                         "variable name"),
              r.err);
   BOOST_TEST(!fs::exists(dir + "/out/bad"), "nothing ran");
+}
+
+// One broken profile in CONFORM_EXTERNAL_PROFILES blocks only the cases
+// that play it: the shipped interop suite and a case of conform against
+// itself load and run, each problem a warning.
+BOOST_AUTO_TEST_CASE(a_broken_profile_blocks_only_the_cases_that_play_it) {
+  const std::string dir = scratch_dir("broken-profile-elsewhere");
+  const std::string profiles = dir + "/profiles";
+  const std::string mine = write_file(profiles + "/mine.toml", "[profile]\nname = \"mine\"\ncolour = \"red\"\n"
+                                                               "[client]\nprogram = \"no-such-quic-client\"\n");
+  const std::string unreadable = write_file(profiles + "/torn.toml", "[profile\n");
+  const std::vector<std::string> env = {kPluginPath, "CONFORM_EXTERNAL_PROFILES=" + profiles, kPeersOptional};
+  const std::vector<std::string> warnings = {
+      "warning: " + mine + ":3:1: plugin 'external': unknown key 'colour' in [profile]; expected name, summary, "
+                           "workload\n",
+      "warning: " + mine + ":5:11: plugin 'external': program 'no-such-quic-client' not found in ",
+      "warning: " + unreadable + ":1:9: plugin 'external': Error while parsing table header: expected ']'"};
+  auto list = run_conform({"list", std::string(CONFORM_SOURCE_DIR) + "/suites/interop"}, ".", env);
+  BOOST_TEST(list.exit_code == 0, list.out + list.err);
+  BOOST_TEST(contains(list.out, "interop/reserved-streams-toward-client[client.implementation=conform]"), list.out);
+  for (const auto& w : warnings) BOOST_TEST(contains(list.err, w), list.err);
+
+  const std::string suite = write_file(dir + "/s.toml", std::string("[[case]]\nid = \"conform/one\"") + kCaseHead +
+                                                            "params = { requests = 3 }\n"
+                                                            "\n  [[case.expect]]\n  check = \"no_connection_error\"\n");
+  auto run = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/r.json"}, ".", env);
+  BOOST_TEST(run.exit_code == 0, run.out + run.err);
+  BOOST_TEST(case_named(json::parse(read_file(dir + "/r.json")), "conform/one").at("status") == "PASS");
+  for (const auto& w : warnings) BOOST_TEST(contains(run.err, w), run.err);
+
+  // The profile that cannot be parsed has no name: a case naming it names
+  // no profile, after the warning that says why.
+  write_file(suite, std::string("[[case]]\nid = \"torn/one\"") + kCaseHead + "client = { implementation = \"torn\" }\n"
+                    "\n  [[case.expect]]\n  check = \"no_connection_error\"\n");
+  run = run_conform({"run", suite, "--out", dir + "/out2"}, ".", env);
+  BOOST_TEST(run.exit_code == 2, run.out + run.err);
+  BOOST_TEST(contains(run.err, "knob of plugin 'external': 'implementation' is \"torn\", not one of "), run.err);
+  BOOST_TEST(contains(run.err, warnings[2]), run.err);
 }
 
 // A user's own profile names the stack under test: its missing program is

@@ -372,4 +372,53 @@ BOOST_AUTO_TEST_CASE(load_suites_rejects_a_missing_path_before_parsing) {
   }
 }
 
+// A plugin problem about one value of a knob (the external plugin's broken
+// profile) refuses only the cases where a role takes that value: set, by a
+// matrix, by a mutant, or by default. Other cases load, and the problems
+// they do not meet are warnings; so is one about a value it cannot name.
+BOOST_AUTO_TEST_CASE(a_problem_of_one_knob_value_refuses_only_the_cases_that_take_it) {
+  PluginInfo plugin = quic_plugin();
+  plugin.knobs.push_back({"stack", ValueType::string, Value{std::string("a")}, "the stack", {"a", "b"}});
+  plugin.problems = {{"/p/b.toml", 3, 1, "b is broken", "stack", "b"},
+                     {"/p/x.toml", 1, 9, "unreadable", "stack", ""}};
+  const Catalogue catalogue{{&plugin}, &CheckRegistry::builtin(), &network_spec()};
+  const std::string b_broken = "/p/b.toml:3:1: plugin 'quic': b is broken";
+  const std::string unreadable = "/p/x.toml:1:9: plugin 'quic': unreadable";
+  const std::string mutant = "\n  [[case.mutant]]\n  client = { stack = \"b\" }\n  fails = [\"datagrams_captured\"]\n";
+  const std::vector<std::pair<std::string, bool>> cases = {
+      {valid_case("default"), false},
+      {valid_case("set-a", "client = { stack = \"a\" }\nserver = { stack = \"a\" }\n"), false},
+      {valid_case("set-b", "server = { stack = \"b\" }\n"), true},
+      {valid_case("matrix", "matrix = { \"client.stack\" = [\"a\", \"b\"] }\n"), true},
+      {valid_case("mutant") + mutant, true},
+  };
+  const auto dir = scratch_dir("suite_loader_scoped_problem");
+  for (const auto& [text, refused] : cases) {
+    BOOST_TEST_CONTEXT(text) {
+      const auto file = write_file(dir + "/s.toml", text);
+      std::vector<Diagnostic> warnings;
+      std::vector<std::string> errors;
+      try {
+        BOOST_TEST(load_suites({file}, catalogue, &warnings).size() == 1u);
+      } catch (const InputError& e) {
+        errors = lines_of(e);
+      }
+      std::vector<std::string> warned;
+      for (const auto& w : warnings) warned.push_back(w.str());
+      BOOST_TEST(errors == (refused ? std::vector<std::string>{b_broken} : std::vector<std::string>{}),
+                 boost::test_tools::per_element());
+      BOOST_TEST(warned == (refused ? std::vector<std::string>{unreadable} : std::vector<std::string>{b_broken, unreadable}),
+                 boost::test_tools::per_element());
+    }
+  }
+  // A default that is the broken value refuses a case that leaves it unset.
+  plugin.knobs.back().default_value = Value{std::string("b")};
+  try {
+    load_suites({write_file(dir + "/s.toml", valid_case("default"))}, catalogue);
+    BOOST_FAIL("the default's problem was not met");
+  } catch (const InputError& e) {
+    BOOST_TEST(lines_of(e) == std::vector<std::string>{b_broken}, boost::test_tools::per_element());
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -20,7 +20,7 @@ namespace conform {
 /// 5: ValueSpec::min and max.
 /// 6: ScenarioSpec::demand, CaseSettings::demand.
 /// 7: ValueSpec::range (bounds of floats); CONFORM_PLUGIN in plugin_export.hpp.
-inline constexpr std::uint32_t kAbiVersion = 8;
+inline constexpr std::uint32_t kAbiVersion = 9;
 
 /// Whether a plugin's runs advance a virtual clock (repeatable to the
 /// nanosecond) or run on the wall clock with real sockets.
@@ -32,11 +32,19 @@ inline const char* to_string(TimeModel m) { return m == TimeModel::simulated ? "
 /// Something wrong in a file a plugin reads to describe itself (the external
 /// plugin's profiles): where, and what. Line and column count from 1, 0 when
 /// unknown.
+///
+/// Which cases it refuses: with `knob` empty, every case naming the plugin;
+/// else only a case where some role's `knob` takes `value` (the external
+/// plugin's profile of that name), and no case at all when `value` is empty
+/// (a profile whose name could not be read: a case naming it is refused as
+/// naming no profile). A problem that refuses no case is a warning.
 struct PluginProblem {
   std::string file;
   std::uint32_t line = 0;
   std::uint32_t column = 0;
   std::string message;
+  std::string knob;
+  std::string value;
 };
 
 /// What a run of a scenario asks for, from the run's parameters (every

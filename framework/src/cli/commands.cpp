@@ -51,6 +51,22 @@ Catalogue catalogue_of(const PluginSet& plugins) {
   return catalogue;
 }
 
+std::vector<std::unique_ptr<SuiteFile>> read_suites(const std::vector<std::string>& paths,
+                                                    const Catalogue& catalogue) {
+  std::vector<Diagnostic> warnings;
+  const auto warn = [&warnings] {
+    for (const auto& w : warnings) fmt::print(stderr, "warning: {}\n", w.str());
+  };
+  try {
+    auto suites = load_suites(paths, catalogue, &warnings);
+    warn();
+    return suites;
+  } catch (const InputError&) {
+    warn();  // before the errors, which may name the profile a warning is about
+    throw;
+  }
+}
+
 // The selected cases, or InputError when the selection is empty.
 std::vector<Case> selected_cases(const std::vector<std::unique_ptr<SuiteFile>>& suites,
                                  const Catalogue& catalogue, const SelectOptions& select) {
@@ -157,7 +173,7 @@ void clear_earlier_results(const std::string& out_dir, const std::vector<Case>& 
 int command_run(const RunCommandOptions& options) {
   PluginSet plugins = load_plugins(options.plugins);
   Catalogue catalogue = catalogue_of(plugins);
-  auto suites = load_suites(options.select.paths, catalogue);
+  auto suites = read_suites(options.select.paths, catalogue);
   RunGate gate(options.gate);
   std::vector<Case> cases = gate.select(selected_cases(suites, catalogue, options.select));
   refuse_reports_in_case_folders({{"--json", options.json}, {"--junit", options.junit}, {"--html", options.html}},
@@ -233,7 +249,7 @@ std::string set_params(const ExpectDecl& e, const CheckRegistry& checks) {
 int command_list(const PluginOptions& plugin_options, const SelectOptions& select, bool verbose) {
   PluginSet plugins = load_plugins(plugin_options);
   Catalogue catalogue = catalogue_of(plugins);
-  auto suites = load_suites(select.paths, catalogue);
+  auto suites = read_suites(select.paths, catalogue);
   for (const auto& c : selected_cases(suites, catalogue, select)) {
     fmt::print("{}  plugin={} scenario={} rfc={}", c.id(), c.decl->plugin, c.decl->scenario,
                c.decl->rfc);
@@ -271,9 +287,12 @@ int command_plugins(const PluginOptions& plugin_options, const std::string& mark
     }
     fmt::print("  knobs:\n");
     for (const auto& k : info.knobs) fmt::print("    {}\n", describe(k));
-    if (!info.problems.empty()) fmt::print("  problems (cases naming this plugin are refused):\n");
+    if (!info.problems.empty()) fmt::print("  problems:\n");
     for (const auto& q : info.problems)
-      fmt::print("    {}: {}\n", SourcePos{q.file, q.line, q.column}.str(), q.message);
+      fmt::print("    {}: {}\n      refuses {}\n", SourcePos{q.file, q.line, q.column}.str(), q.message,
+                 q.knob.empty()    ? "every case naming this plugin"
+                 : q.value.empty() ? "no case (a case naming what it defines names nothing known)"
+                                   : fmt::format("the cases where a role's {} is \"{}\"", q.knob, q.value));
   }
   // Not a plugin's: the simulator and the relay read these for every case.
   fmt::print("network (a case's `network` table, for every plugin):\n");

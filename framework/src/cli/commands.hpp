@@ -75,6 +75,10 @@ PluginSet load_plugins(const PluginOptions& options);
 /// What suites are validated against: those plugins, the check catalogue
 /// and the network keys.
 Catalogue catalogue_of(const PluginSet& plugins);
+/// The suites of `paths` (load_suites), with a warning on stderr for each
+/// plugin problem that refuses none of their cases.
+std::vector<std::unique_ptr<SuiteFile>> read_suites(const std::vector<std::string>& paths,
+                                                    const Catalogue& catalogue);
 /// The expanded cases `select` chooses, in order; InputError when none does.
 std::vector<Case> selected_cases(const std::vector<std::unique_ptr<SuiteFile>>& suites,
                                  const Catalogue& catalogue, const SelectOptions& select);

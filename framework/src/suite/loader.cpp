@@ -104,17 +104,57 @@ void read_suite_table(const toml::table& root, SuiteFile& suite, Problems& probl
   }
 }
 
-// A plugin whose own files are wrong cannot run the cases naming it: its
-// problems are the suite's, once each.
-void add_plugin_problems(const std::vector<std::unique_ptr<SuiteFile>>& suites,
-                         const Catalogue& catalogue, std::vector<Diagnostic>& problems) {
-  std::set<std::string> named;
-  for (const auto& suite : suites)
-    for (const auto& c : suite->cases) named.insert(c.plugin);
+// Every value the case gives `knob` in some role: set in the case or a
+// mutant, taken by a matrix axis `role.knob`, or the knob's default where the
+// case leaves it unset.
+std::set<std::string> values_of(const CaseDecl& c, const PluginInfo& plugin, const std::string& knob) {
+  std::set<std::string> values;
+  const auto add = [&](const Value& v) {
+    if (const auto* text = std::get_if<std::string>(&v)) values.insert(*text);
+  };
+  const auto set_in = [&](const std::map<std::string, ValueMap>& knobs, const std::string& role) {
+    const auto side = knobs.find(role);
+    if (side == knobs.end() || !side->second.contains(knob)) return false;
+    add(side->second.at(knob));
+    return true;
+  };
+  for (const auto& role : plugin.roles) {
+    bool chosen = set_in(c.knobs, role);
+    for (const auto& m : c.mutants) set_in(m.knobs, role);
+    for (const auto& axis : c.matrix)
+      if (axis.key == role + "." + knob) {
+        for (const auto& v : axis.values) add(v);
+        chosen = true;
+      }
+    const ValueSpec* spec = suite_detail::find_spec(plugin.knobs, knob);
+    if (!chosen && spec && spec->default_value) add(*spec->default_value);
+  }
+  return values;
+}
+
+bool refuses(const PluginProblem& q, const CaseDecl& c, const PluginInfo& plugin) {
+  if (q.knob.empty()) return true;
+  return !q.value.empty() && values_of(c, plugin, q.knob).contains(q.value);
+}
+
+// A plugin whose own files are wrong cannot run the cases those files
+// concern: their problems are the suite's, once each; the problems no case
+// here meets are `warnings`.
+void add_plugin_problems(const std::vector<std::unique_ptr<SuiteFile>>& suites, const Catalogue& catalogue,
+                         std::vector<Diagnostic>& problems, std::vector<Diagnostic>& warnings) {
   for (const PluginInfo* p : catalogue.plugins)
-    if (named.contains(p->name))
-      for (const PluginProblem& q : p->problems)
-        problems.push_back({SourcePos{q.file, q.line, q.column}, "plugin '" + p->name + "': " + q.message});
+    for (const PluginProblem& q : p->problems) {
+      bool named = false, refused = false;
+      for (const auto& suite : suites)
+        for (const auto& c : suite->cases)
+          if (c.plugin == p->name) {
+            named = true;
+            refused = refused || refuses(q, c, *p);
+          }
+      if (named)
+        (refused ? problems : warnings)
+            .push_back({SourcePos{q.file, q.line, q.column}, "plugin '" + p->name + "': " + q.message});
+    }
 }
 
 }  // namespace
@@ -168,7 +208,7 @@ std::unique_ptr<SuiteFile> parse_suite_file(const std::string& path, const Catal
 }
 
 std::vector<std::unique_ptr<SuiteFile>> load_suites(const std::vector<std::string>& paths,
-                                                    const Catalogue& catalogue) {
+                                                    const Catalogue& catalogue, std::vector<Diagnostic>* warnings) {
   std::vector<std::unique_ptr<SuiteFile>> suites;
   std::vector<Diagnostic> problems;
   for (const auto& file : discover_suite_files(paths))
@@ -181,11 +221,14 @@ std::vector<std::unique_ptr<SuiteFile>> load_suites(const std::vector<std::strin
         problems.push_back(
             {c.pos, "duplicate case id '" + c.id + "' (first at " + it->second.str() + ")"});
     }
-  add_plugin_problems(suites, catalogue, problems);
+  std::vector<Diagnostic> unmet;
+  add_plugin_problems(suites, catalogue, problems, unmet);
   // toml++ visits keys by name; users read problems best in file order.
-  std::stable_sort(problems.begin(), problems.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    return std::tie(a.pos.file, a.pos.line, a.pos.column) < std::tie(b.pos.file, b.pos.line, b.pos.column);
-  });
+  for (auto* list : {&problems, &unmet})
+    std::stable_sort(list->begin(), list->end(), [](const Diagnostic& a, const Diagnostic& b) {
+      return std::tie(a.pos.file, a.pos.line, a.pos.column) < std::tie(b.pos.file, b.pos.line, b.pos.column);
+    });
+  if (warnings) warnings->insert(warnings->end(), unmet.begin(), unmet.end());
   if (!problems.empty()) throw InputError(std::move(problems));
   return suites;
 }

@@ -34,8 +34,11 @@ std::unique_ptr<SuiteFile> parse_suite_file(const std::string& path, const Catal
                                             std::vector<Diagnostic>& problems);
 
 /// Discovers, parses and validates the suites of `paths`, then checks that
-/// case ids are unique across them. Throws InputError with every problem.
+/// case ids are unique across them. Throws InputError with every problem,
+/// after appending to `warnings` the problems of a named plugin that refuse
+/// none of these cases (a broken profile no case plays).
 std::vector<std::unique_ptr<SuiteFile>> load_suites(const std::vector<std::string>& paths,
-                                                    const Catalogue& catalogue);
+                                                    const Catalogue& catalogue,
+                                                    std::vector<Diagnostic>* warnings = nullptr);
 
 }  // namespace conform
