@@ -94,10 +94,10 @@ bool ChildProcess::running() {
   return pid_ > 0;
 }
 
-std::optional<int> ChildProcess::wait_for(std::chrono::milliseconds limit) {
+std::optional<int> ChildProcess::wait_for(std::chrono::milliseconds limit, const std::function<bool()>& give_up) {
   const auto end = std::chrono::steady_clock::now() + limit;
   while (running()) {
-    if (std::chrono::steady_clock::now() >= end) return std::nullopt;
+    if (std::chrono::steady_clock::now() >= end || (give_up && give_up())) return std::nullopt;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   return status_;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -40,9 +41,10 @@ class ChildProcess {
   /// Its process id while it runs (not yet reaped), else -1.
   pid_t pid() const { return pid_; }
   bool running();
-  /// Waits until the program exits or `limit` passes; its exit status
-  /// (128 + signal when killed by one), or nothing when still running.
-  std::optional<int> wait_for(std::chrono::milliseconds limit);
+  /// Waits until the program exits, `limit` passes or `give_up` (when
+  /// given) turns true; its exit status (128 + signal when killed by one),
+  /// or nothing when still running.
+  std::optional<int> wait_for(std::chrono::milliseconds limit, const std::function<bool()>& give_up = {});
   /// Waits until the program exits; its exit status as wait_for's, -1 when
   /// it never started.
   int wait();

@@ -127,6 +127,9 @@ class ExternalPlugin final : public Plugin {
     info_.knobs.insert(info_.knobs.end(), in_house_.begin(), in_house_.end());
     info_.problems = profiles_.problems;
     add_missing_programs();
+    // Stopped early, a run stops both programs (kStopGrace each) and
+    // removes their throwaway folders.
+    info_.stop_grace_ms = static_cast<std::uint32_t>(3 * kStopGrace.count());
   }
 
   const PluginInfo& info() const override { return info_; }
@@ -309,25 +312,30 @@ class ExternalPlugin final : public Plugin {
 
     facts.port = free_udp_port();
     if (facts.port == 0) return {RunOutcome::Status::error, "no free UDP port on 127.0.0.1"};
+    ThrowawayDirs profile_dirs;
     std::unique_ptr<ChildProcess> server_process, client_process;
     const auto server_values = values_for(s, "server", facts);
+    profile_dirs.paths.push_back(server_values.at("profile_dir"));
     if (auto started = start_role(ctx, server, "server", tools, server_values, server_process);
         started.status != RunOutcome::Status::completed)
       return started;
-    if (auto why = await_bound(*server_process, facts.port, server.profile->name); !why.empty())
+    if (auto why = await_bound(ctx, *server_process, facts.port, server.profile->name); !why.empty())
       return {RunOutcome::Status::error, why};
 
     LoopbackRelay& relay = ctx.relay(facts.port);
     if (!relay.error().empty()) return {RunOutcome::Status::error, "relay: " + relay.error()};
     facts.port = relay.port();
     const auto client_values = values_for(s, "client", facts);
+    profile_dirs.paths.push_back(client_values.at("profile_dir"));
     if (auto started = start_role(ctx, client, "client", tools, client_values, client_process);
         started.status != RunOutcome::Status::completed)
       return started;
 
     const milliseconds limit{value_or<std::int64_t>(s.params, "time_limit_ms", 20000)};
     bool crashed = false;
-    const std::optional<int> client_status = client_process->wait_for(limit);
+    const std::optional<int> client_status =
+        client_process->wait_for(limit, [&ctx] { return ctx.stop_requested(); });
+    if (ctx.stop_requested()) return stopped_early(ctx, *client_process, *server_process);
     if (client_status) {
       ctx.log("external: the client ended: " + client_process->how_it_ended());
       crashed = client_process->killed();
@@ -343,7 +351,7 @@ class ExternalPlugin final : public Plugin {
       ctx.log("external: the server had exited with status " + std::to_string(server_process->stop(kStopGrace)) +
               ": " + server_process->stderr_tail());
     relay.stop();
-    remove_profile_dirs({client_values.at("profile_dir"), server_values.at("profile_dir")});
+    profile_dirs.remove();
     // The relay writes client.pcap from the client's first datagram on.
     const bool client_sent = fs::exists(dir + "/client.pcap");
 
@@ -365,18 +373,21 @@ class ExternalPlugin final : public Plugin {
     return {};
   }
 
-  // The throwaway folders (browser profiles: megabytes each) go with the run.
-  static void remove_profile_dirs(const std::vector<std::string>& dirs) {
-    for (const auto& d : dirs) {
-      std::error_code ec;
-      fs::remove_all(d, ec);
-    }
+  // conform asked the run to stop (Ctrl-C, its time limit): both programs
+  // are stopped and reaped now, the throwaway folders go as play returns.
+  static RunOutcome stopped_early(RunContext& ctx, ChildProcess& client, ChildProcess& server) {
+    const int client_status = client.stop(kStopGrace), server_status = server.stop(kStopGrace);
+    ctx.log("external: conform stopped the run: client ended with status " + std::to_string(client_status) +
+            ", server with status " + std::to_string(server_status));
+    return {RunOutcome::Status::error, "stopped by conform before the client ended"};
   }
 
   // Waits until the server has bound its port; empty, or why not.
-  static std::string await_bound(ChildProcess& server, std::uint16_t port, const std::string& name) {
+  static std::string await_bound(const RunContext& ctx, ChildProcess& server, std::uint16_t port,
+                                 const std::string& name) {
     const auto end = std::chrono::steady_clock::now() + kServerStartLimit;
     while (!udp_port_bound(port)) {
+      if (ctx.stop_requested()) return "stopped by conform before the server (" + name + ") bound its port";
       if (!server.running())
         return "server (" + name + ") exited with status " + std::to_string(server.stop(kStopGrace)) +
                " before binding UDP port " + std::to_string(port) + ": " + server.stderr_tail();

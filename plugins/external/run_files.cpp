@@ -139,6 +139,13 @@ bool udp_port_bound(std::uint16_t port) {
   return false;
 }
 
+void ThrowawayDirs::remove() {
+  for (const auto& d : paths) {
+    std::error_code ec;
+    std::filesystem::remove_all(d, ec);
+  }
+}
+
 std::vector<std::string> key_log_lines(const std::vector<std::string>& files) {
   std::vector<std::string> lines;
   std::set<std::string> seen;

@@ -41,6 +41,18 @@ std::uint16_t free_udp_port();
 /// probe bind that could race the server's own.
 bool udp_port_bound(std::uint16_t port);
 
+/// Folders removed (with what is in them) when this goes, however the run
+/// ends: the throwaway {profile_dir}s, browser profiles of megabytes each.
+/// Declare it before the programs that write there, so they stop first.
+struct ThrowawayDirs {
+  std::vector<std::string> paths;
+  ThrowawayDirs() = default;
+  ThrowawayDirs(const ThrowawayDirs&) = delete;
+  ThrowawayDirs& operator=(const ThrowawayDirs&) = delete;
+  ~ThrowawayDirs() { remove(); }
+  void remove();
+};
+
 /// The NSS key log lines of `files` in order, each line once; files that do
 /// not exist add nothing.
 std::vector<std::string> key_log_lines(const std::vector<std::string>& files);

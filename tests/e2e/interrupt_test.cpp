@@ -2,7 +2,8 @@
 // (SIGINT to the conform process): the finished cases are reported, the
 // others are INTERRUPTED in every report, every process the runs started
 // is gone within a second, the lock and the folders of runs that never
-// started are removed, and the exit code is 130.
+// started are removed, and the exit code is 130. An interop run is asked
+// to stop first, and ends its programs and removes their folders.
 #include "support/support.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -117,6 +118,62 @@ BOOST_AUTO_TEST_CASE(sigint_reports_the_finished_cases_and_marks_the_others_inte
   BOOST_TEST(!fs::exists(out + "/interrupt/hang-4"));
   const auto empty = empty_folders(out);
   BOOST_TEST(empty.empty(), empty.size() << " empty folders, the first " << (empty.empty() ? "" : empty[0]));
+}
+
+// Ctrl-C during an interop run: the external plugin is asked to stop, so
+// it stops and reaps both programs (none is left a zombie for init to
+// reap) and removes their throwaway {profile_dir}s, as the docs promise.
+BOOST_AUTO_TEST_CASE(sigint_ends_an_interop_runs_programs_and_removes_their_folders) {
+  const std::string dir = scratch_dir("sigint-interop");
+  const std::string out = dir + "/out";
+  const std::string conform_quic = (fs::path(CONFORM_PLUGIN_DIR).parent_path() / "conform-quic").string();
+  // Each role writes its process id beside its {profile_dir}, in the case folder.
+  write_file(dir + "/profiles/waiter.toml", R"toml([profile]
+name = "waiter"
+
+[client]
+program = "sh"
+args = ["-c", "echo $$ > {profile_dir}/../client.pid; exec sleep 60"]
+keylog = false
+
+[server]
+program = "sh"
+args = ["-c", "echo $$ > {profile_dir}/../server.pid; exec \"$0\" \"$@\"", ")toml" + conform_quic + R"toml(",
+        "server", "--listen", "{address}:{port}", "--cert", "{cert}", "--key", "{key}", "--htdocs", "{htdocs}",
+        "--keylog", "{keylog}"]
+)toml");
+  const std::string suite = write_file(dir + "/s.toml", R"toml([[case]]
+id = "interop/waits"
+rfc = "9000§10.2"
+requirement = "a connection MUST end without error (fixture)"
+plugin = "external"
+scenario = "request-response"
+params = { time_limit_ms = 60000 }
+client = { implementation = "waiter" }
+server = { implementation = "waiter" }
+  [[case.expect]]
+  check = "no_connection_error"
+)toml");
+  BackgroundProgram run({CONFORM_BINARY, "run", suite, "--out", out}, dir + "/conform", ".",
+                        {std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR,
+                         "CONFORM_EXTERNAL_PROFILES=" + dir + "/profiles"});
+  const std::string folder = out + "/interop/waits";
+  const auto pids = pids_of({folder + "/server.pid", folder + "/client.pid"}, run);
+  BOOST_TEST_REQUIRE(pids.size() == 2u);
+  BOOST_TEST_REQUIRE(fs::is_directory(folder + "/client-profile"));
+
+  BOOST_TEST_REQUIRE(kill(run.pid(), SIGINT) == 0);
+  BOOST_TEST(run.wait(20) == 130, run.out() + run.err());
+  // Reaped by the run that started them: not even a zombie remains.
+  for (const pid_t pid : pids)
+    BOOST_TEST(!fs::exists("/proc/" + std::to_string(pid)), "process " << pid << " outlived conform");
+  BOOST_TEST(!fs::exists(folder + "/client-profile"));
+  BOOST_TEST(!fs::exists(folder + "/server-profile"));
+  BOOST_TEST(json::parse(read_file(folder + "/verdict.json"))["status"] == "INTERRUPTED");
+  const std::string log = read_file(folder + "/log.txt");
+  BOOST_TEST(log.find("external: conform stopped the run: client ended with status 143, server with status ") !=
+                 std::string::npos,
+             log);
 }
 
 // The next run into the same folder finds no lock in its way and clears

@@ -207,7 +207,8 @@ BOOST_AUTO_TEST_CASE(profile_format_errors_name_file_and_position) {
   write_file(dir + "/profiles/p.toml", "[profile]\nname = \"p\"\nworkload = \"tcp\"\n\n[client]\nprogram = \"x\"\n"
                                        "keylog = \"no\"\nneeds = [\"\", 3]\n");
   const auto [r, report] = run_suite("profile-format-run", std::string("[[case]]\nid = \"bad\"") + kHead +
-                                                               "scenario = \"request-response\"\n\n  [[case.expect]]\n"
+                                                               "scenario = \"request-response\"\n"
+                                                               "client = { implementation = \"p\" }\n\n  [[case.expect]]\n"
                                                                "  check = \"no_connection_error\"\n",
                                      {"CONFORM_EXTERNAL_PROFILES=" + dir + "/profiles", "CONFORM_REQUIRE_PEERS=0"});
   BOOST_TEST(r.exit_code == 2, r.out + r.err);
@@ -216,6 +217,7 @@ BOOST_AUTO_TEST_CASE(profile_format_errors_name_file_and_position) {
   BOOST_TEST(contains(r.err, file + ":7:10: plugin 'external': client.keylog must be true or false"), r.err);
   BOOST_TEST(contains(r.err, file + ":8:10: plugin 'external': client.needs item must be a non-empty string"), r.err);
   BOOST_TEST(contains(r.err, file + ":8:14: plugin 'external': client.needs item must be a non-empty string"), r.err);
+  BOOST_TEST(contains(r.err, file + ":6:11: plugin 'external': program 'x' not found in "), r.err);
 }
 
 // A profile whose needed file is absent, and an HTTP/3 profile in a raw

@@ -342,6 +342,56 @@ BOOST_AUTO_TEST_CASE(an_interruption_kills_the_running_and_starts_no_more) {
   BOOST_TEST(dead, "the interrupted run's own process " << grandchild << " outlived it");
 }
 
+// A child with a grace period is asked to stop (stop_requested()) before its
+// group is killed, so that it can end what it started and remove its files:
+// past its time limit or interrupted, it does and is reported as such; one
+// that does not stop is killed when its grace is over.
+BOOST_AUTO_TEST_CASE(a_child_with_a_grace_period_is_asked_to_stop_first) {
+  const std::string dir = conform::test::scratch_dir("isolate_grace");
+  // Waits to be asked, then leaves `file` and ends.
+  const auto tidy = [](const std::string& file) {
+    return [file] {
+      while (!stop_requested()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      std::ofstream(file) << "cleaned";
+      return std::string("stopped");
+    };
+  };
+  const std::string log = dir + "/log.txt";
+  const auto started = std::chrono::steady_clock::now();
+  const auto results = run_all({{tidy(dir + "/timed"), 0.2, log, 20},
+                                {[] { return sleep_for(30, "never"); }, 0.2, log, 0.3}},
+                               2);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  BOOST_TEST((results[0].end == End::timed_out));
+  BOOST_TEST(conform::test::read_file(dir + "/timed") == "cleaned");
+  BOOST_TEST((results[1].end == End::timed_out));
+  BOOST_TEST(took >= 0.5, "the stubborn child was killed before its grace was over: " << took << " s");
+  BOOST_TEST(took < 10.0, "a child that stopped when asked was waited for to its grace's end: " << took << " s");
+
+  const std::string pid_file = dir + "/tidy.pid";
+  std::map<std::size_t, ChildResult> got;
+  Interruption interruption;
+  run_isolated({{[] { return std::string("done"); }, 30, log},
+                {[&tidy, pid_file, dir] {
+                   std::ofstream(pid_file) << getpid();
+                   return tidy(dir + "/interrupted")();
+                 },
+                 30, log, 20}},
+               2, interruption, [&](std::size_t index, ChildResult r) {
+                 if (index == 0) {
+                   while (!fs::exists(pid_file) || conform::test::read_file(pid_file).empty())
+                     std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                   std::raise(SIGINT);
+                 }
+                 got[index] = std::move(r);
+               });
+  BOOST_REQUIRE_EQUAL(got.size(), 2u);
+  BOOST_TEST((got[1].end == End::interrupted));
+  BOOST_TEST(got[1].code == SIGINT);
+  BOOST_TEST(got[1].output.empty());
+  BOOST_TEST(conform::test::read_file(dir + "/interrupted") == "cleaned");
+}
+
 BOOST_AUTO_TEST_CASE(describe_signal_names_the_signal_and_its_text) {
   BOOST_TEST(describe_signal(11) == "killed by SIGSEGV (Segmentation fault)");
   BOOST_TEST(describe_signal(SIGABRT) == "killed by SIGABRT (Aborted)");

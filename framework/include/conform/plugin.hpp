@@ -77,6 +77,14 @@ struct PluginInfo {
   /// names a plugin with problems is refused before anything runs (exit 2,
   /// one `file:line:col: message` line each). Since ABI version 4.
   std::vector<PluginProblem> problems;
+  /// How long a run of this plugin may take to end when conform stops it
+  /// early (Ctrl-C, or past its time limit), in ms: conform sends the run's
+  /// process SIGTERM, RunContext::stop_requested() turns true, and the plugin
+  /// stops and reaps the programs it started and removes its throwaway
+  /// files; the run's whole process group is killed (SIGKILL) when it is
+  /// over, or after this long. 0 (the default): killed at once, for a plugin
+  /// with nothing outside its own process. Since ABI version 9.
+  std::uint32_t stop_grace_ms = 0;
 };
 
 /// The end of one run, as the plugin saw it. Pass or fail is never decided

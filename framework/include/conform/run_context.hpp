@@ -72,6 +72,10 @@ class RunContext {
   /// calls return the same relay (and ignore `server_port`). For plugins
   /// whose TimeModel is `real`; a run uses the network or the relay.
   virtual LoopbackRelay& relay(std::uint16_t server_port) = 0;
+  /// True once conform asked this run to stop early (PluginInfo::
+  /// stop_grace_ms): a plugin whose run waits on programs of its own polls it
+  /// and ends them. Since ABI version 9.
+  virtual bool stop_requested() const = 0;
 };
 
 }  // namespace conform

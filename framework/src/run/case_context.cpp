@@ -2,6 +2,7 @@
 #include "run/case_context.hpp"
 
 #include "capture/capture_check.hpp"
+#include "run/isolate.hpp"
 
 #include <filesystem>
 #include <stdexcept>
@@ -68,6 +69,8 @@ SimulatedNetwork& CaseContext::network() {
                                            [this](std::string_view v) { return &capture(v); });
   return *network_;
 }
+
+bool CaseContext::stop_requested() const { return conform::stop_requested(); }
 
 LoopbackRelay& CaseContext::relay(std::uint16_t server_port) {
   if (!relay_) {

@@ -33,6 +33,7 @@ class CaseContext final : public RunContext {
   void log(std::string_view line) override;
   SimulatedNetwork& network() override;
   LoopbackRelay& relay(std::uint16_t server_port) override;
+  bool stop_requested() const override;
   /// Stops the relay, logs the network's summary if the run used one, then flushes and closes
   /// every capture; later capture() calls reopen none.
   void close_captures();

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -21,13 +22,28 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Set in a child by the SIGTERM conform sends to stop it early: a flag is all
+// a signal handler may safely touch.
+std::atomic<bool> stop_request{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+extern "C" void on_stop_request(int) { stop_request.store(true); }
+
 struct Running {
   std::size_t index;
   pid_t pid;
   int fd;
   Clock::time_point started;
   Clock::time_point deadline;
+  /// How long it may take to end once asked (ChildTask::stop_grace_s).
+  Clock::duration grace;
   std::string output;
+  /// Set once conform ends it early: how it is reported (timed out,
+  /// interrupted) with the code and time of the report, and when its group
+  /// is killed if it has not ended by then.
+  std::optional<ChildResult::End> ending;
+  int ending_code = 0;
+  Clock::time_point ending_at, kill_at;
 };
 
 [[noreturn]] void child_main(const ChildTask& task, int write_fd, pid_t parent) {
@@ -35,6 +51,12 @@ struct Running {
   Interruption::reset_in_child();
   // A parent killed with SIGKILL cannot clean up: the child dies with it.
   prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (task.stop_grace_s > 0) {
+    struct sigaction stop {};
+    stop.sa_handler = on_stop_request;
+    sigemptyset(&stop.sa_mask);
+    sigaction(SIGTERM, &stop, nullptr);
+  }
   if (getppid() != parent) _exit(5);
   int log = open(task.log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (log >= 0) {
@@ -81,9 +103,12 @@ Running start(const ChildTask& task, std::size_t index) {
   close(fds[1]);
   setpgid(pid, pid);  // also done by the child; whichever runs first wins the race
   fcntl(fds[0], F_SETFL, O_NONBLOCK);
-  auto now = Clock::now();
-  auto limit = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(task.timeout_s));
-  return {index, pid, fds[0], now, now + limit, {}};
+  const auto now = Clock::now();
+  const auto seconds = [](double s) {
+    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+  };
+  return {index, pid, fds[0], now, now + seconds(task.timeout_s), seconds(std::max(0.0, task.stop_grace_s)), {},
+          std::nullopt, 0, {}, {}};
 }
 
 void drain(Running& r) {
@@ -99,17 +124,34 @@ void drain(Running& r) {
   }
 }
 
-// Reaps `r` if it has ended (or kills it when past its deadline); returns
-// the result when it is over.
+// Ends `r` early, to be reported as `end` with `code`: asks it to stop
+// (SIGTERM) when it has a grace period, else kills its group at once.
+void begin_ending(Running& r, ChildResult::End end, int code, Clock::time_point now) {
+  if (r.ending) return;
+  r.ending = end;
+  r.ending_code = code;
+  r.ending_at = now;
+  r.kill_at = now + r.grace;
+  if (r.grace > Clock::duration::zero())
+    kill(r.pid, SIGTERM);
+  else
+    kill(-r.pid, SIGKILL);
+}
+
+// Reaps `r` if it has ended (past its deadline it is ended, and past its
+// grace its group is killed); returns the result when it is over.
 std::optional<ChildResult> poll_child(Running& r, Clock::time_point now) {
   int status = 0;
-  pid_t got = waitpid(r.pid, &status, WNOHANG);
-  ChildResult result;
-  if (got == 0) {
-    if (now < r.deadline) return std::nullopt;
+  if (waitpid(r.pid, &status, WNOHANG) == 0) {
+    if (now >= r.deadline) begin_ending(r, ChildResult::End::timed_out, 0, now);
+    if (!r.ending || now < r.kill_at) return std::nullopt;
     kill(-r.pid, SIGKILL);
     waitpid(r.pid, &status, 0);
-    result.end = ChildResult::End::timed_out;
+  }
+  ChildResult result;
+  if (r.ending) {
+    result.end = *r.ending;
+    result.code = r.ending_code;
   } else if (WIFSIGNALED(status)) {
     result.end = ChildResult::End::signaled;
     result.code = WTERMSIG(status);
@@ -119,31 +161,10 @@ std::optional<ChildResult> poll_child(Running& r, Clock::time_point now) {
   kill(-r.pid, SIGKILL);  // whatever the child started dies with it
   drain(r);
   close(r.fd);
-  result.output = std::move(r.output);
-  result.duration_s = std::chrono::duration<double>(now - r.started).count();
+  // What a run stopped early managed to say is not its result.
+  if (result.end != ChildResult::End::interrupted) result.output = std::move(r.output);
+  result.duration_s = std::chrono::duration<double>((r.ending ? r.ending_at : now) - r.started).count();
   return result;
-}
-
-// Kills every running child group and reaps it; each is reported
-// interrupted.
-void interrupt_all(std::vector<Running>& running, int signal,
-                   const std::function<void(std::size_t, ChildResult)>& on_done) {
-  for (auto& r : running) kill(-r.pid, SIGKILL);
-  const auto now = Clock::now();
-  for (auto& r : running) {
-    waitpid(r.pid, nullptr, 0);
-    drain(r);
-    close(r.fd);
-  }
-  std::vector<Running> ended = std::move(running);
-  running.clear();
-  for (auto& r : ended) {
-    ChildResult result;
-    result.end = ChildResult::End::interrupted;
-    result.code = signal;
-    result.duration_s = std::chrono::duration<double>(now - r.started).count();
-    on_done(r.index, std::move(result));
-  }
 }
 
 }  // namespace
@@ -165,10 +186,15 @@ void run_isolated(const std::vector<ChildTask>& tasks, unsigned jobs, Interrupti
   try {
     std::size_t next = 0;
     while (next < tasks.size() || !running.empty()) {
-      if (const int signal = interruption.signal()) return interrupt_all(running, signal, on_done);
-      while (next < tasks.size() && running.size() < jobs) running.push_back(start(tasks[next], next)), ++next;
+      const int signal = interruption.signal();
+      if (signal) {
+        for (auto& r : running) begin_ending(r, ChildResult::End::interrupted, signal, Clock::now());
+        if (running.empty()) return;
+      }
+      while (!signal && next < tasks.size() && running.size() < jobs) running.push_back(start(tasks[next], next)), ++next;
       // The interruption's pipe wakes the poll: a stop request is seen at once.
-      std::vector<pollfd> fds{{interruption.fd(), POLLIN, 0}};
+      std::vector<pollfd> fds;
+      if (!signal) fds.push_back({interruption.fd(), POLLIN, 0});
       for (const auto& r : running) fds.push_back({r.fd, POLLIN, 0});
       poll(fds.data(), fds.size(), 20);
       auto now = Clock::now();
@@ -188,6 +214,8 @@ void run_isolated(const std::vector<ChildTask>& tasks, unsigned jobs, Interrupti
     throw;
   }
 }
+
+bool stop_requested() { return stop_request.load(); }
 
 std::string signal_name(int signal) {
   const char* abbrev = sigabbrev_np(signal);

@@ -163,7 +163,8 @@ RunTotals run_cases(const std::vector<Case>& cases, const PluginSet& plugins,
                        return to_json(execute_run(slot.job, plugin, checks))
                            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
                      },
-                     slot.timeout_s, (fs::path(slot.job.artifact_dir) / "log.txt").string()});
+                     slot.timeout_s, (fs::path(slot.job.artifact_dir) / "log.txt").string(),
+                     plugin.info().stop_grace_ms / 1000.0});
   }
 
   RunTotals totals;
