@@ -59,7 +59,7 @@ BOOST_AUTO_TEST_CASE(streams_delivered_accounts_for_reset_streams_unless_told_no
   r = judge("streams_delivered", client_run(b), {{"from", "server"}, {"dir", "uni"}, {"allow_reset", false}},
             fanout_scenario(6));
   BOOST_TEST((r.verdict == Verdict::fail));
-  BOOST_TEST(r.summary == "received=4/6 missing=[2, 5] (expected from scenario frames=6 frames_per_group=1)",
+  BOOST_TEST(r.summary == "received=4/6 missing=[2, 5] (stream numbers from 0, not IDs; expected from scenario frames=6 frames_per_group=1)",
              r.summary);
   BOOST_TEST(r.evidence[1].text == "stream 2 (id 11): 40 bytes arrived, reset with error 16", r.evidence[1].text);
 }
@@ -69,7 +69,7 @@ BOOST_AUTO_TEST_CASE(streams_delivered_still_misses_streams_that_never_ended) {
   b.send(Side::server, 10 * kMs, {stream(server_uni_id(4), 0, 10, false)});
   auto r = judge("streams_delivered", client_run(b), {{"from", "server"}, {"dir", "uni"}}, fanout_scenario(6));
   BOOST_TEST((r.verdict == Verdict::fail));
-  BOOST_TEST(r.summary == "received=2/6 reset=2 missing=[4-5] (expected from scenario frames=6 frames_per_group=1)",
+  BOOST_TEST(r.summary == "received=2/6 reset=2 missing=[4-5] (stream numbers from 0, not IDs; expected from scenario frames=6 frames_per_group=1)",
              r.summary);
 }
 

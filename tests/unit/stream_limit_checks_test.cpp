@@ -43,7 +43,7 @@ BOOST_AUTO_TEST_CASE(streams_delivered_names_the_missing_streams_as_ranges) {
   const quic_checks::QuicRun run(nullptr, {client.facts("client.pcap")});
   auto r = judge("streams_delivered", run, {{"from", "server"}, {"dir", "uni"}}, fanout_scenario(200));
   BOOST_TEST((r.verdict == Verdict::fail));
-  BOOST_TEST(r.summary == "received=99/200 missing=[99-199] (expected from scenario frames=200 frames_per_group=1)",
+  BOOST_TEST(r.summary == "received=99/200 missing=[99-199] (stream numbers from 0, not IDs; expected from scenario frames=200 frames_per_group=1)",
              r.summary);
   BOOST_TEST(frames_of(r) == (Frames{99, 0}));
   BOOST_TEST(r.evidence[0].capture == "client.pcap");
@@ -67,7 +67,7 @@ BOOST_AUTO_TEST_CASE(a_stream_known_only_from_the_receiver_is_stamped_with_no_ti
   client.send(Side::client, 40 * kMs, {max_stream_data(2 * 4 + 3, 65536)});
   auto r = judge("streams_delivered", {nullptr, {client.facts("client.pcap")}},
                  {{"from", "server"}, {"dir", "uni"}, {"expected", std::int64_t{3}}});
-  BOOST_TEST(r.summary == "received=2/3 missing=[2] (expected from parameter expected)", r.summary);
+  BOOST_TEST(r.summary == "received=2/3 missing=[2] (stream numbers from 0, not IDs; expected from parameter expected)", r.summary);
   BOOST_TEST(r.evidence.back().text == "stream 2 (id 11) never arrived");
   BOOST_TEST(r.evidence.back().time_ns == -1);
   BOOST_TEST(r.evidence.back().frame == 0u);
@@ -80,20 +80,20 @@ BOOST_AUTO_TEST_CASE(streams_delivered_without_scenario_counts_what_the_sender_o
   const quic_checks::QuicRun run(server.facts("server.pcap"), {client.facts("client.pcap")});
   auto r = judge("streams_delivered", run, {{"from", "server"}, {"dir", "uni"}});
   BOOST_TEST((r.verdict == Verdict::fail));
-  BOOST_TEST(r.summary == "received=3/5 missing=[3-4] (expected from opened in server.pcap)", r.summary);
+  BOOST_TEST(r.summary == "received=3/5 missing=[3-4] (stream numbers from 0, not IDs; expected from opened in server.pcap)", r.summary);
   BOOST_TEST(frames_of(r) == (Frames{3, 4}));
   BOOST_TEST(r.evidence[1].text == "stream 3 (id 15): 10 bytes arrived, no FIN");
 
   // Without a sender capture the receiver's highest stream counts, and says so.
   r = judge("streams_delivered", {nullptr, {client.facts("client.pcap")}}, {{"from", "server"}, {"dir", "uni"}});
-  BOOST_TEST(r.summary == "received=3/4 missing=[3] (expected from highest stream seen in client.pcap, no sender capture)",
+  BOOST_TEST(r.summary == "received=3/4 missing=[3] (stream numbers from 0, not IDs; expected from highest stream seen in client.pcap, no sender capture)",
              r.summary);
 
   // A stream missing entirely points at where the sender sent it.
   auto [c2, s2] = fanout(3, 2);
   r = judge("streams_delivered", {s2.facts("server.pcap"), {c2.facts("client.pcap")}},
             {{"from", "server"}, {"dir", "uni"}, {"expected", std::int64_t{3}}});
-  BOOST_TEST(r.summary == "received=2/3 missing=[2] (expected from parameter expected)", r.summary);
+  BOOST_TEST(r.summary == "received=2/3 missing=[2] (stream numbers from 0, not IDs; expected from parameter expected)", r.summary);
   BOOST_TEST(r.evidence[1].capture == "server.pcap");
   BOOST_TEST(r.evidence[1].frame == 3u);
   BOOST_TEST(r.evidence[1].text == "stream 2 (id 11) sent here never arrived at client.pcap");
@@ -108,7 +108,7 @@ BOOST_AUTO_TEST_CASE(streams_delivered_judges_every_subscriber) {
   BOOST_TEST((r.verdict == Verdict::fail));
   BOOST_TEST(r.summary ==
                  "client.pcap: received=2/2 missing=[] (expected from scenario frames=2 frames_per_group=1); "
-                 "client-2.pcap: received=1/2 missing=[1] (expected from scenario frames=2 frames_per_group=1)",
+                 "client-2.pcap: received=1/2 missing=[1] (stream numbers from 0, not IDs; expected from scenario frames=2 frames_per_group=1)",
              r.summary);
 }
 
@@ -120,7 +120,7 @@ BOOST_AUTO_TEST_CASE(streams_delivered_reads_the_declared_demand) {
   BOOST_TEST(r.summary == "received=1/1 missing=[] (expected from scenario frames=100 frames_per_group=0)", r.summary);
   r = judge("streams_delivered", {nullptr, {one.facts("client.pcap")}}, {{"from", "server"}, {"dir", "uni"}},
             demand_of(Side::server, &SideDemand::uni_streams, 2, "frames=7 frames_per_group=5"));
-  BOOST_TEST(r.summary == "received=1/2 missing=[1] (expected from scenario frames=7 frames_per_group=5)", r.summary);
+  BOOST_TEST(r.summary == "received=1/2 missing=[1] (stream numbers from 0, not IDs; expected from scenario frames=7 frames_per_group=5)", r.summary);
 
   // Client bidi requests arrive at the server.
   TimelineBuilder b;
@@ -128,7 +128,7 @@ BOOST_AUTO_TEST_CASE(streams_delivered_reads_the_declared_demand) {
   b.send(Side::client, kMs, {stream(4, 0, 10, true)});
   r = judge("streams_delivered", {b.facts("server.pcap"), {}}, {{"from", "client"}, {"dir", "bidi"}},
             demand_of(Side::client, &SideDemand::bidi_streams, 3, "requests=3"));
-  BOOST_TEST(r.summary == "received=2/3 missing=[2] (expected from scenario requests=3)", r.summary);
+  BOOST_TEST(r.summary == "received=2/3 missing=[2] (stream numbers from 0, not IDs; expected from scenario requests=3)", r.summary);
 }
 
 BOOST_AUTO_TEST_CASE(max_streams_extended_passes_when_the_limit_rises_in_time) {

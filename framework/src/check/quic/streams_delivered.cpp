@@ -119,9 +119,10 @@ class StreamsDelivered final : public QuicCheck {
                                        to_string(dir), expected.source, left_out_note));
     CheckResult r;
     r.verdict = pass_if(missing.empty());
-    r.summary = fmt::format("received={}/{}{} missing={} (expected from {}{})", received, expected.value - left_out,
+    // Positions, not stream IDs, so the ranges stay short: say so where it matters.
+    r.summary = fmt::format("received={}/{}{} missing={} ({}expected from {}{})", received, expected.value - left_out,
                             reset ? fmt::format(" reset={}", reset) : std::string(), format_ranges(missing),
-                            expected.source, left_out_note);
+                            missing.empty() ? "" : "stream numbers from 0, not IDs; ", expected.source, left_out_note);
     const auto& conn = *j.connection;
     if (last_complete)
       r.evidence.push_back(evidence(*j.capture, conn.at_frame(last_complete->flow(data).last_frame),
