@@ -3,7 +3,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,6 +41,29 @@ std::string program_path(const std::string& program, const std::vector<std::stri
   return {};
 }
 
+namespace {
+
+// The forked child until exec: async-signal-safe calls only (the parent may
+// have threads). A failure's errno goes to `report` for the parent's message.
+[[noreturn]] void exec_child(char* const* argv, char* const* envp, const char* out_path, const char* err_path,
+                             const char* cwd, pid_t parent, int report) {
+  // Dies with the run that started it, however that ends: a second Ctrl-C
+  // kills conform and its runs outright, and no peer may outlive them.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(127);
+  const int in = open("/dev/null", O_RDONLY);
+  const int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  const int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (in >= 0 && out >= 0 && err >= 0 && dup2(in, STDIN_FILENO) >= 0 && dup2(out, STDOUT_FILENO) >= 0 &&
+      dup2(err, STDERR_FILENO) >= 0 && (!*cwd || chdir(cwd) == 0))
+    execve(argv[0], argv, envp);
+  const int error = errno;
+  [[maybe_unused]] const auto sent = write(report, &error, sizeof error);
+  _exit(127);
+}
+
+}  // namespace
+
 ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
                            const std::string& log_prefix, const std::string& cwd)
     : err_path_(log_prefix + ".err") {
@@ -56,17 +79,31 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::map<
   for (auto& v : vars) envp.push_back(v.data());
   envp.push_back(nullptr);
   const std::string out_path = log_prefix + ".out";
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
-  const int rc = posix_spawn(&pid_, args[0], &actions, nullptr, args.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) {
+  int report[2];
+  if (pipe2(report, O_CLOEXEC) != 0) {
+    error_ = "cannot start " + argv[0] + ": " + std::strerror(errno);
+    return;
+  }
+  const pid_t parent = getpid();
+  pid_ = fork();
+  if (pid_ == 0)
+    exec_child(args.data(), envp.data(), out_path.c_str(), err_path_.c_str(), cwd.c_str(), parent, report[1]);
+  close(report[1]);
+  int error = errno;
+  if (pid_ > 0) {
+    // The pipe closes at a successful exec; an errno arrives if it failed.
+    ssize_t n;
+    while ((n = read(report[0], &error, sizeof error)) < 0 && errno == EINTR) {
+    }
+    if (n == static_cast<ssize_t>(sizeof error)) {
+      waitpid(pid_, nullptr, 0);
+      pid_ = -1;
+    }
+  }
+  close(report[0]);
+  if (pid_ <= 0) {
     pid_ = -1;
-    error_ = "cannot start " + argv[0] + ": " + std::strerror(rc);
+    error_ = "cannot start " + argv[0] + ": " + std::strerror(error);
   }
 }
 
@@ -109,13 +146,25 @@ int ChildProcess::wait() {
   return status_.value_or(-1);
 }
 
+void ChildProcess::signal_children(int signal) const {
+  std::ifstream in("/proc/" + std::to_string(pid_) + "/task/" + std::to_string(pid_) + "/children");
+  for (pid_t child; in >> child;) kill(child, signal);
+}
+
 int ChildProcess::stop(std::chrono::milliseconds grace) {
   if (running()) {
+    // Its children too: `unshare --fork` blocks SIGTERM, the browser it
+    // started does not.
+    signal_children(SIGTERM);
     kill(pid_, SIGTERM);
     if (!wait_for(grace)) {
-      kill(pid_, SIGKILL);
+      // Children first, so that a parent that waits for them (unshare)
+      // reaps them before it goes: none is left a zombie for init.
+      signal_children(SIGKILL);
+      wait_for(std::chrono::milliseconds(200));
+      if (pid_ > 0) kill(pid_, SIGKILL);
       int status = 0;
-      if (waitpid(pid_, &status, 0) == pid_) reap(status);
+      if (pid_ > 0 && waitpid(pid_, &status, 0) == pid_) reap(status);
     }
   }
   return status_.value_or(-1);

@@ -1,7 +1,8 @@
-// A program the external plugin runs: started with posix_spawn, stdout and
-// stderr to files of the case folder, stopped with SIGTERM then SIGKILL.
-// The plugin runs in a process group of its own, so anything left behind
-// dies with the case. The tests start their programs with it too
+// A program the external plugin runs: forked and exec'd, stdout and stderr
+// to files of the case folder, killed if the process that started it dies
+// (PR_SET_PDEATHSIG), stopped with SIGTERM then SIGKILL, its children with
+// it. The plugin runs in a process group of its own, so anything left
+// behind dies with the case. The tests start their programs with it too
 // (tests/support: run_program, BackgroundProgram).
 #pragma once
 
@@ -48,7 +49,9 @@ class ChildProcess {
   /// Waits until the program exits; its exit status as wait_for's, -1 when
   /// it never started.
   int wait();
-  /// SIGTERM, up to `grace` to exit, then SIGKILL; the exit status.
+  /// SIGTERM to it and its children, up to `grace` to exit, then SIGKILL
+  /// to its children and, unless it then ends within 200 ms, to it; the
+  /// exit status.
   int stop(std::chrono::milliseconds grace);
   /// Once it ended: "exit status 3", or "killed by SIGSEGV" when a signal
   /// ended it.
@@ -60,6 +63,8 @@ class ChildProcess {
   std::string stderr_tail(std::size_t bytes = 400) const;
 
  private:
+  /// Sends `signal` to its children (/proc/PID/task/PID/children).
+  void signal_children(int signal) const;
   void reap(int status);
   pid_t pid_ = -1;
   std::optional<int> status_;

@@ -254,6 +254,7 @@ class ExternalPlugin final : public Plugin {
   static RunOutcome start_role(RunContext& ctx, const Resolved& r, const std::string& role, const Tools& tools,
                                const std::map<std::string, std::string>& values,
                                std::unique_ptr<ChildProcess>& process) {
+    if (ctx.stop_requested()) return stopped(ctx, "before the " + role + " started");
     const RoleCommand& command = *r.profile->role(role);
     const std::string prefix = ctx.artifact_dir() + "/" + role;
     const Prepared prepared = prepare_role(command, tools_dir(), values, prefix);
@@ -320,7 +321,7 @@ class ExternalPlugin final : public Plugin {
         started.status != RunOutcome::Status::completed)
       return started;
     if (auto why = await_bound(ctx, *server_process, facts.port, server.profile->name); !why.empty())
-      return {RunOutcome::Status::error, why};
+      return ctx.stop_requested() ? stopped(ctx, "before the server bound its port") : RunOutcome{RunOutcome::Status::error, why};
 
     LoopbackRelay& relay = ctx.relay(facts.port);
     if (!relay.error().empty()) return {RunOutcome::Status::error, "relay: " + relay.error()};
@@ -373,13 +374,19 @@ class ExternalPlugin final : public Plugin {
     return {};
   }
 
-  // conform asked the run to stop (Ctrl-C, its time limit): both programs
-  // are stopped and reaped now, the throwaway folders go as play returns.
+  // conform asked the run to stop (Ctrl-C, its time limit) `when`: said in
+  // the case log. A program already started is stopped and reaped as play
+  // returns, and the throwaway folders go.
+  static RunOutcome stopped(RunContext& ctx, const std::string& when) {
+    ctx.log("external: conform stopped the run " + when);
+    return {RunOutcome::Status::error, "stopped by conform " + when};
+  }
+
+  // Stopped while the client runs: both programs are stopped and reaped now.
   static RunOutcome stopped_early(RunContext& ctx, ChildProcess& client, ChildProcess& server) {
     const int client_status = client.stop(kStopGrace), server_status = server.stop(kStopGrace);
-    ctx.log("external: conform stopped the run: client ended with status " + std::to_string(client_status) +
-            ", server with status " + std::to_string(server_status));
-    return {RunOutcome::Status::error, "stopped by conform before the client ended"};
+    return stopped(ctx, "before the client ended: client ended with status " + std::to_string(client_status) +
+                            ", server with status " + std::to_string(server_status));
   }
 
   // Waits until the server has bound its port; empty, or why not.
@@ -387,7 +394,7 @@ class ExternalPlugin final : public Plugin {
                                  const std::string& name) {
     const auto end = std::chrono::steady_clock::now() + kServerStartLimit;
     while (!udp_port_bound(port)) {
-      if (ctx.stop_requested()) return "stopped by conform before the server (" + name + ") bound its port";
+      if (ctx.stop_requested()) return "stopped";
       if (!server.running())
         return "server (" + name + ") exited with status " + std::to_string(server.stop(kStopGrace)) +
                " before binding UDP port " + std::to_string(port) + ": " + server.stderr_tail();

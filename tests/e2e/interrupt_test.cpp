@@ -4,6 +4,7 @@
 // is gone within a second, the lock and the folders of runs that never
 // started are removed, and the exit code is 130. An interop run is asked
 // to stop first, and ends its programs and removes their folders.
+#include "support/needs.hpp"
 #include "support/support.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -14,6 +15,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <thread>
 
@@ -64,6 +66,75 @@ std::size_t count(const std::string& text, const std::string& what) {
   for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
 }
+
+// A client that writes its process id to {profile_dir}/../client.pid and waits.
+const char* kWaitingClient = R"toml([client]
+program = "sh"
+args = ["-c", "echo $$ > {profile_dir}/../client.pid; exec sleep 60"]
+keylog = false
+)toml";
+
+// `conform run` of one interop case whose client is `client` (a [client]
+// table that writes its process id to {profile_dir}/../client.pid and
+// waits) and whose server is conform-quic, once both programs are up.
+struct InteropRun {
+  std::unique_ptr<BackgroundProgram> run;
+  std::string folder;
+  std::vector<pid_t> pids;
+};
+
+InteropRun start_interop_run(const std::string& name, const std::string& client) {
+  const std::string dir = scratch_dir(name);
+  const std::string conform_quic = (fs::path(CONFORM_PLUGIN_DIR).parent_path() / "conform-quic").string();
+  write_file(dir + "/profiles/waiter.toml", "[profile]\nname = \"waiter\"\n\n" + client + R"toml(
+[server]
+program = "sh"
+args = ["-c", "echo $$ > {profile_dir}/../server.pid; exec \"$0\" \"$@\"", ")toml" + conform_quic + R"toml(",
+        "server", "--listen", "{address}:{port}", "--cert", "{cert}", "--key", "{key}", "--htdocs", "{htdocs}",
+        "--keylog", "{keylog}"]
+)toml");
+  const std::string suite = write_file(dir + "/s.toml", R"toml([[case]]
+id = "interop/waits"
+rfc = "9000§10.2"
+requirement = "a connection MUST end without error (fixture)"
+plugin = "external"
+scenario = "request-response"
+params = { time_limit_ms = 60000 }
+client = { implementation = "waiter" }
+server = { implementation = "waiter" }
+  [[case.expect]]
+  check = "no_connection_error"
+)toml");
+  InteropRun r;
+  r.run = std::make_unique<BackgroundProgram>(
+      std::vector<std::string>{CONFORM_BINARY, "run", suite, "--out", dir + "/out"}, dir + "/conform", ".",
+      std::vector<std::string>{std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR,
+                               "CONFORM_EXTERNAL_PROFILES=" + dir + "/profiles", "CONFORM_REQUIRE_PEERS=0"});
+  r.folder = dir + "/out/interop/waits";
+  r.pids = pids_of({r.folder + "/server.pid", r.folder + "/client.pid"}, *r.run);
+  BOOST_TEST_REQUIRE(r.pids.size() == 2u);
+  BOOST_TEST_REQUIRE(fs::is_directory(r.folder + "/client-profile"));
+  return r;
+}
+
+// Ctrl-C during an interop run: the external plugin is asked to stop, so it
+// stops and reaps both programs (none is left, not even a zombie for init
+// to reap) and removes their throwaway {profile_dir}s, as the docs promise.
+// Returns the case's log.
+std::string interrupt_interop_run(const std::string& name, const std::string& client) {
+  const InteropRun r = start_interop_run(name, client);
+  BOOST_TEST_REQUIRE(kill(r.run->pid(), SIGINT) == 0);
+  BOOST_TEST(r.run->wait(20) == 130, r.run->out() + r.run->err());
+  // Reaped by the run that started them: not even a zombie remains.
+  for (const pid_t pid : r.pids)
+    BOOST_TEST(!fs::exists("/proc/" + std::to_string(pid)), "process " << pid << " outlived conform");
+  BOOST_TEST(!fs::exists(r.folder + "/client-profile"));
+  BOOST_TEST(!fs::exists(r.folder + "/server-profile"));
+  BOOST_TEST(json::parse(read_file(r.folder + "/verdict.json"))["status"] == "INTERRUPTED");
+  return read_file(r.folder + "/log.txt");
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
 
@@ -120,64 +191,46 @@ BOOST_AUTO_TEST_CASE(sigint_reports_the_finished_cases_and_marks_the_others_inte
   BOOST_TEST(empty.empty(), empty.size() << " empty folders, the first " << (empty.empty() ? "" : empty[0]));
 }
 
-// Ctrl-C during an interop run: the external plugin is asked to stop, so
-// it stops and reaps both programs (none is left a zombie for init to
-// reap) and removes their throwaway {profile_dir}s, as the docs promise.
 BOOST_AUTO_TEST_CASE(sigint_ends_an_interop_runs_programs_and_removes_their_folders) {
-  const std::string dir = scratch_dir("sigint-interop");
-  const std::string out = dir + "/out";
-  const std::string conform_quic = (fs::path(CONFORM_PLUGIN_DIR).parent_path() / "conform-quic").string();
-  // Each role writes its process id beside its {profile_dir}, in the case folder.
-  write_file(dir + "/profiles/waiter.toml", R"toml([profile]
-name = "waiter"
+  const std::string log = interrupt_interop_run("sigint-interop", kWaitingClient);
+  BOOST_TEST(contains(log, "external: conform stopped the run before the client ended: client ended with status 143, "
+                           "server with status "),
+             log);
+}
 
-[client]
+// A browser runs as the first process of a PID namespace of its own, under
+// `unshare --fork`, which blocks SIGTERM: the stop reaches the program
+// itself, and one that ignores it is killed before unshare, which reaps it.
+BOOST_AUTO_TEST_CASE(sigint_ends_a_forking_program_through_its_unshare, *needs_peers({"unshare"})) {
+  // Its pid as /proc (the host's) numbers it: the parent of `cut`. As the
+  // first process of its namespace, it ignores SIGTERM (no handler).
+  const std::string log = interrupt_interop_run("sigint-interop-forks", R"toml([client]
 program = "sh"
-args = ["-c", "echo $$ > {profile_dir}/../client.pid; exec sleep 60"]
+forks = true
+args = ["-c", "cut -d ' ' -f 4 /proc/self/stat > {profile_dir}/../client.pid; exec sleep 60"]
 keylog = false
-
-[server]
-program = "sh"
-args = ["-c", "echo $$ > {profile_dir}/../server.pid; exec \"$0\" \"$@\"", ")toml" + conform_quic + R"toml(",
-        "server", "--listen", "{address}:{port}", "--cert", "{cert}", "--key", "{key}", "--htdocs", "{htdocs}",
-        "--keylog", "{keylog}"]
 )toml");
-  const std::string suite = write_file(dir + "/s.toml", R"toml([[case]]
-id = "interop/waits"
-rfc = "9000§10.2"
-requirement = "a connection MUST end without error (fixture)"
-plugin = "external"
-scenario = "request-response"
-params = { time_limit_ms = 60000 }
-client = { implementation = "waiter" }
-server = { implementation = "waiter" }
-  [[case.expect]]
-  check = "no_connection_error"
-)toml");
-  BackgroundProgram run({CONFORM_BINARY, "run", suite, "--out", out}, dir + "/conform", ".",
-                        {std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR,
-                         "CONFORM_EXTERNAL_PROFILES=" + dir + "/profiles"});
-  const std::string folder = out + "/interop/waits";
-  const auto pids = pids_of({folder + "/server.pid", folder + "/client.pid"}, run);
-  BOOST_TEST_REQUIRE(pids.size() == 2u);
-  BOOST_TEST_REQUIRE(fs::is_directory(folder + "/client-profile"));
-
-  BOOST_TEST_REQUIRE(kill(run.pid(), SIGINT) == 0);
-  BOOST_TEST(run.wait(20) == 130, run.out() + run.err());
-  // Reaped by the run that started them: not even a zombie remains.
-  for (const pid_t pid : pids)
-    BOOST_TEST(!fs::exists("/proc/" + std::to_string(pid)), "process " << pid << " outlived conform");
-  BOOST_TEST(!fs::exists(folder + "/client-profile"));
-  BOOST_TEST(!fs::exists(folder + "/server-profile"));
-  BOOST_TEST(json::parse(read_file(folder + "/verdict.json"))["status"] == "INTERRUPTED");
-  const std::string log = read_file(folder + "/log.txt");
-  BOOST_TEST(log.find("external: conform stopped the run: client ended with status 143, server with status ") !=
-                 std::string::npos,
+  BOOST_TEST(contains(log, "external: conform stopped the run before the client ended: client ended with status "),
              log);
 }
 
 // The next run into the same folder finds no lock in its way and clears
 // the earlier results of cases it does not run, saying so.
+// A second Ctrl-C ends conform at once, as SIGKILL does here: its run dies
+// with it (PR_SET_PDEATHSIG), and the programs the run started die with the
+// run, though nothing is left to stop them gracefully.
+BOOST_AUTO_TEST_CASE(an_interop_runs_programs_die_with_a_conform_killed_outright) {
+  const InteropRun r = start_interop_run("sigkill-interop", kWaitingClient);
+  BOOST_TEST_REQUIRE(kill(r.run->pid(), SIGKILL) == 0);
+  BOOST_TEST(r.run->wait(20) == 128 + SIGKILL);
+  const auto killed = Clock::now();
+  for (const pid_t pid : r.pids) {
+    while (!is_dead(pid) && Clock::now() - killed < std::chrono::seconds(2))
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    BOOST_TEST(is_dead(pid), "process " << pid << " still runs 2 s after conform was killed");
+  }
+}
+
 BOOST_AUTO_TEST_CASE(a_later_run_of_another_suite_clears_the_earlier_results) {
   const std::string dir = scratch_dir("another-suite");
   const std::string out = dir + "/out";
