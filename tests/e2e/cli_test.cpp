@@ -297,6 +297,63 @@ server = { ecoh = false }
   BOOST_TEST(!std::filesystem::exists(dir + "/out"));
 }
 
+// Mutants judged for real: one whose run reaches the virtual-time budget
+// (a deadlock's symptom) is judged on the captures it left, killed or not,
+// its TIMEOUT shown on its run; and a case's xfail never hides a mutant
+// that survived.
+BOOST_AUTO_TEST_CASE(mutants_that_time_out_are_judged_and_xfail_hides_no_survivor) {
+  const std::string dir = scratch_dir("cli_mutants_judged");
+  const std::string head = "rfc = \"9000§4.6\"\nrequirement = \"the server MUST answer (fixture)\"\n"
+                           "plugin = \"fixture\"\nscenario = \"sim-echo\"\nparams = { datagrams = 400 }\n";
+  const std::string suite = write_file(dir + "/s.toml", "[[case]]\nid = \"mutant/deadlocks\"\n" + head + R"toml(
+  [[case.expect]]
+  check = "datagrams_captured"
+  vantage = "client"
+  from = "server"
+  min = 400
+  [[case.mutant]]
+  network = { budget_ms = 100 }
+  fails = ["datagrams_captured"]
+
+[[case]]
+id = "mutant/deadlocks-unseen"
+)toml" + head + R"toml(
+  [[case.expect]]
+  check = "datagrams_captured"
+  vantage = "client"
+  from = "client"
+  [[case.mutant]]
+  network = { budget_ms = 100 }
+  fails = ["datagrams_captured"]
+
+[[case]]
+id = "mutant/survives-xfail"
+xfail = "a known bug (fixture)"
+)toml" + head + R"toml(
+  [[case.expect]]
+  check = "datagrams_captured"
+  vantage = "client"
+  from = "client"
+  [[case.mutant]]
+  server = { echo = false }
+  fails = ["datagrams_captured"]
+)toml");
+  auto r = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/r.json"});
+  BOOST_TEST(r.exit_code == 1, r.out + r.err);
+  BOOST_TEST(contains(r.out, "PASS        mutant/deadlocks  "), r.out);
+  BOOST_TEST(contains(r.out, "FAIL        mutant/deadlocks-unseen  "), r.out);
+  BOOST_TEST(contains(r.out, "mutant survived: check datagrams_captured passed with network.budget_ms=100"), r.out);
+  BOOST_TEST(contains(r.out, "FAIL        mutant/survives-xfail  "), r.out);
+  BOOST_TEST(contains(r.out, "mutant survived: check datagrams_captured passed with server.echo=false"), r.out);
+  BOOST_TEST(last_line(r.out) == "1 passed, 2 failed", r.out);
+  const auto report = nlohmann::json::parse(read_file(dir + "/r.json"));
+  const auto& deadlock = report["cases"][0]["mutants"][0];
+  BOOST_TEST(deadlock["killed"] == true, deadlock.dump());
+  BOOST_TEST(deadlock["run"]["status"] == "TIMEOUT", deadlock.dump());
+  BOOST_TEST(contains(deadlock["run"]["reason"], "virtual-time budget of 100 ms"), deadlock.dump());
+  BOOST_TEST(deadlock["run"]["checks"][0]["verdict"] == "FAIL", deadlock.dump());
+}
+
 BOOST_AUTO_TEST_CASE(mutants_seeds_unsupported_and_reports) {
   const std::string dir = scratch_dir("cli_mutants");
   auto r = run_conform({"run", kMutants, "--out", dir + "/out", "--json", dir + "/r.json",

@@ -273,11 +273,33 @@ BOOST_AUTO_TEST_CASE(mutant_that_errored_cannot_be_judged) {
              "status 3 before reporting");
   BOOST_TEST(r.headline_seed == 1u);
 
+  // Killed by the wall-clock limit, the run left no checks.
   MutantOutcome t = judge_mutant(mutant("slow", {"x"}), run(4, Status::timeout, {}, "no end after 2 s (timeout)"));
   BOOST_TEST(!t.killed);
   CaseResult rt = aggregate(f.c, {passing(1)}, {t});
   BOOST_TEST(rt.headline == "mutant slow could not be judged: TIMEOUT no end after 2 s (timeout)");
   BOOST_TEST(rt.headline_seed == 4u);
+}
+
+// A mutant that deadlocks reaches the virtual-time budget: its run is a
+// TIMEOUT judged on the captures it left, and its checks kill it, or
+// show that it survived.
+BOOST_AUTO_TEST_CASE(mutant_that_timed_out_is_judged_on_its_checks) {
+  const std::string budget = "no end within the virtual-time budget of 3000 ms";
+  MutantOutcome killed = judge_mutant(mutant("deadlock", {"x"}),
+                                      run(1, Status::timeout, {check("x", false, "received=2/6")}, budget));
+  BOOST_TEST(killed.killed);
+  BOOST_TEST((killed.run.status == Status::timeout));
+  Fixture f;
+  BOOST_TEST((aggregate(f.c, {passing(1)}, {killed}).status == Status::pass));
+
+  MutantOutcome survived = judge_mutant(mutant("deadlock", {"x"}),
+                                        run(1, Status::timeout, {check("x", true, "received=6/6")}, budget));
+  BOOST_TEST(!survived.killed);
+  BOOST_TEST(survived.survived == std::vector<std::string>{"x"}, boost::test_tools::per_element());
+  CaseResult r = aggregate(f.c, {passing(1)}, {survived});
+  BOOST_TEST((r.status == Status::fail));
+  BOOST_TEST(r.headline == "mutant survived: check x passed with deadlock");
 }
 
 BOOST_AUTO_TEST_CASE(xfail_turns_fail_into_xfail) {
@@ -287,12 +309,13 @@ BOOST_AUTO_TEST_CASE(xfail_turns_fail_into_xfail) {
   BOOST_TEST(r.headline == "the stack ignores the limit (issue 12) (" + kFailHeadline + ")");
   BOOST_TEST(!is_failure(r.status));
 
-  // A surviving mutant is a FAIL too, and so becomes XFAIL.
+  // A surviving mutant is never an expected failure: it fails the case
+  // whatever xfail says, whether the case's own runs pass or fail.
   auto survived = judge_mutant(mutant("m", {"x"}), run(1, Status::pass, {check("x", true, "ok")}));
   CaseResult s = aggregate(f.c, {passing(1)}, {survived});
-  BOOST_TEST(s.status == Status::xfail);
-  BOOST_TEST(s.headline ==
-             "the stack ignores the limit (issue 12) (mutant survived: check x passed with m)");
+  BOOST_TEST(s.status == Status::fail);
+  BOOST_TEST(s.headline == "mutant survived: check x passed with m");
+  BOOST_TEST(is_failure(s.status));
 }
 
 BOOST_AUTO_TEST_CASE(xfail_turns_pass_into_xpass) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 
 namespace conform {
 namespace {
@@ -47,7 +48,11 @@ int rank(Status s) {
 
 MutantOutcome judge_mutant(const MutantDecl& mutant, RunRecord run) {
   MutantOutcome m{mutant.label, mutant.fails, std::move(run), {}, false};
-  if (m.run.status != Status::pass && m.run.status != Status::fail && m.run.status != Status::not_exercised) return m;
+  // A run that timed out (a deadlock, the commonest symptom of the faults
+  // mutants model) was judged on the captures it left.
+  const std::array judged{Status::pass, Status::fail, Status::not_exercised, Status::timeout};
+  // No checks: killed before it could be judged (the wall-clock limit).
+  if (std::find(judged.begin(), judged.end(), m.run.status) == judged.end() || m.run.checks.empty()) return m;
   for (const auto& entry : mutant.fails) {
     std::string problem;
     const auto selector = parse_check_selector(entry, problem);
@@ -88,7 +93,20 @@ CaseResult aggregate(const Case& c, std::vector<RunRecord> runs, std::vector<Mut
     result.headline = first_failure(*worst);
     result.headline_seed = worst->seed;
   }
-  if (result.status == Status::pass) {
+  // The case's own runs may be expected to fail; a surviving mutant never
+  // is, so xfail is settled first and a mutant can still fail the case.
+  if (c.decl->xfail) {
+    if (result.status == Status::fail) {
+      result.status = Status::xfail;
+      result.headline = *c.decl->xfail + " (" + result.headline + ")";
+    } else if (result.status == Status::pass) {
+      result.status = Status::xpass;
+      result.headline = "passed, but the case says it fails: " + *c.decl->xfail;
+      // Every run passed: replaying the first shows the unexpected pass.
+      if (!result.runs.empty()) result.headline_seed = result.runs.front().seed;
+    }
+  }
+  if (result.status == Status::pass || result.status == Status::xpass) {
     for (const auto& m : result.mutants) {
       if (m.killed) continue;
       result.status = m.run.status == Status::interrupted ? Status::interrupted : Status::fail;
@@ -102,17 +120,6 @@ CaseResult aggregate(const Case& c, std::vector<RunRecord> runs, std::vector<Mut
         result.headline = fmt::format("mutant {} could not be judged: {} {}", m.label,
                                       to_string(m.run.status), m.run.reason);
       break;
-    }
-  }
-  if (c.decl->xfail) {
-    if (result.status == Status::fail) {
-      result.status = Status::xfail;
-      result.headline = *c.decl->xfail + " (" + result.headline + ")";
-    } else if (result.status == Status::pass) {
-      result.status = Status::xpass;
-      result.headline = "passed, but the case says it fails: " + *c.decl->xfail;
-      // Every run passed: replaying the first shows the unexpected pass.
-      if (!result.runs.empty()) result.headline_seed = result.runs.front().seed;
     }
   }
   return result;

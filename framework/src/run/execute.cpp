@@ -104,6 +104,13 @@ RunRecord execute_run(const RunJob& job, Plugin& plugin, const CheckRegistry& ch
       captures.emplace_back(file, to_string(vantage));
     if (outcome.status == RunOutcome::Status::completed) {
       record = judge_checks(*job.c, ctx.artifact_dir(), ctx.settings(), checks, CaptureOrigin::case_run);
+    } else if (outcome.status == RunOutcome::Status::timeout) {
+      // What a run that never ended (a deadlock) left is judged too: a
+      // mutant is killed by it, and the report shows it; the run stays a
+      // TIMEOUT.
+      record = judge_checks(*job.c, ctx.artifact_dir(), ctx.settings(), checks, CaptureOrigin::case_run);
+      record.status = Status::timeout;
+      record.reason = outcome.reason;
     } else {
       record.status = outcome.status == RunOutcome::Status::unsupported ? Status::unsupported
                       : outcome.status == RunOutcome::Status::timeout   ? Status::timeout
