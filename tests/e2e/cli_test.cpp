@@ -299,9 +299,11 @@ server = { ecoh = false }
 
 // Mutants judged for real: one whose run reaches the virtual-time budget
 // (a deadlock's symptom) is judged on the captures it left, killed or not,
-// its TIMEOUT shown on its run; and a case's xfail never hides a mutant
-// that survived.
-BOOST_AUTO_TEST_CASE(mutants_that_time_out_are_judged_and_xfail_hides_no_survivor) {
+// its TIMEOUT shown on its run; a case's xfail never hides a mutant that
+// survived; and a mutant runs on every seed of its case, killed only when
+// killed on each (here half the datagrams are lost: seeds 1 and 3 lose the
+// echo, seeds 2 and 4 do not).
+BOOST_AUTO_TEST_CASE(mutants_are_judged_on_every_seed_after_a_timeout_and_despite_xfail) {
   const std::string dir = scratch_dir("cli_mutants_judged");
   const std::string head = "rfc = \"9000§4.6\"\nrequirement = \"the server MUST answer (fixture)\"\n"
                            "plugin = \"fixture\"\nscenario = \"sim-echo\"\nparams = { datagrams = 400 }\n";
@@ -337,21 +339,44 @@ xfail = "a known bug (fixture)"
   [[case.mutant]]
   server = { echo = false }
   fails = ["datagrams_captured"]
+
+[[case]]
+id = "mutant/lucky-seeds"
+seeds = 4
+)toml" + head + R"toml(
+  [[case.expect]]
+  check = "datagrams_captured"
+  vantage = "client"
+  from = "server"
+  [[case.mutant]]
+  network = { loss_rate = 0.5 }
+  params = { datagrams = 1 }
+  fails = ["datagrams_captured"]
 )toml");
-  auto r = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/r.json"});
+  auto r = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/r.json", "-v"});
   BOOST_TEST(r.exit_code == 1, r.out + r.err);
   BOOST_TEST(contains(r.out, "PASS        mutant/deadlocks  "), r.out);
   BOOST_TEST(contains(r.out, "FAIL        mutant/deadlocks-unseen  "), r.out);
   BOOST_TEST(contains(r.out, "mutant survived: check datagrams_captured passed with network.budget_ms=100"), r.out);
   BOOST_TEST(contains(r.out, "FAIL        mutant/survives-xfail  "), r.out);
   BOOST_TEST(contains(r.out, "mutant survived: check datagrams_captured passed with server.echo=false"), r.out);
-  BOOST_TEST(last_line(r.out) == "1 passed, 2 failed", r.out);
+  BOOST_TEST(contains(r.out, "FAIL        mutant/lucky-seeds  "), r.out);
+  BOOST_TEST(contains(r.out, "mutant params.datagrams=1, network.loss_rate=0.5: SURVIVED on seeds 2, 4 of 4: PASS "
+                             "[expectation] datagrams_captured: client.pcap holds 1 datagrams from server"),
+             r.out);
+  BOOST_TEST(last_line(r.out) == "1 passed, 3 failed", r.out);
   const auto report = nlohmann::json::parse(read_file(dir + "/r.json"));
   const auto& deadlock = report["cases"][0]["mutants"][0];
   BOOST_TEST(deadlock["killed"] == true, deadlock.dump());
   BOOST_TEST(deadlock["run"]["status"] == "TIMEOUT", deadlock.dump());
   BOOST_TEST(contains(deadlock["run"]["reason"], "virtual-time budget of 100 ms"), deadlock.dump());
   BOOST_TEST(deadlock["run"]["checks"][0]["verdict"] == "FAIL", deadlock.dump());
+  const auto& lucky = report["cases"][3]["mutants"][0];
+  BOOST_TEST(lucky["killed"] == false, lucky.dump());
+  BOOST_TEST(lucky["seeds"] == nlohmann::json::array({1, 2, 3, 4}), lucky.dump());
+  BOOST_TEST(lucky["survived_seeds"] == nlohmann::json::array({2, 4}), lucky.dump());
+  BOOST_TEST(lucky["run"]["seed"] == 2, lucky.dump());
+  BOOST_TEST(report["cases"][3]["seed"] == 2, report["cases"][3].dump());
 }
 
 BOOST_AUTO_TEST_CASE(mutants_seeds_unsupported_and_reports) {

@@ -281,6 +281,31 @@ BOOST_AUTO_TEST_CASE(mutant_that_errored_cannot_be_judged) {
   BOOST_TEST(rt.headline_seed == 4u);
 }
 
+// A mutant runs on every seed of its case and is killed only when killed on
+// each; the outcome shows the first seed it survived and lists them all.
+BOOST_AUTO_TEST_CASE(a_mutant_is_killed_only_when_killed_on_every_seed) {
+  const auto decl = mutant("m", {"x"});
+  const auto failed = [](std::uint64_t seed) { return run(seed, Status::fail, {check("x", false, "none")}); };
+  const auto passed = [](std::uint64_t seed) { return run(seed, Status::pass, {check("x", true, "some")}); };
+  const MutantOutcome all = judge_mutant(decl, std::vector<RunRecord>{failed(1), failed(2)});
+  BOOST_TEST(all.killed);
+  BOOST_TEST(all.seeds == std::vector<std::uint64_t>({1, 2}), boost::test_tools::per_element());
+  BOOST_TEST(all.survived_seeds.empty());
+  BOOST_TEST(all.run.seed == 1u);
+  BOOST_TEST(mutant_verdict(all) == "killed on each of 2 seeds (x failed)");
+
+  const MutantOutcome some = judge_mutant(decl, std::vector<RunRecord>{failed(1), passed(2), passed(3)});
+  BOOST_TEST(!some.killed);
+  BOOST_TEST(some.survived_seeds == std::vector<std::uint64_t>({2, 3}), boost::test_tools::per_element());
+  BOOST_TEST(some.survived == std::vector<std::string>{"x"}, boost::test_tools::per_element());
+  BOOST_TEST(some.run.seed == 2u);
+  BOOST_TEST(mutant_verdict(some).rfind("SURVIVED on seeds 2, 3 of 3: PASS [", 0) == 0u, mutant_verdict(some));
+  Fixture f;
+  const CaseResult r = aggregate(f.c, {passing(1), passing(2), passing(3)}, {some});
+  BOOST_TEST((r.status == Status::fail));
+  BOOST_TEST(r.headline_seed == 2u);
+}
+
 // A mutant that deadlocks reaches the virtual-time budget: its run is a
 // TIMEOUT judged on the captures it left, and its checks kill it, or
 // show that it survived.

@@ -122,6 +122,10 @@ MutantOutcome mutant_from_json(const json& j, const std::string& base, std::stri
   m.killed = f.get<bool>("killed");
   m.survived = f.get<std::vector<std::string>>("survived");
   m.run = run_from_json(f.at("run"), base + "/run", where);
+  // Reports before mutants ran on every seed: the one seed of their run.
+  m.seeds = j.contains("seeds") ? f.get<std::vector<std::uint64_t>>("seeds") : std::vector<std::uint64_t>{m.run.seed};
+  if (j.contains("survived_seeds")) m.survived_seeds = f.get<std::vector<std::uint64_t>>("survived_seeds");
+  else if (!m.killed) m.survived_seeds = {m.run.seed};
   return m;
 }
 

@@ -14,8 +14,13 @@ json case_json(const CaseResult& r, const RunPlan& plan) {
   for (const auto& run : r.runs) runs.push_back(to_json(run));
   json mutants = json::array();
   for (const auto& m : r.mutants)
-    mutants.push_back({{"label", m.label}, {"fails", m.fails}, {"killed", m.killed},
-                       {"survived", m.survived}, {"run", to_json(m.run)}});
+    mutants.push_back({{"label", m.label},
+                       {"fails", m.fails},
+                       {"killed", m.killed},
+                       {"survived", m.survived},
+                       {"seeds", m.seeds},
+                       {"survived_seeds", m.survived_seeds},
+                       {"run", to_json(m.run)}});
   const CaseDecl& d = *r.c->decl;
   json j = {{"id", r.c->id()},          {"suite", r.c->suite->path},
             {"section", d.rfc},         {"requirement", d.requirement},

@@ -47,7 +47,7 @@ int rank(Status s) {
 }  // namespace
 
 MutantOutcome judge_mutant(const MutantDecl& mutant, RunRecord run) {
-  MutantOutcome m{mutant.label, mutant.fails, std::move(run), {}, false};
+  MutantOutcome m{mutant.label, mutant.fails, std::move(run), {}, false, {}, {}};
   // A run that timed out (a deadlock, the commonest symptom of the faults
   // mutants model) was judged on the captures it left.
   const std::array judged{Status::pass, Status::fail, Status::not_exercised, Status::timeout};
@@ -64,6 +64,22 @@ MutantOutcome judge_mutant(const MutantDecl& mutant, RunRecord run) {
   }
   m.killed = m.survived.empty();
   return m;
+}
+
+MutantOutcome judge_mutant(const MutantDecl& mutant, std::vector<RunRecord> runs) {
+  std::vector<std::uint64_t> seeds, survived_seeds;
+  std::optional<MutantOutcome> first, first_survivor;
+  for (auto& run : runs) {
+    seeds.push_back(run.seed);
+    MutantOutcome m = judge_mutant(mutant, std::move(run));
+    if (!m.killed) survived_seeds.push_back(m.run.seed);
+    if (!m.killed && !first_survivor) first_survivor = std::move(m);
+    else if (!first) first = std::move(m);
+  }
+  MutantOutcome out = first_survivor ? std::move(*first_survivor) : first ? std::move(*first) : MutantOutcome{};
+  out.seeds = std::move(seeds);
+  out.survived_seeds = std::move(survived_seeds);
+  return out;
 }
 
 CaseResult aggregate(const Case& c, std::vector<RunRecord> runs, std::vector<MutantOutcome> mutants) {

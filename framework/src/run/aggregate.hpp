@@ -10,6 +10,11 @@ namespace conform {
 /// JUDGED).
 MutantOutcome judge_mutant(const MutantDecl& mutant, RunRecord run);
 
+/// A mutant over every seed of its case: killed only when killed on each;
+/// else its outcome is that of the first seed on which it was not, and
+/// `survived_seeds` lists every such seed.
+MutantOutcome judge_mutant(const MutantDecl& mutant, std::vector<RunRecord> runs);
+
 /// The case's status and headline. Runs that ERROR or TIMEOUT outrank a
 /// FAIL; a FAIL outranks an INTERRUPTED run, which outranks a surviving
 /// mutant; a mutant whose run was INTERRUPTED makes a passing case

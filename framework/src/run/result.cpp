@@ -39,7 +39,9 @@ std::string verdict_label(const CheckOutcome& o) {
 }
 
 std::string mutant_verdict(const MutantOutcome& m) {
-  if (m.killed) return m.fails.empty() ? "killed" : fmt::format("killed ({} failed)", fmt::join(m.fails, ", "));
+  const std::string every = m.seeds.size() > 1 ? fmt::format(" on each of {} seeds", m.seeds.size()) : "";
+  if (m.killed)
+    return m.fails.empty() ? "killed" + every : fmt::format("killed{} ({} failed)", every, fmt::join(m.fails, ", "));
   std::vector<std::string> why;
   for (const auto& entry : m.survived) {
     std::string problem;
@@ -48,10 +50,14 @@ std::string mutant_verdict(const MutantOutcome& m) {
       if (selector && selects(*selector, c.check, c.params) && c.result.verdict != Verdict::fail)
         why.push_back(fmt::format("{} {}: {}", verdict_label(c), c.check, c.result.summary));
   }
+  // Which seeds, when it ran on several: the reason is the first one's.
+  const std::string on = m.seeds.size() > 1 ? fmt::format(" on seed{} {} of {}", m.survived_seeds.size() == 1 ? "" : "s",
+                                                          fmt::join(m.survived_seeds, ", "), m.seeds.size())
+                                            : "";
   if (why.empty())
-    return fmt::format("SURVIVED: the run ended {}{}{}", to_string(m.run.status), m.run.reason.empty() ? "" : ": ",
-                       m.run.reason);
-  return fmt::format("SURVIVED: {} ({})", fmt::join(why, "; "), m.run.artifact_dir);
+    return fmt::format("SURVIVED{}: the run ended {}{}{}", on, to_string(m.run.status),
+                       m.run.reason.empty() ? "" : ": ", m.run.reason);
+  return fmt::format("SURVIVED{}: {} ({})", on, fmt::join(why, "; "), m.run.artifact_dir);
 }
 
 std::optional<FailOn> parse_fail_on(std::string_view text) {

@@ -83,10 +83,14 @@ struct RunRecord {
 struct MutantOutcome {
   std::string label;
   std::vector<std::string> fails;
+  /// The run of the first seed on which it was not killed, else of the first.
   RunRecord run;
-  /// Checks named in `fails` that passed on the mutant.
+  /// Checks named in `fails` that passed on that run.
   std::vector<std::string> survived;
+  /// Killed on every seed.
   bool killed = false;
+  /// The seeds it ran with (its case's), and those on which it was not killed.
+  std::vector<std::uint64_t> seeds, survived_seeds;
 };
 
 /// Everything about one (expanded) case.

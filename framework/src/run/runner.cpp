@@ -60,7 +60,8 @@ struct Slot {
 
 struct CaseProgress {
   std::vector<std::optional<RunRecord>> runs;
-  std::vector<std::optional<RunRecord>> mutants;
+  /// By mutant, then seed.
+  std::vector<std::vector<std::optional<RunRecord>>> mutants;
   std::size_t pending = 0;
 };
 
@@ -101,6 +102,11 @@ void write_verdict(const RunRecord& record) {
       << to_json(record).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
 
+// How many seeds each run of `c` takes: the case's, or the one of --seed.
+std::size_t seeds_of(const Case& c, const RunOptions& options) {
+  return options.seed ? 1 : static_cast<std::size_t>(c.decl->seeds);
+}
+
 std::vector<Slot> plan_slots(const std::vector<Case>& cases, const RunOptions& options,
                              const fs::path& out) {
   std::vector<Slot> slots;
@@ -108,17 +114,21 @@ std::vector<Slot> plan_slots(const std::vector<Case>& cases, const RunOptions& o
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const Case& c = cases[i];
     if (!c.decl->unsupported.empty()) continue;
-    const std::size_t seeds = options.seed ? 1 : static_cast<std::size_t>(c.decl->seeds);
+    const std::size_t seeds = seeds_of(c, options);
     const fs::path dir = out / case_folder(c.id());
     const double timeout = c.decl->timeout_s.value_or(options.timeout_s);
-    for (std::size_t s = 0; s < seeds; ++s) {
-      fs::path run_dir = seeds > 1 ? dir / fmt::format("@seed-{}", base + s) : dir;
-      slots.push_back({i, -1, s, {&c, nullptr, base + s, run_dir.string()}, timeout});
-    }
-    for (std::size_t m = 0; m < c.decl->mutants.size(); ++m) {
-      fs::path run_dir = dir / fmt::format("@mutant-{}", m + 1);
-      slots.push_back({i, static_cast<int>(m), 0, {&c, &c.decl->mutants[m], base, run_dir.string()}, timeout});
-    }
+    const auto seed_dir = [&](const fs::path& d, std::size_t s) {
+      return (seeds > 1 ? d / fmt::format("@seed-{}", base + s) : d).string();
+    };
+    for (std::size_t s = 0; s < seeds; ++s)
+      slots.push_back({i, -1, s, {&c, nullptr, base + s, seed_dir(dir, s)}, timeout});
+    // A mutant runs on every seed of its case: a check that catches the
+    // fault on lucky seeds only is not proven.
+    for (std::size_t m = 0; m < c.decl->mutants.size(); ++m)
+      for (std::size_t s = 0; s < seeds; ++s)
+        slots.push_back({i, static_cast<int>(m), s,
+                         {&c, &c.decl->mutants[m], base + s, seed_dir(dir / fmt::format("@mutant-{}", m + 1), s)},
+                         timeout});
   }
   return slots;
 }
@@ -146,8 +156,9 @@ RunTotals run_cases(const std::vector<Case>& cases, const PluginSet& plugins,
   std::vector<Slot> slots = plan_slots(cases, options, out);
   std::vector<CaseProgress> progress(cases.size());
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    progress[i].runs.resize(options.seed ? 1 : cases[i].decl->seeds);
-    progress[i].mutants.resize(cases[i].decl->mutants.size());
+    const std::size_t seeds = seeds_of(cases[i], options);
+    progress[i].runs.resize(seeds);
+    progress[i].mutants.assign(cases[i].decl->mutants.size(), std::vector<std::optional<RunRecord>>(seeds));
   }
   std::vector<ChildTask> tasks;
   for (const auto& slot : slots) {
@@ -182,8 +193,11 @@ RunTotals run_cases(const std::vector<Case>& cases, const PluginSet& plugins,
         std::vector<RunRecord> runs;
         for (auto& r : p.runs) runs.push_back(std::move(*r));
         std::vector<MutantOutcome> mutants;
-        for (std::size_t m = 0; m < p.mutants.size(); ++m)
-          mutants.push_back(judge_mutant(c.decl->mutants[m], std::move(*p.mutants[m])));
+        for (std::size_t m = 0; m < p.mutants.size(); ++m) {
+          std::vector<RunRecord> seeds;
+          for (auto& r : p.mutants[m]) seeds.push_back(std::move(*r));
+          mutants.push_back(judge_mutant(c.decl->mutants[m], std::move(seeds)));
+        }
         result = aggregate(c, std::move(runs), std::move(mutants));
       }
       totals.add(result);
@@ -194,7 +208,8 @@ RunTotals run_cases(const std::vector<Case>& cases, const PluginSet& plugins,
   report_ready();
   auto record_run = [&](const Slot& slot, RunRecord record) {
     CaseProgress& p = progress[slot.case_index];
-    std::optional<RunRecord>& place = slot.mutant < 0 ? p.runs[slot.seed_index] : p.mutants[slot.mutant];
+    std::optional<RunRecord>& place =
+        slot.mutant < 0 ? p.runs[slot.seed_index] : p.mutants[slot.mutant][slot.seed_index];
     if (place) return;
     place = std::move(record);
     --p.pending;
