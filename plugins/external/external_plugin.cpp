@@ -257,7 +257,9 @@ class ExternalPlugin final : public Plugin {
     if (ctx.stop_requested()) return stopped(ctx, "before the " + role + " started");
     const RoleCommand& command = *r.profile->role(role);
     const std::string prefix = ctx.artifact_dir() + "/" + role;
-    const Prepared prepared = prepare_role(command, tools_dir(), values, prefix);
+    const Prepared prepared =
+        prepare_role(command, tools_dir(), values, prefix, [&ctx] { return ctx.stop_requested(); });
+    if (prepared.stopped) return stopped(ctx, prepared.problem + " of the " + role);
     if (prepared.missing) {
       ctx.log("external: " + prepared.problem);
       return missing_peer(prepared.problem);

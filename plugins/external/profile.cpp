@@ -7,7 +7,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <set>
 
 namespace external {
 namespace fs = std::filesystem;
@@ -62,6 +66,14 @@ bool environment_name(const std::string& name) {
   if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
   return std::all_of(name.begin(), name.end(),
                      [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; });
+}
+
+// A name that reads back unchanged in an expanded case id
+// (`[client.implementation=NAME]`) and in its folder.
+bool profile_name(const std::string& name) {
+  return std::all_of(name.begin(), name.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '_' || ch == '-';
+  });
 }
 
 // Reads program, package, args and env of `t` (the table written `where`,
@@ -189,9 +201,14 @@ std::optional<RoleCommand> read_role(const toml::table& root, const std::string&
 
 void load_profile_file(const std::string& path, ProfileSet& set) {
   FileProblems problems{path, {}};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    set.problems.push_back({path, 0, 0, std::string("cannot read: ") + std::strerror(errno), kProfileKnob, ""});
+    return;
+  }
   toml::table root;
   try {
-    root = toml::parse_file(path);
+    root = toml::parse(in, path);
   } catch (const toml::parse_error& e) {
     // No name to read: the problem concerns no case by name.
     problems.add(e.source(), std::string(e.description()));
@@ -209,6 +226,10 @@ void load_profile_file(const std::string& path, ProfileSet& set) {
     const toml::node* name = head->get("name");
     if (!name || !name->as_string() || name->as_string()->get().empty())
       problems.add(name ? name->source() : head->source(), "[profile] needs 'name', a non-empty string");
+    else if (!profile_name(name->as_string()->get()))
+      problems.add(name->source(), "[profile] name \"" + name->as_string()->get() +
+                                       "\" must be letters, digits, '.', '_' and '-' (it is a case id's "
+                                       "matrix value and part of a folder name)");
     else
       p.name = name->as_string()->get();
     if (const toml::node* summary = head->get("summary")) {
@@ -240,17 +261,33 @@ void load_profile_file(const std::string& path, ProfileSet& set) {
 
 ProfileSet load_profiles(const std::vector<std::string>& dirs) {
   ProfileSet set;
+  // A folder named twice (CONFORM_EXTERNAL_PROFILES appended to twice, or
+  // naming the shipped one) is read once: its profiles are not duplicates.
+  std::set<fs::path> read;
   for (const auto& dir : dirs) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) {
-      set.problems.push_back({dir, 0, 0, "no such profile folder", kProfileKnob, ""});
+      set.problems.push_back({dir, 0, 0, fs::exists(dir, ec) ? "not a folder: CONFORM_EXTERNAL_PROFILES names folders"
+                                                            : "no such profile folder",
+                              kProfileKnob, ""});
       continue;
     }
+    if (!read.insert(fs::weakly_canonical(dir, ec)).second) continue;
     std::vector<std::string> files;
-    for (const auto& entry : fs::directory_iterator(dir, ec))
-      if (entry.path().extension() == ".toml") files.push_back(entry.path().string());
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+      const std::string name = entry.path().filename().string();
+      // Hidden files: an editor's lock (.#x.toml) or backup, not a profile.
+      if (entry.path().extension() == ".toml" && name[0] != '.') files.push_back(entry.path().string());
+    }
     std::sort(files.begin(), files.end());
-    for (const auto& f : files) load_profile_file(f, set);
+    for (const auto& f : files) {
+      // A FIFO or device would block or never end the read.
+      if (std::error_code kind; !fs::is_regular_file(f, kind)) {
+        set.problems.push_back({f, 0, 0, "not a regular file", kProfileKnob, ""});
+        continue;
+      }
+      load_profile_file(f, set);
+    }
   }
   return set;
 }

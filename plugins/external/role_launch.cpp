@@ -119,7 +119,7 @@ Launch launch_of(const RoleCommand& c, const std::string& program, const std::st
 }
 
 Prepared prepare_role(const RoleCommand& c, const std::string& tools, const std::map<std::string, std::string>& values,
-                      const std::string& log_prefix) {
+                      const std::string& log_prefix, const std::function<bool()>& stop) {
   const std::string dir = values.at("profile_dir");
   std::error_code ec;
   fs::remove_all(dir, ec);
@@ -141,7 +141,11 @@ Prepared prepare_role(const RoleCommand& c, const std::string& tools, const std:
     for (const auto& [k, v] : command.env) env[k] = expand(v, values);
     ChildProcess p(argv, env, log_prefix + "-prepare" + std::to_string(step));
     if (!p.error().empty()) return {p.error(), false};
-    const auto status = p.wait_for(std::chrono::seconds(20));
+    const auto status = p.wait_for(std::chrono::seconds(20), stop);
+    if (!status && stop()) {
+      p.stop(std::chrono::milliseconds(0));
+      return {"in prepare step " + std::to_string(step), false, true};
+    }
     if (status != 0) {
       p.stop(std::chrono::milliseconds(0));
       return {"prepare step " + std::to_string(step) + " (" + command.program + ") failed" +

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -62,11 +63,14 @@ Launch launch_of(const RoleCommand& c, const std::string& program, const std::st
 struct Prepared {
   std::string problem;
   bool missing = false;
+  /// `stop` turned true during a step, which was stopped.
+  bool stopped = false;
 };
 
 /// Makes `values["profile_dir"]`, writes `c.files` into it and runs
-/// `c.prepare` in order (each at most 20 s, exit status 0).
+/// `c.prepare` in order (each at most 20 s, exit status 0), giving up when
+/// `stop` turns true (conform stopping the run).
 Prepared prepare_role(const RoleCommand& c, const std::string& tools, const std::map<std::string, std::string>& values,
-                      const std::string& log_prefix);
+                      const std::string& log_prefix, const std::function<bool()>& stop);
 
 }  // namespace external

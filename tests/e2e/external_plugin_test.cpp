@@ -14,6 +14,8 @@
 #include <nlohmann/json.hpp>
 
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <map>
 #include <fstream>
@@ -256,6 +258,43 @@ BOOST_AUTO_TEST_CASE(a_broken_profile_blocks_only_the_cases_that_play_it) {
   BOOST_TEST(run.exit_code == 2, run.out + run.err);
   BOOST_TEST(contains(run.err, "knob of plugin 'external': 'implementation' is \"torn\", not one of "), run.err);
   BOOST_TEST(contains(run.err, warnings[2]), run.err);
+}
+
+// Profile folders as a user's shell may give them: one named twice (or the
+// shipped one named again) is read once, so nothing is a duplicate of
+// itself; hidden files (an editor's .#x.toml lock) are not profiles; a
+// FIFO is refused, not read (the read would never end); a file that
+// cannot be read says why; a file for a folder is named as such; and a
+// profile's name must read back in a case id.
+BOOST_AUTO_TEST_CASE(profile_folders_are_read_once_and_only_their_regular_files) {
+  const std::string dir = scratch_dir("profile-folders");
+  const std::string profiles = dir + "/profiles";
+  write_file(profiles + "/mine.toml", "[profile]\nname = \"mine\"\n[client]\nprogram = \"/bin/true\"\n");
+  write_file(profiles + "/.hidden.toml", "not a profile");
+  fs::create_symlink(profiles + "/gone", profiles + "/.#mine.toml");
+  fs::create_symlink(profiles + "/gone", profiles + "/dangling.toml");
+  BOOST_TEST_REQUIRE(mkfifo((profiles + "/fifo.toml").c_str(), 0644) == 0);
+  write_file(profiles + "/odd.toml", "[profile]\nname = \"a,b=c]\"\n[client]\nprogram = \"/bin/true\"\n");
+  const std::string shipped = (fs::path(CONFORM_PLUGIN_DIR) / "external-profiles").string();
+  const std::string suite = write_file(dir + "/s.toml", std::string("[[case]]\nid = \"mine/one\"") + kCaseHead +
+                                                            "client = { implementation = \"mine\" }\n"
+                                                            "\n  [[case.expect]]\n  check = \"no_connection_error\"\n");
+  auto r = run_conform({"list", suite}, ".",
+                       {kPluginPath, "CONFORM_EXTERNAL_PROFILES=" + profiles + ":" + profiles + "/:" + shipped +
+                                         ":/etc/passwd"});
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  BOOST_TEST(contains(r.out, "mine/one  plugin=external"), r.out);
+  BOOST_TEST(!contains(r.err, "also defined"), r.err);
+  BOOST_TEST(!contains(r.err, "hidden"), r.err);
+  BOOST_TEST(contains(r.err, "warning: " + profiles + "/fifo.toml: plugin 'external': not a regular file\n"), r.err);
+  BOOST_TEST(contains(r.err, "warning: " + profiles + "/dangling.toml: plugin 'external': not a regular file\n"),
+             r.err);
+  BOOST_TEST(contains(r.err, "warning: /etc/passwd: plugin 'external': not a folder: CONFORM_EXTERNAL_PROFILES names "
+                             "folders\n"),
+             r.err);
+  BOOST_TEST(contains(r.err, "warning: " + profiles + "/odd.toml:2:8: plugin 'external': [profile] name \"a,b=c]\" "
+                                                      "must be letters, digits, '.', '_' and '-'"),
+             r.err);
 }
 
 // A user's own profile names the stack under test: its missing program is

@@ -216,6 +216,43 @@ keylog = false
 
 // The next run into the same folder finds no lock in its way and clears
 // the earlier results of cases it does not run, saying so.
+// Ctrl-C while a role's [[prepare]] step runs: the step is stopped at once,
+// the log says where the run stopped, and the folders go.
+BOOST_AUTO_TEST_CASE(sigint_stops_a_prepare_step) {
+  const std::string dir = scratch_dir("sigint-prepare");
+  write_file(dir + "/profiles/slow.toml", R"toml([profile]
+name = "slow"
+[server]
+program = "/bin/true"
+[[server.prepare]]
+program = "sh"
+args = ["-c", "echo $$ > {profile_dir}/../prepare.pid; exec sleep 15"]
+)toml");
+  const std::string suite = write_file(dir + "/s.toml", R"toml([[case]]
+id = "interop/prepares"
+rfc = "9000§10.2"
+requirement = "a connection MUST end without error (fixture)"
+plugin = "external"
+scenario = "request-response"
+server = { implementation = "slow" }
+  [[case.expect]]
+  check = "no_connection_error"
+)toml");
+  BackgroundProgram run({CONFORM_BINARY, "run", suite, "--out", dir + "/out"}, dir + "/conform", ".",
+                        {std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR,
+                         "CONFORM_EXTERNAL_PROFILES=" + dir + "/profiles", "CONFORM_REQUIRE_PEERS=0"});
+  const std::string folder = dir + "/out/interop/prepares";
+  const auto pids = pids_of({folder + "/prepare.pid"}, run);
+  const auto sent = Clock::now();
+  BOOST_TEST_REQUIRE(kill(run.pid(), SIGINT) == 0);
+  BOOST_TEST(run.wait(20) == 130, run.out() + run.err());
+  BOOST_TEST((Clock::now() - sent < std::chrono::seconds(2)), "the stop waited for the prepare step");
+  BOOST_TEST(!fs::exists("/proc/" + std::to_string(pids.at(0))), "the prepare step outlived conform");
+  BOOST_TEST(!fs::exists(folder + "/server-profile"));
+  const std::string log = read_file(folder + "/log.txt");
+  BOOST_TEST(contains(log, "external: conform stopped the run in prepare step 1 of the server"), log);
+}
+
 // A second Ctrl-C ends conform at once, as SIGKILL does here: its run dies
 // with it (PR_SET_PDEATHSIG), and the programs the run started die with the
 // run, though nothing is left to stop them gracefully.

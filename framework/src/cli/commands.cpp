@@ -292,7 +292,9 @@ int command_plugins(const PluginOptions& plugin_options, const std::string& mark
       fmt::print("    {}: {}\n      refuses {}\n", SourcePos{q.file, q.line, q.column}.str(), q.message,
                  q.knob.empty()    ? "every case naming this plugin"
                  : q.value.empty() ? "no case (a case naming what it defines names nothing known)"
-                                   : fmt::format("the cases where a role's {} is \"{}\"", q.knob, q.value));
+                                   : fmt::format("the cases where a role's {} is \"{}\" (set, by a matrix or a "
+                                                 "mutant, or by default)",
+                                                 q.knob, q.value));
   }
   // Not a plugin's: the simulator and the relay read these for every case.
   fmt::print("network (a case's `network` table, for every plugin):\n");

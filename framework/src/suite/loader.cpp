@@ -142,15 +142,22 @@ bool refuses(const PluginProblem& q, const CaseDecl& c, const PluginInfo& plugin
 // here meets are `warnings`.
 void add_plugin_problems(const std::vector<std::unique_ptr<SuiteFile>>& suites, const Catalogue& catalogue,
                          std::vector<Diagnostic>& problems, std::vector<Diagnostic>& warnings) {
+  // Each case refused for one knob value, said once at the case, so that a
+  // user sees which case brought the problems in.
+  std::set<std::pair<const CaseDecl*, std::string>> told;
   for (const PluginInfo* p : catalogue.plugins)
     for (const PluginProblem& q : p->problems) {
       bool named = false, refused = false;
       for (const auto& suite : suites)
-        for (const auto& c : suite->cases)
-          if (c.plugin == p->name) {
-            named = true;
-            refused = refused || refuses(q, c, *p);
-          }
+        for (const auto& c : suite->cases) {
+          if (c.plugin != p->name) continue;
+          named = true;
+          if (!refuses(q, c, *p)) continue;
+          refused = true;
+          if (!q.knob.empty() && told.emplace(&c, q.value).second)
+            problems.push_back({c.pos, "case '" + c.id + "' is refused: a role's " + q.knob + " is \"" + q.value +
+                                           "\" (set, by a matrix or a mutant, or by default), which has problems"});
+        }
       if (named)
         (refused ? problems : warnings)
             .push_back({SourcePos{q.file, q.line, q.column}, "plugin '" + p->name + "': " + q.message});
