@@ -14,7 +14,7 @@ namespace {
 
 const std::vector<std::string> kCaseKeys = {
     "id",     "summary", "rfc",    "requirement", "plugin", "scenario", "params",
-    "network", "matrix", "seeds", "timeout",     "xfail",  "expect",   "mutant"};
+    "network", "matrix", "seeds", "timeout",     "xfail",  "expect",   "mutant", "no_mutant"};
 
 // Roles a case may name; one the plugin does not play makes the case
 // unsupported rather than invalid.
@@ -434,6 +434,9 @@ std::optional<CaseDecl> parse_case(const toml::table& table, const Catalogue& ca
   }
   c.summary = read_string(cx, "summary", false).value_or("");
   c.xfail = read_string(cx, "xfail", false);
+  c.no_mutant = read_string(cx, "no_mutant", false);
+  if (c.no_mutant && c.no_mutant->empty())
+    problems.add(table.get("no_mutant")->source(), "'no_mutant' must say why the case has no mutant");
   read_citation(cx, c);
   resolve_plugin(cx, c);
   resolve_scenario(cx, c);
@@ -457,6 +460,9 @@ std::optional<CaseDecl> parse_case(const toml::table& table, const Catalogue& ca
         problems.add(m->pos, "this mutant repeats the one at " + other.pos.str());
     c.mutants.push_back(std::move(*m));
   });
+  if (c.no_mutant && !c.mutants.empty())
+    problems.add(table.get("no_mutant")->source(),
+                 "'no_mutant' says why a case has no mutant, but this one has " + std::to_string(c.mutants.size()));
   read_network_points(c, problems);
   if (c.expects.empty() && !table.contains("expect"))
     problems.add(c.pos, (c.id.empty() ? std::string("the case") : "case '" + c.id + "'") +

@@ -78,6 +78,9 @@ struct CaseDecl {
   std::optional<double> timeout_s;
   /// Why the case is expected to fail (XFAIL); passing then is XPASS.
   std::optional<std::string> xfail;
+  /// Why the case has no [[case.mutant]] (its checks are proven able to
+  /// fail elsewhere, or no knob can break what it shows).
+  std::optional<std::string> no_mutant;
   /// Why the plugin cannot run it (a role it does not play); empty if it can.
   std::string unsupported;
   std::vector<ExpectDecl> expects;

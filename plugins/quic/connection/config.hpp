@@ -123,6 +123,14 @@ struct Config {
   /// client's Initial datagrams, and only to 1200), so an endpoint cannot
   /// report progress over a path that drops initial_mtu.
   bool pad_ack_only_to_initial_mtu = false;
+  /// false, the fault: no datagram carrying an Initial packet is padded
+  /// (RFC 9000 §14.1: a client MUST pad the datagrams of its ack-eliciting
+  /// Initials to at least 1200 bytes, a server those of its ack-eliciting
+  /// Initials).
+  bool pad_initial_datagrams = true;
+  /// false, the fault: a server never sends HANDSHAKE_DONE (RFC 9001 §4.1.2
+  /// MUST), so its client never confirms the handshake.
+  bool send_handshake_done = true;
   /// Handshake recovery faults, each false by default as RFC 9002 asks
   /// (suites/rfc9000/handshake_loss.toml). A PTO probe carries only a PING,
   /// no CRYPTO (§6.2.4 asks probes to carry data that may be lost).

@@ -180,7 +180,7 @@ Status<> Connection::on_handshake_complete() {
     // RFC 9001 §4.1.2: the server's handshake is confirmed on completion;
     // it tells the client with HANDSHAKE_DONE and drops Handshake keys.
     handshake_confirmed_ = true;
-    handshake_done_pending_ = true;
+    handshake_done_pending_ = config_.send_handshake_done;
     discard_space(Space::handshake);
   }
   return {};

@@ -93,7 +93,7 @@ size_t Connection::padding_target(const std::vector<PendingPacket>& packets, siz
       initial = true;
       eliciting_initial = eliciting_initial || p.ack_eliciting;
     }
-  if (!initial) return 0;
+  if (!initial || !config_.pad_initial_datagrams) return 0;
   // Probes are clamped to 1200 bytes: a path that lost the larger first
   // flight carries them.
   if (probe) return std::min(limit, kMinDatagram);
