@@ -140,6 +140,34 @@ BOOST_AUTO_TEST_CASE(a_connection_error_still_completes_the_run) {
   BOOST_TEST(closes.front().frame["error_code"] == 0x4);
 }
 
+// A path that loses everything: the client probes, then closes one idle
+// timeout (30 s) after its first Initial (RFC 9000 §10.1: probes do not
+// restart the timer), and the run ends there, judged, not at the budget.
+BOOST_AUTO_TEST_CASE(a_run_whose_path_loses_everything_ends_at_the_idle_timeout) {
+  const std::string dir = scratch_dir("quic_all_lost");
+  const std::string suite = write_file(dir + "/s.toml", R"toml([[case]]
+id = "idle/all-lost"
+rfc = "9000§10.1"
+requirement = "an endpoint MUST close once idle past its idle timeout (§10.1)"
+plugin = "quic"
+scenario = "handshake"
+network = { loss_rate = 1 }
+  [[case.expect]]
+  check = "datagrams_captured"
+  vantage = "client"
+  from = "client"
+)toml");
+  auto r = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/r.json"}, ".", {kPluginPath});
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  const json report = json::parse(read_file(dir + "/r.json"));
+  const json& run = report["cases"][0]["runs"][0];
+  BOOST_TEST(run["status"] == "PASS", run.dump());
+  const json& evidence = run["checks"][0]["evidence"];
+  BOOST_REQUIRE(evidence.size() == 2u);
+  BOOST_TEST(evidence[1]["text"] == "last counted datagram");
+  BOOST_TEST(evidence[1]["time_ns"].get<std::int64_t>() < 30'000'000'000, "the client sent past its idle timeout");
+}
+
 BOOST_AUTO_TEST_CASE(fanout_delivers_every_stream_when_the_client_raises_max_streams) {
   const json c = dissect(case_dir("fanout"), "client");
   const auto uni = streams(c, "server", false);

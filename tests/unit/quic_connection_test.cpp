@@ -280,6 +280,43 @@ BOOST_AUTO_TEST_CASE(idle_timeout_closes_silently) {
   BOOST_TEST(p.client_datagrams.size() == sent);
 }
 
+// RFC 9000 §10.1: the idle timeout is at least three PTOs, whatever the
+// transport parameters say, so a slow path does not time out between probes.
+BOOST_AUTO_TEST_CASE(idle_timeout_is_at_least_three_ptos) {
+  Config c = Pair::client_config();
+  c.max_idle_timeout_ms = 1;
+  Pair p(c);
+  p.drive();
+  BOOST_REQUIRE(p.client->handshake_complete());
+  // The PTO is at least max_ack_delay (25 ms) beyond the RTT: three of them
+  // are more than 60 ms.
+  p.advance(Duration::millis(60));
+  BOOST_TEST(!p.client->is_closed());
+  BOOST_TEST(!p.server->is_closed());
+  p.advance(Duration::seconds(5));
+  BOOST_TEST(p.client->is_closed());
+  BOOST_TEST(p.server->is_closed());
+}
+
+// RFC 9000 §10.1: sending restarts the idle timer only for the first
+// ack-eliciting packet since one was received; a client probing a path that
+// loses everything closes one idle timeout after its first Initial, not one
+// after its last probe.
+BOOST_AUTO_TEST_CASE(probes_into_a_dead_path_do_not_hold_the_idle_timer) {
+  Config c = Pair::client_config();
+  c.max_idle_timeout_ms = 30'000;
+  Pair p(c);
+  p.drop = [](bool, size_t) { return true; };
+  p.drive();
+  p.advance(Duration::millis(29'900));
+  BOOST_TEST(!p.client->is_closed());
+  BOOST_TEST(p.client_datagrams.size() > 3u, "the client probed: " << p.client_datagrams.size() << " datagrams");
+  p.advance(Duration::millis(200));
+  BOOST_TEST(p.client->is_closed());
+  BOOST_REQUIRE(p.client->close_reason());
+  BOOST_TEST(p.client->close_reason()->error.reason == "idle timeout");
+}
+
 BOOST_AUTO_TEST_CASE(malformed_datagrams_never_crash) {
   Pair p;
   p.drive();

@@ -202,7 +202,9 @@ Duration Connection::idle_timeout() const {
       (ms == 0 || peer_params_->max_idle_timeout_ms < ms))
     ms = peer_params_->max_idle_timeout_ms;
   if (ms == 0) return Duration::seconds(1'000'000'000);  // effectively none
-  return Duration::millis(static_cast<int64_t>(ms));
+  // §10.1: "endpoints MUST increase the idle timeout period to be at least
+  // three times the current Probe Timeout (PTO)".
+  return std::max(Duration::millis(static_cast<int64_t>(ms)), recovery_.pto_period(Space::application) * 3);
 }
 
 void Connection::close_with(Instant now, TransportError error) {

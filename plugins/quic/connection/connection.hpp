@@ -226,6 +226,8 @@ class Connection {
   bool close_sent_ = false;
   Instant close_deadline_ = Instant::never();
   Instant idle_deadline_ = Instant::never();
+  /// An ack-eliciting packet went out since a packet was last processed.
+  bool eliciting_sent_since_receipt_ = false;
   size_t max_datagram_ = 1200;
 
   // Recovery (connection_recovery.cpp).

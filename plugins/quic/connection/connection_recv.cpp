@@ -117,6 +117,7 @@ void Connection::process_packet(Instant now, const PacketHeader& h, std::span<ui
   if (s == Space::application) on_one_rtt_opened(next_phase);
   qlog_.packet_received(now, h.type, opened->pn, packet.size(), opened->payload);
   idle_deadline_ = now + idle_timeout();
+  eliciting_sent_since_receipt_ = false;
   // §17.2 / §17.3.1: reserved bits must be zero once unprotected.
   const uint8_t reserved = h.type == PacketType::one_rtt ? 0x18 : 0x0c;
   if (opened->first_byte & reserved) {

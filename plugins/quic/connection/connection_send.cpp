@@ -172,7 +172,13 @@ Bytes Connection::seal_datagram(Instant now, std::vector<PendingPacket>& packets
   if (in_flight && config_.pacing) recovery_.on_paced_send(now, dgram.size());
   // RFC 9001 §4.9.1: a client drops Initial keys once it sends a Handshake packet.
   if (!config_.is_server && sent_handshake && config_.discard_initial_keys) discard_space(Space::initial);
-  if (eliciting) idle_deadline_ = now + idle_timeout();
+  // §10.1: sending restarts the idle timer only for the first ack-eliciting
+  // packet since a packet was last received and processed, so probes into
+  // a dead path do not keep the connection open.
+  if (eliciting && !eliciting_sent_since_receipt_) {
+    idle_deadline_ = now + idle_timeout();
+    eliciting_sent_since_receipt_ = true;
+  }
   rearm_recovery(now);
   qlog_.metrics(now, recovery_);
   stats_.bytes_sent += dgram.size();

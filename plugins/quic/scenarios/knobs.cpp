@@ -106,7 +106,7 @@ Knob choice(std::string name, std::string doc,
 const std::vector<Knob>& table() {
   using MSP = MaxStreamsPolicy;
   static const std::vector<Knob> knobs = {
-      integer<&Config::max_idle_timeout_ms>("max_idle_timeout_ms", "transport parameter max_idle_timeout (§18.2), milliseconds; 0: none"),
+      integer<&Config::max_idle_timeout_ms>("max_idle_timeout_ms", "transport parameter max_idle_timeout (§18.2), milliseconds; 0: none. The timeout in force is the smaller of the two sides' non-zero values, at least 3 PTOs, restarted by a packet received and by the first ack-eliciting one sent after it (§10.1)"),
       integer<&Config::max_udp_payload_size>("max_udp_payload_size", "transport parameter max_udp_payload_size, bytes", 1200, 65527),
       integer<&Config::initial_max_data>("initial_max_data", "transport parameter initial_max_data: connection receive window (§4.1), bytes"),
       integer<&Config::initial_max_stream_data_bidi_local>("initial_max_stream_data_bidi_local", "receive window of bidirectional streams we open, bytes"),
