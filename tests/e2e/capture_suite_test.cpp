@@ -76,6 +76,7 @@ BOOST_AUTO_TEST_CASE(every_case_passes_and_every_mutant_is_killed_in_simulation)
   }
   BOOST_TEST(killed == (std::map<std::string, std::size_t>{{"capture/max-streams-extended", 1},
                                                            {"capture/streams-blocked-sent", 1},
+                                                           {"capture/stream-limits-within-bound", 1},
                                                            {"capture/blocked-frames-current", 1},
                                                            {"capture/pto-probes-coalesced", 2},
                                                            {"capture/packets-before-keys-buffered", 1}}));

@@ -139,6 +139,7 @@ scenario = "uni-fanout"
 params = { frames = 150, cadence_ms = 5, payload_bytes = 80, drain_ms = 500 }
 client = { initial_max_streams_uni = 100, emit_max_streams = false }
 network = { rtt_ms = 40 }
+no_mutant = "it fails already: the page shows a failure"
 
   [[case.expect]]
   check = "streams_delivered"
@@ -155,6 +156,7 @@ scenario = "uni-fanout"
 params = { frames = 6000, cadence_ms = 2, payload_bytes = 80 }
 client = { initial_max_streams_uni = 100 }
 network = { rtt_ms = 40, budget_ms = 200000 }
+no_mutant = "a size fixture: the page draws its thousands of datagrams"
 
   [[case.expect]]
   check = "streams_delivered"

@@ -152,6 +152,7 @@ requirement = "an endpoint MUST close once idle past its idle timeout (§10.1)"
 plugin = "quic"
 scenario = "handshake"
 network = { loss_rate = 1 }
+no_mutant = "a run whose path loses everything: what it shows is how long it lasts"
   [[case.expect]]
   check = "datagrams_captured"
   vantage = "client"
@@ -322,7 +323,8 @@ BOOST_AUTO_TEST_CASE(bad_knob_values_are_refused_with_their_name) {
   const std::string head =
       "[[case]]\nid = \"bad\"\nrfc = \"9000§7\"\nrequirement = \"it MUST run\"\nplugin = \"quic\"\n"
       "scenario = \"handshake\"\n";
-  const std::string expect = "  [[case.expect]]\n  check = \"datagrams_captured\"\n  vantage = \"client\"\n";
+  const std::string expect = "no_mutant = \"refused before it runs\"\n  [[case.expect]]\n  check = \"datagrams_captured\"\n"
+                             "  vantage = \"client\"\n";
   // The validator: a value outside one_of, a wrong type. Nothing runs.
   const auto policy = write_file(dir + "/policy.toml", head + "client = { max_streams_policy = \"sometimes\" }\n" + expect);
   auto r = run_conform({"run", policy, "--out", dir + "/o1"}, ".", {kPluginPath});
@@ -351,12 +353,29 @@ BOOST_AUTO_TEST_CASE(bad_knob_values_are_refused_with_their_name) {
   BOOST_TEST(!std::filesystem::exists(dir + "/o4/sim"));
 }
 
+// The in-house QUIC's knobs can break whatever it plays, so each of its
+// cases proves its checks able to fail with a mutant, or says why it has
+// none: one with neither is refused where it is written, nothing runs.
+BOOST_AUTO_TEST_CASE(a_case_with_no_mutant_must_say_why) {
+  const std::string dir = scratch_dir("quic_no_mutant");
+  const auto suite = write_file(dir + "/bare.toml",
+                                "[[case]]\nid = \"bare\"\nrfc = \"9000§7\"\nrequirement = \"it MUST run\"\n"
+                                "plugin = \"quic\"\nscenario = \"handshake\"\n"
+                                "  [[case.expect]]\n  check = \"no_connection_error\"\n");
+  auto r = run_conform({"run", suite, "--out", dir + "/out"}, ".", {kPluginPath});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err == suite + ":2:6: case 'bare' of plugin 'quic' needs a [[case.mutant]] whose knobs break what it "
+                              "shows, so that its checks are seen to fail, or no_mutant = \"why\" when none can\n",
+             r.err);
+  BOOST_TEST(!std::filesystem::exists(dir + "/out/bare"));
+}
+
 BOOST_AUTO_TEST_CASE(the_virtual_time_budget_ends_a_long_run_as_timeout) {
   const std::string dir = scratch_dir("quic_scenarios_budget");
   const auto suite = write_file(dir + "/budget.toml",
                                 "[[case]]\nid = \"long\"\nrfc = \"9000§4.6\"\nrequirement = \"it MUST end\"\n"
                                 "plugin = \"quic\"\nscenario = \"uni-fanout\"\nparams = { frames = 200 }\n"
-                                "network = { budget_ms = 1000 }\n"
+                                "network = { budget_ms = 1000 }\nno_mutant = \"a budget fixture\"\n"
                                 "  [[case.expect]]\n  check = \"datagrams_captured\"\n  vantage = \"client\"\n");
   auto r = run_conform({"run", suite, "--out", dir + "/out"}, ".", {kPluginPath});
   BOOST_TEST(r.exit_code == 1);

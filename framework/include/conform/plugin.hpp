@@ -85,6 +85,12 @@ struct PluginInfo {
   /// over, or after this long. 0 (the default): killed at once, for a plugin
   /// with nothing outside its own process. Since ABI version 9.
   std::uint32_t stop_grace_ms = 0;
+  /// Whether every case of this plugin must prove its checks able to fail:
+  /// a [[case.mutant]] whose knobs break what the case shows, or
+  /// `no_mutant = "why"` (the loader refuses a case with neither). For a
+  /// plugin whose knobs can break any behaviour it plays (the in-house
+  /// QUIC). Since ABI version 9.
+  bool mutants_required = false;
 };
 
 /// The end of one run, as the plugin saw it. Pass or fail is never decided

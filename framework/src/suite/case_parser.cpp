@@ -460,6 +460,10 @@ std::optional<CaseDecl> parse_case(const toml::table& table, const Catalogue& ca
         problems.add(m->pos, "this mutant repeats the one at " + other.pos.str());
     c.mutants.push_back(std::move(*m));
   });
+  if (cx.plugin && cx.plugin->mutants_required && c.mutants.empty() && !c.no_mutant && !c.id.empty())
+    problems.add(c.pos, "case '" + c.id + "' of plugin '" + c.plugin +
+                            "' needs a [[case.mutant]] whose knobs break what it shows, so that its checks are seen "
+                            "to fail, or no_mutant = \"why\" when none can");
   if (c.no_mutant && !c.mutants.empty())
     problems.add(table.get("no_mutant")->source(),
                  "'no_mutant' says why a case has no mutant, but this one has " + std::to_string(c.mutants.size()));
