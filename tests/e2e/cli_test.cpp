@@ -82,6 +82,13 @@ BOOST_AUTO_TEST_CASE(list_verbose_shows_checks_levels_and_mutants) {
   BOOST_TEST(r.out == "mutant/killed  plugin=fixture scenario=echo rfc=9000§4.6 mutants=1\n"
                       "    expect datagrams_captured [expectation]  from=\"server\", vantage=\"client\"\n"
                       "    mutant server.echo=false  fails datagrams_captured\n");
+  // A case without mutants says why.
+  auto control = run_conform({"list", std::string(CONFORM_SOURCE_DIR) + "/suites/rfc9000", "-v", "--filter",
+                              "max-streams-uni/fanout-short"},
+                             ".", {std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR});
+  BOOST_TEST(control.exit_code == 0, control.err);
+  BOOST_TEST(contains(control.out, "\n    no mutant: a control: its streams stay within the initial limit"),
+             control.out);
 }
 
 // A second Ctrl-C ends conform by the default action and leaves

@@ -265,6 +265,7 @@ int command_list(const PluginOptions& plugin_options, const SelectOptions& selec
     }
     for (const auto& m : c.decl->mutants)
       fmt::print("    mutant {}  fails {}\n", m.label, fmt::join(m.fails, ", "));
+    if (c.decl->no_mutant) fmt::print("    no mutant: {}\n", *c.decl->no_mutant);
   }
   return 0;
 }
