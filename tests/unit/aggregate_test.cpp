@@ -341,6 +341,9 @@ BOOST_AUTO_TEST_CASE(xfail_turns_fail_into_xfail) {
   BOOST_TEST(s.status == Status::fail);
   BOOST_TEST(s.headline == "mutant survived: check x passed with m");
   BOOST_TEST(is_failure(s.status));
+  CaseResult t = aggregate(f.c, {failing(1)}, {survived});
+  BOOST_TEST(t.status == Status::fail);
+  BOOST_TEST(t.headline == "mutant survived: check x passed with m");
 }
 
 BOOST_AUTO_TEST_CASE(xfail_turns_pass_into_xpass) {

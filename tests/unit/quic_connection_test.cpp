@@ -298,6 +298,20 @@ BOOST_AUTO_TEST_CASE(idle_timeout_is_at_least_three_ptos) {
   BOOST_TEST(p.server->is_closed());
 }
 
+// The largest max_idle_timeout a varint holds (2^62 - 1 ms) means no idle
+// timeout in practice; it must not wrap the clock into a short one.
+BOOST_AUTO_TEST_CASE(the_largest_idle_timeout_is_none) {
+  Config c = Pair::client_config();
+  c.max_idle_timeout_ms = (uint64_t{1} << 62) - 1;
+  Config s = Pair::server_config();
+  s.max_idle_timeout_ms = 0;
+  Pair p(c, s);
+  p.drive();
+  p.advance(Duration::seconds(100));
+  BOOST_TEST(!p.client->is_closed());
+  BOOST_TEST(!p.server->is_closed());
+}
+
 // RFC 9000 §10.1: sending restarts the idle timer only for the first
 // ack-eliciting packet since one was received; a client probing a path that
 // loses everything closes one idle timeout after its first Initial, not one

@@ -173,6 +173,7 @@ int command_check(const CheckCommandOptions& options) {
 
   PluginSet plugins = load_plugins(options.plugins);
   Catalogue catalogue = catalogue_of(plugins);
+  catalogue.offline = true;
   auto suites = read_suites(suites_paths, catalogue);
   std::vector<Case> cases =
       select_cases(offline_cases(expand_cases(suites, catalogue)), options.filters, options.sections);

@@ -110,7 +110,8 @@ CaseResult aggregate(const Case& c, std::vector<RunRecord> runs, std::vector<Mut
     result.headline_seed = worst->seed;
   }
   // The case's own runs may be expected to fail; a surviving mutant never
-  // is, so xfail is settled first and a mutant can still fail the case.
+  // is, so xfail is settled first and a mutant can still fail the case,
+  // whether its runs passed (XPASS) or failed as expected (XFAIL).
   if (c.decl->xfail) {
     if (result.status == Status::fail) {
       result.status = Status::xfail;
@@ -122,7 +123,7 @@ CaseResult aggregate(const Case& c, std::vector<RunRecord> runs, std::vector<Mut
       if (!result.runs.empty()) result.headline_seed = result.runs.front().seed;
     }
   }
-  if (result.status == Status::pass || result.status == Status::xpass) {
+  if (result.status == Status::pass || result.status == Status::xpass || result.status == Status::xfail) {
     for (const auto& m : result.mutants) {
       if (m.killed) continue;
       result.status = m.run.status == Status::interrupted ? Status::interrupted : Status::fail;

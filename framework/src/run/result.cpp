@@ -54,8 +54,9 @@ std::string mutant_verdict(const MutantOutcome& m) {
   const std::string on = m.seeds.size() > 1 ? fmt::format(" on seed{} {} of {}", m.survived_seeds.size() == 1 ? "" : "s",
                                                           fmt::join(m.survived_seeds, ", "), m.seeds.size())
                                             : "";
+  // No check of `fails` passed: the run ended before any was judged.
   if (why.empty())
-    return fmt::format("SURVIVED{}: the run ended {}{}{}", on, to_string(m.run.status),
+    return fmt::format("NOT JUDGED{}: the run ended {}{}{}", on, to_string(m.run.status),
                        m.run.reason.empty() ? "" : ": ", m.run.reason);
   return fmt::format("SURVIVED{}: {} ({})", on, fmt::join(why, "; "), m.run.artifact_dir);
 }

@@ -435,7 +435,7 @@ std::optional<CaseDecl> parse_case(const toml::table& table, const Catalogue& ca
   c.summary = read_string(cx, "summary", false).value_or("");
   c.xfail = read_string(cx, "xfail", false);
   c.no_mutant = read_string(cx, "no_mutant", false);
-  if (c.no_mutant && c.no_mutant->empty())
+  if (c.no_mutant && c.no_mutant->find_first_not_of(" \t\n") == std::string::npos)
     problems.add(table.get("no_mutant")->source(), "'no_mutant' must say why the case has no mutant");
   read_citation(cx, c);
   resolve_plugin(cx, c);
@@ -460,7 +460,8 @@ std::optional<CaseDecl> parse_case(const toml::table& table, const Catalogue& ca
         problems.add(m->pos, "this mutant repeats the one at " + other.pos.str());
     c.mutants.push_back(std::move(*m));
   });
-  if (cx.plugin && cx.plugin->mutants_required && c.mutants.empty() && !c.no_mutant && !c.id.empty())
+  if (cx.plugin && cx.plugin->mutants_required && !cx.catalogue.offline && c.mutants.empty() && !c.no_mutant &&
+      !c.id.empty() && !table.contains("mutant"))
     problems.add(c.pos, "case '" + c.id + "' of plugin '" + c.plugin +
                             "' needs a [[case.mutant]] whose knobs break what it shows, so that its checks are seen "
                             "to fail, or no_mutant = \"why\" when none can");

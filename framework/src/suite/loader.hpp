@@ -20,6 +20,9 @@ struct Catalogue {
   const CheckRegistry* checks = nullptr;
   /// The keys a `network` table may hold.
   const std::vector<ValueSpec>* network = nullptr;
+  /// For `conform check`, which runs no case and no mutant: a plugin's
+  /// mutants_required does not apply.
+  bool offline = false;
 };
 
 /// The `*.toml` files named by `paths`: files as given, folders searched

@@ -201,7 +201,10 @@ Duration Connection::idle_timeout() const {
   if (peer_params_ && peer_params_->max_idle_timeout_ms &&
       (ms == 0 || peer_params_->max_idle_timeout_ms < ms))
     ms = peer_params_->max_idle_timeout_ms;
-  if (ms == 0) return Duration::seconds(1'000'000'000);  // effectively none
+  // 0 is none; so is any value past a billion seconds (a varint's 2^62 ms
+  // would overflow the clock's nanoseconds).
+  constexpr uint64_t kNone = 1'000'000'000'000;
+  if (ms == 0 || ms > kNone) return Duration::seconds(1'000'000'000);
   // §10.1: "endpoints MUST increase the idle timeout period to be at least
   // three times the current Probe Timeout (PTO)".
   return std::max(Duration::millis(static_cast<int64_t>(ms)), recovery_.pto_period(Space::application) * 3);
