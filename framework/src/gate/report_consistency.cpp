@@ -59,6 +59,19 @@ void check_mutant(const std::string& path, const MutantOutcome& m, const std::st
     throw json_shape_error(path, pointer + "/survived",
                            fmt::format("[{}], but its run says [{}]", fmt::join(m.survived, ", "),
                                        fmt::join(judged.survived, ", ")));
+  // The seeds: its run's among them; killed on every seed, or not killed on
+  // the run's, the first of survived_seeds.
+  if (std::find(m.seeds.begin(), m.seeds.end(), m.run.seed) == m.seeds.end())
+    throw json_shape_error(path, pointer + "/seeds",
+                           fmt::format("[{}] leaves out the seed of its run, {}", fmt::join(m.seeds, ", "), m.run.seed));
+  for (const auto seed : m.survived_seeds)
+    if (std::find(m.seeds.begin(), m.seeds.end(), seed) == m.seeds.end())
+      throw json_shape_error(path, pointer + "/survived_seeds",
+                             fmt::format("{} is not one of its seeds [{}]", seed, fmt::join(m.seeds, ", ")));
+  if (m.killed != m.survived_seeds.empty() || (!m.killed && m.survived_seeds.front() != m.run.seed))
+    throw json_shape_error(path, pointer + "/survived_seeds",
+                           fmt::format("[{}], but the mutant {} on its run's seed {}", fmt::join(m.survived_seeds, ", "),
+                                       m.killed ? "was killed" : "was not killed", m.run.seed));
 }
 
 void check_case(const std::string& path, const CaseResult& r, const std::string& pointer) {
