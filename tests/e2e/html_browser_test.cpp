@@ -242,6 +242,12 @@ BOOST_AUTO_TEST_CASE(renders_with_no_console_message) {
 BOOST_AUTO_TEST_CASE(the_killed_mutant_shows_the_cliff) {
   const Run& r = real_run();
   const std::string fanout = uid(r, "max-streams-uni/fanout");
+  // The mutant shows its own verdict, not its run's: KILLED, green, its
+  // run's FAIL said after.
+  const std::string mutant = block_of(r.dom.out, fanout + "-mutant-0", fanout + "-mutant-0-streams");
+  BOOST_TEST(mutant.find("<span class=\"badge s-pass\">KILLED</span> mutant client.emit_max_streams=false: killed, "
+                         "its run FAIL (must fail: streams_delivered, max_streams_extended)") != std::string::npos,
+             mutant.substr(0, 600));
   const std::string series = attribute_of(r.dom.out, fanout + "-mutant-0-streams", "data-series");
   BOOST_TEST_REQUIRE(!series.empty());
   const json s = json::parse(series);

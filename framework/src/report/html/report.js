@@ -327,12 +327,27 @@
     return el('li', { class: 'evidence' }, where.join(' '), where.length ? ' ' : '', frame, time, ': ', e.text);
   }
 
-  function runBlock(c, run, label, uid) {
+  // A mutant's own verdict, as the console says it: killed (on each seed),
+  // SURVIVED (on which seeds), or NOT JUDGED (its run ended first). Its
+  // run's status is no verdict on the mutant: a killed mutant's run FAILs.
+  function mutantVerdict(m) {
+    const seeds = m.seeds || [m.run.seed];
+    const survivedOn = m.survived_seeds || [];
+    const word = m.killed ? 'KILLED' : (m.survived || []).length ? 'SURVIVED' : 'NOT JUDGED';
+    const on = seeds.length < 2 ? '' : m.killed ? ` on each of ${seeds.length} seeds`
+      : ` on seed${survivedOn.length === 1 ? '' : 's'} ${survivedOn.join(', ')} of ${seeds.length}`;
+    return {
+      badge: el('span', { class: 'badge s-' + (m.killed ? 'pass' : cssName(word === 'SURVIVED' ? 'FAIL' : word)) }, word),
+      label: `mutant ${m.label}: ${word.toLowerCase()}${on}, its run ${m.run.status} (must fail: ${m.fails.join(', ')})`,
+    };
+  }
+
+  function runBlock(c, run, label, uid, verdictBadge) {
     const view = DATA.views[run.artifact_dir] || { kind: 'none', notes: ['no artifact folder'] };
     const body = el('div', { class: 'run-body' });
     const block = el('details', { class: 'run', id: uid, 'data-mutant': run.mutant || '', 'data-status': run.status,
       open: isFailure(run.status) || run.mutant ? true : null },
-      el('summary', {}, badge(run.status), ' ', label, offline() ? '' : ` · seed ${run.seed}`,
+      el('summary', {}, verdictBadge || badge(run.status), ' ', label, offline() ? '' : ` · seed ${run.seed}`,
         ` · ${seconds(run.duration_s)}`,
         el('span', { class: 'dir' }, ' ' + run.artifact_dir)), body);
     let drawn = false;
@@ -369,8 +384,10 @@
     const uid = 'case-' + index;
     const runs = [];
     (c.runs || []).forEach((r, i) => runs.push(runBlock(c, r, 'run', `${uid}-run-${i}`)));
-    (c.mutants || []).forEach((m, i) => runs.push(runBlock(c, m.run,
-      `mutant ${m.label}: ${m.killed ? 'killed' : 'SURVIVED'} (must fail: ${m.fails.join(', ')})`, `${uid}-mutant-${i}`)));
+    (c.mutants || []).forEach((m, i) => {
+      const verdict = mutantVerdict(m);
+      runs.push(runBlock(c, m.run, verdict.label, `${uid}-mutant-${i}`, verdict.badge));
+    });
     const killed = (c.mutants || []).filter((m) => m.killed).length;
     const block = el('details', { class: 'case', id: uid, 'data-status': c.status, 'data-id': c.id,
       open: isFailure(c.status) ? true : null },
