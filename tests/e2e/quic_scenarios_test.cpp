@@ -143,6 +143,8 @@ BOOST_AUTO_TEST_CASE(a_connection_error_still_completes_the_run) {
 // A path that loses everything: the client probes, then closes one idle
 // timeout (30 s) after its first Initial (RFC 9000 §10.1: probes do not
 // restart the timer), and the run ends there, judged, not at the budget.
+// The limit checks see the client's transport parameters but nothing sent
+// under them: NOT EXERCISED, never a vacuous PASS.
 BOOST_AUTO_TEST_CASE(a_run_whose_path_loses_everything_ends_at_the_idle_timeout) {
   const std::string dir = scratch_dir("quic_all_lost");
   const std::string suite = write_file(dir + "/s.toml", R"toml([[case]]
@@ -150,19 +152,36 @@ id = "idle/all-lost"
 rfc = "9000§10.1"
 requirement = "an endpoint MUST close once idle past its idle timeout (§10.1)"
 plugin = "quic"
-scenario = "handshake"
+scenario = "uni-fanout"
+params = { frames = 300, cadence_ms = 0 }
+client = { initial_max_streams_uni = 10, initial_max_data = 5000 }
 network = { loss_rate = 1 }
 no_mutant = "a run whose path loses everything: what it shows is how long it lasts"
   [[case.expect]]
   check = "datagrams_captured"
   vantage = "client"
   from = "client"
+  [[case.expect]]
+  check = "max_streams_extended"
+  by = "client"
+  dir = "uni"
+  may_be_unexercised = true
+  [[case.expect]]
+  check = "max_data_extended"
+  by = "client"
+  may_be_unexercised = true
+  [[case.expect]]
+  check = "credit_not_held_back"
+  by = "client"
+  may_be_unexercised = true
 )toml");
   auto r = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/r.json"}, ".", {kPluginPath});
   BOOST_TEST(r.exit_code == 0, r.out + r.err);
   const json report = json::parse(read_file(dir + "/r.json"));
   const json& run = report["cases"][0]["runs"][0];
   BOOST_TEST(run["status"] == "PASS", run.dump());
+  for (std::size_t k = 1; k < 4; ++k)
+    BOOST_TEST(run["checks"][k]["verdict"] == "NOT EXERCISED", run["checks"][k].dump());
   const json& evidence = run["checks"][0]["evidence"];
   BOOST_REQUIRE(evidence.size() == 2u);
   BOOST_TEST(evidence[1]["text"] == "last counted datagram");

@@ -72,6 +72,7 @@ class CreditNotHeldBack final : public QuicCheck {
       const auto& conn = *j.connection;
       if (!conn.parameters(by))
         return no_transport_parameters(by, j);
+      if (auto none = nothing_under_limits(j)) return *none;
       std::vector<std::string> problems;
       std::vector<Evidence> ev;
       std::size_t episodes = 0, longest = 0;

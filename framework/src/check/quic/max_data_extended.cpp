@@ -47,6 +47,7 @@ class MaxDataExtended final : public QuicCheck {
       if (!initial) {
         return no_transport_parameters(by, j);
       }
+      if (auto none = nothing_under_limits(j)) return *none;
       const auto& raises = conn.side(by).max_data;
       const LimitWalk walk = walk_limit(*initial, raises, conn.side(peer).data_sent, conn.at(0));
       std::vector<std::string> problems;

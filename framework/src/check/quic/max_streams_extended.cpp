@@ -62,6 +62,7 @@ class MaxStreamsExtended final : public QuicCheck {
     const auto initial = initial_max_streams(conn, by, dir);
     if (!initial)
       return no_transport_parameters(by, j);
+    if (auto none = nothing_under_limits(j)) return *none;
     const auto& maxes = conn.side(by).max_streams[d];
     const auto& opens = conn.side(peer).opened[d];
     std::vector<std::string> problems;

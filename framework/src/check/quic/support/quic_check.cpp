@@ -164,6 +164,13 @@ CheckResult no_transport_parameters(Side declared_by, const Judged& j) {
           {}};
 }
 
+std::optional<CheckResult> nothing_under_limits(const Judged& j) {
+  if (carries_application_data(*j.connection->connection)) return std::nullopt;
+  return not_exercised(fmt::format("no 0-RTT or 1-RTT packet in {}: nothing was sent that a stream or flow limit "
+                                   "governs",
+                                   j.capture->file));
+}
+
 CheckResult missing_captures(Side side) {
   return {Verdict::fail,
           side == Side::client ? "no client*.pcap in the case folder" : "no server.pcap in the case folder",

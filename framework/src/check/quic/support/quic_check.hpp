@@ -126,6 +126,11 @@ CheckResult not_exercised(std::string looked_for, std::vector<Evidence> evidence
 /// capture begun mid-connection), since no limit can be followed.
 CheckResult no_transport_parameters(Side declared_by, const Judged& j);
 
+/// NOT EXERCISED for connection `j` when its capture holds no 0-RTT or
+/// 1-RTT packet: the transport parameters were sent, but nothing a stream
+/// or flow limit governs ever was (every datagram lost, say); else nothing.
+std::optional<CheckResult> nothing_under_limits(const Judged& j);
+
 /// The failed verdict for a run without the captures a check reads, e.g.
 /// "no client*.pcap in the case folder".
 CheckResult missing_captures(Side side);
