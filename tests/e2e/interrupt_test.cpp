@@ -67,6 +67,22 @@ std::size_t count(const std::string& text, const std::string& what) {
   return n;
 }
 
+// `conform run` of a one-case suite of the external plugin in `dir`, with
+// the profiles of dir/profiles: case `id`, its params and roles as `roles`
+// (TOML lines), judged by no_connection_error; its folder is dir/out/ID.
+std::unique_ptr<BackgroundProgram> start_external_case(const std::string& dir, const std::string& id,
+                                                       const std::string& roles) {
+  const std::string suite = write_file(dir + "/s.toml", "[[case]]\nid = \"" + id + "\"\n" + R"toml(rfc = "9000§10.2"
+requirement = "a connection MUST end without error (fixture)"
+plugin = "external"
+scenario = "request-response"
+)toml" + roles + "  [[case.expect]]\n  check = \"no_connection_error\"\n");
+  return std::make_unique<BackgroundProgram>(
+      std::vector<std::string>{CONFORM_BINARY, "run", suite, "--out", dir + "/out"}, dir + "/conform", ".",
+      std::vector<std::string>{std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR,
+                               "CONFORM_EXTERNAL_PROFILES=" + dir + "/profiles", "CONFORM_REQUIRE_PEERS=0"});
+}
+
 // A client that writes its process id to {profile_dir}/../client.pid and waits.
 const char* kWaitingClient = R"toml([client]
 program = "sh"
@@ -93,23 +109,10 @@ args = ["-c", "echo $$ > {profile_dir}/../server.pid; exec \"$0\" \"$@\"", ")tom
         "server", "--listen", "{address}:{port}", "--cert", "{cert}", "--key", "{key}", "--htdocs", "{htdocs}",
         "--keylog", "{keylog}"]
 )toml");
-  const std::string suite = write_file(dir + "/s.toml", R"toml([[case]]
-id = "interop/waits"
-rfc = "9000§10.2"
-requirement = "a connection MUST end without error (fixture)"
-plugin = "external"
-scenario = "request-response"
-params = { time_limit_ms = 60000 }
-client = { implementation = "waiter" }
-server = { implementation = "waiter" }
-  [[case.expect]]
-  check = "no_connection_error"
-)toml");
   InteropRun r;
-  r.run = std::make_unique<BackgroundProgram>(
-      std::vector<std::string>{CONFORM_BINARY, "run", suite, "--out", dir + "/out"}, dir + "/conform", ".",
-      std::vector<std::string>{std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR,
-                               "CONFORM_EXTERNAL_PROFILES=" + dir + "/profiles", "CONFORM_REQUIRE_PEERS=0"});
+  r.run = start_external_case(dir, "interop/waits",
+                              "params = { time_limit_ms = 60000 }\nclient = { implementation = \"waiter\" }\n"
+                              "server = { implementation = \"waiter\" }\n");
   r.folder = dir + "/out/interop/waits";
   r.pids = pids_of({r.folder + "/server.pid", r.folder + "/client.pid"}, *r.run);
   BOOST_TEST_REQUIRE(r.pids.size() == 2u);
@@ -228,19 +231,8 @@ program = "/bin/true"
 program = "sh"
 args = ["-c", "echo $$ > {profile_dir}/../prepare.pid; exec sleep 15"]
 )toml");
-  const std::string suite = write_file(dir + "/s.toml", R"toml([[case]]
-id = "interop/prepares"
-rfc = "9000§10.2"
-requirement = "a connection MUST end without error (fixture)"
-plugin = "external"
-scenario = "request-response"
-server = { implementation = "slow" }
-  [[case.expect]]
-  check = "no_connection_error"
-)toml");
-  BackgroundProgram run({CONFORM_BINARY, "run", suite, "--out", dir + "/out"}, dir + "/conform", ".",
-                        {std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR,
-                         "CONFORM_EXTERNAL_PROFILES=" + dir + "/profiles", "CONFORM_REQUIRE_PEERS=0"});
+  const auto started = start_external_case(dir, "interop/prepares", "server = { implementation = \"slow\" }\n");
+  BackgroundProgram& run = *started;
   const std::string folder = dir + "/out/interop/prepares";
   const auto pids = pids_of({folder + "/prepare.pid"}, run);
   const auto sent = Clock::now();

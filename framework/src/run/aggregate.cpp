@@ -68,15 +68,15 @@ MutantOutcome judge_mutant(const MutantDecl& mutant, RunRecord run) {
 
 MutantOutcome judge_mutant(const MutantDecl& mutant, std::vector<RunRecord> runs) {
   std::vector<std::uint64_t> seeds, survived_seeds;
-  std::optional<MutantOutcome> first, first_survivor;
+  // The outcome shown: the first seed's, replaced by the first survivor's.
+  std::optional<MutantOutcome> shown;
   for (auto& run : runs) {
     seeds.push_back(run.seed);
     MutantOutcome m = judge_mutant(mutant, std::move(run));
     if (!m.killed) survived_seeds.push_back(m.run.seed);
-    if (!m.killed && !first_survivor) first_survivor = std::move(m);
-    else if (!first) first = std::move(m);
+    if (!shown || (!m.killed && survived_seeds.size() == 1)) shown = std::move(m);
   }
-  MutantOutcome out = first_survivor ? std::move(*first_survivor) : first ? std::move(*first) : MutantOutcome{};
+  MutantOutcome out = shown ? std::move(*shown) : MutantOutcome{};
   out.seeds = std::move(seeds);
   out.survived_seeds = std::move(survived_seeds);
   return out;

@@ -18,8 +18,9 @@ MutantOutcome judge_mutant(const MutantDecl& mutant, std::vector<RunRecord> runs
 /// The case's status and headline. Runs that ERROR or TIMEOUT outrank a
 /// FAIL; a FAIL outranks an INTERRUPTED run, which outranks a surviving
 /// mutant; a mutant whose run was INTERRUPTED makes a passing case
-/// INTERRUPTED; with `xfail` a FAIL becomes
-/// XFAIL and a PASS becomes XPASS. A case whose every run is UNSUPPORTED is
+/// INTERRUPTED; with `xfail` a FAIL becomes XFAIL and a PASS becomes XPASS,
+/// and then a mutant that was not killed still makes the case FAIL (xfail
+/// is about the case's own runs). A case whose every run is UNSUPPORTED is
 /// UNSUPPORTED.
 CaseResult aggregate(const Case& c, std::vector<RunRecord> runs,
                      std::vector<MutantOutcome> mutants);

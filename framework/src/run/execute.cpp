@@ -102,19 +102,18 @@ RunRecord execute_run(const RunJob& job, Plugin& plugin, const CheckRegistry& ch
     std::vector<std::pair<std::string, std::string>> captures;
     for (const auto& [file, vantage] : capture_vantages(ctx.artifact_dir()))
       captures.emplace_back(file, to_string(vantage));
-    if (outcome.status == RunOutcome::Status::completed) {
+    const bool timed_out = outcome.status == RunOutcome::Status::timeout;
+    if (outcome.status == RunOutcome::Status::completed || timed_out) {
       record = judge_checks(*job.c, ctx.artifact_dir(), ctx.settings(), checks, CaptureOrigin::case_run);
-    } else if (outcome.status == RunOutcome::Status::timeout) {
       // What a run that never ended (a deadlock) left is judged too: a
       // mutant is killed by it, and the report shows it; the run stays a
       // TIMEOUT.
-      record = judge_checks(*job.c, ctx.artifact_dir(), ctx.settings(), checks, CaptureOrigin::case_run);
-      record.status = Status::timeout;
-      record.reason = outcome.reason;
+      if (timed_out) {
+        record.status = Status::timeout;
+        record.reason = outcome.reason;
+      }
     } else {
-      record.status = outcome.status == RunOutcome::Status::unsupported ? Status::unsupported
-                      : outcome.status == RunOutcome::Status::timeout   ? Status::timeout
-                                                                         : Status::error;
+      record.status = outcome.status == RunOutcome::Status::unsupported ? Status::unsupported : Status::error;
       record.reason = outcome.reason;
     }
     record.captures = std::move(captures);

@@ -118,6 +118,7 @@ std::set<std::string> values_of(const CaseDecl& c, const PluginInfo& plugin, con
     add(side->second.at(knob));
     return true;
   };
+  const ValueSpec* spec = suite_detail::find_spec(plugin.knobs, knob);
   for (const auto& role : plugin.roles) {
     bool chosen = set_in(c.knobs, role);
     for (const auto& m : c.mutants) set_in(m.knobs, role);
@@ -126,7 +127,6 @@ std::set<std::string> values_of(const CaseDecl& c, const PluginInfo& plugin, con
         for (const auto& v : axis.values) add(v);
         chosen = true;
       }
-    const ValueSpec* spec = suite_detail::find_spec(plugin.knobs, knob);
     if (!chosen && spec && spec->default_value) add(*spec->default_value);
   }
   return values;
