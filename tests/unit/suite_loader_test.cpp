@@ -380,11 +380,14 @@ BOOST_AUTO_TEST_CASE(load_suites_rejects_a_missing_path_before_parsing) {
 BOOST_AUTO_TEST_CASE(a_problem_of_one_knob_value_refuses_only_the_cases_that_take_it) {
   PluginInfo plugin = quic_plugin();
   plugin.knobs.push_back({"stack", ValueType::string, Value{std::string("a")}, "the stack", {"a", "b"}});
-  plugin.problems = {{"/p/b.toml", 3, 1, "b is broken", "stack", "b"},
-                     {"/p/x.toml", 1, 9, "unreadable", "stack", ""}};
+  // The profiles sit beside the suite, in a folder that sorts before it:
+  // problems are told in path order, and the scratch folder differs by machine.
+  const auto dir = scratch_dir("suite_loader_scoped_problem");
+  plugin.problems = {{dir + "/p/b.toml", 3, 1, "b is broken", "stack", "b"},
+                     {dir + "/p/x.toml", 1, 9, "unreadable", "stack", ""}};
   const Catalogue catalogue{{&plugin}, &CheckRegistry::builtin(), &network_spec()};
-  const std::string b_broken = "/p/b.toml:3:1: plugin 'quic': b is broken";
-  const std::string unreadable = "/p/x.toml:1:9: plugin 'quic': unreadable";
+  const std::string b_broken = dir + "/p/b.toml:3:1: plugin 'quic': b is broken";
+  const std::string unreadable = dir + "/p/x.toml:1:9: plugin 'quic': unreadable";
   const std::string mutant = "\n  [[case.mutant]]\n  client = { stack = \"b\" }\n  fails = [\"datagrams_captured\"]\n";
   const std::vector<std::tuple<std::string, std::string, bool>> cases = {
       {"default", valid_case("default"), false},
@@ -393,7 +396,6 @@ BOOST_AUTO_TEST_CASE(a_problem_of_one_knob_value_refuses_only_the_cases_that_tak
       {"matrix", valid_case("matrix", "matrix = { \"client.stack\" = [\"a\", \"b\"] }\n"), true},
       {"mutant", valid_case("mutant") + mutant, true},
   };
-  const auto dir = scratch_dir("suite_loader_scoped_problem");
   for (const auto& [id, text, refused] : cases) {
     BOOST_TEST_CONTEXT(text) {
       const auto file = write_file(dir + "/s.toml", text);
