@@ -204,7 +204,8 @@ BOOST_AUTO_TEST_CASE(merge_refuses_what_is_not_one_whole_run) {
   r = run_conform({"merge", s1, whole});
   BOOST_TEST(r.exit_code == 2);
   BOOST_TEST(r.err == whole + ": not a shard report (no \"shard\" member): write it with "
-                              "`conform run --shard K/N --json FILE`\n");
+                              "`conform run --shard K/N --json FILE` (or a check's with `conform check --shard "
+                              "K/N --json FILE`)\n");
   // Two shards claiming one case: an edited report.
   json edited = read_json(s2);
   const json taken = read_json(s1)["cases"][0];

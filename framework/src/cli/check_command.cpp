@@ -1,6 +1,7 @@
 // `conform check`.
 #include "cli/check_command.hpp"
 
+#include "cli/check_inputs.hpp"
 #include "cli/commands.hpp"
 #include "cli/gate_options.hpp"
 #include "cli/select.hpp"
@@ -19,27 +20,46 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool is_suite(const std::string& path) {
-  std::error_code ec;
-  return fs::is_directory(path, ec) || fs::path(path).extension() == ".toml";
-}
-
 // A folder per capture under `<out>/@check/` (a case folder never starts
-// with '@'), distinct when two captures share a file name.
-std::vector<std::string> capture_roots(const std::string& out_dir, const std::vector<std::string>& captures) {
+// with '@'), distinct when two captures share a file name, for the
+// captures this job reads. A capture split over jobs shares its folder
+// with them: each job clears only its connections' folders.
+std::vector<std::string> capture_roots(const std::string& out_dir, const std::vector<std::string>& captures,
+                                       const std::vector<CaptureShare>& shares) {
   std::vector<std::string> roots;
   std::map<std::string, int> used;
-  for (const auto& c : captures) {
-    std::string name = fs::path(c).filename().string();
+  for (std::size_t k = 0; k < captures.size(); ++k) {
+    std::string name = fs::path(captures[k]).filename().string();
     if (int n = used[name]++; n > 0) name += fmt::format("~{}", n + 1);
     fs::path root = fs::path(out_dir) / "@check" / name;
+    roots.push_back(fs::absolute(root).string());
+    if (!shares[k].read) continue;
     std::error_code ec;
-    fs::remove_all(root, ec);
+    if (!shares[k].split) fs::remove_all(root, ec);
     fs::create_directories(root, ec);
     if (ec) throw InputError({out_dir}, "--out: cannot create " + root.string() + ": " + ec.message());
-    roots.push_back(fs::absolute(root).string());
   }
   return roots;
+}
+
+std::optional<ShardSpec> shard_of(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  ShardSpec spec;
+  if (std::string problem = parse_shard(text, spec); !problem.empty()) throw InputError({"--shard"}, problem);
+  return spec;
+}
+
+void print_shard(ShardSpec spec, const std::vector<CaptureShare>& shares) {
+  const auto whole = std::count_if(shares.begin(), shares.end(), [](auto& s) { return s.read && !s.split; });
+  const auto split = std::count_if(shares.begin(), shares.end(), [](auto& s) { return s.split; });
+  fmt::print("shard {}/{}: {} of {} capture{} whole, and a share of the connections of {} split over the {} jobs\n",
+             spec.index, spec.count, whole, shares.size(), shares.size() == 1 ? "" : "s", split, spec.count);
+}
+
+std::string case_ids_digest(const std::vector<Case>& cases) {
+  std::vector<std::string> ids;
+  for (const auto& c : cases) ids.push_back(c.id());
+  return cases_digest(ids);
 }
 
 // The captures `file` names: the one at that path, else those of that file
@@ -132,8 +152,8 @@ CLI::App* add_check_command(CLI::App& app, CheckCommandOptions& options) {
   auto* cmd = app.add_subcommand(
       "check", "judge captures made elsewhere with the expect blocks of suites' cases (no plugin runs)");
   cmd->add_option("inputs", options.inputs,
-                  "captures (pcap, pcapng), then suite files or folders (*.toml, folders); without a suite, "
-                  "the default suite suites/capture")
+                  "captures (pcap, pcapng; folders of them, glob patterns, or @LIST naming one per line), then "
+                  "suite files or folders (*.toml); without a suite, the default suite suites/capture")
       ->required()
       ->type_name("CAPTURE... [SUITE_OR_DIR...]");
   // One value per occurrence: `--keylog K SUITE` must leave SUITE to the inputs.
@@ -155,18 +175,25 @@ CLI::App* add_check_command(CLI::App& app, CheckCommandOptions& options) {
   cmd->add_option("--out", options.out_dir, "folder for each connection's files, under @check/")
       ->capture_default_str()
       ->type_name("DIR");
+  cmd->add_option("--shard", options.shard,
+                  "judge only job K's share of the captures of N jobs (captures dealt whole by size, large ones "
+                  "split by connection); `conform merge` joins the jobs' JSON reports")
+      ->type_name("K/N");
+  cmd->add_option("--split-bytes", options.split_bytes,
+                  "with --shard: a capture of at least this many bytes is split by connection over every job")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber)
+      ->type_name("BYTES");
   add_report_options(*cmd, options.report);
   return cmd;
 }
 
 int command_check(const CheckCommandOptions& options) {
-  std::vector<std::string> captures, suites_paths;
-  for (const auto& input : options.inputs) (is_suite(input) ? suites_paths : captures).push_back(input);
+  auto [captures, suites_paths, capture_inputs] = sort_check_inputs(options.inputs);
   if (captures.empty()) throw InputError({options.inputs.front()}, "no capture given: name a pcap or pcapng file");
   if (suites_paths.empty()) suites_paths.push_back(default_suite(options.report.verbosity));
   for (const auto& c : captures)
     if (std::error_code ec; !fs::is_regular_file(c, ec)) throw InputError({c}, "no such capture file");
-  refuse_repeated(options.inputs);
   const auto given = given_vantages(options.vantages, captures);
   for (const auto& k : options.keylogs)
     if (k.empty()) throw InputError({"--keylog"}, "an empty path names no key log");
@@ -184,50 +211,73 @@ int command_check(const CheckCommandOptions& options) {
     throw InputError({suites_paths.front()}, "no case matches" + why);
   }
   std::vector<std::string> read = options.inputs;
+  read.insert(read.end(), captures.begin(), captures.end());
   read.insert(read.end(), options.keylogs.begin(), options.keylogs.end());
   ReportSet reports(options.report, read);
   refuse_overwriting({{"--out", options.out_dir}}, read);
+  const auto shard = shard_of(options.shard);
+  const auto shares = shares_of(captures, shard, options.split_bytes);
   // Every input is read before --out is touched: a bad one leaves the
   // earlier results there as they were.
   std::vector<KeyLogFile> keylogs;
   for (const auto& path : options.keylogs) keylogs.push_back({path, dissect::read_key_log_text(path)});
   std::vector<ReadCapture> read_captures;
-  std::vector<std::string> key_texts, key_sources(captures.size());
+  std::vector<std::size_t> taken;  // the list index of each capture read
+  std::vector<std::string> key_texts, key_sources;
   for (std::size_t k = 0; k < captures.size(); ++k) {
+    if (!shares[k].read) continue;
+    taken.push_back(k);
     key_texts.emplace_back();
-    const auto keys = capture_keys(captures[k], keylogs, key_texts[k], key_sources[k]);
+    key_sources.emplace_back();
+    const auto keys = capture_keys(captures[k], keylogs, key_texts.back(), key_sources.back());
     read_captures.push_back(read_for_check(captures[k], keys));
   }
-  const auto roots = capture_roots(options.out_dir, captures);
+  const auto roots = capture_roots(options.out_dir, captures, shares);
   const auto vantages = named_vantages(cases);
   std::vector<SplitCapture> split;
-  for (std::size_t k = 0; k < captures.size(); ++k) {
-    split.push_back(split_capture(captures[k], read_captures[k], key_texts[k], roots[k], vantages, given[k]));
-    split.back().key_sources = key_sources[k];
+  for (std::size_t i = 0; i < taken.size(); ++i) {
+    const std::size_t k = taken[i];
+    UnitFilter keep = [](std::size_t) { return true; };
+    if (shares[k].split) keep = [k, spec = *shard](std::size_t n) { return judges_connection(k, n, spec); };
+    split.push_back(split_capture(captures[k], read_captures[i], key_texts[i], roots[k], vantages, given[k], keep));
+    split.back().key_sources = key_sources[i];
   }
   const auto with_mutants = std::count_if(cases.begin(), cases.end(),
                                           [](const Case& c) { return !c.decl->mutants.empty(); });
-  if (options.report.verbosity != Verbosity::quiet) print_units(split, with_mutants);
+  if (options.report.verbosity != Verbosity::quiet) {
+    if (shard) print_shard(*shard, shares);
+    print_units(split, with_mutants);
+  }
   for (const auto& c : split)
     for (const auto& w : c.warnings) fmt::print(stderr, "warning: {}\n", w);
 
   Interruption interruption;
-  const auto run = judge_offline(cases, split, CheckRegistry::builtin(), interruption);
+  const auto run = judge_offline(cases, split, CheckRegistry::builtin(), interruption, shard.has_value());
   RunPlan plan{&run->cases, 1, false, fs::absolute(options.out_dir).string(), {}, {}};
   plan.seeded = false;
   std::string inputs;
-  for (const auto& c : captures) inputs += " " + shell_quote(c);
+  for (const auto& c : capture_inputs) inputs += " " + shell_quote(c);
   for (const auto& k : options.keylogs) inputs += " --keylog " + shell_quote(k);
   for (const auto& d : options.plugins.dirs) inputs += " --plugin-dir " + shell_quote(d);
   for (const auto& f : options.plugins.files) inputs += " --plugin " + shell_quote(f);
   for (const auto& v : options.vantages) inputs += " --vantage " + shell_quote(v);
-  plan.replay = [inputs](const CaseResult& r) {
-    return "conform check" + inputs + " " + shell_quote(r.c->suite->path) + " --filter " +
-           shell_quote(r.c->decl->id);
-  };
+  plan.replay = check_replay(inputs);
 
   reports.add_section("offline", [&] { return offline_json(split, options.keylogs, cases); });
   reports.add_section("interrupted", [&interruption] { return interrupted_json(interruption); });
+  if (shard)
+    reports.add_section("check_shard", [&] {
+      CheckShardReport s{*shard, options.split_bytes, case_ids_digest(cases), "", inputs, {}, {}};
+      s.inputs_digest = check_inputs_digest(captures, shares, options.split_bytes, inputs);
+      for (std::size_t k = 0, i = 0; k < captures.size(); ++k) {
+        CheckShardReport::Capture c{captures[k], shares[k].bytes, shares[k].read, shares[k].split, 0};
+        if (shares[k].read) c.connections = split[i++].units_total;
+        s.captures.push_back(std::move(c));
+      }
+      for (const auto& place : run->places)
+        s.judged.push_back({place.case_index, taken[place.capture], place.connection});
+      return to_json(s);
+    });
   const int code = reports.report(plan, run->results, run->totals);
   return interrupted_exit(interruption, run->totals, code);
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cli/commands.hpp"
+#include "gate/check_shard.hpp"
 #include "gate/report_set.hpp"
 
 #include <CLI/CLI.hpp>
@@ -11,8 +12,7 @@
 namespace conform {
 
 struct CheckCommandOptions {
-  /// Captures and suites, told apart by kind: folders and `*.toml` files
-  /// are suites, other files captures.
+  /// Captures and suites, told apart by kind (cli/check_inputs.hpp).
   std::vector<std::string> inputs;
   std::vector<std::string> keylogs;
   std::vector<std::string> filters;
@@ -21,6 +21,9 @@ struct CheckCommandOptions {
   std::vector<std::string> vantages;
   PluginOptions plugins;
   std::string out_dir = "conform-out";
+  /// "K/N": judge only job K's share of the captures (gate/check_shard.hpp).
+  std::string shard;
+  std::uintmax_t split_bytes = kDefaultSplitBytes;
   ReportOptions report;
 };
 

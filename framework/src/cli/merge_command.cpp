@@ -3,12 +3,13 @@
 
 #include "cli/commands.hpp"
 #include "cli/gate_options.hpp"
-#include "gate/merge.hpp"
+#include "gate/check_merge.hpp"
 #include "gate/report_set.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <unistd.h>
 
@@ -16,8 +17,9 @@ namespace conform {
 
 CLI::App* add_merge_command(CLI::App& app, MergeCommandOptions& options) {
   auto* cmd = app.add_subcommand(
-      "merge", "join the JSON reports of a run's shards (run --shard K/N --json) into one report and verdict");
-  cmd->add_option("reports", options.reports, "the JSON report of every shard")->required()->type_name("REPORT");
+      "merge", "join the JSON reports of a run's shards (run --shard K/N --json) or of a check's jobs (check "
+      "--shard K/N --json) into one report and verdict");
+  cmd->add_option("reports", options.reports, "the JSON report of every shard or job")->required()->type_name("REPORT");
   add_report_options(*cmd, options.report);
   return cmd;
 }
@@ -27,7 +29,16 @@ int command_merge(const MergeCommandOptions& options) {
   for (const auto& path : options.reports) reports.push_back(read_report(path));
   ReportSet set(options.report, options.reports);
 
-  const std::unique_ptr<MergedRun> run = merge_shards(std::move(reports));
+  // The jobs of a sharded check, or the shards of a run.
+  const bool check = std::any_of(reports.begin(), reports.end(), [](const ReadReport& r) { return r.check_shard; });
+  MergedCheck merged;
+  if (check) {
+    merged = merge_check_shards(std::move(reports));
+    set.add_section("offline", [&merged] { return merged.offline; });
+  } else {
+    merged.run = merge_shards(std::move(reports));
+  }
+  const std::unique_ptr<MergedRun>& run = merged.run;
   if (options.report.verbosity != Verbosity::quiet) {
     std::vector<std::string> names;
     for (std::size_t k = 0; k < run->shards.size(); ++k)

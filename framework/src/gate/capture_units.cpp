@@ -41,15 +41,18 @@ void add_vantages(const fs::path& folder, const std::vector<std::string>& vantag
   std::ofstream(folder / "keys.log", std::ios::binary) << key_log_text;
 }
 
+// A fresh folder: a sharded check shares its capture's root with other
+// jobs, so each clears only the folders of the connections it judges.
 fs::path unit_folder(const fs::path& root, std::size_t number) {
   fs::path folder = root / fmt::format("connection-{}", number);
+  fs::remove_all(folder);
   fs::create_directories(folder);
   return folder;
 }
 
 // QUIC: each connection's datagrams, rewritten with conform's addresses.
 void quic_units(const CaptureContents& capture, const dissect::Timeline& timeline, const fs::path& root,
-                SplitCapture& out) {
+                const UnitFilter& keep, SplitCapture& out) {
   const std::string name = root.filename().string();
   const std::int64_t origin = capture.datagrams.empty() ? 0 : capture.datagrams.front().time_ns;
   auto by_frame = [&](std::uint64_t frame) -> const CapturedDatagram& {
@@ -58,9 +61,14 @@ void quic_units(const CaptureContents& capture, const dissect::Timeline& timelin
   };
   for (const auto& conn : timeline.connections) {
     CaptureUnit unit;
-    unit.label = fmt::format("{}#{}", name, out.units.size() + 1);
+    unit.number = ++out.units_total;
+    unit.label = fmt::format("{}#{}", name, unit.number);
+    if (conn.client_random && !conn.secrets_found)
+      out.notes.push_back(fmt::format("{}: the key log has no secrets for this connection: only its Initial "
+                                      "packets decrypt", unit.label));
+    if (!keep(unit.number)) continue;
     unit.transport = "QUIC";
-    unit.folder = unit_folder(root, out.units.size() + 1).string();
+    unit.folder = unit_folder(root, unit.number).string();
     unit.client = conn.client.str();
     unit.server = conn.server.str();
     {
@@ -78,9 +86,6 @@ void quic_units(const CaptureContents& capture, const dissect::Timeline& timelin
     }
     unit.roles_from = unit.frames.empty() ? "the client's Initial"
                                           : fmt::format("the client's Initial (frame {})", unit.frames.front());
-    if (conn.client_random && !conn.secrets_found)
-      out.notes.push_back(fmt::format("{}: the key log has no secrets for this connection: only its Initial "
-                                      "packets decrypt", unit.label));
     out.units.push_back(std::move(unit));
   }
   if (!timeline.unattributed.empty())
@@ -130,7 +135,7 @@ std::vector<TcpConnection> tcp_connections(const std::vector<TcpSegment>& segmen
   return out;
 }
 
-void tcp_units(const std::string& path, const fs::path& root, SplitCapture& out) {
+void tcp_units(const std::string& path, const fs::path& root, const UnitFilter& keep, SplitCapture& out) {
   std::vector<TcpSegment> segments;
   try {
     segments = read_tcp_segments(path, true);
@@ -145,9 +150,11 @@ void tcp_units(const std::string& path, const fs::path& root, SplitCapture& out)
   std::vector<std::string> outputs;
   for (const auto& c : connections) {
     CaptureUnit unit;
-    unit.label = fmt::format("{}#{}", name, out.units.size() + 1);
+    unit.number = ++out.units_total;
+    if (!keep(unit.number)) continue;
+    unit.label = fmt::format("{}#{}", name, unit.number);
     unit.transport = "TCP";
-    unit.folder = unit_folder(root, out.units.size() + 1).string();
+    unit.folder = unit_folder(root, unit.number).string();
     unit.client = tcp::to_string(c.client);
     unit.server = tcp::to_string(c.server);
     unit.roles_from = c.syn_seen ? fmt::format("the SYN (frame {})", c.first_frame)
@@ -192,13 +199,13 @@ ReadCapture read_for_check(const std::string& path, const dissect::KeyLog& keys)
 
 SplitCapture split_capture(const std::string& path, const ReadCapture& capture, const std::string& key_log_text,
                            const std::string& root, const std::vector<std::string>& vantages,
-                           std::optional<Vantage> given) {
+                           std::optional<Vantage> given, const UnitFilter& keep) {
   SplitCapture out;
   out.path = path;
   if (!capture.warning.empty()) out.warnings.push_back(capture.warning);
-  quic_units(capture.contents, capture.timeline, root, out);
-  tcp_units(path, root, out);
-  if (out.units.empty()) {
+  quic_units(capture.contents, capture.timeline, root, keep, out);
+  tcp_units(path, root, keep, out);
+  if (out.units_total == 0) {
     const auto cut = std::count_if(capture.contents.datagrams.begin(), capture.contents.datagrams.end(),
                                    [](const CapturedDatagram& d) { return d.truncated; });
     // A client Initial is at least 1200 bytes: a short snap length hides it.

@@ -13,6 +13,7 @@
 #include "dissect/timeline.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,8 @@ struct CaptureUnit {
   /// connection's number in it (QUIC connections first, then TCP ones,
   /// each in order of first appearance).
   std::string label;
+  /// Its number in the capture (the N of the label), from 1.
+  std::size_t number = 0;
   /// "QUIC" or "TCP".
   std::string transport;
   /// Absolute folder holding the unit's vantage files and key log.
@@ -42,6 +45,8 @@ struct CaptureUnit {
 struct SplitCapture {
   std::string path;
   std::vector<CaptureUnit> units;
+  /// Connections in the capture: `units` holds those a shard judges.
+  std::size_t units_total = 0;
   /// What the split left out or noticed, one line each (datagrams of no
   /// connection, a damaged end, missing secrets).
   std::vector<std::string> notes;
@@ -76,6 +81,9 @@ struct ReadCapture {
 /// check would judge a connection it cannot see whole and could pass it.
 ReadCapture read_for_check(const std::string& path, const dissect::KeyLog& keys);
 
+/// Which connections of a capture (by number, from 1) a job judges.
+using UnitFilter = std::function<bool(std::size_t number)>;
+
 /// Cuts `path` (read by read_for_check) into units under `root/connection-N/` (`root` is created),
 /// labelled after `root`'s name.
 /// In a QUIC unit the datagrams are rewritten as conform records its own
@@ -87,9 +95,11 @@ ReadCapture read_for_check(const std::string& path, const dissect::KeyLog& keys)
 /// same file), `keys.log` holding `key_log_text`, and the `vantage` file
 /// naming `given`, or else where the capture's ACKs say it was taken. Throws InputError
 /// naming the file when it holds no connection; a file that merely ends
-/// inside its last record is judged up to it, with a warning.
+/// inside its last record is judged up to it, with a warning. Only the
+/// connections `keep` takes become units (and folders); the others are
+/// counted, and their notes kept, so every job says the same of a capture.
 SplitCapture split_capture(const std::string& path, const ReadCapture& capture, const std::string& key_log_text,
                            const std::string& root, const std::vector<std::string>& vantages,
-                           std::optional<Vantage> given);
+                           std::optional<Vantage> given, const UnitFilter& keep = [](std::size_t) { return true; });
 
 }  // namespace conform

@@ -17,7 +17,8 @@ void check_shards(const std::vector<ReadReport>& reports) {
   for (const auto& r : reports)
     if (!r.shard)
       throw InputError({r.path}, "not a shard report (no \"shard\" member): write it with "
-                                 "`conform run --shard K/N --json FILE`");
+                                 "`conform run --shard K/N --json FILE` (or a check's with `conform check --shard "
+                                 "K/N --json FILE`)");
   std::map<std::size_t, const ReadReport*> by_index;
   std::map<std::string, const ReadReport*> by_case;
   for (const auto& r : reports) {
@@ -58,6 +59,21 @@ void check_shards(const std::vector<ReadReport>& reports) {
 
 }  // namespace
 
+void take_cases(MergedRun& run, const std::vector<ReportedCase*>& order) {
+  std::map<std::string, const SuiteFile*> suites;
+  for (ReportedCase* rc : order) {
+    auto& suite = suites[rc->suite];
+    if (!suite) suite = &run.suites.emplace_back(SuiteFile{rc->suite, "", "", {}});
+    const CaseDecl& decl = run.decls.emplace_back(std::move(rc->decl));
+    run.cases.push_back({suite, &decl, std::move(rc->settings)});
+  }
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    CaseResult& r = run.results.emplace_back(std::move(order[i]->result));
+    r.c = &run.cases[i];
+    run.totals.add(r);
+  }
+}
+
 std::unique_ptr<MergedRun> merge_shards(std::vector<ReadReport> reports) {
   check_shards(reports);
   // check_shards made sure each shard is there once.
@@ -76,18 +92,7 @@ std::unique_ptr<MergedRun> merge_shards(std::vector<ReadReport> reports) {
     }
 
   auto run = std::make_unique<MergedRun>();
-  std::map<std::string, const SuiteFile*> suites;
-  for (ReportedCase* rc : order) {
-    auto& suite = suites[rc->suite];
-    if (!suite) suite = &run->suites.emplace_back(SuiteFile{rc->suite, "", "", {}});
-    const CaseDecl& decl = run->decls.emplace_back(std::move(rc->decl));
-    run->cases.push_back({suite, &decl, std::move(rc->settings)});
-  }
-  for (std::size_t i = 0; i < total; ++i) {
-    CaseResult& r = run->results.emplace_back(std::move(order[i]->result));
-    r.c = &run->cases[i];
-    run->totals.add(r);
-  }
+  take_cases(*run, order);
   const ReadReport& first = *shards.front();
   run->plan = {&run->cases, first.seed, first.seed_pinned, first.out_dir, first.shard->replay_args, {}};
   for (const ReadReport* r : shards) run->shards.emplace_back(r->path, r->out_dir);

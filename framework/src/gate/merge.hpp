@@ -25,6 +25,10 @@ struct MergedRun {
   std::vector<std::pair<std::string, std::string>> shards;
 };
 
+/// Moves the cases and results of `order` into `run`, in that order, and
+/// counts them.
+void take_cases(MergedRun& run, const std::vector<ReportedCase*>& order);
+
 /// Merges `reports`, which must be every shard (1..N, each once) of one
 /// run: the same conform version, seed, shard count and case list (same
 /// digest), no case twice. Throws InputError naming the report that breaks

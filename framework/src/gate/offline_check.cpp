@@ -129,7 +129,8 @@ bool applies(const Case& c, const std::string& transport, const CheckRegistry& c
 
 std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
                                           const std::vector<SplitCapture>& captures,
-                                          const CheckRegistry& checks, Interruption& interruption) {
+                                          const CheckRegistry& checks, Interruption& interruption,
+                                          bool may_be_empty) {
   auto run = std::make_unique<OfflineRun>();
   struct Job {
     const SplitCapture* capture;
@@ -137,17 +138,18 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
   };
   std::vector<Job> jobs;
   std::set<std::string> transports;
-  for (const auto& c : cases)
-    for (const auto& capture : captures)
-      for (const auto& unit : capture.units) {
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    for (std::size_t k = 0; k < captures.size(); ++k)
+      for (const auto& unit : captures[k].units) {
         transports.insert(unit.transport);
-        if (!applies(c, unit.transport, checks)) continue;
-        Case judged = c;
-        judged.settings.id = c.id() + " @ " + unit.label;
+        if (!applies(cases[i], unit.transport, checks)) continue;
+        Case judged = cases[i];
+        judged.settings.id = cases[i].id() + " @ " + unit.label;
         run->cases.push_back(std::move(judged));
-        jobs.push_back({&capture, &unit});
+        run->places.push_back({i, k, unit.number});
+        jobs.push_back({&captures[k], &unit});
       }
-  if (run->cases.empty())
+  if (run->cases.empty() && !may_be_empty)
     throw InputError({captures.front().path},
                      fmt::format("no chosen case judges what the captures hold ({} connections only): name a suite "
                                  "of {} checks (suites/tcp judges TCP, suites/capture QUIC)",
@@ -172,6 +174,13 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
   return run;
 }
 
+std::function<std::string(const CaseResult&)> check_replay(const std::string& inputs) {
+  return [inputs](const CaseResult& r) {
+    return "conform check" + inputs + " " + shell_quote(r.c->suite->path) + " --filter " +
+           shell_quote(r.c->decl->id);
+  };
+}
+
 nlohmann::json offline_json(const std::vector<SplitCapture>& captures, const std::vector<std::string>& keylogs,
                             const std::vector<Case>& cases) {
   using nlohmann::json;
@@ -179,7 +188,7 @@ nlohmann::json offline_json(const std::vector<SplitCapture>& captures, const std
   for (const auto& capture : captures) {
     json units = json::array();
     for (const auto& u : capture.units)
-      units.push_back({{"label", u.label},   {"transport", u.transport},   {"client", u.client},
+      units.push_back({{"label", u.label},   {"connection", u.number}, {"transport", u.transport},   {"client", u.client},
                        {"server", u.server}, {"roles_from", u.roles_from}, {"folder", u.folder},
                        {"frames", u.frames.size()}});
     list.push_back(

@@ -16,6 +16,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,12 @@ struct OfflineRun {
   std::vector<Case> cases;
   std::vector<CaseResult> results;
   RunTotals totals;
+  /// Where `results[k]` falls: its case's index in `cases` as given, its
+  /// capture's index in `captures`, its connection's number there.
+  struct Place {
+    std::size_t case_index = 0, capture = 0, connection = 0;
+  };
+  std::vector<Place> places;
 };
 
 /// Judges `cases` on every unit of `captures` with `checks`. Evidence that
@@ -57,10 +64,18 @@ struct OfflineRun {
 /// capture instead of the unit's vantage files. A run that could not be
 /// judged for want of keys says where the keys came from. Once
 /// `interruption` has caught a signal, the (case, unit) pairs not yet
-/// judged are INTERRUPTED.
+/// judged are INTERRUPTED. Throws InputError when no case judges any
+/// connection, unless `may_be_empty` (a job of a sharded check, whose
+/// share may hold none).
 std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
                                           const std::vector<SplitCapture>& captures,
-                                          const CheckRegistry& checks, Interruption& interruption);
+                                          const CheckRegistry& checks, Interruption& interruption,
+                                          bool may_be_empty = false);
+
+/// The command that replays a case of a check: `conform check` with
+/// `inputs` (captures and options), the case's suite, and a filter on its
+/// declared id.
+std::function<std::string(const CaseResult&)> check_replay(const std::string& inputs);
 
 /// The JSON report's `offline` member: captures, units, notes, key logs and
 /// what offline checking leaves out.

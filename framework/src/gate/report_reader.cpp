@@ -5,7 +5,10 @@
 #include "gate/report_consistency.hpp"
 #include "run/record_json.hpp"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include <limits>
 
 namespace conform {
 
@@ -181,6 +184,52 @@ ShardInfo shard_from_json(const json& j, std::string& where) {
   return s;
 }
 
+// An index into a list of `size`: refused at `where` past its end.
+std::size_t index_below(const json& j, std::size_t size, const std::string& at, std::string& where) {
+  where = at;
+  if (!j.is_number_unsigned() || j.get<std::uint64_t>() >= size)
+    throw std::invalid_argument(fmt::format("expected an integer below {}", size));
+  return j.get<std::size_t>();
+}
+
+CheckShardReport check_shard_from_json(const json& j, std::string& where) {
+  Fields f(j, "/check_shard", where);
+  CheckShardReport s;
+  s.spec.index = f.count("index");
+  s.spec.count = f.count("count");
+  if (s.spec.index < 1 || s.spec.index > s.spec.count) {
+    where = "/check_shard/index";
+    throw std::invalid_argument("expected 1 to count");
+  }
+  s.split_bytes = f.count("split_bytes");
+  s.cases_digest = f.get<std::string>("cases_digest");
+  s.inputs_digest = f.get<std::string>("inputs_digest");
+  s.replay_inputs = f.get<std::string>("replay_inputs");
+  const json& captures = f.array("captures");
+  for (std::size_t k = 0; k < captures.size(); ++k) {
+    Fields c(captures[k], "/check_shard/captures/" + std::to_string(k), where);
+    CheckShardReport::Capture capture{c.get<std::string>("file"), c.count("bytes"), c.get<bool>("read"),
+                                      c.get<bool>("split"), 0};
+    if (capture.read) capture.connections = c.count("connections");
+    s.captures.push_back(std::move(capture));
+  }
+  const json& judged = f.array("judged");
+  for (std::size_t k = 0; k < judged.size(); ++k) {
+    const std::string at = "/check_shard/judged/" + std::to_string(k);
+    where = at;
+    if (!judged[k].is_array() || judged[k].size() != 3) throw std::invalid_argument("expected [case, capture, connection]");
+    CheckShardReport::Place p;
+    p.case_index = index_below(judged[k][0], std::numeric_limits<std::size_t>::max(), at + "/0", where);
+    p.capture = index_below(judged[k][1], s.captures.size(), at + "/1", where);
+    const auto& capture = s.captures[p.capture];
+    p.connection = index_below(judged[k][2], capture.connections + 1, at + "/2", where);
+    if (!capture.read || p.connection == 0)
+      throw std::invalid_argument("a connection the job did not read");
+    s.judged.push_back(p);
+  }
+  return s;
+}
+
 RunTotals totals_from_json(const json& j, std::string& where) {
   Fields f(j, "/totals", where);
   RunTotals t;
@@ -205,6 +254,8 @@ ReadReport report_from_json(const std::string& path, const nlohmann::json& doc) 
     report.seed_pinned = f.get<bool>("seed_pinned");
     report.out_dir = f.get<std::string>("out_dir");
     if (doc.contains("shard")) report.shard = shard_from_json(f.at("shard"), where);
+    if (doc.contains("check_shard")) report.check_shard = check_shard_from_json(f.at("check_shard"), where);
+    if (doc.contains("offline")) report.offline = f.object("offline");
     const json& cases = f.array("cases");
     for (std::size_t i = 0; i < cases.size(); ++i)
       report.cases.push_back(case_from_json(cases[i], "/cases/" + std::to_string(i), where));

@@ -3,6 +3,7 @@
 // for `conform report` to refuse a report of the wrong shape.
 #pragma once
 
+#include "gate/check_shard.hpp"
 #include "report/reporter.hpp"
 #include "run/result.hpp"
 
@@ -45,6 +46,10 @@ struct ReadReport {
   bool seed_pinned = false;
   std::string out_dir;
   std::optional<ShardInfo> shard;
+  /// The `check_shard` member of a job of a sharded `conform check`.
+  std::optional<CheckShardReport> check_shard;
+  /// The `offline` member of a `conform check` report, as written.
+  std::optional<nlohmann::json> offline;
   std::vector<ReportedCase> cases;
   /// The report's own `totals`, as written.
   RunTotals totals;

@@ -1,0 +1,156 @@
+// Checking that the jobs of a sharded check make one whole check, and joining them.
+#include "gate/check_merge.hpp"
+
+#include "common/input_error.hpp"
+#include "gate/offline_check.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace conform {
+
+namespace {
+
+const CheckShardReport& job(const ReadReport& r) { return *r.check_shard; }
+
+// The rules every job keeps alone, and against the first.
+void check_jobs(const std::vector<ReadReport>& reports) {
+  const ReadReport& first = reports.front();
+  for (const auto& r : reports)
+    if (!r.check_shard)
+      throw InputError({r.path}, fmt::format("not a job of a sharded check (no \"check_shard\" member), unlike {}: "
+                                             "write each with `conform check --shard K/N --json FILE`",
+                                             first.path));
+  std::map<std::size_t, const ReadReport*> by_index;
+  for (const auto& r : reports) {
+    const CheckShardReport& s = job(r);
+    const CheckShardReport& f = job(first);
+    if (r.conform_version != first.conform_version)
+      throw InputError({r.path}, fmt::format("written by conform {}, but {} by conform {}: rerun the jobs with "
+                                             "one conform",
+                                             r.conform_version, first.path, first.conform_version));
+    if (s.spec.count != f.spec.count)
+      throw InputError({r.path}, fmt::format("a job of {} shards, but {} of {}", s.spec.count, first.path,
+                                             f.spec.count));
+    if (s.cases_digest != f.cases_digest)
+      throw InputError({r.path}, fmt::format("judged other cases than {} (other suites, filters or sections)",
+                                             first.path));
+    if (s.inputs_digest != f.inputs_digest || s.split_bytes != f.split_bytes)
+      throw InputError({r.path}, fmt::format("judged other captures than {} (other files or sizes, key logs, "
+                                             "vantages, plugins or --split-bytes)",
+                                             first.path));
+    if (auto [it, fresh] = by_index.emplace(s.spec.index, &r); !fresh)
+      throw InputError({r.path}, fmt::format("shard {}/{} again (also {})", s.spec.index, s.spec.count,
+                                             it->second->path));
+    if (s.judged.size() != r.cases.size())
+      throw InputError({r.path}, "the job's places do not match its cases: the report was edited");
+  }
+  std::vector<std::string> missing;
+  for (std::size_t k = 1; k <= job(first).spec.count; ++k)
+    if (!by_index.count(k)) missing.push_back(fmt::format("{}/{}", k, job(first).spec.count));
+  if (!missing.empty())
+    throw InputError({first.path}, fmt::format("shard{} {} missing: the merge would not be the whole check",
+                                               missing.size() == 1 ? "" : "s", fmt::join(missing, ", ")));
+}
+
+// The `offline` member's captures of job `r`, by their index in the list.
+std::map<std::size_t, const nlohmann::json*> captures_read(const ReadReport& r) {
+  std::map<std::size_t, const nlohmann::json*> out;
+  const auto* list = r.offline ? &(*r.offline)["captures"] : nullptr;
+  std::size_t next = 0;
+  for (std::size_t k = 0; k < job(r).captures.size(); ++k) {
+    if (!job(r).captures[k].read) continue;
+    if (!list || !list->is_array() || next >= list->size())
+      throw InputError({r.path}, "its \"offline\" member lists fewer captures than it read: the report was edited");
+    out[k] = &(*list)[next++];
+  }
+  return out;
+}
+
+// One capture's `offline` entry for the whole check: a split capture's
+// connections gathered from every job, each once.
+nlohmann::json whole_capture(std::size_t k, const std::vector<const ReadReport*>& jobs,
+                             const std::vector<std::map<std::size_t, const nlohmann::json*>>& read) {
+  std::vector<std::size_t> readers;
+  for (std::size_t s = 0; s < jobs.size(); ++s)
+    if (read[s].count(k)) readers.push_back(s);
+  const auto& c = job(*jobs.front()).captures[k];
+  const std::string name = c.file;
+  if (!c.split && readers.size() != 1)
+    throw InputError({jobs.front()->path}, fmt::format("capture {} was judged whole by {} jobs, not one: the "
+                                                       "reports were edited",
+                                                       name, readers.size()));
+  if (c.split && readers.size() != jobs.size())
+    throw InputError({jobs.front()->path}, fmt::format("capture {} is split by connection, but only {} of {} "
+                                                       "jobs read it: the reports were edited",
+                                                       name, readers.size(), jobs.size()));
+  nlohmann::json entry = *read[readers.front()].at(k);
+  std::map<std::uint64_t, nlohmann::json> units;
+  for (std::size_t s : readers) {
+    const auto& own = job(*jobs[s]).captures[k];
+    if (own.connections != job(*jobs[readers.front()]).captures[k].connections)
+      throw InputError({jobs[s]->path}, fmt::format("counts {} connections in {}, {} {}: the reports were edited",
+                                                    own.connections, name, jobs[readers.front()]->path,
+                                                    job(*jobs[readers.front()]).captures[k].connections));
+    for (const auto& u : read[s].at(k)->at("units")) {
+      const auto n = u.at("connection").get<std::uint64_t>();
+      if (!units.emplace(n, u).second)
+        throw InputError({jobs[s]->path}, fmt::format("connection {} of {} is also judged by another job: "
+                                                      "shards must not overlap",
+                                                      n, name));
+    }
+  }
+  const std::size_t total = job(*jobs[readers.front()]).captures[k].connections;
+  if (units.size() != total)
+    throw InputError({jobs.front()->path}, fmt::format("the jobs hold {} of the {} connections of {}: the reports "
+                                                       "were edited",
+                                                       units.size(), total, name));
+  entry["units"] = nlohmann::json::array();
+  for (auto& [n, u] : units) entry["units"].push_back(std::move(u));
+  return entry;
+}
+
+}  // namespace
+
+MergedCheck merge_check_shards(std::vector<ReadReport> reports) {
+  check_jobs(reports);
+  std::vector<const ReadReport*> jobs(job(reports.front()).spec.count);
+  for (const auto& r : reports) jobs[job(r).spec.index - 1] = &r;
+  std::vector<std::map<std::size_t, const nlohmann::json*>> read;
+  for (const ReadReport* r : jobs) read.push_back(captures_read(*r));
+
+  MergedCheck merged;
+  merged.offline = jobs.front()->offline.value_or(nlohmann::json::object());
+  merged.offline["captures"] = nlohmann::json::array();
+  for (std::size_t k = 0; k < job(*jobs.front()).captures.size(); ++k)
+    merged.offline["captures"].push_back(whole_capture(k, jobs, read));
+
+  // Each case at its place in the whole check.
+  std::map<CheckShardReport::Place, ReportedCase*> places;
+  for (auto& r : reports)
+    for (std::size_t i = 0; i < r.cases.size(); ++i) {
+      const auto& place = job(r).judged[i];
+      if (!places.emplace(place, &r.cases[i]).second)
+        throw InputError({r.path}, fmt::format("case '{}' is also judged by another job: shards must not overlap",
+                                               r.cases[i].decl.id));
+    }
+  std::vector<ReportedCase*> order;
+  for (auto& [place, rc] : places) {
+    // The case's declared id, for its replay command's --filter.
+    if (const auto at = rc->decl.id.rfind(" @ "); at != std::string::npos) rc->decl.id.resize(at);
+    order.push_back(rc);
+  }
+  merged.run = std::make_unique<MergedRun>();
+  MergedRun& run = *merged.run;
+  take_cases(run, order);
+  const ReadReport& first = *jobs.front();
+  run.plan = {&run.cases, first.seed, first.seed_pinned, first.out_dir, {}, check_replay(job(first).replay_inputs)};
+  run.plan.seeded = false;
+  for (const ReadReport* r : jobs) run.shards.emplace_back(r->path, r->out_dir);
+  return merged;
+}
+
+}  // namespace conform
