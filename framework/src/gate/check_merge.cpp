@@ -137,6 +137,11 @@ MergedCheck merge_check_shards(std::vector<ReadReport> reports) {
         throw InputError({r.path}, fmt::format("case '{}' is also judged by another job: shards must not overlap",
                                                r.cases[i].decl.id));
     }
+  // As one job would have said it, exit 2.
+  if (places.empty())
+    throw InputError({jobs.front()->path}, "no chosen case judges what the captures hold, in any job: name a suite "
+                                           "of the checks of their connections (suites/tcp judges TCP, "
+                                           "suites/capture QUIC)");
   std::vector<ReportedCase*> order;
   for (auto& [place, rc] : places) {
     // The case's declared id, for its replay command's --filter.
