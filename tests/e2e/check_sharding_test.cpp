@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <regex>
 
 using namespace conform::test;
@@ -130,10 +131,67 @@ BOOST_AUTO_TEST_CASE(merge_refuses_jobs_of_other_checks) {
   edited["conform_version"] = "0.0.9";
   write_file(dir + "/older.json", edited.dump());
   refused({one, dir + "/older.json"}, dir + "/older.json: written by conform 0.0.9");
-  edited = json::parse(read_file(two));
-  edited["check_shard"]["judged"][0][2] = 5;
-  write_file(dir + "/place.json", edited.dump());
-  refused({one, dir + "/place.json"}, dir + "/place.json: at /check_shard/judged/0/2: expected an integer below");
+  // Places edited: each refused, not merged in a wrong order.
+  const auto edit = [&](const std::string& name, const std::function<void(json&)>& change) {
+    json j = json::parse(read_file(two));
+    change(j);
+    return write_file(dir + "/" + name + ".json", j.dump());
+  };
+  refused({one, edit("place", [](json& j) { j["check_shard"]["judged"][0][2] = 5; })},
+          dir + "/place.json: at /check_shard/judged/0/2: expected a connection's number, 1 to 1");
+  refused({one, edit("case", [](json& j) { j["check_shard"]["judged"][0][0] = 999; })},
+          dir + "/case.json: at /check_shard/judged/0/0: expected the index of one of the job's 6 cases (from 0)");
+  refused({one, edit("swapped", [](json& j) { std::swap(j["check_shard"]["judged"][0], j["check_shard"]["judged"][1]); })},
+          dir + "/swapped.json: at /check_shard/judged/1: places out of order");
+  refused({one, edit("id", [](json& j) { j["cases"][0]["id"] = "capture/foo @ elsewhere.pcap#1"; })},
+          dir + "/id.json: case 'capture/foo @ elsewhere.pcap#1' is placed on connection 1 of ");
+  refused({one, edit("bytes", [](json& j) { j["check_shard"]["captures"][0]["bytes"] = 1; })},
+          dir + "/bytes.json: its captures or cases differ from those of " + one);
+  // A key log whose contents changed between the jobs.
+  const std::string keys = write_file(dir + "/all.keys", read_file(kCaptures + "/ngtcp2/handshake.keys"));
+  const std::string first = job("keys-1", "1/2", {"--keylog", keys});
+  write_file(keys, "");
+  refused({first, job("keys-2", "2/2", {"--keylog", keys})}, dir + "/keys-2.json: judged other captures than " + first);
+}
+
+// A connection of a split capture claimed by the job it is not dealt to.
+BOOST_AUTO_TEST_CASE(merge_refuses_a_connection_moved_to_another_job) {
+  const std::string dir = scratch_dir("check_sharding_moved");
+  const std::string capture = kCaptures + "/ngtcp2/two-connections.pcap";
+  std::vector<std::string> jobs;
+  for (const char* k : {"1", "2"}) {
+    jobs.push_back(dir + "/job-" + k + ".json");
+    run_conform({"check", capture, "--shard", std::string(k) + "/2", "--split-bytes", "1", "--out", dir + "/out",
+                 "--json", jobs.back(), "-q"},
+                ".", kEnv);
+  }
+  json one = json::parse(read_file(jobs[0])), two = json::parse(read_file(jobs[1]));
+  // Capture 0's connection 1 is job 1's, connection 2 job 2's.
+  BOOST_TEST(one.at("check_shard").at("judged")[0] == json::parse("[0, 0, 1]"));
+  BOOST_TEST(two.at("check_shard").at("judged")[0] == json::parse("[0, 0, 2]"));
+  two["check_shard"]["judged"][0][2] = 1;
+  two["cases"][0]["id"] = one["cases"][0]["id"];
+  two["offline"]["captures"][0]["units"][0]["connection"] = 1;
+  two["offline"]["captures"][0]["units"][0]["label"] = "two-connections.pcap#1";
+  write_file(dir + "/moved.json", two.dump());
+  const auto r = run_conform({"merge", jobs[0], dir + "/moved.json"}, ".", kEnv);
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(contains(r.err, dir + "/moved.json: judges connection 1 of " + capture + ", which is another job's"),
+             r.err);
+}
+
+// Options a job cannot run with: exit 2 before anything is read.
+BOOST_AUTO_TEST_CASE(shard_options_are_refused_when_they_cannot_hold) {
+  const std::string capture = kCaptures + "/ngtcp2/handshake.pcap";
+  for (const auto& [args, why] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--shard", ""}, "--shard takes K/N with 1 <= K <= N <= 10000 (e.g. 2/4), not ''"},
+           {{"--shard", "1/2", "--split-bytes", "0"}, "--split-bytes: takes a whole number of bytes from 1 to 10^18, not '0'"},
+           {{"--shard", "1/2", "--split-bytes", "1k"}, "not '1k'"},
+           {{"--split-bytes", "100"}, "--split-bytes requires --shard"}}) {
+    const auto r = run_conform(with({"check", capture, "--out", "/nonexistent/out"}, args), ".", kEnv);
+    BOOST_TEST(r.exit_code == 2, r.out + r.err);
+    BOOST_TEST(contains(r.err, why), r.err);
+  }
 }
 
 // A list file names captures, folders and patterns (relative to its own
@@ -191,6 +249,14 @@ BOOST_AUTO_TEST_CASE(captures_by_folder_pattern_and_list) {
   fs::copy_file(kCaptures + "/ngtcp2/retry.pcap", dir + "/mixed/retry.pcap");
   bad({dir + "/mixed"}, dir + "/mixed: " + dir + "/mixed holds both suite files (*.toml) and captures");
   bad({dir + "/caps/retry.pcap", "--shard", "3/2"}, "--shard takes K/N with 1 <= K <= N");
+  fs::create_directories(dir + "/empty");
+  write_file(dir + "/lists.txt", "caps/retry.pcap\nempty\nsuite.toml\n");
+  bad({"@" + dir + "/lists.txt"}, dir + "/lists.txt:2:1: no captures (*.pcap, *.pcapng, *.cap) in the folder " +
+                                      dir + "/empty");
+  write_file(dir + "/suite.txt", "caps/retry.pcap\nsuite.toml\n");
+  write_file(dir + "/suite.toml", "");
+  bad({"@" + dir + "/suite.txt"}, dir + "/suite.txt:2:1: a capture list names captures, not suites: " + dir +
+                                      "/suite.toml");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -175,14 +175,23 @@ CLI::App* add_check_command(CLI::App& app, CheckCommandOptions& options) {
   cmd->add_option("--out", options.out_dir, "folder for each connection's files, under @check/")
       ->capture_default_str()
       ->type_name("DIR");
-  cmd->add_option("--shard", options.shard,
-                  "judge only job K's share of the captures of N jobs (captures dealt whole by size, large ones "
-                  "split by connection); `conform merge` joins the jobs' JSON reports")
-      ->type_name("K/N");
+  auto* shard = add_shard_option(*cmd, options.shard,
+                                 "judge only job K's share of the captures of N jobs (captures dealt whole by "
+                                 "size, large ones split by connection); `conform merge` joins the jobs' JSON "
+                                 "reports");
   cmd->add_option("--split-bytes", options.split_bytes,
-                  "with --shard: a capture of at least this many bytes is split by connection over every job")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber)
+                  fmt::format("with --shard: a capture of at least this many bytes is split by connection over "
+                              "every job (default {})",
+                              kDefaultSplitBytes))
+      ->check(CLI::Validator(
+          [](const std::string& s) -> std::string {
+            if (s.empty() || s.size() > 18 || s.find_first_not_of("0123456789") != std::string::npos ||
+                std::stoull(s) == 0)
+              return "takes a whole number of bytes from 1 to 10^18, not '" + s + "'";
+            return "";
+          },
+          "", "bytes"))
+      ->needs(shard)
       ->type_name("BYTES");
   add_report_options(*cmd, options.report);
   return cmd;
@@ -267,8 +276,10 @@ int command_check(const CheckCommandOptions& options) {
   reports.add_section("interrupted", [&interruption] { return interrupted_json(interruption); });
   if (shard)
     reports.add_section("check_shard", [&] {
-      CheckShardReport s{*shard, options.split_bytes, case_ids_digest(cases), "", inputs, {}, {}};
-      s.inputs_digest = check_inputs_digest(captures, shares, options.split_bytes, inputs);
+      CheckShardReport s{*shard, options.split_bytes, case_ids_digest(cases), cases.size(), "", inputs, {}, {}};
+      std::string options_read = inputs;
+      for (const auto& k : keylogs) options_read += "\t" + cases_digest({k.text});
+      s.inputs_digest = check_inputs_digest(captures, shares, options.split_bytes, options_read);
       for (std::size_t k = 0, i = 0; k < captures.size(); ++k) {
         CheckShardReport::Capture c{captures[k], shares[k].bytes, shares[k].read, shares[k].split, 0};
         if (shares[k].read) c.connections = split[i++].units_total;

@@ -74,6 +74,7 @@ class Sorter {
  private:
   void add_file(const std::string& path, const SourcePos& from) {
     if (fs::path(path).extension() == ".toml") {
+      if (from.line != 0) throw InputError(from, "a capture list names captures, not suites: " + path);
       inputs_.suites.push_back(path);
       return;
     }
@@ -94,6 +95,8 @@ class Sorter {
       throw InputError(from, fmt::format("{} holds both suite files (*.toml) and captures ({}): name the "
                                          "suite files or the captures",
                                          folder, kCaptureExtensions));
+    if (captures.empty() && from.line != 0)
+      throw InputError(from, fmt::format("no captures ({}) in the folder {}", kCaptureExtensions, folder));
     if (captures.empty()) {
       // A suite folder, or one the suite loader says holds no suite.
       inputs_.suites.push_back(folder);

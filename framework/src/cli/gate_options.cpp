@@ -43,12 +43,8 @@ void add_report_options(CLI::App& cmd, ReportOptions& options) {
       ->excludes(quiet);
 }
 
-void add_gate_options(CLI::App& cmd, GateOptions& options) {
-  add_baseline_option(cmd, options.baseline);
-  add_fail_on_option(cmd, options.fail_on);
-  cmd.add_option("--shard", options.shard,
-                 "run only shard K of N of the cases (dealt round robin over their sorted ids); "
-                 "`conform merge` joins the shards' JSON reports")
+CLI::Option* add_shard_option(CLI::App& cmd, std::string& shard, const std::string& help) {
+  return cmd.add_option("--shard", shard, help)
       ->check(CLI::Validator(
           [](const std::string& s) {
             ShardSpec spec;
@@ -56,6 +52,14 @@ void add_gate_options(CLI::App& cmd, GateOptions& options) {
           },
           "", "shard"))
       ->type_name("K/N");
+}
+
+void add_gate_options(CLI::App& cmd, GateOptions& options) {
+  add_baseline_option(cmd, options.baseline);
+  add_fail_on_option(cmd, options.fail_on);
+  add_shard_option(cmd, options.shard,
+                   "run only shard K of N of the cases (dealt round robin over their sorted ids); "
+                   "`conform merge` joins the shards' JSON reports");
 }
 
 }  // namespace conform

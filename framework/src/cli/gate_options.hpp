@@ -13,6 +13,9 @@ namespace conform {
 /// Adds `--baseline FILE` and `--shard K/N` to `cmd` (`conform run`).
 void add_gate_options(CLI::App& cmd, GateOptions& options);
 
+/// `--shard K/N` into `shard`, refused (exit 2) unless parse_shard takes it.
+CLI::Option* add_shard_option(CLI::App& cmd, std::string& shard, const std::string& help);
+
 /// Adds `--json`, `--junit`, `--baseline`, `--quiet` and `--verbose`
 /// (`conform merge`, `conform check`).
 void add_report_options(CLI::App& cmd, ReportOptions& options);

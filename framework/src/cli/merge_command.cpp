@@ -35,6 +35,10 @@ int command_merge(const MergeCommandOptions& options) {
   if (check) {
     merged = merge_check_shards(std::move(reports));
     set.add_section("offline", [&merged] { return merged.offline; });
+    // What the whole check would have warned of (a capture cut short).
+    for (const auto& capture : merged.offline["captures"])
+      for (const auto& w : capture.value("warnings", nlohmann::json::array()))
+        fmt::print(stderr, "warning: {}\n", w.get<std::string>());
   } else {
     merged.run = merge_shards(std::move(reports));
   }

@@ -16,14 +16,38 @@ namespace {
 
 const CheckShardReport& job(const ReadReport& r) { return *r.check_shard; }
 
+bool same(const CheckShardReport::Capture& a, const CheckShardReport::Capture& b) {
+  return a.file == b.file && a.bytes == b.bytes && a.split == b.split;
+}
+
+// The job's captures and places are those its plan gives it.
+void check_plan(const ReadReport& r) {
+  const CheckShardReport& s = job(r);
+  std::vector<std::uintmax_t> sizes;
+  for (const auto& c : s.captures) sizes.push_back(c.bytes);
+  const auto shares = plan_check_shard(sizes, s.spec, s.split_bytes);
+  for (std::size_t k = 0; k < shares.size(); ++k)
+    if (shares[k].read != s.captures[k].read || shares[k].split != s.captures[k].split)
+      throw InputError({r.path}, fmt::format("capture {} is {} by job {}/{}, against the plan of the captures' "
+                                             "sizes: the report was edited",
+                                             s.captures[k].file, s.captures[k].read ? "read" : "not read",
+                                             s.spec.index, s.spec.count));
+  for (const auto& p : s.judged)
+    if (s.captures[p.capture].split && !judges_connection(p.capture, p.connection, s.spec))
+      throw InputError({r.path}, fmt::format("judges connection {} of {}, which is another job's: the report was "
+                                             "edited",
+                                             p.connection, s.captures[p.capture].file));
+}
+
 // The rules every job keeps alone, and against the first.
 void check_jobs(const std::vector<ReadReport>& reports) {
-  const ReadReport& first = reports.front();
+  const auto with_member = std::find_if(reports.begin(), reports.end(), [](auto& r) { return r.check_shard; });
   for (const auto& r : reports)
     if (!r.check_shard)
       throw InputError({r.path}, fmt::format("not a job of a sharded check (no \"check_shard\" member), unlike {}: "
                                              "write each with `conform check --shard K/N --json FILE`",
-                                             first.path));
+                                             with_member->path));
+  const ReadReport& first = reports.front();
   std::map<std::size_t, const ReadReport*> by_index;
   for (const auto& r : reports) {
     const CheckShardReport& s = job(r);
@@ -47,6 +71,13 @@ void check_jobs(const std::vector<ReadReport>& reports) {
                                              it->second->path));
     if (s.judged.size() != r.cases.size())
       throw InputError({r.path}, "the job's places do not match its cases: the report was edited");
+    if (s.captures.size() != f.captures.size() ||
+        !std::equal(s.captures.begin(), s.captures.end(), f.captures.begin(), same) ||
+        s.cases_total != f.cases_total || s.replay_inputs != f.replay_inputs)
+      throw InputError({r.path}, fmt::format("its captures or cases differ from those of {} under the same "
+                                             "digests: a report was edited",
+                                             first.path));
+    check_plan(r);
   }
   std::vector<std::string> missing;
   for (std::size_t k = 1; k <= job(first).spec.count; ++k)
@@ -70,9 +101,17 @@ std::map<std::size_t, const nlohmann::json*> captures_read(const ReadReport& r) 
   return out;
 }
 
+// The label of connection `number` in a capture's `offline` entry; empty
+// when the job did not judge it.
+std::string unit_label(const nlohmann::json& capture, std::size_t number) {
+  for (const auto& u : capture.at("units"))
+    if (u.at("connection").get<std::size_t>() == number) return u.at("label").get<std::string>();
+  return "";
+}
+
 // One capture's `offline` entry for the whole check: a split capture's
 // connections gathered from every job, each once.
-nlohmann::json whole_capture(std::size_t k, const std::vector<const ReadReport*>& jobs,
+nlohmann::json whole_capture(std::size_t k, const std::vector<ReadReport*>& jobs,
                              const std::vector<std::map<std::size_t, const nlohmann::json*>>& read) {
   std::vector<std::size_t> readers;
   for (std::size_t s = 0; s < jobs.size(); ++s)
@@ -113,12 +152,10 @@ nlohmann::json whole_capture(std::size_t k, const std::vector<const ReadReport*>
   return entry;
 }
 
-}  // namespace
-
-MergedCheck merge_check_shards(std::vector<ReadReport> reports) {
-  check_jobs(reports);
-  std::vector<const ReadReport*> jobs(job(reports.front()).spec.count);
-  for (const auto& r : reports) jobs[job(r).spec.index - 1] = &r;
+// The jobs' cases in the whole check's order, and its `offline` member.
+MergedCheck merge_jobs(std::vector<ReadReport>& reports) {
+  std::vector<ReadReport*> jobs(job(reports.front()).spec.count);
+  for (auto& r : reports) jobs[job(r).spec.index - 1] = &r;
   std::vector<std::map<std::size_t, const nlohmann::json*>> read;
   for (const ReadReport* r : jobs) read.push_back(captures_read(*r));
 
@@ -128,15 +165,39 @@ MergedCheck merge_check_shards(std::vector<ReadReport> reports) {
   for (std::size_t k = 0; k < job(*jobs.front()).captures.size(); ++k)
     merged.offline["captures"].push_back(whole_capture(k, jobs, read));
 
-  // Each case at its place in the whole check.
+  // Each case at its place in the whole check, its id that of its case
+  // (the same in every job) on its connection.
   std::map<CheckShardReport::Place, ReportedCase*> places;
-  for (auto& r : reports)
+  std::map<std::size_t, std::string> declared;
+  for (std::size_t s = 0; s < jobs.size(); ++s) {
+    ReadReport& r = *jobs[s];
     for (std::size_t i = 0; i < r.cases.size(); ++i) {
       const auto& place = job(r).judged[i];
-      if (!places.emplace(place, &r.cases[i]).second)
+      ReportedCase& rc = r.cases[i];
+      const std::string label = unit_label(*read[s].at(place.capture), place.connection);
+      const std::string suffix = " @ " + label;
+      const std::string& id = rc.decl.id;
+      if (label.empty() || id.size() <= suffix.size() || id.compare(id.size() - suffix.size(), suffix.size(), suffix))
+        throw InputError({r.path}, fmt::format("case '{}' is placed on connection {} of {}, not its own: the "
+                                               "report was edited",
+                                               id, place.connection, job(r).captures[place.capture].file));
+      const std::string own = id.substr(0, id.size() - suffix.size());
+      if (auto [it, fresh] = declared.emplace(place.case_index, own); !fresh && it->second != own)
+        throw InputError({r.path}, fmt::format("case {} is '{}' here and '{}' in another job: the report was "
+                                               "edited",
+                                               place.case_index, own, it->second));
+      if (!places.emplace(place, &rc).second)
         throw InputError({r.path}, fmt::format("case '{}' is also judged by another job: shards must not overlap",
-                                               r.cases[i].decl.id));
+                                               id));
     }
+  }
+  if (declared.size() == job(*jobs.front()).cases_total) {
+    std::vector<std::string> ids;
+    for (const auto& [index, id] : declared) ids.push_back(id);
+    if (cases_digest(ids) != job(*jobs.front()).cases_digest)
+      throw InputError({jobs.front()->path}, "the jobs' case ids are not those their digest was made of: a report "
+                                             "was edited");
+  }
   // As one job would have said it, exit 2.
   if (places.empty())
     throw InputError({jobs.front()->path}, "no chosen case judges what the captures hold, in any job: name a suite "
@@ -145,7 +206,7 @@ MergedCheck merge_check_shards(std::vector<ReadReport> reports) {
   std::vector<ReportedCase*> order;
   for (auto& [place, rc] : places) {
     // The case's declared id, for its replay command's --filter.
-    if (const auto at = rc->decl.id.rfind(" @ "); at != std::string::npos) rc->decl.id.resize(at);
+    rc->decl.id = declared.at(place.case_index);
     order.push_back(rc);
   }
   merged.run = std::make_unique<MergedRun>();
@@ -156,6 +217,21 @@ MergedCheck merge_check_shards(std::vector<ReadReport> reports) {
   run.plan.seeded = false;
   for (const ReadReport* r : jobs) run.shards.emplace_back(r->path, r->out_dir);
   return merged;
+}
+
+}  // namespace
+
+MergedCheck merge_check_shards(std::vector<ReadReport> reports) {
+  check_jobs(reports);
+  try {
+    return merge_jobs(reports);
+  } catch (const nlohmann::json::exception& e) {
+    // nlohmann's message without its "[json.exception.type_error.302] " tag.
+    const std::string what = e.what();
+    const auto tag = what.find("] ");
+    throw InputError({reports.front().path}, "a job's \"offline\" member is not as conform writes it: " +
+                                                 (tag == std::string::npos ? what : what.substr(tag + 2)));
+  }
 }
 
 }  // namespace conform

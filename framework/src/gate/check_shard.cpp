@@ -66,6 +66,7 @@ nlohmann::json to_json(const CheckShardReport& r) {
           {"count", r.spec.count},
           {"split_bytes", r.split_bytes},
           {"cases_digest", r.cases_digest},
+          {"cases_total", r.cases_total},
           {"inputs_digest", r.inputs_digest},
           {"replay_inputs", r.replay_inputs},
           {"captures", captures},

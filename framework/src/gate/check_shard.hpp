@@ -52,8 +52,9 @@ bool judges_connection(std::size_t capture, std::size_t number, ShardSpec spec);
 struct CheckShardReport {
   ShardSpec spec;
   std::uintmax_t split_bytes = kDefaultSplitBytes;
-  /// The cases judged (their ids in order), as cases_digest.
+  /// The cases judged (their ids in order), as cases_digest, and how many.
   std::string cases_digest;
+  std::size_t cases_total = 0;
   /// The captures (paths and sizes) and options that choose what is
   /// judged and how (key logs, vantages, plugins), as cases_digest.
   std::string inputs_digest;

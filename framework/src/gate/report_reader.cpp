@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <limits>
 
 namespace conform {
 
@@ -184,11 +183,13 @@ ShardInfo shard_from_json(const json& j, std::string& where) {
   return s;
 }
 
-// An index into a list of `size`: refused at `where` past its end.
-std::size_t index_below(const json& j, std::size_t size, const std::string& at, std::string& where) {
+// An index into a list of `size` `what`s: refused at `where` past its end.
+std::size_t index_below(const json& j, std::size_t size, const char* what, const std::string& at,
+                        std::string& where) {
   where = at;
   if (!j.is_number_unsigned() || j.get<std::uint64_t>() >= size)
-    throw std::invalid_argument(fmt::format("expected an integer below {}", size));
+    throw std::invalid_argument(fmt::format("expected the index of one of the job's {} {}{} (from 0)", size, what,
+                                            size == 1 ? "" : "s"));
   return j.get<std::size_t>();
 }
 
@@ -203,6 +204,7 @@ CheckShardReport check_shard_from_json(const json& j, std::string& where) {
   }
   s.split_bytes = f.count("split_bytes");
   s.cases_digest = f.get<std::string>("cases_digest");
+  s.cases_total = f.count("cases_total");
   s.inputs_digest = f.get<std::string>("inputs_digest");
   s.replay_inputs = f.get<std::string>("replay_inputs");
   const json& captures = f.array("captures");
@@ -219,12 +221,18 @@ CheckShardReport check_shard_from_json(const json& j, std::string& where) {
     where = at;
     if (!judged[k].is_array() || judged[k].size() != 3) throw std::invalid_argument("expected [case, capture, connection]");
     CheckShardReport::Place p;
-    p.case_index = index_below(judged[k][0], std::numeric_limits<std::size_t>::max(), at + "/0", where);
-    p.capture = index_below(judged[k][1], s.captures.size(), at + "/1", where);
+    p.case_index = index_below(judged[k][0], s.cases_total, "case", at + "/0", where);
+    p.capture = index_below(judged[k][1], s.captures.size(), "capture", at + "/1", where);
     const auto& capture = s.captures[p.capture];
-    p.connection = index_below(judged[k][2], capture.connections + 1, at + "/2", where);
-    if (!capture.read || p.connection == 0)
-      throw std::invalid_argument("a connection the job did not read");
+    where = at + "/2";
+    if (!capture.read) throw std::invalid_argument("a connection of a capture the job did not read");
+    if (!judged[k][2].is_number_unsigned() || judged[k][2].get<std::uint64_t>() < 1 ||
+        judged[k][2].get<std::uint64_t>() > capture.connections)
+      throw std::invalid_argument(fmt::format("expected a connection's number, 1 to {}", capture.connections));
+    p.connection = judged[k][2].get<std::size_t>();
+    where = at;
+    if (!s.judged.empty() && !(s.judged.back() < p))
+      throw std::invalid_argument("places out of order: a job lists them by case, capture and connection");
     s.judged.push_back(p);
   }
   return s;
