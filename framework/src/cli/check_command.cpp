@@ -52,8 +52,10 @@ std::optional<ShardSpec> shard_of(const std::string& text) {
 void print_shard(ShardSpec spec, const std::vector<CaptureShare>& shares) {
   const auto whole = std::count_if(shares.begin(), shares.end(), [](auto& s) { return s.read && !s.split; });
   const auto split = std::count_if(shares.begin(), shares.end(), [](auto& s) { return s.split; });
-  fmt::print("shard {}/{}: {} of {} capture{} whole, and a share of the connections of {} split over the {} jobs\n",
-             spec.index, spec.count, whole, shares.size(), shares.size() == 1 ? "" : "s", split, spec.count);
+  fmt::print("shard {}/{}: {} of {} capture{} whole{}\n", spec.index, spec.count, whole, shares.size(),
+             shares.size() == 1 ? "" : "s",
+             split ? fmt::format(", and its share of the connections of {} split over the {} jobs", split, spec.count)
+                   : "");
 }
 
 std::string case_ids_digest(const std::vector<Case>& cases) {
