@@ -175,6 +175,36 @@ BOOST_AUTO_TEST_CASE(pto_backoff_doubles_and_ignores_acks_of_nothing_new) {
              r.summary);
 }
 
+// RFC 9002 §6.2.1: a client keeps its backoff across ACKs in Initial
+// packets (it is not yet sure the server validated its address), save the
+// first, whose RTT sample replaces kInitialRtt: the chain restarts there.
+BOOST_AUTO_TEST_CASE(pto_backoff_of_a_client_is_kept_across_initial_acks_after_the_first) {
+  const auto probes_with_acks = [](std::int64_t third) {
+    TimelineBuilder b;
+    b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+    b.send(Side::client, 3 * kMs, {initial(1, {crypto(0, 300), padding(856)})});
+    b.send(Side::server, 4 * kMs, {initial(0, {ack(0, 1)})});
+    b.send(Side::client, 9 * kMs, {initial(2, {crypto(0, 300), padding(856)})});
+    b.send(Side::server, 10 * kMs, {initial(1, {ack(0, 2)})});
+    b.send(Side::client, third * kMs, {initial(3, {crypto(0, 300), padding(856)})});
+    return b;
+  };
+  // Reset by the second Initial ACK (quiche#2683): 6 ms, then 6 ms again.
+  auto r = judge("pto_backoff", client_run(probes_with_acks(15)), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(r.summary == "the probe at frame 6 (15.000 ms) came 6.000 ms after the one at frame 4, which came 6.000 ms "
+                          "after its predecessor: factor 1.00 < 1.5",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{4, 6}));
+  // Kept: 6 ms, then 12.
+  r = judge("pto_backoff", client_run(probes_with_acks(21)), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  BOOST_TEST(r.summary == "3 probe bursts, at most 2 in a row without a new acknowledgement, each interval at least "
+                          "1.5× the one before; the backoff kept across 1 Initial ACK after the first (RFC 9002 "
+                          "§6.2.1)",
+             r.summary);
+}
+
 BOOST_AUTO_TEST_CASE(client_buffers_early_packets_and_acknowledges_them) {
   TimelineBuilder b;
   b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});

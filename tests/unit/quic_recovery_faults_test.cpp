@@ -1,6 +1,7 @@
 // The recovery faults a suite's mutants switch on (RecoveryConfig's
-// pto_backoff, anti_deadlock and pto_reset_on_any_ack; the knobs
-// pto_backoff, anti_deadlock_probe and pto_reset_on_any_ack): each breaks
+// pto_backoff, anti_deadlock, pto_reset_on_any_ack and
+// pto_reset_on_initial_ack; the knobs of those names, anti_deadlock_probe
+// for anti_deadlock): each breaks
 // exactly the RFC 9002 rule it names, in the values of quic_recovery_test's
 // hand-worked examples (no RTT sample: PTO = 333 + 4 * 166.5 = 999 ms).
 #include <boost/test/unit_test.hpp>
@@ -90,6 +91,30 @@ BOOST_AUTO_TEST_CASE(an_ack_of_nothing_new_resets_the_backoff_only_with_the_faul
     BOOST_TEST(stale.value().acked.empty());
     BOOST_TEST(rec.pto_count() == (fault ? 0 : 1), fault);
     BOOST_TEST((rec.next_timeout() == at_ms(20) + pto * (fault ? 1 : 2)), fault);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(an_initial_ack_resets_a_clients_backoff_only_with_the_fault) {
+  // A client not yet sure the server validated its address: packet 0 at 0
+  // is probed at 999 (packet 1), packet 1 acknowledged at 1100. §6.2.1: the
+  // backoff stays (pto_count 1) across that Initial ACK; the fault (quiche#2683)
+  // resets it.
+  for (const bool fault : {false, true}) {
+    RecoveryConfig config;
+    config.pto_reset_on_initial_ack = fault;
+    Recovery rec(config);
+    const RecoveryContext ctx = early_client();
+    rec.on_packet_sent(Space::initial, initial_packet(0, 0));
+    rec.set_timer(at_ms(0), ctx);
+    rec.on_timeout(at_ms(999), ctx);
+    rec.on_packet_sent(Space::initial, initial_packet(1, 999));
+    BOOST_TEST(rec.pto_count() == 1);
+    AckFrame ack1;
+    ack1.ranges = {{1, 1}};
+    const auto acked = rec.on_ack_received(Space::initial, ack1, Duration{}, at_ms(1100), ctx);
+    BOOST_TEST_REQUIRE(acked.ok());
+    BOOST_TEST(acked.value().acked.size() == 1u);
+    BOOST_TEST(rec.pto_count() == (fault ? 0 : 1), fault);
   }
 }
 

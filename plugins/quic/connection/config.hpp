@@ -145,6 +145,7 @@ struct Config {
   /// reordered or duplicated one) resets the PTO backoff, so probes after
   /// it come one PTO apart instead of doubling (§6.2.1, Appendix A.7).
   bool pto_reset_on_any_ack = false;
+  bool pto_reset_on_initial_ack = false;
   /// false, the fault: a server sends beyond 3x the bytes received before
   /// validating the client's address (RFC 9000 §8.1 MUST NOT).
   bool respect_amplification_limit = true;

@@ -39,6 +39,7 @@ RecoveryConfig recovery_config(const Config& c) {
   r.pto_backoff = c.pto_backoff;
   r.anti_deadlock = c.anti_deadlock_probe;
   r.pto_reset_on_any_ack = c.pto_reset_on_any_ack;
+  r.pto_reset_on_initial_ack = c.pto_reset_on_initial_ack;
   return r;
 }
 

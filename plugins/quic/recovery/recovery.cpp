@@ -21,7 +21,8 @@ Recovery::Recovery(const RecoveryConfig& config)
       pacer_(initial_window(config.congestion.initial_window_packets, config.max_datagram_size)),
       pto_backoff_(config.pto_backoff),
       anti_deadlock_(config.anti_deadlock),
-      pto_reset_on_any_ack_(config.pto_reset_on_any_ack) {}
+      pto_reset_on_any_ack_(config.pto_reset_on_any_ack),
+      pto_reset_on_initial_ack_(config.pto_reset_on_initial_ack) {}
 
 size_t Recovery::ack_eliciting_in_flight() const {
   size_t n = 0;
@@ -85,7 +86,10 @@ Result<Recovery::AckOutcome> Recovery::on_ack_received(Space space, const AckFra
   out.lost = detect_lost(s, now);
   out.persistent_congestion = on_packets_lost(out.lost, now);
   cc_->on_packets_acked(now, out.acked, rtt_);
-  if (ctx.peer_completed_address_validation) pto_count_ = 0;  // §6.2.1
+  // §6.2.1: not at a client unsure the server validated its address (the
+  // fault resets it on the Initial ACKs such a client gets).
+  if (ctx.peer_completed_address_validation || (pto_reset_on_initial_ack_ && space == Space::initial))
+    pto_count_ = 0;
   set_timer(now, ctx);
   return out;
 }

@@ -49,6 +49,9 @@ struct RecoveryConfig {
   /// reordered or duplicated) resetting the PTO backoff; §6.2.1 and A.7
   /// reset it only when packets are newly acknowledged.
   bool pto_reset_on_any_ack = false;
+  /// The fault: a client's backoff reset by ACKs in Initial packets before
+  /// the server has validated its address.
+  bool pto_reset_on_initial_ack = false;
 };
 
 class Recovery {
@@ -138,7 +141,7 @@ class Recovery {
   Duration max_ack_delay_;
   std::unique_ptr<CongestionController> cc_;
   Pacer pacer_;
-  bool pto_backoff_, anti_deadlock_, pto_reset_on_any_ack_;
+  bool pto_backoff_, anti_deadlock_, pto_reset_on_any_ack_, pto_reset_on_initial_ack_;
   int pto_count_ = 0;
   Instant timer_ = Instant::never();
   Instant first_rtt_sample_ = Instant::never();

@@ -6,7 +6,12 @@
 // ack-eliciting datagram of Initial or Handshake packets carrying no new
 // CRYPTO; datagrams within 1 ms of each other form one burst (PTO sends up
 // to two). The chain restarts at a datagram of new data or at an ACK
-// newly acknowledging the sender's packets. Judged at the sender's capture.
+// newly acknowledging the sender's packets, but a client keeps its backoff
+// across ACKs in Initial packets (RFC 9002 §6.2.1: it is not yet certain
+// the server has validated its address), save the first ACK it gets: that
+// one's RTT sample replaces kInitialRtt (§6.2.2) and may shorten the period
+// many times over, so intervals before and after it do not compare.
+// Judged at the sender's capture.
 // From a capture taken elsewhere a probe lost before the capture point
 // would merge two intervals into one and look like too short a backoff
 // after it, so a short interval is a failure only when the sender's Initial
@@ -99,12 +104,18 @@ class PtoBackoff final : public QuicCheck {
     std::optional<At> anchor, last_burst, last_sent, burst_before;
     std::string unseen;
     std::int64_t interval = -1;  // between the last two bursts, ns; -1: none yet
-    std::size_t ai = 0, bursts = 0, longest = 0, chain = 0, compared = 0, answered = 0;
+    std::size_t ai = 0, bursts = 0, longest = 0, chain = 0, compared = 0, answered = 0, acks = 0, kept = 0;
     for (const auto& d : flights.datagrams) {
       // An ACK newly acknowledging packets resets the backoff: the next
       // probe is one PTO after the latest ack-eliciting datagram.
-      for (; ai < flights.new_acks.size() && flights.new_acks[ai].datagram < d.at.datagram; ++ai) {
-        if (!reached(flights.new_acks[ai])) continue;
+      for (; ai < flights.new_acks.size() && flights.new_acks[ai].at.datagram < d.at.datagram; ++ai) {
+        const NewAck& ack = flights.new_acks[ai];
+        if (!reached(ack.at)) continue;
+        const bool first = acks++ == 0;
+        if (by == Side::client && ack.initial_only && !first) {
+          ++kept;
+          continue;
+        }
         anchor = last_sent;
         last_burst.reset();
         interval = -1;
@@ -150,10 +161,13 @@ class PtoBackoff final : public QuicCheck {
       last_sent = d.at;
     }
     if (problems.empty() && !unseen.empty()) return needs_vantage(j, by, "own capture", unseen);
-    const std::string answers_note =
+    std::string answers_note =
         answered ? fmt::format("; {} re-send{} answering the {}'s duplicate Initial, not a probe (RFC 9002 §6.2.3)",
                                answered, answered == 1 ? "" : "s", to_string(dissect::other(by)))
                  : std::string();
+    if (kept)
+      answers_note += fmt::format("; the backoff kept across {} Initial ACK{} after the first (RFC 9002 §6.2.1)", kept,
+                                  kept == 1 ? "" : "s");
     if (compared == 0)
       return not_exercised(fmt::format("no two successive PTO probe bursts of the {} without a new acknowledgement "
                                        "between them ({} probe bursts){}",

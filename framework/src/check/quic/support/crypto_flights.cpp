@@ -48,7 +48,7 @@ Flights crypto_flights(const ConnectionFacts& c, Side sender) {
     const At at{d.frame, d.time_ns, i};
     if (sender_of(d) != sender) {
       // The peer's ACK frames, as they arrived.
-      bool newly = false;
+      bool newly = false, beyond_initial = false;
       for (const auto& p : d.packets) {
         const int s = space_index(p.space);
         if (s < 0 || !p.decrypted()) continue;
@@ -60,10 +60,11 @@ Flights crypto_flights(const ConnectionFacts& c, Side sender) {
                 st.acked.add(it->second.crypto);
                 it = st.unacked.erase(it);
                 newly = true;
+                beyond_initial = beyond_initial || s != static_cast<int>(kInitial);
               }
             }
       }
-      if (newly) out.new_acks.push_back(at);
+      if (newly) out.new_acks.push_back({at, !beyond_initial});
       continue;
     }
     FlightDatagram fd;

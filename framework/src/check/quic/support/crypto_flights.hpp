@@ -48,12 +48,19 @@ struct FlightDatagram {
   bool handshake_eliciting() const { return ack_eliciting && !one_rtt_eliciting; }
 };
 
+/// The arrival of a datagram of the peer's ACK frames that newly
+/// acknowledged packets of the sender: RFC 9002 §6.2.1's reset of the PTO
+/// backoff, but not at a client for ACKs in Initial packets.
+struct NewAck {
+  At at;
+  /// Every packet it newly acknowledged was an Initial packet.
+  bool initial_only = false;
+};
+
 struct Flights {
   /// Every datagram the sender sent, in order.
   std::vector<FlightDatagram> datagrams;
-  /// Arrivals of ACK frames that newly acknowledged a packet of the sender
-  /// (any packet number space), RFC 9002 §6.2.1's reset of the PTO backoff.
-  std::vector<At> new_acks;
+  std::vector<NewAck> new_acks;
 };
 
 Flights crypto_flights(const ConnectionFacts& c, Side sender);
