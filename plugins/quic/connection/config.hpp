@@ -128,6 +128,9 @@ struct Config {
   /// Initials to at least 1200 bytes, a server those of its ack-eliciting
   /// Initials).
   bool pad_initial_datagrams = true;
+  /// false, the fault (neqo#3101): a datagram coalescing an Initial packet
+  /// with a Handshake packet is not padded (RFC 9000 §14.1 MUST).
+  bool pad_coalesced_initial = true;
   /// false, the fault: a server never sends HANDSHAKE_DONE (RFC 9001 §4.1.2
   /// MUST), so its client never confirms the handshake.
   bool send_handshake_done = true;

@@ -87,13 +87,15 @@ void Connection::add_probe_crypto(Space s, size_t budget, PendingPacket& out) {
 }
 
 size_t Connection::padding_target(const std::vector<PendingPacket>& packets, size_t limit, bool probe) const {
-  bool initial = false, eliciting_initial = false;
-  for (const PendingPacket& p : packets)
+  bool initial = false, eliciting_initial = false, handshake = false;
+  for (const PendingPacket& p : packets) {
+    handshake = handshake || p.space == Space::handshake;
     if (p.space == Space::initial) {
       initial = true;
       eliciting_initial = eliciting_initial || p.ack_eliciting;
     }
-  if (!initial || !config_.pad_initial_datagrams) return 0;
+  }
+  if (!initial || !config_.pad_initial_datagrams || (handshake && !config_.pad_coalesced_initial)) return 0;
   // Probes are clamped to 1200 bytes: a path that lost the larger first
   // flight carries them.
   if (probe) return std::min(limit, kMinDatagram);
