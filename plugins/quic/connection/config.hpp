@@ -69,6 +69,10 @@ struct Config {
   /// the peer's credit back; false sends them with the next packet, ACKs
   /// included.
   bool credit_waits_for_cwnd = false;
+  /// The fault (nginx#1616): CRYPTO, lost and re-queued or new, and the
+  /// CRYPTO of PTO probes wait for room in the congestion window (RFC 9002
+  /// §7.5: probes MUST NOT be blocked by it).
+  bool crypto_waits_for_cwnd = false;
   /// true: DATA_BLOCKED and STREAM_DATA_BLOCKED as soon as data waits, before
   /// the limit is used up (§19.12-13 carry the limit "at which blocking
   /// occurred").

@@ -192,9 +192,11 @@ bool Connection::build_payload(Instant now, Space s, size_t budget, PendingPacke
   const size_t ack_size = ack ? encoded_size(*ack) : 0;
   const size_t content_budget = budget > ack_size ? budget - ack_size : 0;
   // CRYPTO first: the handshake cannot progress without it. A probe
-  // carries unacknowledged CRYPTO even if it is not yet declared lost.
-  if (probe && !config_.probe_ping_only) add_probe_crypto(s, content_budget, out);
-  while (!probe && content_budget > out.payload.size() + 16) {
+  // carries unacknowledged CRYPTO even if it is not yet declared lost. The
+  // congestion window holds none of it back, unless the fault says so.
+  const bool crypto_held = config_.crypto_waits_for_cwnd && !recovery_.congestion().can_send(budget);
+  if (probe && !config_.probe_ping_only && !crypto_held) add_probe_crypto(s, content_budget, out);
+  while (!probe && !crypto_held && content_budget > out.payload.size() + 16) {
     const size_t room = content_budget - out.payload.size() - 16;
     const auto chunk = sp.crypto_send.peek(room, kMaxVarint);
     if (!chunk || chunk->data.empty()) break;
