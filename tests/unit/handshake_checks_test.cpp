@@ -205,6 +205,45 @@ BOOST_AUTO_TEST_CASE(pto_backoff_of_a_client_is_kept_across_initial_acks_after_t
              r.summary);
 }
 
+// RFC 9000 §13.3: CRYPTO is re-sent until acknowledged, not after. An ACK
+// counts from 1 ms after it arrived at the sender; from a capture elsewhere
+// from one handshake round trip after it passed.
+BOOST_AUTO_TEST_CASE(acked_crypto_not_resent_counts_acks_the_sender_could_have_read) {
+  const auto resent_at = [](std::int64_t resend_us) {
+    TimelineBuilder b;
+    b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+    b.send(Side::server, 4 * kMs, {initial(0, {ack(0, 0)})});
+    b.send(Side::client, resend_us * 1000, {initial(1, {crypto(0, 300), padding(856)})});
+    return b;
+  };
+  auto r = judge("acked_crypto_not_resent", client_run(resent_at(10'000)), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(r.summary == "frame 3 (10.000 ms): Initial CRYPTO [0-299] sent again, acknowledged at frame 2 (4.000 ms)",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{2, 3}));
+  // Within 1 ms of the ACK the datagram was on its way already.
+  r = judge("acked_crypto_not_resent", client_run(resent_at(4'500)), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  BOOST_TEST(r.summary == "1 re-sending of CRYPTO, none of bytes already acknowledged", r.summary);
+  // From the server's host the ACK may still be on its way within the
+  // handshake's round trip (0 to 10 ms): the re-sending at 10 ms is not
+  // counted, the one at 30 ms is.
+  auto twice = resent_at(10'000);
+  r = judge("acked_crypto_not_resent", client_run(twice, Vantage::server), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  twice.send(Side::client, 30 * kMs, {initial(2, {crypto(0, 300), padding(856)})});
+  r = judge("acked_crypto_not_resent", client_run(twice, Vantage::server), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(r.summary == "frame 4 (30.000 ms): Initial CRYPTO [0-299] sent again, acknowledged at frame 2 (4.000 ms)",
+             r.summary);
+  // Nothing re-sent.
+  TimelineBuilder once;
+  once.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+  r = judge("acked_crypto_not_resent", client_run(once), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::not_exercised), r.summary);
+  BOOST_TEST(r.summary == "the client never re-sent CRYPTO data", r.summary);
+}
+
 BOOST_AUTO_TEST_CASE(client_buffers_early_packets_and_acknowledges_them) {
   TimelineBuilder b;
   b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});

@@ -73,6 +73,10 @@ struct Config {
   /// CRYPTO of PTO probes wait for room in the congestion window (RFC 9002
   /// §7.5: probes MUST NOT be blocked by it).
   bool crypto_waits_for_cwnd = false;
+  /// The fault (picoquic#1777): a client drops datagrams under 1200 bytes
+  /// that carry an Initial packet, the ACK-only ones a server need not pad
+  /// (RFC 9000 §14.1) among them, and with them the ACK of its ClientHello.
+  bool drop_small_initials = false;
   /// true: DATA_BLOCKED and STREAM_DATA_BLOCKED as soon as data waits, before
   /// the limit is used up (§19.12-13 carry the limit "at which blocking
   /// occurred").

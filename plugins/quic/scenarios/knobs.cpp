@@ -158,6 +158,7 @@ const std::vector<Knob>& table() {
       flag<&Config::max_streams_beyond_2_60>("max_streams_beyond_2_60", "the fault: every MAX_STREAMS carries 2^60 + 1, beyond what §19.11 allows"),
       flag<&Config::credit_waits_for_cwnd>("credit_waits_for_cwnd", "the fault: MAX_DATA / MAX_STREAM_DATA go out only in packets the congestion window (and pacer) lets carry stream data"),
       flag<&Config::crypto_waits_for_cwnd>("crypto_waits_for_cwnd", "the fault (nginx#1616): CRYPTO, lost and re-queued or new, waits for room in the congestion window, so a probe sent while the window is full carries a PING alone (RFC 9002 §7.5: probe packets MUST NOT be blocked by the congestion controller; §6.2.4)"),
+      flag<&Config::drop_small_initials>("drop_small_initials", "the fault (picoquic#1777): a client drops datagrams under 1200 bytes carrying an Initial packet, although a server pads only its ack-eliciting Initials (RFC 9000 §14.1), so it misses the ACK of its ClientHello and sends the acknowledged bytes again (RFC 9000 §13.3)"),
       flag<&Config::blocked_frames_early>("blocked_frames_early", "the fault: DATA_BLOCKED / STREAM_DATA_BLOCKED as soon as data waits, before the limit is used up"),
       // Scripts: the in-house endpoint as the peer that provokes what a case judges in the other.
       integer<&Config::credit_delay_ms>("credit_delay_ms", "script: hold each MAX_DATA, MAX_STREAM_DATA and MAX_STREAMS that falls due this many milliseconds, so the peer waits at its limit (and SHOULD say so, §4.1, §4.6), then goes on; 0: at once", 0, 600'000),

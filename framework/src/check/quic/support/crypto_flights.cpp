@@ -49,6 +49,7 @@ Flights crypto_flights(const ConnectionFacts& c, Side sender) {
     if (sender_of(d) != sender) {
       // The peer's ACK frames, as they arrived.
       bool newly = false, beyond_initial = false;
+      std::array<RangeSet, 2> crypto_acked;
       for (const auto& p : d.packets) {
         const int s = space_index(p.space);
         if (s < 0 || !p.decrypted()) continue;
@@ -58,6 +59,7 @@ Flights crypto_flights(const ConnectionFacts& c, Side sender) {
               auto& st = spaces[s];
               for (auto it = st.unacked.lower_bound(r.smallest); it != st.unacked.end() && it->first <= r.largest;) {
                 st.acked.add(it->second.crypto);
+                if (s < 2) crypto_acked[s].add(it->second.crypto);
                 it = st.unacked.erase(it);
                 newly = true;
                 beyond_initial = beyond_initial || s != static_cast<int>(kInitial);
@@ -65,6 +67,8 @@ Flights crypto_flights(const ConnectionFacts& c, Side sender) {
             }
       }
       if (newly) out.new_acks.push_back({at, !beyond_initial});
+      for (std::size_t s : {kInitial, kHandshake})
+        if (!crypto_acked[s].empty()) out.crypto_acks[s].push_back({at, std::move(crypto_acked[s])});
       continue;
     }
     FlightDatagram fd;

@@ -57,10 +57,19 @@ struct NewAck {
   bool initial_only = false;
 };
 
+/// The arrival of a datagram of the peer whose ACK frames newly
+/// acknowledged CRYPTO bytes of one space: which ones.
+struct CryptoAck {
+  At at;
+  RangeSet bytes;
+};
+
 struct Flights {
   /// Every datagram the sender sent, in order.
   std::vector<FlightDatagram> datagrams;
   std::vector<NewAck> new_acks;
+  /// By space, in order of arrival.
+  std::array<std::vector<CryptoAck>, 2> crypto_acks;
 };
 
 Flights crypto_flights(const ConnectionFacts& c, Side sender);
