@@ -10,8 +10,15 @@
 // across ACKs in Initial packets (RFC 9002 §6.2.1: it is not yet certain
 // the server has validated its address), save the first ACK it gets: that
 // one's RTT sample replaces kInitialRtt (§6.2.2) and may shorten the period
-// many times over, so intervals before and after it do not compare.
-// Judged at the sender's capture.
+// many times over, so intervals before and after it do not compare. The
+// later ones bring RTT samples too (each may lower the period to 3/4,
+// srtt + 4 rttvar) and, when they leave nothing in flight, restart the
+// timer from their arrival (Appendix A.8): across them an interval fails
+// only when it is shorter than the one before, which a kept backoff never
+// makes it (the fault, a reset, makes it about half). The chain restarts
+// too where the sender discards its Initial keys (§6.2.2: the PTO MUST be
+// reset; RFC 9001 §4.9.1: a client at its first Handshake packet, a server
+// at the first it receives). Judged at the sender's capture.
 // From a capture taken elsewhere a probe lost before the capture point
 // would merge two intervals into one and look like too short a backoff
 // after it, so a short interval is a failure only when the sender's Initial
@@ -39,6 +46,17 @@
 
 namespace conform::quic_checks {
 namespace {
+
+// The connection datagram index where the client's Initial keys go: its
+// first datagram with a Handshake packet (RFC 9001 §4.9.1; the server's
+// too, which discards them on receiving it); past the end if none.
+std::size_t initial_keys_discarded(const dissect::Connection& c) {
+  for (std::size_t i = 0; i < c.datagrams.size(); ++i)
+    if (sender_of(c.datagrams[i]) == Side::client)
+      for (const auto& p : c.datagrams[i].packets)
+        if (p.space == dissect::PacketSpace::handshake) return i;
+  return c.datagrams.size();
+}
 
 class PtoBackoff final : public QuicCheck {
  public:
@@ -105,7 +123,24 @@ class PtoBackoff final : public QuicCheck {
     std::string unseen;
     std::int64_t interval = -1;  // between the last two bursts, ns; -1: none yet
     std::size_t ai = 0, bursts = 0, longest = 0, chain = 0, compared = 0, answered = 0, acks = 0, kept = 0;
+    const std::size_t discard = initial_keys_discarded(*j.connection->connection);
+    bool discarded = false;
+    // An Initial ACK kept since the last burst, and between the last two.
+    bool kept_since_burst = false, kept_before = false;
+    const auto restart = [&] {
+      anchor = last_sent;
+      last_burst.reset();
+      interval = -1;
+      chain = 0;
+      kept_since_burst = kept_before = false;
+    };
     for (const auto& d : flights.datagrams) {
+      // After it: the client's first Handshake packet left under the old
+      // backoff, and the server's datagrams before it knew of none.
+      if (!discarded && d.at.datagram > discard) {
+        discarded = true;
+        restart();
+      }
       // An ACK newly acknowledging packets resets the backoff: the next
       // probe is one PTO after the latest ack-eliciting datagram.
       for (; ai < flights.new_acks.size() && flights.new_acks[ai].at.datagram < d.at.datagram; ++ai) {
@@ -114,12 +149,10 @@ class PtoBackoff final : public QuicCheck {
         const bool first = acks++ == 0;
         if (by == Side::client && ack.initial_only && !first) {
           ++kept;
+          kept_since_burst = true;
           continue;
         }
-        anchor = last_sent;
-        last_burst.reset();
-        interval = -1;
-        chain = 0;
+        restart();
       }
       if (!d.ack_eliciting) continue;
       const bool probe = d.handshake_eliciting() && !d.fresh[kInitial] && !d.fresh[kHandshake] &&
@@ -130,10 +163,8 @@ class PtoBackoff final : public QuicCheck {
         if (last_burst) last_burst = d.at;
         else anchor = d.at;
       } else if (!probe) {
+        restart();
         anchor = d.at;
-        last_burst.reset();
-        interval = -1;
-        chain = 0;
       } else if (anchor) {
         const At& from = last_burst ? *last_burst : *anchor;
         const std::int64_t gap = d.at.time_ns - from.time_ns;
@@ -141,15 +172,20 @@ class PtoBackoff final : public QuicCheck {
           ++bursts;
           longest = std::max(longest, ++chain);
           compared += interval > 0;
+          const bool across_kept = kept_since_burst || kept_before;
+          const double bar = across_kept ? std::min(1.0, factor) : factor;
+          kept_before = kept_since_burst;
+          kept_since_burst = false;
           const std::optional<std::string> gap_unseen =
-              at_sender || interval <= 0 || gap >= factor * double(interval) ? std::nullopt
-                                                                              : packets_unseen(j, by, *burst_before, d.at);
+              at_sender || interval <= 0 || gap >= bar * double(interval) ? std::nullopt
+                                                                           : packets_unseen(j, by, *burst_before, d.at);
           if (gap_unseen && unseen.empty()) unseen = *gap_unseen;
-          if (interval > 0 && gap < factor * double(interval) && !gap_unseen) {
+          if (interval > 0 && gap < bar * double(interval) && !gap_unseen) {
             problems.push_back(fmt::format("the probe at frame {} ({}) came {} after the one at frame {}, which came "
-                                           "{} after its predecessor: factor {:.2f} < {}",
+                                           "{} after its predecessor: factor {:.2f} < {}{}",
                                            d.at.frame, ms(d.at.time_ns), ms(gap), from.frame, ms(interval),
-                                           double(gap) / double(interval), factor));
+                                           double(gap) / double(interval), bar,
+                                           across_kept ? " (across an Initial ACK, which keeps the backoff)" : ""));
             ev.push_back(evidence(*j.capture, from, "earlier probe"));
             ev.push_back(evidence(*j.capture, d.at, fmt::format("probe {} later", ms(gap))));
           }
@@ -166,8 +202,9 @@ class PtoBackoff final : public QuicCheck {
                                answered, answered == 1 ? "" : "s", to_string(dissect::other(by)))
                  : std::string();
     if (kept)
-      answers_note += fmt::format("; the backoff kept across {} Initial ACK{} after the first (RFC 9002 §6.2.1)", kept,
-                                  kept == 1 ? "" : "s");
+      answers_note += fmt::format("; the backoff kept across {} Initial ACK{} after the first (RFC 9002 §6.2.1), an "
+                                  "interval across one at least as long as the one before",
+                                  kept, kept == 1 ? "" : "s");
     if (compared == 0)
       return not_exercised(fmt::format("no two successive PTO probe bursts of the {} without a new acknowledgement "
                                        "between them ({} probe bursts){}",
