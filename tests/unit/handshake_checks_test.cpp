@@ -211,7 +211,7 @@ BOOST_AUTO_TEST_CASE(pto_backoff_of_a_client_is_kept_across_initial_acks_after_t
 // discards them at its first Handshake packet (RFC 9001 §4.9.1), so the
 // interval after it starts a new chain, however short.
 BOOST_AUTO_TEST_CASE(pto_backoff_restarts_where_the_client_discards_its_initial_keys) {
-  const auto run = [](bool handshake_packet) {
+  const auto run = [](bool handshake_packet, std::int64_t next_ms = 23) {
     TimelineBuilder b;
     b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
     b.send(Side::client, 3 * kMs, {initial(1, {crypto(0, 300), padding(856)})});
@@ -220,7 +220,7 @@ BOOST_AUTO_TEST_CASE(pto_backoff_restarts_where_the_client_discards_its_initial_
       b.send(Side::client, 21 * kMs, {handshake(0, {ping(), padding(30)})});
     else
       b.send(Side::client, 21 * kMs, {initial(3, {ping(), padding(1156)})});
-    b.send(Side::client, 23 * kMs, {handshake(handshake_packet ? 1 : 0, {ping(), padding(30)})});
+    b.send(Side::client, next_ms * kMs, {handshake(handshake_packet ? 1 : 0, {ping(), padding(30)})});
     return b;
   };
   // Probes 3, 6 and 12 ms apart, then the Handshake PING at 21 ms discards
@@ -231,6 +231,15 @@ BOOST_AUTO_TEST_CASE(pto_backoff_restarts_where_the_client_discards_its_initial_
   // is still of the old chain (2 ms after 12: factor 0.17).
   r = judge("pto_backoff", client_run(run(false)), {{"by", "client"}});
   BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  // The backoff kept past the discard (quiche#2690): 30 ms after it, 2.5
+  // times the 12 ms before.
+  r = judge("pto_backoff", client_run(run(true, 51)), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(r.summary == "the probe at frame 5 (51.000 ms) came 30.000 ms after frame 4, with the Initial keys gone at "
+                          "frame 4 (21.000 ms): 2.50 times the last interval before them (12.000 ms): the backoff was "
+                          "not reset (RFC 9002 §6.2.2)",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{4, 5}));
 }
 
 // RFC 9000 §13.3: CRYPTO is re-sent until acknowledged, not after. An ACK

@@ -118,4 +118,21 @@ BOOST_AUTO_TEST_CASE(an_initial_ack_resets_a_clients_backoff_only_with_the_fault
   }
 }
 
+BOOST_AUTO_TEST_CASE(discarding_keys_resets_the_backoff_only_without_the_fault) {
+  // A.10: packet 0 probed at 999 (pto_count 1), then the Initial space is
+  // discarded: pto_count 0; the fault (quiche#2690) keeps 1.
+  for (const bool fault : {false, true}) {
+    RecoveryConfig config;
+    config.pto_reset_on_key_discard = !fault;
+    Recovery rec(config);
+    const RecoveryContext ctx = early_client();
+    rec.on_packet_sent(Space::initial, initial_packet(0, 0));
+    rec.set_timer(at_ms(0), ctx);
+    rec.on_timeout(at_ms(999), ctx);
+    BOOST_TEST(rec.pto_count() == 1);
+    rec.discard(Space::initial);
+    BOOST_TEST(rec.pto_count() == (fault ? 1 : 0), fault);
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

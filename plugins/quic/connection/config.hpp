@@ -157,6 +157,9 @@ struct Config {
   /// it come one PTO apart instead of doubling (§6.2.1, Appendix A.7).
   bool pto_reset_on_any_ack = false;
   bool pto_reset_on_initial_ack = false;
+  /// false, the fault (quiche#2690): discarding Initial or Handshake keys
+  /// leaves the PTO backoff as it was (RFC 9002 §6.2.2 MUST reset the PTO).
+  bool pto_reset_on_key_discard = true;
   /// false, the fault: a server sends beyond 3x the bytes received before
   /// validating the client's address (RFC 9000 §8.1 MUST NOT).
   bool respect_amplification_limit = true;

@@ -40,6 +40,7 @@ RecoveryConfig recovery_config(const Config& c) {
   r.anti_deadlock = c.anti_deadlock_probe;
   r.pto_reset_on_any_ack = c.pto_reset_on_any_ack;
   r.pto_reset_on_initial_ack = c.pto_reset_on_initial_ack;
+  r.pto_reset_on_key_discard = c.pto_reset_on_key_discard;
   return r;
 }
 

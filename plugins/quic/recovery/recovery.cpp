@@ -22,7 +22,8 @@ Recovery::Recovery(const RecoveryConfig& config)
       pto_backoff_(config.pto_backoff),
       anti_deadlock_(config.anti_deadlock),
       pto_reset_on_any_ack_(config.pto_reset_on_any_ack),
-      pto_reset_on_initial_ack_(config.pto_reset_on_initial_ack) {}
+      pto_reset_on_initial_ack_(config.pto_reset_on_initial_ack),
+      pto_reset_on_key_discard_(config.pto_reset_on_key_discard) {}
 
 size_t Recovery::ack_eliciting_in_flight() const {
   size_t n = 0;
@@ -240,7 +241,9 @@ void Recovery::discard(Space space) {
   s.eliciting = 0;
   s.loss_time = Instant::never();
   s.last_eliciting_sent = Instant::never();
-  pto_count_ = 0;  // A.10
+  // A.10 (§6.2.2: the PTO MUST be reset when keys are discarded); the
+  // fault keeps the backoff.
+  if (pto_reset_on_key_discard_) pto_count_ = 0;
 }
 
 }  // namespace conform::quic

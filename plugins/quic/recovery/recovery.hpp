@@ -52,6 +52,8 @@ struct RecoveryConfig {
   /// The fault: a client's backoff reset by ACKs in Initial packets before
   /// the server has validated its address.
   bool pto_reset_on_initial_ack = false;
+  /// false, the fault: discarding a packet number space keeps the backoff.
+  bool pto_reset_on_key_discard = true;
 };
 
 class Recovery {
@@ -141,7 +143,7 @@ class Recovery {
   Duration max_ack_delay_;
   std::unique_ptr<CongestionController> cc_;
   Pacer pacer_;
-  bool pto_backoff_, anti_deadlock_, pto_reset_on_any_ack_, pto_reset_on_initial_ack_;
+  bool pto_backoff_, anti_deadlock_, pto_reset_on_any_ack_, pto_reset_on_initial_ack_, pto_reset_on_key_discard_;
   int pto_count_ = 0;
   Instant timer_ = Instant::never();
   Instant first_rtt_sample_ = Instant::never();

@@ -167,6 +167,7 @@ const std::vector<Knob>& table() {
       flag<&Config::pto_backoff>("pto_backoff", "double the PTO period on each expiry (RFC 9002 §6.2.1); false: the fault, a constant period"),
       flag<&Config::pto_reset_on_any_ack>("pto_reset_on_any_ack", "the fault: an ACK frame that newly acknowledges nothing (late, reordered, duplicated) resets the PTO backoff (RFC 9002 §6.2.1, Appendix A.7 reset it only on newly acknowledged packets)"),
       flag<&Config::pto_reset_on_initial_ack>("pto_reset_on_initial_ack", "the fault (quiche#2683): a client resets its PTO backoff on ACKs received in Initial packets, before it is certain the server has validated its address (RFC 9002 §6.2.1: it does not)"),
+      flag<&Config::pto_reset_on_key_discard>("pto_reset_on_key_discard", "reset the PTO backoff when Initial or Handshake keys are discarded (RFC 9002 §6.2.2: the PTO timer MUST be reset; Appendix A.10); false: the fault (quiche#2690), the backoff carries on into the next space"),
       flag<&Config::anti_deadlock_probe>("anti_deadlock_probe", "a client with nothing in flight keeps its PTO armed until its address is validated (RFC 9002 §6.2.2.1); false: the fault"),
       flag<&Config::respect_amplification_limit>("respect_amplification_limit", "a server sends at most 3x the bytes received before validating the address (RFC 9000 §8.1); false: the fault"),
       flag<&Config::discard_initial_keys>("discard_initial_keys", "drop Initial keys at the first Handshake packet sent (client) or processed (server) (RFC 9001 §4.9.1); false: the fault"),

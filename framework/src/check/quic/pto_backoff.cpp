@@ -18,7 +18,10 @@
 // makes it (the fault, a reset, makes it about half). The chain restarts
 // too where the sender discards its Initial keys (§6.2.2: the PTO MUST be
 // reset; RFC 9001 §4.9.1: a client at its first Handshake packet, a server
-// at the first it receives). Judged at the sender's capture.
+// at the first it receives), and the first interval after it must not be
+// 1.5 times the last one before or more: reset, it is one base period, at
+// most half that interval; kept (quiche#2690), twice it. Judged at the
+// sender's capture.
 // From a capture taken elsewhere a probe lost before the capture point
 // would merge two intervals into one and look like too short a backoff
 // after it, so a short interval is a failure only when the sender's Initial
@@ -50,6 +53,16 @@ namespace {
 // The connection datagram index where the client's Initial keys go: its
 // first datagram with a Handshake packet (RFC 9001 §4.9.1; the server's
 // too, which discards them on receiving it); past the end if none.
+// A reset backoff makes the first interval after the discard one base
+// period (at most half the last before, which had backed off at least
+// once); a kept one twice the last. 1.5 leaves a sample's RTT change room.
+constexpr double kUnresetFactor = 1.5;
+
+At flights_at(const dissect::Connection& c, std::size_t i) {
+  const auto& d = c.datagrams[i];
+  return {d.frame, d.time_ns, i};
+}
+
 std::size_t initial_keys_discarded(const dissect::Connection& c) {
   for (std::size_t i = 0; i < c.datagrams.size(); ++i)
     if (sender_of(c.datagrams[i]) == Side::client)
@@ -127,19 +140,27 @@ class PtoBackoff final : public QuicCheck {
     bool discarded = false;
     // An Initial ACK kept since the last burst, and between the last two.
     bool kept_since_burst = false, kept_before = false;
+    // The last interval before the Initial keys were discarded, until the
+    // first after it is compared to it; -1: none.
+    std::int64_t before_discard = -1;
+    std::optional<At> discarded_at;
     const auto restart = [&] {
       anchor = last_sent;
       last_burst.reset();
       interval = -1;
       chain = 0;
       kept_since_burst = kept_before = false;
+      before_discard = -1;
     };
     for (const auto& d : flights.datagrams) {
       // After it: the client's first Handshake packet left under the old
       // backoff, and the server's datagrams before it knew of none.
       if (!discarded && d.at.datagram > discard) {
         discarded = true;
+        const std::int64_t last = interval;
         restart();
+        before_discard = last;
+        discarded_at = flights_at(*j.connection->connection, discard);
       }
       // An ACK newly acknowledging packets resets the backoff: the next
       // probe is one PTO after the latest ack-eliciting datagram.
@@ -163,7 +184,11 @@ class PtoBackoff final : public QuicCheck {
         if (last_burst) last_burst = d.at;
         else anchor = d.at;
       } else if (!probe) {
+        // New data restarts the timer, not the backoff: a discard's
+        // comparison still waits for the first probe.
+        const std::int64_t pending = before_discard;
         restart();
+        before_discard = pending;
         anchor = d.at;
       } else if (anchor) {
         const At& from = last_burst ? *last_burst : *anchor;
@@ -188,6 +213,22 @@ class PtoBackoff final : public QuicCheck {
                                            across_kept ? " (across an Initial ACK, which keeps the backoff)" : ""));
             ev.push_back(evidence(*j.capture, from, "earlier probe"));
             ev.push_back(evidence(*j.capture, d.at, fmt::format("probe {} later", ms(gap))));
+          }
+          if (chain == 1 && before_discard > 0) {
+            const bool late = gap >= kUnresetFactor * double(before_discard);
+            const std::optional<std::string> late_unseen =
+                at_sender || !late ? std::nullopt : packets_unseen(j, by, from, d.at);
+            if (late_unseen && unseen.empty()) unseen = *late_unseen;
+            if (late && !late_unseen) {
+              problems.push_back(fmt::format(
+                  "the probe at frame {} ({}) came {} after frame {}, with the Initial keys gone at frame {} ({}): "
+                  "{:.2f} times the last interval before them ({}): the backoff was not reset (RFC 9002 §6.2.2)",
+                  d.at.frame, ms(d.at.time_ns), ms(gap), from.frame, discarded_at->frame,
+                  ms(discarded_at->time_ns), double(gap) / double(before_discard), ms(before_discard)));
+              ev.push_back(evidence(*j.capture, *discarded_at, "Initial keys discarded"));
+              ev.push_back(evidence(*j.capture, d.at, fmt::format("probe {} later", ms(gap))));
+            }
+            before_discard = -1;
           }
           interval = gap;
           burst_before = from;
