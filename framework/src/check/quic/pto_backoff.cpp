@@ -75,7 +75,7 @@ class PtoBackoff final : public QuicCheck {
  public:
   KeysNeeded keys_needed() const override { return KeysNeeded::handshake; }
   std::string name() const override { return "pto_backoff"; }
-  std::string rfc() const override { return "RFC 9002 §6.2.1 (MUST), Appendix A.7"; }
+  std::string rfc() const override { return "RFC 9002 §6.2.1 (MUST), §6.2.2 (MUST), Appendix A.7, A.10"; }
   RequirementLevel level() const override { return RequirementLevel::must; }
   std::string summary() const override {
     return "each successive PTO probe of `by` without a new acknowledgement in between comes at least "
