@@ -242,6 +242,34 @@ BOOST_AUTO_TEST_CASE(pto_backoff_restarts_where_the_client_discards_its_initial_
   BOOST_TEST(frames_of(r) == (Frames{4, 5}));
 }
 
+// Two correct clients a reviewer found failed by the first form of the
+// rule above. One discards its keys with an ACK-only Handshake packet long
+// after its last probe, nothing in flight: its timer starts there (A.8),
+// so its probes 10 and 20 ms later are a reset chain, not 140 ms after the
+// last probe. The other's discarding packet is its first probe after its
+// first ACK (A.9 counts that expiry after A.10's reset: the next comes two
+// periods later); one interval before is no backed-off chain to compare to.
+BOOST_AUTO_TEST_CASE(pto_backoff_after_a_discard_counts_from_it_and_needs_a_backed_off_chain) {
+  TimelineBuilder late;
+  late.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+  late.send(Side::client, 10 * kMs, {initial(1, {crypto(0, 300), padding(856)})});
+  late.send(Side::client, 30 * kMs, {initial(2, {crypto(0, 300), padding(856)})});
+  late.send(Side::client, 70 * kMs, {initial(3, {crypto(0, 300), padding(856)})});
+  late.send(Side::client, 200 * kMs, {handshake(0, {ack(0, 0), padding(30)})});
+  late.send(Side::client, 210 * kMs, {handshake(1, {ping(), padding(30)})});
+  late.send(Side::client, 230 * kMs, {handshake(2, {ping(), padding(30)})});
+  auto r = judge("pto_backoff", client_run(late), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+
+  TimelineBuilder first;
+  first.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+  first.send(Side::server, 1 * kMs, {initial(0, {ack(0, 0), crypto(0, 90)})});
+  first.send(Side::client, 5 * kMs, {handshake(0, {ping(), padding(30)})});
+  first.send(Side::client, 15 * kMs, {handshake(1, {ping(), padding(30)})});
+  r = judge("pto_backoff", client_run(first), {{"by", "client"}});
+  BOOST_TEST((r.verdict != Verdict::fail), r.summary);
+}
+
 // RFC 9000 §13.3: CRYPTO is re-sent until acknowledged, not after. An ACK
 // counts from 1 ms after it arrived at the sender; from a capture elsewhere
 // from one handshake round trip after it passed.

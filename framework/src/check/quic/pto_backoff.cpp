@@ -53,9 +53,13 @@ namespace {
 // The connection datagram index where the client's Initial keys go: its
 // first datagram with a Handshake packet (RFC 9001 §4.9.1; the server's
 // too, which discards them on receiving it); past the end if none.
-// A reset backoff makes the first interval after the discard one base
-// period (at most half the last before, which had backed off at least
-// once); a kept one twice the last. 1.5 leaves a sample's RTT change room.
+// Measured from the discard (a client with nothing in flight arms its
+// timer then, Appendix A.8), the first interval after it is one base
+// period, or two when the discarding packet was itself a probe (A.9 counts
+// the expiry after A.10's reset); kept, the backoff makes it twice the
+// last interval before or more. Judged only after a chain that backed off
+// at least once (that last interval at least two base periods): reset
+// stays within it, kept reaches twice it; 1.5 between.
 constexpr double kUnresetFactor = 1.5;
 
 At flights_at(const dissect::Connection& c, std::size_t i) {
@@ -63,11 +67,15 @@ At flights_at(const dissect::Connection& c, std::size_t i) {
   return {d.frame, d.time_ns, i};
 }
 
-std::size_t initial_keys_discarded(const dissect::Connection& c) {
+// For a server judged from elsewhere, a client datagram its own ACKs show
+// it never received discarded nothing.
+std::size_t initial_keys_discarded(const dissect::Connection& c, Side by, bool at_sender) {
   for (std::size_t i = 0; i < c.datagrams.size(); ++i)
     if (sender_of(c.datagrams[i]) == Side::client)
       for (const auto& p : c.datagrams[i].packets)
-        if (p.space == dissect::PacketSpace::handshake) return i;
+        if (p.space == dissect::PacketSpace::handshake &&
+            (by == Side::client || at_sender || !shown_not_received(c, Side::server, i)))
+          return i;
   return c.datagrams.size();
 }
 
@@ -136,7 +144,7 @@ class PtoBackoff final : public QuicCheck {
     std::string unseen;
     std::int64_t interval = -1;  // between the last two bursts, ns; -1: none yet
     std::size_t ai = 0, bursts = 0, longest = 0, chain = 0, compared = 0, answered = 0, acks = 0, kept = 0;
-    const std::size_t discard = initial_keys_discarded(*j.connection->connection);
+    const std::size_t discard = initial_keys_discarded(*j.connection->connection, by, at_sender);
     bool discarded = false;
     // An Initial ACK kept since the last burst, and between the last two.
     bool kept_since_burst = false, kept_before = false;
@@ -157,10 +165,13 @@ class PtoBackoff final : public QuicCheck {
       // backoff, and the server's datagrams before it knew of none.
       if (!discarded && d.at.datagram > discard) {
         discarded = true;
-        const std::int64_t last = interval;
+        const std::int64_t last = chain >= 2 ? interval : -1;
         restart();
         before_discard = last;
         discarded_at = flights_at(*j.connection->connection, discard);
+        // A client arms its timer at its own discarding datagram; a server
+        // still from its last ack-eliciting one.
+        if (by == Side::client) anchor = discarded_at;
       }
       // An ACK newly acknowledging packets resets the backoff: the next
       // probe is one PTO after the latest ack-eliciting datagram.
