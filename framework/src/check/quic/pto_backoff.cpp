@@ -10,8 +10,10 @@
 // across ACKs in Initial packets (RFC 9002 §6.2.1: it is not yet certain
 // the server has validated its address), save the first ACK it gets: that
 // one's RTT sample replaces kInitialRtt (§6.2.2) and may shorten the period
-// many times over, so intervals before and after it do not compare. The
-// later ones bring RTT samples too (each may lower the period to 3/4,
+// many times over, so intervals before and after it do not compare; and
+// save one that leaves some of the client's ack-eliciting Initial packets
+// unacknowledged (loss detection may re-send them at once, which a capture
+// cannot tell from a probe). The later ones bring RTT samples too (each may lower the period to 3/4,
 // srtt + 4 rttvar) and, when they leave nothing in flight, restart the
 // timer from their arrival (Appendix A.8): across them an interval fails
 // only when it is shorter than the one before, which a kept backoff never
@@ -179,7 +181,9 @@ class PtoBackoff final : public QuicCheck {
         const NewAck& ack = flights.new_acks[ai];
         if (!reached(ack.at)) continue;
         const bool first = acks++ == 0;
-        if (by == Side::client && ack.initial_only && !first) {
+        // An ACK that leaves some of it unacknowledged may have loss
+        // detection re-send the rest at once, which is no probe: restart.
+        if (by == Side::client && ack.initial_only && ack.initial_all_acked && !first) {
           ++kept;
           kept_since_burst = true;
           continue;

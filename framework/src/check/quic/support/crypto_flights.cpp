@@ -1,6 +1,7 @@
 // Following CRYPTO data and its acknowledgements at the sender.
 #include "check/quic/support/crypto_flights.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace conform::quic_checks {
@@ -12,6 +13,7 @@ constexpr std::size_t kCryptoFrameHeader = 7;
 
 struct SentPacket {
   RangeSet crypto;
+  bool eliciting = false;
 };
 
 struct SpaceState {
@@ -66,7 +68,9 @@ Flights crypto_flights(const ConnectionFacts& c, Side sender) {
               }
             }
       }
-      if (newly) out.new_acks.push_back({at, !beyond_initial});
+      const auto& initial = spaces[kInitial].unacked;
+      const bool all = std::none_of(initial.begin(), initial.end(), [](const auto& e) { return e.second.eliciting; });
+      if (newly) out.new_acks.push_back({at, !beyond_initial, all});
       for (std::size_t s : {kInitial, kHandshake})
         if (!crypto_acked[s].empty()) out.crypto_acks[s].push_back({at, std::move(crypto_acked[s])});
       continue;
@@ -105,6 +109,7 @@ Flights crypto_flights(const ConnectionFacts& c, Side sender) {
       }
       if (p.packet_number) {
         spaces[s].sent.add(sent.crypto);
+        sent.eliciting = eliciting;
         spaces[s].unacked[*p.packet_number] = std::move(sent);
       }
     }

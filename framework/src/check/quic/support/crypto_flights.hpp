@@ -55,6 +55,9 @@ struct NewAck {
   At at;
   /// Every packet it newly acknowledged was an Initial packet.
   bool initial_only = false;
+  /// After it, no ack-eliciting Initial packet of the sender was left
+  /// unacknowledged: nothing for loss detection to re-send.
+  bool initial_all_acked = false;
 };
 
 /// The arrival of a datagram of the peer whose ACK frames newly
