@@ -39,12 +39,14 @@ bool is_dead(pid_t pid) {
 }
 
 // The process ids each hanging run wrote (the run and the process it
-// started), once every one of `files` exists; fails after 30 s.
+// started), once every one of `files` holds a whole line; fails after 30 s.
 std::vector<pid_t> pids_of(const std::vector<std::string>& files, BackgroundProgram& run) {
   const auto limit = Clock::now() + std::chrono::seconds(30);
   std::vector<pid_t> pids;
   for (const auto& file : files) {
-    while (!fs::exists(file)) {
+    // The shell creates the file before the program writes its line: wait
+    // for the line's end, or a pid may be read from an empty file.
+    while (read_file(file).find('\n') == std::string::npos) {
       BOOST_TEST_REQUIRE(run.wait(0.02) == -1, "conform ended early: " + run.out() + run.err());
       BOOST_TEST_REQUIRE((Clock::now() < limit), "no " + file + " after 30 s: " + run.out());
     }
