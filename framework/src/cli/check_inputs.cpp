@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <glob.h>
 
 namespace conform {
@@ -68,7 +69,7 @@ class Sorter {
     for (const auto& m : matches) add(m, from, false);
   }
 
-  std::size_t captures_seen() const { return captures_.size(); }
+  std::size_t captures_seen() const { return captures_seen_; }
   CheckInputs take() { return std::move(inputs_); }
 
  private:
@@ -80,11 +81,11 @@ class Sorter {
     }
     if (from.line != 0)
       if (std::error_code ec; !fs::exists(path, ec)) throw InputError(from, "no such capture file: " + path);
-    for (const auto& [seen, where] : captures_)
-      if (std::error_code ec; fs::exists(path, ec) && fs::exists(seen, ec) && fs::equivalent(path, seen, ec))
+    if (std::error_code ec; fs::exists(path, ec))
+      if (auto [it, fresh] = captures_.emplace(file_identity(path), from); !fresh)
         throw InputError(from, fmt::format("{} given twice (also from {}): each capture is judged once", path,
-                                           where.str()));
-    captures_.emplace_back(path, from);
+                                           it->second.str()));
+    ++captures_seen_;
     inputs_.captures.push_back(path);
   }
 
@@ -122,7 +123,9 @@ class Sorter {
   }
 
   CheckInputs inputs_;
-  std::vector<std::pair<std::string, SourcePos>> captures_;
+  // Where each capture file was first named, by file_identity.
+  std::map<std::string, SourcePos> captures_;
+  std::size_t captures_seen_ = 0;
 };
 
 }  // namespace

@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -73,12 +75,18 @@ void refuse_overwriting(const std::vector<OutputFile>& outputs, const std::vecto
   }
 }
 
+std::string file_identity(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) return fmt::format("{}:{}", st.st_dev, st.st_ino);
+  return "path:" + fs::absolute(path).lexically_normal().string();
+}
+
 void refuse_repeated(const std::vector<std::string>& inputs) {
+  std::map<std::string, std::size_t> first;
   for (std::size_t i = 0; i < inputs.size(); ++i)
-    for (std::size_t k = 0; k < i; ++k)
-      if (same_file(inputs[k], inputs[i]))
-        throw InputError({inputs[i]}, fmt::format("given twice (inputs {} and {}): each input is read once",
-                                                  k + 1, i + 1));
+    if (auto [it, fresh] = first.emplace(file_identity(inputs[i]), i); !fresh)
+      throw InputError({inputs[i]}, fmt::format("given twice (inputs {} and {}): each input is read once",
+                                                it->second + 1, i + 1));
 }
 
 }  // namespace conform

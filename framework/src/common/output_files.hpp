@@ -31,4 +31,10 @@ void refuse_overwriting(const std::vector<OutputFile>& outputs, const std::vecto
 /// could not be told apart.
 void refuse_repeated(const std::vector<std::string>& inputs);
 
+/// What names one file however spelled, as refuse_overwriting tells: its
+/// device and inode when it exists, else its normalised absolute path.
+/// Equal identities are the same file, so a list of thousands of inputs is
+/// checked for repeats in one pass.
+std::string file_identity(const std::string& path);
+
 }  // namespace conform

@@ -101,12 +101,15 @@ std::map<std::size_t, const nlohmann::json*> captures_read(const ReadReport& r) 
   return out;
 }
 
-// The label of connection `number` in a capture's `offline` entry; empty
-// when the job did not judge it.
-std::string unit_label(const nlohmann::json& capture, std::size_t number) {
-  for (const auto& u : capture.at("units"))
-    if (u.at("connection").get<std::size_t>() == number) return u.at("label").get<std::string>();
-  return "";
+// The labels of the connections a job judged, by (capture, connection):
+// looked up once per case, so read once per job.
+std::map<std::pair<std::size_t, std::size_t>, std::string> unit_labels(
+    const std::map<std::size_t, const nlohmann::json*>& read) {
+  std::map<std::pair<std::size_t, std::size_t>, std::string> out;
+  for (const auto& [k, capture] : read)
+    for (const auto& u : capture->at("units"))
+      out[{k, u.at("connection").get<std::size_t>()}] = u.at("label").get<std::string>();
+  return out;
 }
 
 // One capture's `offline` entry for the whole check: a split capture's
@@ -171,10 +174,12 @@ MergedCheck merge_jobs(std::vector<ReadReport>& reports) {
   std::map<std::size_t, std::string> declared;
   for (std::size_t s = 0; s < jobs.size(); ++s) {
     ReadReport& r = *jobs[s];
+    const auto labels = unit_labels(read[s]);
     for (std::size_t i = 0; i < r.cases.size(); ++i) {
       const auto& place = job(r).judged[i];
       ReportedCase& rc = r.cases[i];
-      const std::string label = unit_label(*read[s].at(place.capture), place.connection);
+      const auto found = labels.find({place.capture, place.connection});
+      const std::string label = found == labels.end() ? "" : found->second;
       const std::string suffix = " @ " + label;
       const std::string& id = rc.decl.id;
       if (label.empty() || id.size() <= suffix.size() || id.compare(id.size() - suffix.size(), suffix.size(), suffix))

@@ -64,11 +64,6 @@ namespace {
 // stays within it, kept reaches twice it; 1.5 between.
 constexpr double kUnresetFactor = 1.5;
 
-At flights_at(const dissect::Connection& c, std::size_t i) {
-  const auto& d = c.datagrams[i];
-  return {d.frame, d.time_ns, i};
-}
-
 // For a server judged from elsewhere, a client datagram its own ACKs show
 // it never received discarded nothing.
 std::size_t initial_keys_discarded(const dissect::Connection& c, Side by, bool at_sender) {
@@ -170,7 +165,7 @@ class PtoBackoff final : public QuicCheck {
         const std::int64_t last = chain >= 2 ? interval : -1;
         restart();
         before_discard = last;
-        discarded_at = flights_at(*j.connection->connection, discard);
+        discarded_at = j.connection->at(discard);
         // A client arms its timer at its own discarding datagram; a server
         // still from its last ack-eliciting one.
         if (by == Side::client) anchor = discarded_at;

@@ -68,9 +68,11 @@ Flights crypto_flights(const ConnectionFacts& c, Side sender) {
               }
             }
       }
-      const auto& initial = spaces[kInitial].unacked;
-      const bool all = std::none_of(initial.begin(), initial.end(), [](const auto& e) { return e.second.eliciting; });
-      if (newly) out.new_acks.push_back({at, !beyond_initial, all});
+      if (newly) {
+        const auto& initial = spaces[kInitial].unacked;
+        const bool all = std::none_of(initial.begin(), initial.end(), [](const auto& e) { return e.second.eliciting; });
+        out.new_acks.push_back({at, !beyond_initial, all});
+      }
       for (std::size_t s : {kInitial, kHandshake})
         if (!crypto_acked[s].empty()) out.crypto_acks[s].push_back({at, std::move(crypto_acked[s])});
       continue;
