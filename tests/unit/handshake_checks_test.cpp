@@ -251,7 +251,7 @@ BOOST_AUTO_TEST_CASE(pto_backoff_restarts_where_the_client_discards_its_initial_
 // after its last probe, nothing in flight: its timer starts there (A.8),
 // so its probes 10 and 20 ms later are a reset chain, not 140 ms after the
 // last probe. The other's discarding packet is its first probe after its
-// first ACK (A.9 counts that expiry after A.10's reset: the next comes two
+// first ACK (A.9 counts that expiry after A.11's reset: the next comes two
 // periods later); one interval before is no backed-off chain to compare to.
 BOOST_AUTO_TEST_CASE(pto_backoff_after_a_discard_counts_from_it_and_needs_a_backed_off_chain) {
   TimelineBuilder late;

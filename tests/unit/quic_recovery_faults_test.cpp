@@ -119,7 +119,7 @@ BOOST_AUTO_TEST_CASE(an_initial_ack_resets_a_clients_backoff_only_with_the_fault
 }
 
 BOOST_AUTO_TEST_CASE(discarding_keys_resets_the_backoff_only_without_the_fault) {
-  // A.10: packet 0 probed at 999 (pto_count 1), then the Initial space is
+  // A.11: packet 0 probed at 999 (pto_count 1), then the Initial space is
   // discarded: pto_count 0; the fault (quiche#2690) keeps 1.
   for (const bool fault : {false, true}) {
     RecoveryConfig config;

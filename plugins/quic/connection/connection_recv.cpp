@@ -38,7 +38,7 @@ void Connection::handle_datagram(Instant now, ByteView datagram) {
     ++stats_.packets_dropped;
     return;
   }
-  // The fault: a client that drops them too, although a server pads only
+  // The fault: a client that drops them too, although a server need pad only
   // ack-eliciting Initials. A v1 long header of type Initial: 1x00 in the
   // first byte's high nibble.
   if (!config_.is_server && config_.drop_small_initials && datagram.size() < 1200 && !datagram.empty() &&

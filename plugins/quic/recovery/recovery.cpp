@@ -241,7 +241,7 @@ void Recovery::discard(Space space) {
   s.eliciting = 0;
   s.loss_time = Instant::never();
   s.last_eliciting_sent = Instant::never();
-  // A.10 (§6.2.2: the PTO MUST be reset when keys are discarded); the
+  // A.11 (§6.2.2: the PTO MUST be reset when keys are discarded); the
   // fault keeps the backoff.
   if (pto_reset_on_key_discard_) pto_count_ = 0;
 }

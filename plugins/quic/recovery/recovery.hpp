@@ -91,7 +91,7 @@ class Recovery {
   /// OnLossDetectionTimeout (A.9). Re-arms the timer.
   TimeoutOutcome on_timeout(Instant now, const RecoveryContext& ctx);
 
-  /// The keys of a space were discarded (§6.4, A.10): its packets leave
+  /// The keys of a space were discarded (§6.4, A.11): its packets leave
   /// flight and are forgotten, the backoff resets. Call set_timer after.
   void discard(Space space);
   /// The peer's max_ack_delay (§5.3, §6.2.1) once its transport parameters arrive.

@@ -58,7 +58,7 @@ namespace {
 // Measured from the discard (a client with nothing in flight arms its
 // timer then, Appendix A.8), the first interval after it is one base
 // period, or two when the discarding packet was itself a probe (A.9 counts
-// the expiry after A.10's reset); kept, the backoff makes it twice the
+// the expiry after A.11's reset); kept, the backoff makes it twice the
 // last interval before or more. Judged only after a chain that backed off
 // at least once (that last interval at least two base periods): reset
 // stays within it, kept reaches twice it; 1.5 between.
@@ -80,7 +80,7 @@ class PtoBackoff final : public QuicCheck {
  public:
   KeysNeeded keys_needed() const override { return KeysNeeded::handshake; }
   std::string name() const override { return "pto_backoff"; }
-  std::string rfc() const override { return "RFC 9002 §6.2.1 (MUST), §6.2.2 (MUST), Appendix A.7, A.10"; }
+  std::string rfc() const override { return "RFC 9002 §6.2.1 (MUST), §6.2.2 (MUST), Appendix A.7, A.11"; }
   RequirementLevel level() const override { return RequirementLevel::must; }
   std::string summary() const override {
     return "each successive PTO probe of `by` without a new acknowledgement in between comes at least "
@@ -252,6 +252,10 @@ class PtoBackoff final : public QuicCheck {
         answered ? fmt::format("; {} re-send{} answering the {}'s duplicate Initial, not a probe (RFC 9002 §6.2.3)",
                                answered, answered == 1 ? "" : "s", to_string(dissect::other(by)))
                  : std::string();
+    if (discarded_at && bursts)
+      answers_note += fmt::format("; the chain starts again where the Initial keys went, frame {} ({}: RFC 9002 "
+                                  "§6.2.2 resets the PTO)",
+                                  discarded_at->frame, ms(discarded_at->time_ns));
     if (kept)
       answers_note += fmt::format("; the backoff kept across {} Initial ACK{} after the first (RFC 9002 §6.2.1), an "
                                   "interval across one at least as long as the one before",
