@@ -1,8 +1,9 @@
 // The handshake, recovery and datagram checks (probe_coalesces_spaces,
 // probe_advances_crypto, probes_carry_crypto, pto_backoff,
 // *_buffers_early_packets, handshake_time, *_initial_padded,
-// datagrams_within_path_mtu, amplification_limit, initial_keys_discarded,
-// connection_closed_with, no_connection_error) on hand-made timelines.
+// datagrams_within_path_mtu, datagram_size_after_loss, amplification_limit,
+// initial_keys_discarded, connection_closed_with, no_connection_error) on
+// hand-made timelines.
 #include "check/quic/support/quic_check.hpp"
 #include "unit/check_timeline_builder.hpp"
 
@@ -551,6 +552,69 @@ BOOST_AUTO_TEST_CASE(datagrams_within_path_mtu_from_the_network_and_the_peer) {
   BOOST_TEST((r.verdict == Verdict::fail));
   BOOST_TEST(r.summary == "frame 1 (0.000 ms): a datagram of 1252 bytes, above 1200 (limit 1200 bytes (default network "
                           "mtu 1500, peer max_udp_payload_size 1200))",
+             r.summary);
+}
+
+// s2n-quic#3299: the client's 8940-byte first flight is lost, its probes
+// re-send the ClientHello in 1200-byte datagrams, and then it pads an
+// ACK-only Initial to 8940 bytes again (RFC 8899 §4.3-§4.4).
+BOOST_AUTO_TEST_CASE(datagram_size_after_loss_after_the_sender_re_sent_the_lost_datagrams_data) {
+  const auto jumbo_after = [](std::vector<dissect::Frame> frames) {
+    TimelineBuilder b;
+    b.send(Side::client, 0, {initial(0, {crypto(0, 1300)})}, 8940);
+    b.send(Side::client, 3 * kMs, {initial(1, {crypto(0, 1100)})}, 1200);
+    b.send(Side::client, 3 * kMs, {initial(2, {crypto(1100, 200)})}, 1200);
+    b.send(Side::server, 4 * kMs, {initial(0, {ack(2, 2), crypto(0, 90)})}, 1200);
+    b.send(Side::client, 10 * kMs, {initial(3, std::move(frames))}, 8940);
+    return b;
+  };
+  auto r = judge("datagram_size_after_loss", client_run(jumbo_after({ack(0, 0), padding(8900)})), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(r.summary == "frame 5 (10.000 ms): a datagram of 8940 bytes, above the 1252 known to reach the server, "
+                          "after the 8940-byte datagram of frame 1 was lost (frame 2 re-sent its Initial CRYPTO "
+                          "[0-1099])",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{1, 5}));
+  // A PMTU probe may be that large (RFC 9000 §14.4), quinn's with IMMEDIATE_ACK too.
+  r = judge("datagram_size_after_loss", client_run(jumbo_after({ping(), dissect::ImmediateAckFrame{}, padding(8900)})),
+            {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  BOOST_TEST(r.summary == "1 datagram above the size known to reach the server lost; none that large sent again but "
+                          "as a PMTU probe",
+             r.summary);
+  // Once the server acknowledges a probe of 8940 bytes, that size is known.
+  auto validated = jumbo_after({ping(), padding(8900)});
+  validated.send(Side::server, 11 * kMs, {initial(1, {ack(2, 3)})}, 1200);
+  validated.send(Side::client, 12 * kMs, {initial(4, {ack(0, 1), padding(8900)})}, 8940);
+  r = judge("datagram_size_after_loss", client_run(validated), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+}
+
+// A loss shown by an ACK of a later packet counts from RFC 9002 §6.1.2's
+// time threshold, 9/8 of that ACK's round trip, and 1 ms to read it; from
+// the server's host one handshake round trip more. Sizes up to RFC 9000
+// §14's 1252 bytes are assured: their loss says nothing of the size.
+BOOST_AUTO_TEST_CASE(datagram_size_after_loss_from_an_ack_of_later_packets) {
+  const auto sent_again_at = [](std::int64_t us, std::size_t size) {
+    TimelineBuilder b;
+    b.send(Side::client, 0, {one_rtt(0, {stream(0, 0, 1400, false)})}, size);
+    b.send(Side::client, 1 * kMs, {one_rtt(1, {stream(0, 1400, 200, false)})}, 1000);
+    b.send(Side::server, 4 * kMs, {one_rtt(0, {ack(1, 1)})}, 50);
+    b.send(Side::client, us * 1000, {one_rtt(2, {stream(0, 0, 1400, false)})}, size);
+    return b;
+  };
+  auto r = judge("datagram_size_after_loss", client_run(sent_again_at(6'000, 1500)), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(r.summary == "frame 4 (6.000 ms): a datagram of 1500 bytes, above the 1252 known to reach the server, "
+                          "after the 1500-byte datagram of frame 1 was lost (frame 3 acknowledged later packets "
+                          "without it)",
+             r.summary);
+  // 4.5 ms (9/8 of 4 ms) and 1 ms to read the ACK: 5.4 ms is too soon.
+  r = judge("datagram_size_after_loss", client_run(sent_again_at(5'400, 1500)), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  r = judge("datagram_size_after_loss", client_run(sent_again_at(6'000, 1252)), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::not_exercised), r.summary);
+  BOOST_TEST(r.summary == "no datagram of the client above 1252 bytes and above every one acknowledged was lost",
              r.summary);
 }
 

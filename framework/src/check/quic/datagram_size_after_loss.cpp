@@ -1,0 +1,249 @@
+// `datagram_size_after_loss`: once a datagram larger than the path is known
+// to carry is lost, its sender sends no other that large, PMTU probes aside,
+// until one of that size is acknowledged. RFC 8899 §4.4: a packetization
+// layer sends nothing but probes above its PLPMTU, which §4.3 lowers when
+// loss shows the path does not carry it; RFC 9000 §14.1: datagrams with
+// Initial packets MAY exceed 1200 bytes only while the sender believes the
+// path supports the size (no keyword). s2n-quic#3299 padded ACK-only
+// packets to its initial MTU after its first flight of that size was lost.
+//
+// What the path is known to carry: the largest of the sender's datagrams
+// its peer acknowledged, and at least what RFC 9000 §14 expects of every
+// path (1252 bytes over IPv4, 1232 over IPv6), so that a random loss below
+// it says nothing of the size. A datagram is lost when no ACK ever covers a
+// packet of it; the sender knew from when it re-sent CRYPTO bytes the
+// datagram carried, or from when an ACK of a later packet of its space
+// passed over it (9/8 of that ACK's round trip later, RFC 9002 §6.1.2's
+// time threshold, and from a capture not at the sender one handshake round
+// trip more). A PMTU probe may be larger: ack-eliciting by a PING and
+// carrying no data (RFC 9000 §14.4: PING and PADDING; quinn adds
+// IMMEDIATE_ACK, draft-ietf-quic-ack-frequency, and an ACK may ride along).
+#include "check/quic/support/blocked_sent.hpp"
+#include "check/quic/support/crypto_flights.hpp"
+#include "check/registrar.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+
+namespace conform::quic_checks {
+namespace {
+
+// RFC 9000 §14: the datagram size any modern IPv4 path, and every IPv6
+// path, is expected to carry (a 1280-byte IP packet less its headers).
+constexpr std::size_t kAssuredIpv4 = 1252, kAssuredIpv6 = 1232;
+// Grace after an ACK reached the sender: what it sent meanwhile was built
+// before it could read the ACK.
+constexpr std::int64_t kReadNs = 1'000'000;
+
+using SpacedNumber = std::pair<dissect::PacketSpace, std::uint64_t>;
+
+// One datagram of the sender above what the path was known to carry when
+// it was sent, and what the peer's ACK frames said of it.
+struct Sent {
+  std::size_t datagram = 0;
+  std::vector<SpacedNumber> packets;
+  std::optional<std::size_t> acked_at;   // the first peer datagram whose ACK covers one of its packets
+  std::optional<std::size_t> passed_at;  // the first whose ACK acknowledges a later packet of a space without it
+};
+
+// A rise of the size known to be carried: from datagram `from` on, `size`.
+struct KnownSize {
+  std::size_t from = 0;
+  std::size_t size = 0;
+};
+
+// A lost datagram and from when its sender knew: datagrams after index
+// `after` sent at `time_ns` or later.
+struct Lost {
+  std::size_t datagram = 0;
+  std::size_t after = 0;
+  std::int64_t time_ns = 0;
+  std::string how;
+};
+
+bool is_pmtu_probe(const dissect::Datagram& d) {
+  bool ping = false;
+  for (const auto& p : d.packets)
+    for (const auto& f : p.frames) {
+      if (std::holds_alternative<dissect::PingFrame>(f)) ping = true;
+      else if (!std::holds_alternative<dissect::PaddingFrame>(f) && !std::holds_alternative<dissect::AckFrame>(f) &&
+               !std::holds_alternative<dissect::ImmediateAckFrame>(f))
+        return false;
+    }
+  return ping;
+}
+
+bool is_ack_eliciting(const dissect::Datagram& d) {
+  for (const auto& p : d.packets)
+    for (const auto& f : p.frames)
+      if (ack_eliciting(f)) return true;
+  return false;
+}
+
+bool covers(const dissect::AckFrame& ack, std::uint64_t pn) {
+  for (const auto& r : ack.ranges)
+    if (r.smallest <= pn && pn <= r.largest) return true;
+  return false;
+}
+
+// One pass over the connection: the sender's datagrams above the known
+// size, with the ACKs that covered or passed over them, and the rises of
+// the known size as ACKs arrive.
+struct AckHistory {
+  std::vector<Sent> sent;
+  std::vector<KnownSize> known;
+};
+
+AckHistory ack_history(const dissect::Connection& c, Side by, std::size_t assured) {
+  AckHistory h;
+  h.known.push_back({0, assured});
+  std::vector<std::size_t> open;  // indices into h.sent still unacknowledged and above the known size
+  for (std::size_t i = 0; i < c.datagrams.size(); ++i) {
+    const auto& d = c.datagrams[i];
+    if (sender_of(d) == by) {
+      if (d.size <= h.known.back().size) continue;
+      Sent s{i, {}, {}, {}};
+      for (const auto& p : d.packets)
+        if (p.packet_number) s.packets.emplace_back(p.space, *p.packet_number);
+      open.push_back(h.sent.size());
+      h.sent.push_back(std::move(s));
+      continue;
+    }
+    for (const auto& p : d.packets)
+      for (const auto& f : p.frames) {
+        const auto* ack = std::get_if<dissect::AckFrame>(&f);
+        if (!ack) continue;
+        for (std::size_t k : open) {
+          Sent& s = h.sent[k];
+          for (const auto& [space, pn] : s.packets) {
+            if (space != p.space || pn > ack->largest) continue;
+            if (covers(*ack, pn)) s.acked_at = i;
+            else if (!s.passed_at) s.passed_at = i;
+          }
+          const std::size_t size = c.datagrams[s.datagram].size;
+          if (s.acked_at && size > h.known.back().size) h.known.push_back({i + 1, size});
+        }
+      }
+    const std::size_t known = h.known.back().size;
+    std::erase_if(open, [&](std::size_t k) {
+      return h.sent[k].acked_at || c.datagrams[h.sent[k].datagram].size <= known;
+    });
+  }
+  return h;
+}
+
+// When `by` knew that `s`, never acknowledged, was lost; nullopt when it
+// had no sign of it.
+std::optional<Lost> known_lost(const Sent& s, const dissect::Connection& c, const Flights& flights,
+                               std::int64_t unseen) {
+  const auto& d = c.datagrams[s.datagram];
+  std::optional<Lost> best;
+  if (s.passed_at) {
+    const auto& ack = c.datagrams[*s.passed_at];
+    // RFC 9002 §6.1.2: lost 9/8 of a round trip after it was sent; the
+    // ACK's own round trip stands for it.
+    const std::int64_t threshold = d.time_ns + (ack.time_ns - d.time_ns) * 9 / 8;
+    best = Lost{s.datagram, *s.passed_at, std::max(ack.time_ns, threshold) + kReadNs + unseen,
+                fmt::format("frame {} acknowledged later packets without it", ack.frame)};
+  }
+  const FlightDatagram* own = nullptr;
+  for (const auto& f : flights.datagrams)
+    if (f.at.datagram == s.datagram) own = &f;
+  if (!own) return best;
+  for (const auto& f : flights.datagrams) {
+    if (f.at.datagram <= s.datagram) continue;
+    if (best && f.at.time_ns >= best->time_ns) break;
+    for (std::size_t space : {kInitial, kHandshake}) {
+      const RangeSet again = own->crypto[space].minus(own->crypto[space].minus(f.crypto[space]));
+      if (again.empty()) continue;
+      return Lost{s.datagram, f.at.datagram, f.at.time_ns,
+                  fmt::format("frame {} re-sent its {} CRYPTO {}", f.at.frame, space_name(space),
+                              format_ranges(again))};
+    }
+  }
+  return best;
+}
+
+class DatagramSizeAfterLoss final : public QuicCheck {
+ public:
+  KeysNeeded keys_needed() const override { return KeysNeeded::one_rtt; }
+  std::string name() const override { return "datagram_size_after_loss"; }
+  std::string rfc() const override { return "RFC 8899 §4.3-§4.4 (as RFC 9000 §14.3 applies it), RFC 9000 §14.1, §14.4 (no keyword)"; }
+  RequirementLevel level() const override { return RequirementLevel::expectation; }
+  std::string summary() const override {
+    return "after a datagram larger than any its peer acknowledged is lost, `by` sends none that large (PMTU probes "
+           "aside) until one is acknowledged";
+  }
+  std::optional<VantageNeed> vantage_need() const override {
+    return VantageNeed{"`by`'s host",
+                       "an ACK that shows a loss counts from one handshake round trip after it passed the capture point"};
+  }
+  std::vector<ValueSpec> params() const override {
+    return {side_param("by", "whose datagrams count", std::string("any"), true)};
+  }
+
+  CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
+    const auto by = value_or<std::string>(input.params, "by", "any");
+    if (by != "any") {
+      const Side side = side_from(by);
+      return judge_each_connection(run, side, [&](const Judged& j) { return judge_one(j, side); });
+    }
+    // Each sender at its own captures, as datagrams_within_path_mtu.
+    std::vector<std::pair<std::string, CheckResult>> parts;
+    for (Side side : {Side::client, Side::server})
+      for (const Judged& j : connections_of(run.at(side), run.vantage(side)))
+        parts.emplace_back(fmt::format("{} ({}'s datagrams)", label(j), to_string(side)), judge_one(j, side));
+    if (parts.empty()) return {Verdict::fail, "no QUIC connection in the captures", {}};
+    return combine(parts);
+  }
+
+ private:
+  static CheckResult judge_one(const Judged& j, Side by) {
+    const auto& c = *j.connection->connection;
+    const std::size_t assured = c.client.ipv6 ? kAssuredIpv6 : kAssuredIpv4;
+    const AckHistory history = ack_history(c, by, assured);
+    const Flights flights = crypto_flights(*j.connection, by);
+    const std::int64_t unseen = unseen_round_trip(j, by);
+    std::vector<Lost> lost;
+    for (const Sent& s : history.sent)
+      if (!s.acked_at && is_ack_eliciting(c.datagrams[s.datagram]))
+        if (auto l = known_lost(s, c, flights, unseen)) lost.push_back(std::move(*l));
+
+    std::vector<std::string> problems;
+    std::vector<Evidence> ev;
+    std::size_t known = assured, next_rise = 0;
+    for (std::size_t i = 0; i < c.datagrams.size(); ++i) {
+      while (next_rise < history.known.size() && history.known[next_rise].from <= i)
+        known = history.known[next_rise++].size;
+      const auto& e = c.datagrams[i];
+      if (sender_of(e) != by || e.size <= known || is_pmtu_probe(e)) continue;
+      for (const Lost& l : lost) {
+        const auto& d = c.datagrams[l.datagram];
+        if (i <= l.after || e.time_ns < l.time_ns || d.size <= known || d.size > e.size) continue;
+        problems.push_back(fmt::format("frame {} ({}): a datagram of {} bytes, above the {} known to reach the "
+                                       "{}, after the {}-byte datagram of frame {} was lost ({})",
+                                       e.frame, ms(e.time_ns), e.size, known, to_string(dissect::other(by)),
+                                       d.size, d.frame, l.how));
+        ev.push_back(evidence(*j.capture, j.connection->at(l.datagram),
+                              fmt::format("{} bytes, never acknowledged", d.size)));
+        ev.push_back(evidence(*j.capture, j.connection->at(i), fmt::format("{} bytes sent after it", e.size)));
+        break;
+      }
+    }
+    if (lost.empty())
+      return not_exercised(fmt::format("no datagram of the {} above {} bytes and above every one acknowledged was "
+                                       "lost",
+                                       to_string(by), assured));
+    return verdict(problems, ev,
+                   fmt::format("{} datagram{} above the size known to reach the {} lost; none that large sent "
+                               "again but as a PMTU probe",
+                               lost.size(), lost.size() == 1 ? "" : "s", to_string(dissect::other(by))));
+  }
+};
+
+}  // namespace
+
+}  // namespace conform::quic_checks
+
+CONFORM_REGISTER_CHECK(datagram_size_after_loss, quic_checks::DatagramSizeAfterLoss)
