@@ -19,7 +19,7 @@ namespace {
 
 // Counted by hand: a check whose file stops registering it (or a file the
 // build stops seeing) changes the catalogue and this number apart.
-constexpr std::size_t kChecks = 32;
+constexpr std::size_t kChecks = 33;
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;

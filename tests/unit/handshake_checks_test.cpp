@@ -1,9 +1,9 @@
 // The handshake, recovery and datagram checks (probe_coalesces_spaces,
 // probe_advances_crypto, probes_carry_crypto, pto_backoff,
 // *_buffers_early_packets, handshake_time, *_initial_padded,
-// datagrams_within_path_mtu, datagram_size_after_loss, amplification_limit,
-// initial_keys_discarded, connection_closed_with, no_connection_error) on
-// hand-made timelines.
+// datagrams_within_path_mtu, datagram_size_after_loss, lost_crypto_resent,
+// amplification_limit, initial_keys_discarded, connection_closed_with,
+// no_connection_error) on hand-made timelines.
 #include "check/quic/support/quic_check.hpp"
 #include "unit/check_timeline_builder.hpp"
 
@@ -329,6 +329,101 @@ BOOST_AUTO_TEST_CASE(acked_crypto_not_resent_counts_acks_the_sender_could_have_r
   r = judge("acked_crypto_not_resent", client_run(once), {{"by", "client"}});
   BOOST_TEST((r.verdict == Verdict::not_exercised), r.summary);
   BOOST_TEST(r.summary == "the client never re-sent CRYPTO data", r.summary);
+}
+
+// RFC 9000 §13.3, RFC 9002 §6.2.4 (nginx#1616): unacknowledged CRYPTO goes
+// out again within `max_probes` PTO probes in a row; a probe may carry new
+// data instead, but not every one.
+BOOST_AUTO_TEST_CASE(lost_crypto_resent_within_max_probes) {
+  const auto flight = [] {
+    TimelineBuilder b;
+    b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+    b.send(Side::server, 1 * kMs, {initial(0, {ack(0, 0), crypto(0, 90)}), handshake(0, {crypto(0, 1000)})});
+    return b;
+  };
+  auto pings = flight();
+  pings.send(Side::server, 400 * kMs, {handshake(1, {ping(), padding(1100)})});
+  pings.send(Side::server, 1200 * kMs, {handshake(2, {ping(), padding(1100)})});
+  auto r = judge("lost_crypto_resent", server_run(pings), {{"by", "server"}});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(r.summary == "frame 4 (1200.000 ms): probe 2 in a row without Handshake CRYPTO [0-999], unacknowledged "
+                          "since frame 2 (1.000 ms)",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{2, 4}));
+  r = judge("lost_crypto_resent", server_run(pings), {{"by", "server"}, {"max_probes", std::int64_t{3}}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  BOOST_TEST(r.summary == "2 PTO probes while CRYPTO was unacknowledged; none of 3 in a row went without it",
+             r.summary);
+
+  // The first probe carries new data, the second the lost bytes.
+  auto fresh = flight();
+  fresh.send(Side::server, 400 * kMs, {handshake(1, {crypto(1000, 200)})});
+  fresh.send(Side::server, 1200 * kMs, {handshake(2, {crypto(0, 1000)})});
+  r = judge("lost_crypto_resent", server_run(fresh), {{"by", "server"}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{4}));
+  BOOST_TEST(r.evidence.at(0).text == "Handshake CRYPTO [0-999] sent again, unacknowledged since frame 2",
+             r.evidence.at(0).text);
+
+  // Within 1 ms of the client's datagram the server answers it: no probe.
+  auto answered = flight();
+  answered.send(Side::server, 400 * kMs, {handshake(1, {ping(), padding(1100)})});
+  answered.send(Side::client, 1'199'500'000, {initial(1, {crypto(0, 300), padding(856)})});
+  answered.send(Side::server, 1200 * kMs, {handshake(2, {ping(), padding(1100)})});
+  r = judge("lost_crypto_resent", server_run(answered), {{"by", "server"}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  BOOST_TEST(r.summary == "1 PTO probe while CRYPTO was unacknowledged; none of 2 in a row went without it",
+             r.summary);
+
+  TimelineBuilder none;
+  none.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+  r = judge("lost_crypto_resent", server_run(none), {{"by", "server"}});
+  BOOST_TEST((r.verdict == Verdict::not_exercised), r.summary);
+  BOOST_TEST(r.summary == "no PTO probe of the server while CRYPTO it sent was unacknowledged", r.summary);
+}
+
+// Probes full of other owed bytes (RFC 9002 §6.2.4's two full-sized
+// datagrams, say) advance through them: the tail waits without a fault.
+BOOST_AUTO_TEST_CASE(lost_crypto_resent_does_not_fault_a_full_probe) {
+  TimelineBuilder b;
+  b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+  b.send(Side::server, 1 * kMs, {initial(0, {ack(0, 0), crypto(0, 90)}), handshake(0, {crypto(0, 1000)})});
+  b.send(Side::server, 1 * kMs, {handshake(1, {crypto(1000, 1000)})});
+  b.send(Side::server, 1 * kMs, {handshake(2, {crypto(2000, 1000)})});
+  b.send(Side::server, 400 * kMs, {handshake(3, {crypto(0, 1150)})});
+  b.send(Side::server, 1200 * kMs, {handshake(4, {crypto(1150, 1150)})});
+  b.send(Side::server, 2100 * kMs, {handshake(5, {crypto(2300, 700), padding(400)})});
+  auto r = judge("lost_crypto_resent", server_run(b), {{"by", "server"}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  BOOST_TEST(r.summary == "3 PTO probes while CRYPTO was unacknowledged; none of 2 in a row went without it",
+             r.summary);
+}
+
+// A flight paced out at gaps shorter than the smallest RTT sample is no
+// string of probes (RFC 9002 §6.2.1: a PTO period exceeds the RTT); before
+// a sample, nor is one at gaps under RFC 9002 §6.2.2's initial 333 ms.
+BOOST_AUTO_TEST_CASE(lost_crypto_resent_does_not_take_a_paced_flight_for_probes) {
+  const auto paced = [](std::optional<std::int64_t> ack_ms) {
+    TimelineBuilder b;
+    b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+    b.send(Side::server, 1 * kMs, {initial(0, {ack(0, 0), crypto(0, 90)})});
+    if (ack_ms) b.send(Side::client, *ack_ms * kMs, {initial(1, {ack(0, 0), padding(1150)})});
+    b.send(Side::server, 12 * kMs, {handshake(0, {crypto(0, 500), padding(600)})});
+    b.send(Side::server, 15 * kMs, {handshake(1, {crypto(500, 500), padding(600)})});
+    b.send(Side::server, 18 * kMs, {handshake(2, {crypto(1000, 500), padding(600)})});
+    return server_run(b);
+  };
+  auto r = judge("lost_crypto_resent", paced(11), {{"by", "server"}});
+  BOOST_TEST((r.verdict == Verdict::not_exercised), r.summary);
+  r = judge("lost_crypto_resent", paced(std::nullopt), {{"by", "server"}});
+  BOOST_TEST((r.verdict == Verdict::not_exercised), r.summary);
+  // A 1 ms sample: gaps of 3 ms may be PTO expiries, and two in a row went
+  // without bytes 0-499.
+  r = judge("lost_crypto_resent", paced(2), {{"by", "server"}});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(r.summary == "frame 6 (18.000 ms): probe 2 in a row without Handshake CRYPTO [0-499], unacknowledged "
+                          "since frame 4 (12.000 ms)",
+             r.summary);
 }
 
 BOOST_AUTO_TEST_CASE(client_buffers_early_packets_and_acknowledges_them) {

@@ -42,9 +42,6 @@ class AckedCryptoNotResent final : public QuicCheck {
   }
 
  private:
-  // Grace after an ACK reached the sender: what it had sent meanwhile was
-  // built before it could read the ACK.
-  static constexpr std::int64_t kReadNs = 1'000'000;
   // RFC 9000 §14.1: the smallest datagram a client's Initial may come in.
   static constexpr std::size_t kMinInitialDatagram = 1200;
 

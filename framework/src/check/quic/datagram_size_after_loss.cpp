@@ -32,9 +32,6 @@ namespace {
 // RFC 9000 §14: the datagram size any modern IPv4 path, and every IPv6
 // path, is expected to carry (a 1280-byte IP packet less its headers).
 constexpr std::size_t kAssuredIpv4 = 1252, kAssuredIpv6 = 1232;
-// Grace after an ACK reached the sender: what it sent meanwhile was built
-// before it could read the ACK.
-constexpr std::int64_t kReadNs = 1'000'000;
 
 using SpacedNumber = std::pair<dissect::PacketSpace, std::uint64_t>;
 
@@ -185,17 +182,7 @@ class DatagramSizeAfterLoss final : public QuicCheck {
 
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const auto by = value_or<std::string>(input.params, "by", "any");
-    if (by != "any") {
-      const Side side = side_from(by);
-      return judge_each_connection(run, side, [&](const Judged& j) { return judge_one(j, side); });
-    }
-    // Each sender at its own captures, as datagrams_within_path_mtu.
-    std::vector<std::pair<std::string, CheckResult>> parts;
-    for (Side side : {Side::client, Side::server})
-      for (const Judged& j : connections_of(run.at(side), run.vantage(side)))
-        parts.emplace_back(fmt::format("{} ({}'s datagrams)", label(j), to_string(side)), judge_one(j, side));
-    if (parts.empty()) return {Verdict::fail, "no QUIC connection in the captures", {}};
-    return combine(parts);
+    return judge_by(run, by, [](const Judged& j, Side side) { return judge_one(j, side); });
   }
 
  private:

@@ -22,6 +22,9 @@ inline constexpr std::size_t kInitial = 0, kHandshake = 1;
 /// Datagrams an endpoint sent within 1 ms of each other are one burst: the
 /// probes of one PTO expiry, however many datagrams carry them.
 inline constexpr std::int64_t kProbeBurstNs = 1'000'000;
+/// Grace after a datagram reached an endpoint: what it sent meanwhile was
+/// built before it could read it.
+inline constexpr std::int64_t kReadNs = 1'000'000;
 /// "Initial" / "Handshake".
 std::string_view space_name(std::size_t space);
 

@@ -124,6 +124,20 @@ CheckResult judge_each_connection(const QuicRun& run, Side side, const std::func
   return combine(parts);
 }
 
+CheckResult judge_by(const QuicRun& run, const std::string& by,
+                     const std::function<CheckResult(const Judged&, Side)>& one) {
+  if (by != "any") {
+    const Side side = side_from(by);
+    return judge_each_connection(run, side, [&](const Judged& j) { return one(j, side); });
+  }
+  std::vector<std::pair<std::string, CheckResult>> parts;
+  for (Side side : {Side::client, Side::server})
+    for (const Judged& j : connections_of(run.at(side), run.vantage(side)))
+      parts.emplace_back(fmt::format("{} ({})", label(j), to_string(side)), one(j, side));
+  if (parts.empty()) return {Verdict::fail, "no QUIC connection in the captures", {}};
+  return combine(parts);
+}
+
 std::int64_t unseen_round_trip(const Judged& j, Side endpoint) {
   if (at_endpoint(j.vantage, endpoint)) return 0;
   return handshake_round_trip(*j.connection->connection).value_or(0);

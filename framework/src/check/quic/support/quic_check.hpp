@@ -114,6 +114,12 @@ CheckResult combine(const std::vector<std::pair<std::string, CheckResult>>& part
 /// its captures hold no connection.
 CheckResult judge_each_connection(const QuicRun& run, Side side, const std::function<CheckResult(const Judged&)>& one);
 
+/// judge_each_connection() for `by` "client" or "server"; for "any", each
+/// side's captures judged for that side, each unit labelled "client.pcap
+/// (client)".
+CheckResult judge_by(const QuicRun& run, const std::string& by,
+                     const std::function<CheckResult(const Judged&, Side)>& one);
+
 /// NOT EXERCISED: `looked_for` says what the check looked for and did not
 /// see ("no PTO probe of the client").
 CheckResult not_exercised(std::string looked_for, std::vector<Evidence> evidence = {});

@@ -1,0 +1,230 @@
+// `lost_crypto_resent`: CRYPTO bytes an endpoint sent and has not seen
+// acknowledged go out again by its `max_probes`-th PTO probe in a row at
+// the latest. RFC 9000 §13.3: CRYPTO data is retransmitted "until all data
+// has been acknowledged" (no keyword); RFC 9002 §6.2.4: a probe SHOULD
+// carry new data and MAY carry data that may be lost, so a probe may go
+// without them, but not probe after probe. nginx#1616 held its lost
+// ServerHello behind a full congestion window and probed with PINGs until
+// the handshake timed out.
+//
+// A probe is what the sender's timer sent, not an answer: a burst of its
+// ack-eliciting datagrams of the space (within kProbeBurstNs of each other)
+// starting more than 1 ms after the peer's last datagram reached it (from a
+// capture not at the sender, one handshake round trip more). The bytes it
+// owed are those sent before the burst and unacknowledged when it left; a
+// probe with no room left for them (full of other CRYPTO) does not count
+// as going without them.
+#include "check/quic/support/blocked_sent.hpp"
+#include "check/quic/support/crypto_flights.hpp"
+#include "check/quic/support/round_trip.hpp"
+#include "check/registrar.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+
+namespace conform::quic_checks {
+namespace {
+
+RangeSet common(const RangeSet& a, const RangeSet& b) { return a.minus(a.minus(b)); }
+
+// A burst of the sender's ack-eliciting datagrams of one space: indices
+// into Flights::datagrams, and whether its timer sent it.
+struct Burst {
+  std::size_t first = 0, last = 0;
+  bool probe = false;
+};
+
+bool elicits_in(const FlightDatagram& d, std::size_t space) {
+  return !d.crypto[space].empty() || d.eliciting_without_crypto[space];
+}
+
+// The sender's smallest RTT sample so far (RFC 9002 §5.1: an ACK arrival
+// less the sending of the largest packet it newly acknowledged), from
+// datagram `from` of the connection on.
+struct RttStep {
+  std::size_t from = 0;
+  std::int64_t min_rtt_ns = 0;
+};
+
+std::vector<RttStep> min_rtt_steps(const dissect::Connection& c, Side by) {
+  std::vector<RttStep> steps;
+  std::map<std::pair<dissect::PacketSpace, std::uint64_t>, std::int64_t> sent;
+  std::map<dissect::PacketSpace, std::uint64_t> largest;
+  for (std::size_t i = 0; i < c.datagrams.size(); ++i) {
+    const auto& d = c.datagrams[i];
+    for (const auto& p : d.packets) {
+      if (sender_of(d) == by) {
+        if (p.packet_number) sent.emplace(std::pair{p.space, *p.packet_number}, d.time_ns);
+        continue;
+      }
+      for (const auto& f : p.frames) {
+        const auto* ack = std::get_if<dissect::AckFrame>(&f);
+        if (!ack) continue;
+        auto it = sent.find({p.space, ack->largest});
+        auto known = largest.find(p.space);
+        if (it == sent.end() || (known != largest.end() && known->second >= ack->largest)) continue;
+        largest[p.space] = ack->largest;
+        const std::int64_t sample = d.time_ns - it->second;
+        if (steps.empty() || sample < steps.back().min_rtt_ns) steps.push_back({i + 1, sample});
+      }
+    }
+  }
+  return steps;
+}
+
+// The sender's bursts of ack-eliciting packets of `space`. A probe is one
+// its PTO timer may have sent: it began more than `answer_ns` after the
+// peer's latest datagram, and at least the smallest RTT sample so far
+// after the sender's previous ack-eliciting packet of the space (RFC 9002
+// §6.2.1: a PTO period is longer than the smoothed RTT), so that a paced
+// flight is not taken for probes. Before the sender has a sample, at least
+// the handshake's round trip as the capture shows it or RFC 9002 §6.2.2's
+// initial RTT of 333 ms, whichever is less (a ClientHello sent in two
+// bursts is no probe).
+std::vector<Burst> bursts_of(const Flights& flights, const dissect::Connection& c, Side by, std::size_t space,
+                             std::int64_t answer_ns) {
+  constexpr std::int64_t kInitialRttNs = 333'000'000;
+  const std::vector<RttStep> rtt = min_rtt_steps(c, by);
+  const std::int64_t unsampled_ns = std::min(handshake_round_trip(c).value_or(kInitialRttNs), kInitialRttNs);
+  std::vector<Burst> bursts;
+  std::optional<std::int64_t> peer_ns;
+  std::int64_t min_rtt_ns = unsampled_ns;
+  std::size_t next = 0, next_rtt = 0;  // what of the connection and of `rtt` is looked at
+  for (std::size_t i = 0; i < flights.datagrams.size(); ++i) {
+    const auto& d = flights.datagrams[i];
+    if (!elicits_in(d, space)) continue;
+    for (; next < d.at.datagram; ++next)
+      if (sender_of(c.datagrams[next]) != by) peer_ns = c.datagrams[next].time_ns;
+    for (; next_rtt < rtt.size() && rtt[next_rtt].from <= d.at.datagram; ++next_rtt) min_rtt_ns = rtt[next_rtt].min_rtt_ns;
+    std::optional<std::int64_t> gap_ns;
+    if (!bursts.empty()) gap_ns = d.at.time_ns - flights.datagrams[bursts.back().last].at.time_ns;
+    if (gap_ns && *gap_ns <= kProbeBurstNs) {
+      bursts.back().last = i;
+      continue;
+    }
+    const bool answer = peer_ns && d.at.time_ns - *peer_ns <= answer_ns;
+    const bool paced = gap_ns && *gap_ns < min_rtt_ns;
+    bursts.push_back({i, i, !answer && !paced});
+  }
+  return bursts;
+}
+
+// Whether a datagram of burst `b` had room for CRYPTO of `space` beside
+// what it carried (a decrypted packet's bytes that are not PADDING, and an
+// undecryptable packet's), up to the largest datagram the sender had sent
+// so far, less a packet's overhead. A probe full of other CRYPTO bytes, as
+// the two full-sized datagrams RFC 9002 §6.2.4 allows may be, leaves
+// nothing out; a PING alone, padded or not, had room.
+bool had_room(const Flights& flights, const Burst& b, std::size_t space) {
+  std::size_t largest = 0;
+  for (std::size_t i = 0; i <= b.last; ++i) largest = std::max(largest, flights.datagrams[i].size);
+  for (std::size_t i = b.first; i <= b.last; ++i) {
+    const auto& d = flights.datagrams[i];
+    if (d.used + d.unread + d.overhead[space] < largest) return true;
+  }
+  return false;
+}
+
+// The latest datagram before `before` that carried bytes of `bytes`: where
+// they were last sent.
+const FlightDatagram* last_carrier(const Flights& flights, std::size_t before, std::size_t space,
+                                   const RangeSet& bytes) {
+  for (std::size_t i = before; i-- > 0;)
+    if (flights.datagrams[i].crypto[space].overlaps(bytes)) return &flights.datagrams[i];
+  return nullptr;
+}
+
+class LostCryptoResent final : public QuicCheck {
+ public:
+  KeysNeeded keys_needed() const override { return KeysNeeded::handshake; }
+  std::string name() const override { return "lost_crypto_resent"; }
+  std::string rfc() const override { return "RFC 9000 §13.3 (no keyword), RFC 9002 §6.2.4"; }
+  RequirementLevel level() const override { return RequirementLevel::expectation; }
+  std::string summary() const override {
+    return "Initial or Handshake CRYPTO bytes `by` sent and has not seen acknowledged go out again within "
+           "`max_probes` PTO probes in a row";
+  }
+  std::optional<VantageNeed> vantage_need() const override {
+    return VantageNeed{"`by`'s host",
+                       "a burst within one handshake round trip after a datagram of the peer passed the capture "
+                       "point is taken as an answer to it, not a probe"};
+  }
+  std::vector<ValueSpec> params() const override {
+    return {side_param("by", "the endpoint whose CRYPTO counts", std::string("any"), true),
+            {"max_probes", ValueType::integer, Value{std::int64_t{2}},
+             "PTO probes in a row that may go without the unacknowledged bytes (RFC 9002 §6.2.4 lets a probe "
+             "carry new data instead)",
+             {}, 1}};
+  }
+
+  CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
+    const auto by = value_or<std::string>(input.params, "by", "any");
+    const auto max_probes = std::size_t(value_or<std::int64_t>(input.params, "max_probes", 2));
+    return judge_by(run, by, [&](const Judged& j, Side side) { return judge_one(j, side, max_probes); });
+  }
+
+ private:
+  static CheckResult judge_one(const Judged& j, Side by, std::size_t max_probes) {
+    const auto& c = *j.connection->connection;
+    const Flights flights = crypto_flights(*j.connection, by);
+    const std::int64_t answer_ns = kReadNs + unseen_round_trip(j, by);
+    std::vector<std::string> problems;
+    std::vector<Evidence> failed, resent;
+    std::size_t probes = 0;
+    for (std::size_t space : {kInitial, kHandshake}) {
+      // missed[n]: bytes still owed that the last n + 1 probes went without.
+      std::vector<RangeSet> missed(max_probes);
+      for (const Burst& b : bursts_of(flights, c, by, space, answer_ns)) {
+        const FlightDatagram& start = flights.datagrams[b.first];
+        const RangeSet& owed = start.unacked[space];
+        if (!b.probe || owed.empty()) continue;
+        ++probes;
+        RangeSet carried;
+        for (std::size_t i = b.first; i <= b.last; ++i) carried.add(flights.datagrams[i].crypto[space]);
+        if (const RangeSet again = common(owed, carried); !again.empty())
+          if (const auto* before = last_carrier(flights, b.first, space, again))
+            resent.push_back(evidence(*j.capture, start.at,
+                                      fmt::format("{} CRYPTO {} sent again, unacknowledged since frame {}",
+                                                  space_name(space), format_ranges(again), before->at.frame)));
+        const RangeSet left = owed.minus(carried);
+        if (!had_room(flights, b, space)) {
+          // Full of other bytes: it could carry no more (the bytes wait, as they were).
+          for (auto& m : missed) m = common(m, left);
+          continue;
+        }
+        RangeSet tracked;
+        for (const auto& m : missed) tracked.add(m);
+        std::vector<RangeSet> next(max_probes);
+        next[0] = left.minus(tracked);
+        for (std::size_t n = 1; n < max_probes; ++n) next[n] = common(missed[n - 1], left);
+        if (RangeSet& due = next[max_probes - 1]; !due.empty()) {
+          const auto* before = last_carrier(flights, b.first, space, due);
+          const At sent = before ? before->at : start.at;
+          problems.push_back(fmt::format("frame {} ({}): probe {} in a row without {} CRYPTO {}, unacknowledged "
+                                         "since frame {} ({})",
+                                         start.at.frame, ms(start.at.time_ns), max_probes, space_name(space),
+                                         format_ranges(due), sent.frame, ms(sent.time_ns)));
+          failed.push_back(evidence(*j.capture, sent, fmt::format("{} CRYPTO {} last sent", space_name(space),
+                                                                  format_ranges(due))));
+          failed.push_back(evidence(*j.capture, start.at, fmt::format("probe {} in a row without it", max_probes)));
+          due = RangeSet{};
+        }
+        missed = std::move(next);
+      }
+    }
+    if (probes == 0)
+      return not_exercised(fmt::format("no PTO probe of the {} while CRYPTO it sent was unacknowledged",
+                                       to_string(by)));
+    if (!problems.empty()) return verdict(problems, failed, "");
+    return verdict(problems, resent,
+                   fmt::format("{} PTO probe{} while CRYPTO was unacknowledged; none of {} in a row went without it",
+                               probes, probes == 1 ? "" : "s", max_probes));
+  }
+};
+
+}  // namespace
+
+}  // namespace conform::quic_checks
+
+CONFORM_REGISTER_CHECK(lost_crypto_resent, quic_checks::LostCryptoResent)
