@@ -157,6 +157,47 @@ BOOST_AUTO_TEST_CASE(max_streams_extended_passes_when_the_limit_rises_in_time) {
              r.summary);
 }
 
+// RFC 9000 §13.3: a MAX_STREAMS whose packet is lost is sent again. The
+// limit in force is what reached the peer: a raise the peer's ACKs pass
+// over does not end its wait; the one sent again does.
+BOOST_AUTO_TEST_CASE(max_streams_extended_waits_for_the_raise_that_arrived) {
+  const auto lost_raise = [](bool sent_again) {
+    TimelineBuilder b;
+    b.params(Side::client).initial_max_streams_uni = 2;
+    b.send(Side::server, 1 * kMs, {server_uni(0)});
+    b.send(Side::server, 2 * kMs, {server_uni(1)});
+    b.send(Side::client, 7 * kMs, {max_streams(false, 4)});
+    b.send(Side::client, 100 * kMs, {ping()});
+    b.send(Side::server, 120 * kMs, {ack(1, 1)});
+    if (sent_again) {
+      b.send(Side::client, 125 * kMs, {max_streams(false, 4)});
+      b.send(Side::server, 140 * kMs, {server_uni(2)});
+      b.send(Side::server, 141 * kMs, {server_uni(3)});
+    }
+    return client_run(b);
+  };
+  auto r = judge("max_streams_extended", lost_raise(true), {{"by", "client"}, {"dir", "uni"}}, fanout_scenario(4));
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  BOOST_TEST(r.summary ==
+                 "the client uni limit went 2 → 4 in 2 MAX_STREAMS; the server wanted 4 (opened 4); it reached a "
+                 "limit 1 times, the longest wait for more 123.000 ms; 1 lost MAX_STREAMS came again after at most "
+                 "118.000 ms",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{3, 6, 2, 3}));
+  r = judge("max_streams_extended", lost_raise(true), {{"by", "client"}, {"dir", "uni"}, {"max_wait_ms", 100.0}},
+            fanout_scenario(4));
+  BOOST_TEST((r.verdict == Verdict::fail));
+  BOOST_TEST(r.summary == "the server uni streams reached the limit 2 at frame 2; MAX_STREAMS 4 came 123.000 ms "
+                          "later (bound 100.000 ms)",
+             r.summary);
+  r = judge("max_streams_extended", lost_raise(false), {{"by", "client"}, {"dir", "uni"}}, fanout_scenario(4));
+  BOOST_TEST((r.verdict == Verdict::fail));
+  BOOST_TEST(r.summary == "the server uni streams reached the limit 2 at frame 2 (2.000 ms) wanting 4 (scenario "
+                          "frames=4 frames_per_group=1); the MAX_STREAMS 4 of frame 3 was lost (the server's ACKs "
+                          "pass over it) and none reached the server after it",
+             r.summary);
+}
+
 BOOST_AUTO_TEST_CASE(max_streams_extended_fails_when_the_peer_stays_at_the_limit) {
   TimelineBuilder b;
   b.params(Side::client).initial_max_streams_uni = 2;

@@ -69,6 +69,10 @@ struct Config {
   /// the peer's credit back; false sends them with the next packet, ACKs
   /// included.
   bool credit_waits_for_cwnd = false;
+  /// false: the fault, a MAX_DATA or MAX_STREAMS whose packet is declared
+  /// lost is not sent again (RFC 9000 §13.3 sends the current value again);
+  /// the peer learns of more credit only when the next raise falls due.
+  bool resend_lost_credit = true;
   /// The fault (nginx#1616): CRYPTO, lost and re-queued or new, and the
   /// CRYPTO of PTO probes wait for room in the congestion window (RFC 9002
   /// §7.5: probes MUST NOT be blocked by it).

@@ -32,8 +32,10 @@ void StreamsState::on_lost(const SentFrame& sent) {
   const auto* ctl = std::get_if<SentControl>(&sent);
   if (ctl == nullptr) return;
   const Frame& f = ctl->frame;
-  if (std::holds_alternative<MaxDataFrame>(f)) max_data_pending_ = true;
-  if (auto* m = std::get_if<MaxStreamsFrame>(&f)) max_streams_pending_[index(m->bidi ? Dir::bidi : Dir::uni)] = true;
+  if (config_.resend_lost_credit) {
+    if (std::holds_alternative<MaxDataFrame>(f)) max_data_pending_ = true;
+    if (auto* m = std::get_if<MaxStreamsFrame>(&f)) max_streams_pending_[index(m->bidi ? Dir::bidi : Dir::uni)] = true;
+  }
   if (auto* m = std::get_if<MaxStreamDataFrame>(&f))
     if (Stream* st = find(m->stream_id)) st->max_stream_data_pending = true;
   if (auto* r = std::get_if<ResetStreamFrame>(&f))

@@ -49,7 +49,7 @@ class MaxDataExtended final : public QuicCheck {
       }
       if (auto none = nothing_under_limits(j)) return *none;
       const auto& raises = conn.side(by).max_data;
-      const LimitWalk walk = walk_limit(*initial, raises, conn.side(peer).data_sent, conn.at(0));
+      const LimitWalk walk = walk_limit(*initial, arrived_raises(raises, j, by), conn.side(peer).data_sent, conn.at(0));
       std::vector<std::string> problems;
       std::vector<Evidence> ev;
       if (walk.beyond) {
@@ -63,9 +63,8 @@ class MaxDataExtended final : public QuicCheck {
         if (b.value + 1 > demand.wanted) demand = {b.value + 1, fmt::format("DATA_BLOCKED {} at frame {}", b.value, b.at.frame)};
       demand = quic_checks::demand(demand, value_or<std::int64_t>(input.params, "expected_bytes", -1), "expected_bytes",
                                    expected_bytes(input.settings, peer, j));
-      std::size_t reached = 0;
-      const std::int64_t longest = judge_raises(walk, demand, fmt::format("the {} data", to_string(peer)), "MAX_DATA",
-                                                max_wait, unseen_round_trip(j, by), *j.capture, reached, problems, ev);
+      const RaiseWaits waits = judge_raises(walk, raises, demand, fmt::format("the {} data", to_string(peer)),
+                                            "MAX_DATA", max_wait, j, by, problems, ev);
       if (!raises.empty()) ev.push_back(evidence(*j.capture, raises.back().at, fmt::format("last MAX_DATA {}", raises.back().value)));
       if (problems.empty() && demand.wanted <= *initial)
         return not_exercised(fmt::format("the {} never wanted more than the {} initial connection data limit: it sent {} "
@@ -76,10 +75,10 @@ class MaxDataExtended final : public QuicCheck {
       return verdict(problems, ev,
                      fmt::format("the {} limit went {} → {} in {} MAX_DATA; the {} sent {} bytes "
                                  "(wanted {}: {}); it reached the limit {} times, the longest "
-                                 "wait for more {}",
+                                 "wait for more {}{}",
                                  to_string(by), *initial, walk.final_limit, raises.size(),
-                                 to_string(peer), walk.used, demand.wanted, demand.why, reached,
-                                 ms(longest)));
+                                 to_string(peer), walk.used, demand.wanted, demand.why, waits.reached,
+                                 ms(waits.longest_ns), waits.lost_text("MAX_DATA")));
     });
   }
 };

@@ -75,7 +75,7 @@ class MaxStreamsExtended final : public QuicCheck {
         highest = &m;
       }
 
-    const LimitWalk walk = walk_limit(*initial, maxes, stream_count_usage(opens), conn.at(0));
+    const LimitWalk walk = walk_limit(*initial, arrived_raises(maxes, j, by), stream_count_usage(opens), conn.at(0));
     if (walk.beyond) {
       const auto& [u, limit] = *walk.beyond;
       problems.push_back(fmt::format("the {} opened stream {} beyond the limit {} at frame {} "
@@ -96,11 +96,10 @@ class MaxStreamsExtended final : public QuicCheck {
     why = wants.why;
 
     const auto max_wait = std::int64_t(value_or<double>(input.params, "max_wait_ms", -1.0) * 1e6);
-    std::size_t reached = 0;
     const std::size_t before = problems.size();
     const std::string what = fmt::format("the {} {} streams", to_string(peer), to_string(dir));
-    const std::int64_t longest_wait = judge_raises(walk, {wanted, why}, what, "MAX_STREAMS", max_wait,
-                                                   unseen_round_trip(j, by), *j.capture, reached, problems, r.evidence);
+    const RaiseWaits waits = judge_raises(walk, maxes, {wanted, why}, what, "MAX_STREAMS", max_wait, j, by, problems,
+                                          r.evidence);
     if (value_or<bool>(input.params, "ahead", false))
       judge_credit_ahead(conn, peer, dir, walk, wanted, *initial, round_trip_ns(input), *j.capture, problems,
                          r.evidence);
@@ -126,9 +125,9 @@ class MaxStreamsExtended final : public QuicCheck {
       return r;
     }
     r.summary = fmt::format("the {} {} limit went {} → {} in {} MAX_STREAMS; the {} wanted {} ({}); it reached a "
-                            "limit {} times, the longest wait for more {}",
+                            "limit {} times, the longest wait for more {}{}",
                             to_string(by), to_string(dir), *initial, highest_max, maxes.size(), to_string(peer), wanted,
-                            why, reached, ms(longest_wait));
+                            why, waits.reached, ms(waits.longest_ns), waits.lost_text("MAX_STREAMS"));
     return r;
   }
 
