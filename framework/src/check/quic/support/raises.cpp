@@ -53,9 +53,9 @@ RaiseWaits judge_raises(const LimitWalk& walk, const std::vector<LimitSeen>& rai
     ++w.reached;
     evidence.push_back(quic_checks::evidence(capture, h.reached, fmt::format("{} reached the limit {}", what, h.limit)));
     if (!h.raised) {
-      const auto gone = std::find_if(lost.begin(), lost.end(), [&](const LimitSeen* l) {
-        return l->at.datagram > h.reached.datagram && l->value > h.limit;
-      });
+      // A raise lost before the limit was reached would have lifted it too.
+      const auto gone =
+          std::find_if(lost.begin(), lost.end(), [&](const LimitSeen* l) { return l->value > h.limit; });
       problems.push_back(
           gone == lost.end()
               ? fmt::format("{} reached the limit {} at frame {} ({}) wanting {} ({}); no {} raised it", what,
