@@ -153,7 +153,7 @@ void Dissector::add(const CapturedDatagram& d) {
 // Whether the receiver of `r`'s datagrams advertised grease_quic_bit
 // (RFC 9287 §3), so that its peer may send packets with the Fixed Bit clear.
 bool Dissector::State::receiver_allows_greased_fixed_bit(const Route& r) const {
-  constexpr std::uint64_t kGreaseQuicBit = 0x2ab2;
+  static constexpr std::uint64_t kGreaseQuicBit = 0x2ab2;
   const auto& c = timeline.connections[r.connection];
   const auto& receiver = r.sender == Side::client ? c.server_parameters : c.client_parameters;
   return receiver && std::any_of(receiver->others.begin(), receiver->others.end(),

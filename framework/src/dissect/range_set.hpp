@@ -91,6 +91,8 @@ class RangeSet {
     for (const auto& [s, e] : ranges_) n += e - s;
     return n;
   }
+  /// The values in both.
+  RangeSet intersect(const RangeSet& other) const { return minus(minus(other)); }
   bool empty() const { return ranges_.empty(); }
   const std::map<std::uint64_t, std::uint64_t>& ranges() const { return ranges_; }
 

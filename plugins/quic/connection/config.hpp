@@ -133,7 +133,8 @@ struct Config {
   /// The fault: datagrams with an Initial packet that carries only an ACK
   /// are padded to initial_mtu too (RFC 9000 §14.1 asks padding only of a
   /// client's Initial datagrams, and only to 1200), so an endpoint cannot
-  /// report progress over a path that drops initial_mtu.
+  /// report progress over a path that drops initial_mtu; and still after a
+  /// datagram that large was declared lost (s2n-quic#3299).
   bool pad_ack_only_to_initial_mtu = false;
   /// false, the fault: no datagram carrying an Initial packet is padded
   /// (RFC 9000 §14.1: a client MUST pad the datagrams of its ack-eliciting

@@ -190,8 +190,10 @@ class Connection {
   bool probe_carries(Space s) const;
   void add_probe_crypto(Space s, size_t budget, PendingPacket& out);
   /// The size a datagram of these packets is padded to (RFC 9000 §14.1 and
-  /// the MTU policy); 0 for none.
-  size_t padding_target(const std::vector<PendingPacket>& packets, size_t limit, bool probe) const;
+  /// the MTU policy), within `limit` (the datagram's) or, for the
+  /// pad_ack_only_to_initial_mtu fault, `budget` (the amplification
+  /// limit's); 0 for none.
+  size_t padding_target(const std::vector<PendingPacket>& packets, size_t limit, bool probe, size_t budget) const;
   void maybe_elicit_ack(std::vector<PendingPacket>& packets, size_t used, size_t limit);
   /// Whether new or lost STREAM data may go out now (cwnd, pacing).
   bool stream_data_allowed(Instant now, size_t limit);

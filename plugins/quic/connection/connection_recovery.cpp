@@ -86,7 +86,8 @@ void Connection::add_probe_crypto(Space s, size_t budget, PendingPacket& out) {
   }
 }
 
-size_t Connection::padding_target(const std::vector<PendingPacket>& packets, size_t limit, bool probe) const {
+size_t Connection::padding_target(const std::vector<PendingPacket>& packets, size_t limit, bool probe,
+                                  size_t budget) const {
   bool initial = false, eliciting_initial = false, handshake = false;
   for (const PendingPacket& p : packets) {
     handshake = handshake || p.space == Space::handshake;
@@ -101,7 +102,10 @@ size_t Connection::padding_target(const std::vector<PendingPacket>& packets, siz
   if (probe) return std::min(limit, kMinDatagram);
   // The first flight (any ack-eliciting Initial) is padded to initial_mtu,
   // which validates the path for that size (RFC 9000 §14.1 asks >= 1200).
-  if (eliciting_initial || config_.pad_ack_only_to_initial_mtu) return std::min(limit, max_datagram_);
+  if (eliciting_initial) return std::min(limit, max_datagram_);
+  // The fault (s2n-quic#3299): ACK-only Initials padded to initial_mtu even
+  // after a datagram that large was declared lost.
+  if (config_.pad_ack_only_to_initial_mtu) return std::min(budget, config_.initial_mtu);
   // An ACK-only Initial: a client still pads to 1200, a server need not.
   return config_.is_server ? 0 : std::min(limit, kMinDatagram);
 }

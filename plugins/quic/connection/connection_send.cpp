@@ -7,6 +7,8 @@
 #include "codec/packet_number.hpp"
 #include "tls/protect_packet.hpp"
 
+#include <limits>
+
 namespace conform::quic {
 
 namespace {
@@ -70,11 +72,13 @@ std::optional<Bytes> Connection::poll_transmit(Instant now) {
   if (auto probe = mtu_probe_datagram(now)) return probe;
 
   size_t limit = max_datagram_;
+  size_t budget = std::numeric_limits<size_t>::max();  // what the amplification limit leaves
   if (config_.is_server && !address_validated_ && config_.respect_amplification_limit) {
     // §8.1: at most three times the bytes received before validation.
     const uint64_t allowed = 3 * stats_.bytes_received;
     if (allowed <= stats_.bytes_sent) return std::nullopt;
-    limit = std::min<uint64_t>(limit, allowed - stats_.bytes_sent);
+    budget = allowed - stats_.bytes_sent;
+    limit = std::min(limit, budget);
   }
   // RFC 9002 §6.2.4: PTO probes ignore the congestion window; the MTU
   // policy clamps them to 1200 bytes, a size every path carries.
@@ -112,7 +116,7 @@ std::optional<Bytes> Connection::poll_transmit(Instant now) {
   if (packets.empty()) return std::nullopt;
   maybe_elicit_ack(packets, used, limit);
   // The padding goes in the last packet.
-  if (const size_t target = padding_target(packets, limit, probe); used < target) {
+  if (const size_t target = padding_target(packets, limit, probe, budget); used < target) {
     packets.back().payload.resize(packets.back().payload.size() + (target - used));
     packets.back().padded = true;
   }

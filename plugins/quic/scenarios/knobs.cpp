@@ -140,7 +140,7 @@ const std::vector<Knob>& table() {
       flag<&Config::client_packet_buffering>("client_packet_buffering", "keep Handshake and 1-RTT packets that arrive before their keys and process them later (RFC 9001 §5.7); false drops them"),
       flag<&Config::probe_coalescing>("probe_coalescing", "a PTO probe datagram carries Initial and Handshake packets together when both have unacknowledged CRYPTO (RFC 9002 §6.2.4)"),
       flag<&Config::probe_restart_crypto_at_zero>("probe_restart_crypto_at_zero", "the fault: every PTO probe re-sends CRYPTO from the first unacknowledged byte instead of advancing"),
-      flag<&Config::pad_ack_only_to_initial_mtu>("pad_ack_only_to_initial_mtu", "the fault: Initial datagrams carrying only an ACK are padded to initial_mtu too"),
+      flag<&Config::pad_ack_only_to_initial_mtu>("pad_ack_only_to_initial_mtu", "the fault: Initial datagrams carrying only an ACK are padded to initial_mtu too, even after a datagram that large was declared lost (s2n-quic#3299)"),
       flag<&Config::pad_initial_datagrams>("pad_initial_datagrams", "pad datagrams carrying ack-eliciting Initial packets (RFC 9000 §14.1: to at least 1200 bytes); false: the fault, none is padded"),
       flag<&Config::pad_coalesced_initial>("pad_coalesced_initial", "pad a datagram whose Initial packet is coalesced with a Handshake packet, as any other carrying an Initial (RFC 9000 §14.1); false: the fault (neqo#3101), such a datagram, a PTO probe's among them, goes out as small as its packets"),
       flag<&Config::send_handshake_done>("send_handshake_done", "server: send HANDSHAKE_DONE once the handshake completes (RFC 9001 §4.1.2); false: the fault, the client never confirms the handshake"),

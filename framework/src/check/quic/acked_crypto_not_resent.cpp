@@ -61,7 +61,7 @@ class AckedCryptoNotResent final : public QuicCheck {
           if (ack.at.time_ns + kReadNs + unseen > d.at.time_ns) break;
           if (!at_sender && shown_not_received(*j.connection->connection, by, ack.at.datagram)) continue;
           if (by == Side::server && s == kInitial && datagrams[ack.at.datagram].size < kMinInitialDatagram) continue;
-          const RangeSet again = d.crypto[s].minus(d.crypto[s].minus(ack.bytes));
+          const RangeSet again = d.crypto[s].intersect(ack.bytes);
           if (again.empty()) continue;
           problems.push_back(fmt::format("frame {} ({}): {} CRYPTO {} sent again, acknowledged at frame {} ({})",
                                          d.at.frame, ms(d.at.time_ns), space_name(s), format_ranges(again),

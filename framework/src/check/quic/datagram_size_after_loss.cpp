@@ -11,15 +11,18 @@
 // its peer acknowledged, and at least what RFC 9000 §14 expects of every
 // path (1252 bytes over IPv4, 1232 over IPv6), so that a random loss below
 // it says nothing of the size. A datagram is lost when no ACK ever covers a
-// packet of it; the sender knew from when it re-sent CRYPTO bytes the
-// datagram carried, or from when an ACK of a later packet of its space
-// passed over it (9/8 of that ACK's round trip later, RFC 9002 §6.1.2's
-// time threshold, and from a capture not at the sender one handshake round
-// trip more). A PMTU probe may be larger: ack-eliciting by a PING and
-// carrying no data (RFC 9000 §14.4: PING and PADDING; quinn adds
+// packet of it and an ACK of a later packet of its space passed over it;
+// its sender knew from RFC 9002 §6.1.2's time threshold, 9/8 of the round
+// trip (that ACK's, or the handshake's if longer) after it was sent, and 1
+// ms to read the ACK (from a capture not at the sender, one handshake round
+// trip more). A PTO probe declares nothing lost (RFC 9002 §6.2), a Retry
+// discards what came before it (RFC 9002 §6.3), and 0-RTT may be rejected:
+// none of them counts. A PMTU probe may be larger: ack-eliciting by a PING
+// and carrying no data (RFC 9000 §14.4: PING and PADDING; quinn adds
 // IMMEDIATE_ACK, draft-ietf-quic-ack-frequency, and an ACK may ride along).
 #include "check/quic/support/blocked_sent.hpp"
 #include "check/quic/support/crypto_flights.hpp"
+#include "check/quic/support/round_trip.hpp"
 #include "check/registrar.hpp"
 
 #include <fmt/format.h>
@@ -42,6 +45,9 @@ struct Sent {
   std::vector<SpacedNumber> packets;
   std::optional<std::size_t> acked_at;   // the first peer datagram whose ACK covers one of its packets
   std::optional<std::size_t> passed_at;  // the first whose ACK acknowledges a later packet of a space without it
+  /// The known size rose to its own before an ACK settled it: neither its
+  /// loss nor its arrival tells anything of the path any more.
+  bool beneath_known = false;
 };
 
 // A rise of the size known to be carried: from datagram `from` on, `size`.
@@ -92,17 +98,29 @@ struct AckHistory {
   std::vector<KnownSize> known;
 };
 
+// The datagram after which the server sent its first Retry, or nullopt:
+// what the client sent before it was discarded, not lost (RFC 9002 §6.3).
+std::optional<std::size_t> retry_at(const dissect::Connection& c) {
+  for (std::size_t i = 0; i < c.datagrams.size(); ++i)
+    for (const auto& p : c.datagrams[i].packets)
+      if (p.type == dissect::PacketType::retry) return i;
+  return std::nullopt;
+}
+
 AckHistory ack_history(const dissect::Connection& c, Side by, std::size_t assured) {
   AckHistory h;
   h.known.push_back({0, assured});
+  const std::optional<std::size_t> retry = by == Side::client ? retry_at(c) : std::nullopt;
   std::vector<std::size_t> open;  // indices into h.sent still unacknowledged and above the known size
   for (std::size_t i = 0; i < c.datagrams.size(); ++i) {
     const auto& d = c.datagrams[i];
     if (sender_of(d) == by) {
-      if (d.size <= h.known.back().size) continue;
+      // An ACK-only datagram is seldom acknowledged and never declared lost.
+      if (d.size <= h.known.back().size || !is_ack_eliciting(d) || (retry && i < *retry)) continue;
       Sent s{i, {}, {}, {}};
       for (const auto& p : d.packets)
-        if (p.packet_number) s.packets.emplace_back(p.space, *p.packet_number);
+        if (p.packet_number && p.type != dissect::PacketType::zero_rtt) s.packets.emplace_back(p.space, *p.packet_number);
+      if (s.packets.empty()) continue;
       open.push_back(h.sent.size());
       h.sent.push_back(std::move(s));
       continue;
@@ -124,42 +142,24 @@ AckHistory ack_history(const dissect::Connection& c, Side by, std::size_t assure
       }
     const std::size_t known = h.known.back().size;
     std::erase_if(open, [&](std::size_t k) {
-      return h.sent[k].acked_at || c.datagrams[h.sent[k].datagram].size <= known;
+      Sent& s = h.sent[k];
+      if (!s.acked_at && c.datagrams[s.datagram].size <= known) s.beneath_known = true;
+      return s.acked_at || s.beneath_known;
     });
   }
   return h;
 }
 
-// When `by` knew that `s`, never acknowledged, was lost; nullopt when it
-// had no sign of it.
-std::optional<Lost> known_lost(const Sent& s, const dissect::Connection& c, const Flights& flights,
-                               std::int64_t unseen) {
+// When `by` knew that `s`, never acknowledged, was lost (an ACK passed over
+// it); nullopt when it had no sign of it.
+std::optional<Lost> known_lost(const Sent& s, const dissect::Connection& c, std::int64_t round_trip_ns,
+                               std::int64_t unseen_ns) {
+  if (!s.passed_at) return std::nullopt;
   const auto& d = c.datagrams[s.datagram];
-  std::optional<Lost> best;
-  if (s.passed_at) {
-    const auto& ack = c.datagrams[*s.passed_at];
-    // RFC 9002 §6.1.2: lost 9/8 of a round trip after it was sent; the
-    // ACK's own round trip stands for it.
-    const std::int64_t threshold = d.time_ns + (ack.time_ns - d.time_ns) * 9 / 8;
-    best = Lost{s.datagram, *s.passed_at, std::max(ack.time_ns, threshold) + kReadNs + unseen,
-                fmt::format("frame {} acknowledged later packets without it", ack.frame)};
-  }
-  const FlightDatagram* own = nullptr;
-  for (const auto& f : flights.datagrams)
-    if (f.at.datagram == s.datagram) own = &f;
-  if (!own) return best;
-  for (const auto& f : flights.datagrams) {
-    if (f.at.datagram <= s.datagram) continue;
-    if (best && f.at.time_ns >= best->time_ns) break;
-    for (std::size_t space : {kInitial, kHandshake}) {
-      const RangeSet again = own->crypto[space].minus(own->crypto[space].minus(f.crypto[space]));
-      if (again.empty()) continue;
-      return Lost{s.datagram, f.at.datagram, f.at.time_ns,
-                  fmt::format("frame {} re-sent its {} CRYPTO {}", f.at.frame, space_name(space),
-                              format_ranges(again))};
-    }
-  }
-  return best;
+  const auto& ack = c.datagrams[*s.passed_at];
+  const std::int64_t threshold = d.time_ns + std::max(ack.time_ns - d.time_ns, round_trip_ns) * 9 / 8;
+  return Lost{s.datagram, *s.passed_at, std::max(ack.time_ns, threshold) + kReadNs + unseen_ns,
+              fmt::format("frame {} acknowledged later packets without it", ack.frame)};
 }
 
 class DatagramSizeAfterLoss final : public QuicCheck {
@@ -169,8 +169,8 @@ class DatagramSizeAfterLoss final : public QuicCheck {
   std::string rfc() const override { return "RFC 8899 §4.3-§4.4 (as RFC 9000 §14.3 applies it), RFC 9000 §14.1, §14.4 (no keyword)"; }
   RequirementLevel level() const override { return RequirementLevel::expectation; }
   std::string summary() const override {
-    return "after a datagram larger than any its peer acknowledged is lost, `by` sends none that large (PMTU probes "
-           "aside) until one is acknowledged";
+    return "after a datagram above the size known to reach the peer (1252 bytes, 1232 over IPv6, or the largest "
+           "it acknowledged) is lost, `by` sends none that large (PMTU probes aside) until one is acknowledged";
   }
   std::optional<VantageNeed> vantage_need() const override {
     return VantageNeed{"`by`'s host",
@@ -190,12 +190,12 @@ class DatagramSizeAfterLoss final : public QuicCheck {
     const auto& c = *j.connection->connection;
     const std::size_t assured = c.client.ipv6 ? kAssuredIpv6 : kAssuredIpv4;
     const AckHistory history = ack_history(c, by, assured);
-    const Flights flights = crypto_flights(*j.connection, by);
     const std::int64_t unseen = unseen_round_trip(j, by);
+    const std::int64_t round_trip = handshake_round_trip(c).value_or(0);
     std::vector<Lost> lost;
     for (const Sent& s : history.sent)
-      if (!s.acked_at && is_ack_eliciting(c.datagrams[s.datagram]))
-        if (auto l = known_lost(s, c, flights, unseen)) lost.push_back(std::move(*l));
+      if (!s.acked_at && !s.beneath_known)
+        if (auto l = known_lost(s, c, round_trip, unseen)) lost.push_back(std::move(*l));
 
     std::vector<std::string> problems;
     std::vector<Evidence> ev;
@@ -218,11 +218,15 @@ class DatagramSizeAfterLoss final : public QuicCheck {
         break;
       }
     }
+    std::vector<Evidence> losses;
+    for (const Lost& l : lost)
+      losses.push_back(evidence(*j.capture, j.connection->at(l.datagram),
+                                fmt::format("{} bytes, never acknowledged: {}", c.datagrams[l.datagram].size, l.how)));
     if (lost.empty())
       return not_exercised(fmt::format("no datagram of the {} above {} bytes and above every one acknowledged was "
                                        "lost",
                                        to_string(by), assured));
-    return verdict(problems, ev,
+    return verdict(problems, problems.empty() ? losses : ev,
                    fmt::format("{} datagram{} above the size known to reach the {} lost; none that large sent "
                                "again but as a PMTU probe",
                                lost.size(), lost.size() == 1 ? "" : "s", to_string(dissect::other(by))));

@@ -10,7 +10,8 @@
 // A probe is what the sender's timer sent, not an answer: a burst of its
 // ack-eliciting datagrams of the space (within kProbeBurstNs of each other)
 // starting more than 1 ms after the peer's last datagram reached it (from a
-// capture not at the sender, one handshake round trip more). The bytes it
+// capture not at the sender, one handshake round trip more), and not the
+// first after a Retry. The bytes it
 // owed are those sent before the burst and unacknowledged when it left; a
 // probe with no room left for them (full of other CRYPTO) does not count
 // as going without them.
@@ -25,8 +26,6 @@
 
 namespace conform::quic_checks {
 namespace {
-
-RangeSet common(const RangeSet& a, const RangeSet& b) { return a.minus(a.minus(b)); }
 
 // A burst of the sender's ack-eliciting datagrams of one space: indices
 // into Flights::datagrams, and whether its timer sent it.
@@ -91,11 +90,15 @@ std::vector<Burst> bursts_of(const Flights& flights, const dissect::Connection& 
   std::optional<std::int64_t> peer_ns;
   std::int64_t min_rtt_ns = unsampled_ns;
   std::size_t next = 0, next_rtt = 0;  // what of the connection and of `rtt` is looked at
+  bool retried = false;  // a Retry came: the next burst answers it (RFC 9002 §6.3)
   for (std::size_t i = 0; i < flights.datagrams.size(); ++i) {
     const auto& d = flights.datagrams[i];
     if (!elicits_in(d, space)) continue;
-    for (; next < d.at.datagram; ++next)
-      if (sender_of(c.datagrams[next]) != by) peer_ns = c.datagrams[next].time_ns;
+    for (; next < d.at.datagram; ++next) {
+      if (sender_of(c.datagrams[next]) == by) continue;
+      peer_ns = c.datagrams[next].time_ns;
+      for (const auto& p : c.datagrams[next].packets) retried = retried || p.type == dissect::PacketType::retry;
+    }
     for (; next_rtt < rtt.size() && rtt[next_rtt].from <= d.at.datagram; ++next_rtt) min_rtt_ns = rtt[next_rtt].min_rtt_ns;
     std::optional<std::int64_t> gap_ns;
     if (!bursts.empty()) gap_ns = d.at.time_ns - flights.datagrams[bursts.back().last].at.time_ns;
@@ -103,25 +106,47 @@ std::vector<Burst> bursts_of(const Flights& flights, const dissect::Connection& 
       bursts.back().last = i;
       continue;
     }
-    const bool answer = peer_ns && d.at.time_ns - *peer_ns <= answer_ns;
+    const bool answer = (peer_ns && d.at.time_ns - *peer_ns <= answer_ns) || retried;
     const bool paced = gap_ns && *gap_ns < min_rtt_ns;
     bursts.push_back({i, i, !answer && !paced});
+    retried = false;
   }
   return bursts;
 }
 
-// Whether a datagram of burst `b` had room for CRYPTO of `space` beside
-// what it carried (a decrypted packet's bytes that are not PADDING, and an
-// undecryptable packet's), up to the largest datagram the sender had sent
-// so far, less a packet's overhead. A probe full of other CRYPTO bytes, as
-// the two full-sized datagrams RFC 9002 §6.2.4 allows may be, leaves
-// nothing out; a PING alone, padded or not, had room.
-bool had_room(const Flights& flights, const Burst& b, std::size_t space) {
-  std::size_t largest = 0;
-  for (std::size_t i = 0; i <= b.last; ++i) largest = std::max(largest, flights.datagrams[i].size);
+// What RFC 9000 §8.1 still let the server send once datagram `last` was
+// out, before it validated the client's address (a Handshake packet from
+// it): three times what it received less what it sent. nullopt once
+// validated, and for a client.
+std::optional<std::int64_t> amplification_credit(const dissect::Connection& c, Side by, std::size_t last) {
+  if (by != Side::server) return std::nullopt;
+  std::int64_t received = 0, sent = 0;
+  for (std::size_t i = 0; i <= last && i < c.datagrams.size(); ++i) {
+    const auto& d = c.datagrams[i];
+    if (sender_of(d) == Side::server) {
+      sent += std::int64_t(d.size);
+      continue;
+    }
+    received += std::int64_t(d.size);
+    for (const auto& p : d.packets)
+      if (p.type == dissect::PacketType::handshake && p.decrypted()) return std::nullopt;
+  }
+  return 3 * received - sent;
+}
+
+// Whether burst `b` had room for CRYPTO of `space` beside what it carried:
+// in one of its datagrams, up to its own size or 1200 bytes if larger, the
+// bytes that are not a decrypted packet's non-PADDING frames exceed a
+// packet's overhead; and the amplification limit left the server as much.
+// A probe full of other CRYPTO bytes (the two full-sized datagrams RFC 9002
+// §6.2.4 allows, say) or capped by the limit leaves nothing out; a PING
+// alone, padded or not, had room.
+bool had_room(const Flights& flights, const Burst& b, std::size_t space, std::optional<std::int64_t> credit) {
+  constexpr std::size_t kMinDatagram = 1200;
+  if (credit && *credit <= std::int64_t(flights.datagrams[b.first].overhead[space])) return false;
   for (std::size_t i = b.first; i <= b.last; ++i) {
     const auto& d = flights.datagrams[i];
-    if (d.used + d.unread + d.overhead[space] < largest) return true;
+    if (std::max(d.size, kMinDatagram) > d.used + d.unread + d.overhead[space]) return true;
   }
   return false;
 }
@@ -171,10 +196,11 @@ class LostCryptoResent final : public QuicCheck {
     const std::int64_t answer_ns = kReadNs + unseen_round_trip(j, by);
     std::vector<std::string> problems;
     std::vector<Evidence> failed, resent;
-    std::size_t probes = 0;
+    std::size_t probes = 0, resending = 0;
     for (std::size_t space : {kInitial, kHandshake}) {
       // missed[n]: bytes still owed that the last n + 1 probes went without.
       std::vector<RangeSet> missed(max_probes);
+      RangeSet reported;  // each range is a problem once
       for (const Burst& b : bursts_of(flights, c, by, space, answer_ns)) {
         const FlightDatagram& start = flights.datagrams[b.first];
         const RangeSet& owed = start.unacked[space];
@@ -182,23 +208,26 @@ class LostCryptoResent final : public QuicCheck {
         ++probes;
         RangeSet carried;
         for (std::size_t i = b.first; i <= b.last; ++i) carried.add(flights.datagrams[i].crypto[space]);
-        if (const RangeSet again = common(owed, carried); !again.empty())
+        const RangeSet again = owed.intersect(carried);
+        if (!again.empty()) ++resending;
+        if (!again.empty())
           if (const auto* before = last_carrier(flights, b.first, space, again))
             resent.push_back(evidence(*j.capture, start.at,
                                       fmt::format("{} CRYPTO {} sent again, unacknowledged since frame {}",
                                                   space_name(space), format_ranges(again), before->at.frame)));
         const RangeSet left = owed.minus(carried);
-        if (!had_room(flights, b, space)) {
+        if (!had_room(flights, b, space, amplification_credit(c, by, flights.datagrams[b.last].at.datagram))) {
           // Full of other bytes: it could carry no more (the bytes wait, as they were).
-          for (auto& m : missed) m = common(m, left);
+          for (auto& m : missed) m = m.intersect(left);
           continue;
         }
         RangeSet tracked;
         for (const auto& m : missed) tracked.add(m);
         std::vector<RangeSet> next(max_probes);
         next[0] = left.minus(tracked);
-        for (std::size_t n = 1; n < max_probes; ++n) next[n] = common(missed[n - 1], left);
-        if (RangeSet& due = next[max_probes - 1]; !due.empty()) {
+        for (std::size_t n = 1; n < max_probes; ++n) next[n] = missed[n - 1].intersect(left);
+        if (RangeSet due = next[max_probes - 1].minus(reported); !due.empty()) {
+          reported.add(due);
           const auto* before = last_carrier(flights, b.first, space, due);
           const At sent = before ? before->at : start.at;
           problems.push_back(fmt::format("frame {} ({}): probe {} in a row without {} CRYPTO {}, unacknowledged "
@@ -208,8 +237,8 @@ class LostCryptoResent final : public QuicCheck {
           failed.push_back(evidence(*j.capture, sent, fmt::format("{} CRYPTO {} last sent", space_name(space),
                                                                   format_ranges(due))));
           failed.push_back(evidence(*j.capture, start.at, fmt::format("probe {} in a row without it", max_probes)));
-          due = RangeSet{};
         }
+        next[max_probes - 1] = RangeSet{};
         missed = std::move(next);
       }
     }
@@ -218,8 +247,9 @@ class LostCryptoResent final : public QuicCheck {
                                        to_string(by)));
     if (!problems.empty()) return verdict(problems, failed, "");
     return verdict(problems, resent,
-                   fmt::format("{} PTO probe{} while CRYPTO was unacknowledged; none of {} in a row went without it",
-                               probes, probes == 1 ? "" : "s", max_probes));
+                   fmt::format("{} PTO probe{} while CRYPTO was unacknowledged, {} re-sending some; none went "
+                               "without it {} in a row",
+                               probes, probes == 1 ? "" : "s", resending, max_probes));
   }
 };
 

@@ -49,11 +49,15 @@ class MaxDataExtended final : public QuicCheck {
       }
       if (auto none = nothing_under_limits(j)) return *none;
       const auto& raises = conn.side(by).max_data;
-      const LimitWalk walk = walk_limit(*initial, arrived_raises(raises, j, by), conn.side(peer).data_sent, conn.at(0));
+      // The limit in force is what reached the peer; going beyond a raise
+      // it may not have had is no fault of the peer's.
+      const std::vector<LimitSeen> arrived = arrived_raises(raises, j, by);
+      const LimitWalk walk = walk_limit(*initial, arrived, conn.side(peer).data_sent, conn.at(0));
+      const auto beyond = walk_limit(*initial, raises, conn.side(peer).data_sent, conn.at(0)).beyond;
       std::vector<std::string> problems;
       std::vector<Evidence> ev;
-      if (walk.beyond) {
-        const auto& [u, limit] = *walk.beyond;
+      if (beyond) {
+        const auto& [u, limit] = *beyond;
         problems.push_back(fmt::format("the {} sent {} bytes beyond the limit {} at frame {} (FLOW_CONTROL_ERROR "
                                        "expected)", to_string(peer), u.value, limit, u.at.frame));
         ev.push_back(evidence(*j.capture, u.at, fmt::format("{} bytes beyond the limit {}", u.value, limit)));
@@ -63,7 +67,7 @@ class MaxDataExtended final : public QuicCheck {
         if (b.value + 1 > demand.wanted) demand = {b.value + 1, fmt::format("DATA_BLOCKED {} at frame {}", b.value, b.at.frame)};
       demand = quic_checks::demand(demand, value_or<std::int64_t>(input.params, "expected_bytes", -1), "expected_bytes",
                                    expected_bytes(input.settings, peer, j));
-      const RaiseWaits waits = judge_raises(walk, raises, demand, fmt::format("the {} data", to_string(peer)),
+      const RaiseWaits waits = judge_raises(walk, raises, arrived, demand, fmt::format("the {} data", to_string(peer)),
                                             "MAX_DATA", max_wait, j, by, problems, ev);
       if (!raises.empty()) ev.push_back(evidence(*j.capture, raises.back().at, fmt::format("last MAX_DATA {}", raises.back().value)));
       if (problems.empty() && demand.wanted <= *initial)

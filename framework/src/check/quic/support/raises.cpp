@@ -11,7 +11,10 @@ namespace conform::quic_checks {
 
 std::string RaiseWaits::lost_text(const std::string& raise_frame) const {
   if (lost == 0) return "";
-  return fmt::format("; {} lost {} came again after at most {}", lost, raise_frame, ms(longest_again_ns));
+  if (made_good == 0) return fmt::format("; {} {} lost, none followed by one as high that reached the peer", lost,
+                                         raise_frame);
+  return fmt::format("; {} {} lost, {} followed by one as high that reached the peer within {}", lost, raise_frame,
+                     made_good == lost ? "each" : std::to_string(made_good), ms(longest_again_ns));
 }
 
 std::vector<LimitSeen> arrived_raises(const std::vector<LimitSeen>& raises, const Judged& j, Side by) {
@@ -21,13 +24,13 @@ std::vector<LimitSeen> arrived_raises(const std::vector<LimitSeen>& raises, cons
   return out;
 }
 
-RaiseWaits judge_raises(const LimitWalk& walk, const std::vector<LimitSeen>& raises, const Demand& demand,
-                        const std::string& what, const std::string& raise_frame, std::int64_t max_wait_ns,
-                        const Judged& j, Side by, std::vector<std::string>& problems, std::vector<Evidence>& evidence) {
+RaiseWaits judge_raises(const LimitWalk& walk, const std::vector<LimitSeen>& raises,
+                        const std::vector<LimitSeen>& arrived, const Demand& demand, const std::string& what,
+                        const std::string& raise_frame, std::int64_t max_wait_ns, const Judged& j, Side by,
+                        std::vector<std::string>& problems, std::vector<Evidence>& evidence) {
   const Side peer = dissect::other(by);
   const CaptureFacts& capture = *j.capture;
   const std::int64_t unseen_ns = unseen_round_trip(j, by);
-  const std::vector<LimitSeen> arrived = arrived_raises(raises, j, by);
   RaiseWaits w;
   // Each lost raise, and the first raise as high that reached the peer after it.
   std::vector<const LimitSeen*> lost;
@@ -42,6 +45,7 @@ RaiseWaits judge_raises(const LimitWalk& walk, const std::vector<LimitSeen>& rai
       if (a.at.datagram > r.at.datagram && a.value >= r.value) {
         const std::int64_t again = a.at.time_ns - r.at.time_ns;
         w.longest_again_ns = std::max(w.longest_again_ns, again);
+        ++w.made_good;
         evidence.push_back(quic_checks::evidence(
             capture, a.at,
             fmt::format("{} {} reached the {}, {} after the lost one", raise_frame, a.value, to_string(peer), ms(again))));
@@ -52,10 +56,10 @@ RaiseWaits judge_raises(const LimitWalk& walk, const std::vector<LimitSeen>& rai
     if (demand.wanted <= h.limit) continue;
     ++w.reached;
     evidence.push_back(quic_checks::evidence(capture, h.reached, fmt::format("{} reached the limit {}", what, h.limit)));
-    if (!h.raised) {
-      // A raise lost before the limit was reached would have lifted it too.
-      const auto gone =
-          std::find_if(lost.begin(), lost.end(), [&](const LimitSeen* l) { return l->value > h.limit; });
+    // A raise lost before the limit was reached would have lifted it too.
+    const auto gone = std::find_if(lost.begin(), lost.end(), [&](const LimitSeen* l) { return l->value > h.limit; });
+    const LimitSeen* raised = h.raised ? &*h.raised : (h.passed && gone != lost.end() ? *gone : nullptr);
+    if (!raised) {
       problems.push_back(
           gone == lost.end()
               ? fmt::format("{} reached the limit {} at frame {} ({}) wanting {} ({}); no {} raised it", what,
@@ -66,16 +70,16 @@ RaiseWaits judge_raises(const LimitWalk& walk, const std::vector<LimitSeen>& rai
                             raise_frame, (*gone)->value, (*gone)->at.frame, to_string(peer), to_string(peer)));
       break;
     }
-    const std::int64_t wait = h.raised->at.time_ns - h.reached.time_ns;
+    const std::int64_t wait = std::max<std::int64_t>(0, raised->at.time_ns - h.reached.time_ns);
     w.longest_ns = std::max(w.longest_ns, wait);
     if (max_wait_ns >= 0 && wait > max_wait_ns + unseen_ns) {
       problems.push_back(fmt::format("{} reached the limit {} at frame {}; {} {} came {} later (bound {}{})", what,
-                                     h.limit, h.reached.frame, raise_frame, h.raised->value, ms(wait), ms(max_wait_ns),
+                                     h.limit, h.reached.frame, raise_frame, raised->value, ms(wait), ms(max_wait_ns),
                                      unseen_ns ? fmt::format(", plus {} for the round trip a capture not at the "
                                                              "receiver cannot see",
                                                              ms(unseen_ns))
                                                : std::string()));
-      evidence.push_back(quic_checks::evidence(capture, h.raised->at, fmt::format("{} {}", raise_frame, h.raised->value)));
+      evidence.push_back(quic_checks::evidence(capture, raised->at, fmt::format("{} {}", raise_frame, raised->value)));
     }
   }
   return w;

@@ -22,11 +22,12 @@ struct RaiseWaits {
   std::size_t reached = 0;
   /// The longest wait from reaching a limit to a raise that reached the peer.
   std::int64_t longest_ns = 0;
-  /// Raises the peer's ACKs show lost, and the longest time from one to
-  /// the next raise that reached the peer.
-  std::size_t lost = 0;
+  /// Raises the peer's ACKs show lost, how many of them a raise as high
+  /// that reached the peer followed, and the longest time to it.
+  std::size_t lost = 0, made_good = 0;
   std::int64_t longest_again_ns = 0;
-  /// "; 1 lost MAX_STREAMS came again after at most 185.000 ms", or "".
+  /// "; 2 MAX_STREAMS lost, each followed by one as high that reached the
+  /// peer within 187.000 ms", or "".
   std::string lost_text(const std::string& raise_frame) const;
 };
 
@@ -39,11 +40,15 @@ std::vector<LimitSeen> arrived_raises(const std::vector<LimitSeen>& raises, cons
 /// more and no raise that reached it followed, or (when `max_wait_ns` is
 /// not negative) one came later than that, and evidence of each such
 /// moment and of each lost raise. `walk` follows the raises that arrived
-/// (arrived_raises()); `raises` are all `by` sent, in capture order.
+/// (arrived_raises(), given as `arrived`); `raises` are all `by` sent, in
+/// capture order. A limit the peer went past had a raise reach it: the
+/// first lost one above it counts as arrived (its ACK may have been lost
+/// and left out of later ACK frames, RFC 9000 §13.2.3).
 /// `what` names the limit ("the server's uni streams"), `raise_frame` the
 /// frame ("MAX_STREAMS"). From a capture not at `by` the bound grows by
 /// unseen_round_trip().
-RaiseWaits judge_raises(const LimitWalk& walk, const std::vector<LimitSeen>& raises, const Demand& demand,
+RaiseWaits judge_raises(const LimitWalk& walk, const std::vector<LimitSeen>& raises,
+                        const std::vector<LimitSeen>& arrived, const Demand& demand,
                         const std::string& what, const std::string& raise_frame, std::int64_t max_wait_ns,
                         const Judged& j, Side by, std::vector<std::string>& problems, std::vector<Evidence>& evidence);
 
