@@ -211,6 +211,16 @@ BOOST_AUTO_TEST_CASE(max_streams_extended_waits_for_the_raise_that_arrived) {
   got_it.send(Side::server, 141 * kMs, {server_uni(3)});
   r = judge("max_streams_extended", client_run(got_it), {{"by", "client"}, {"dir", "uni"}}, fanout_scenario(4));
   BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  // Its wait ended with that raise (5 ms), not with the next one that
+  // arrived (MAX_STREAMS 6 at 400 ms).
+  got_it.send(Side::client, 400 * kMs, {max_streams(false, 6)});
+  got_it.send(Side::server, 420 * kMs, {ack(1, 2)});
+  got_it.send(Side::server, 430 * kMs, {server_uni(4)});
+  got_it.send(Side::server, 431 * kMs, {server_uni(5)});
+  r = judge("max_streams_extended", client_run(got_it), {{"by", "client"}, {"dir", "uni"}, {"max_wait_ms", 100.0}},
+            fanout_scenario(6));
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  BOOST_TEST(r.summary.find("the longest wait for more 5.000 ms") != std::string::npos, r.summary);
 }
 
 BOOST_AUTO_TEST_CASE(max_streams_extended_fails_when_the_peer_stays_at_the_limit) {

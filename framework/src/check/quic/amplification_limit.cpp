@@ -5,6 +5,7 @@
 // the token of a Retry the server sent (§8.1.2). Tokens from NEW_TOKEN are
 // not followed: a server that validates with them may exceed 3× and fail
 // this check. Judged at server.pcap, datagram payload bytes both ways.
+#include "check/quic/support/address_validation.hpp"
 #include "check/quic/support/blocked_sent.hpp"
 #include "check/registrar.hpp"
 
@@ -32,7 +33,7 @@ class AmplificationLimit final : public QuicCheck {
   static CheckResult judge_one(const Judged& j) {
     const auto& c = *j.connection->connection;
     std::uint64_t received = 0, sent = 0;
-    std::vector<dissect::Bytes> retry_tokens;
+    const std::optional<std::size_t> validating = address_validated_at(c);
     std::optional<At> validated;
     std::vector<std::string> problems;
     std::vector<Evidence> ev;
@@ -42,16 +43,9 @@ class AmplificationLimit final : public QuicCheck {
       const At at{d.frame, d.time_ns, i};
       if (sender_of(d) == Side::client) {
         received += d.size;
-        for (const auto& p : d.packets) {
-          if (p.type == dissect::PacketType::handshake && p.decrypted()) validated = at;
-          if (p.type == dissect::PacketType::initial && !p.token.empty())
-            for (const auto& t : retry_tokens)
-              if (t == p.token) validated = at;
-        }
+        if (validating && i == *validating) validated = at;
         continue;
       }
-      for (const auto& p : d.packets)
-        if (p.type == dissect::PacketType::retry) retry_tokens.push_back(p.token);
       sent += d.size;
       worst = std::max(worst, received ? double(sent) / double(received) : 1e9);
       if (sent > 3 * received && problems.empty()) {

@@ -12,10 +12,9 @@
 // path (1252 bytes over IPv4, 1232 over IPv6), so that a random loss below
 // it says nothing of the size. A datagram is lost when no ACK ever covers a
 // packet of it and an ACK of a later packet of its space passed over it;
-// its sender knew from RFC 9002 §6.1.2's time threshold, 9/8 of the round
-// trip (that ACK's, or the handshake's if longer) after it was sent, and 1
-// ms to read the ACK (from a capture not at the sender, one handshake round
-// trip more). A PTO probe declares nothing lost (RFC 9002 §6.2), a Retry
+// its sender knew from RFC 9002 §6.1.2's time threshold, 9/8 of the largest
+// RTT sample so far after it was sent, and 1 ms to read the ACK (from a
+// capture not at the sender, one handshake round trip more). A PTO probe declares nothing lost (RFC 9002 §6.2), a Retry
 // discards what came before it (RFC 9002 §6.3), and 0-RTT may be rejected:
 // none of them counts. A PMTU probe may be larger: ack-eliciting by a PING
 // and carrying no data (RFC 9000 §14.4: PING and PADDING; quinn adds
@@ -45,9 +44,6 @@ struct Sent {
   std::vector<SpacedNumber> packets;
   std::optional<std::size_t> acked_at;   // the first peer datagram whose ACK covers one of its packets
   std::optional<std::size_t> passed_at;  // the first whose ACK acknowledges a later packet of a space without it
-  /// The known size rose to its own before an ACK settled it: neither its
-  /// loss nor its arrival tells anything of the path any more.
-  bool beneath_known = false;
 };
 
 // A rise of the size known to be carried: from datagram `from` on, `size`.
@@ -98,25 +94,34 @@ struct AckHistory {
   std::vector<KnownSize> known;
 };
 
-// The datagram after which the server sent its first Retry, or nullopt:
-// what the client sent before it was discarded, not lost (RFC 9002 §6.3).
-std::optional<std::size_t> retry_at(const dissect::Connection& c) {
-  for (std::size_t i = 0; i < c.datagrams.size(); ++i)
-    for (const auto& p : c.datagrams[i].packets)
-      if (p.type == dissect::PacketType::retry) return i;
+// Whether client datagram `d` holds an Initial that a Retry discarded (RFC
+// 9002 §6.3): once the server sent a Retry, one without its token. (By
+// token, not capture order: at the server's host a datagram the client
+// sent before the Retry may arrive after it.)
+bool discarded_by_retry(const dissect::Datagram& d, const std::optional<dissect::Bytes>& retry_token) {
+  if (!retry_token) return false;
+  for (const auto& p : d.packets)
+    if (p.type == dissect::PacketType::initial && p.token != *retry_token) return true;
+  return false;
+}
+
+std::optional<dissect::Bytes> retry_token(const dissect::Connection& c) {
+  for (const auto& d : c.datagrams)
+    for (const auto& p : d.packets)
+      if (p.type == dissect::PacketType::retry) return p.token;
   return std::nullopt;
 }
 
 AckHistory ack_history(const dissect::Connection& c, Side by, std::size_t assured) {
   AckHistory h;
   h.known.push_back({0, assured});
-  const std::optional<std::size_t> retry = by == Side::client ? retry_at(c) : std::nullopt;
+  const std::optional<dissect::Bytes> retry = by == Side::client ? retry_token(c) : std::nullopt;
   std::vector<std::size_t> open;  // indices into h.sent still unacknowledged and above the known size
   for (std::size_t i = 0; i < c.datagrams.size(); ++i) {
     const auto& d = c.datagrams[i];
     if (sender_of(d) == by) {
       // An ACK-only datagram is seldom acknowledged and never declared lost.
-      if (d.size <= h.known.back().size || !is_ack_eliciting(d) || (retry && i < *retry)) continue;
+      if (d.size <= h.known.back().size || !is_ack_eliciting(d) || discarded_by_retry(d, retry)) continue;
       Sent s{i, {}, {}, {}};
       for (const auto& p : d.packets)
         if (p.packet_number && p.type != dissect::PacketType::zero_rtt) s.packets.emplace_back(p.space, *p.packet_number);
@@ -140,24 +145,27 @@ AckHistory ack_history(const dissect::Connection& c, Side by, std::size_t assure
           if (s.acked_at && size > h.known.back().size) h.known.push_back({i + 1, size});
         }
       }
-    const std::size_t known = h.known.back().size;
-    std::erase_if(open, [&](std::size_t k) {
-      Sent& s = h.sent[k];
-      if (!s.acked_at && c.datagrams[s.datagram].size <= known) s.beneath_known = true;
-      return s.acked_at || s.beneath_known;
-    });
+    // A datagram whose size became known stays followed: whether it was
+    // lost decides what its sender knew before.
+    std::erase_if(open, [&](std::size_t k) { return h.sent[k].acked_at.has_value(); });
   }
   return h;
 }
 
 // When `by` knew that `s`, never acknowledged, was lost (an ACK passed over
-// it); nullopt when it had no sign of it.
-std::optional<Lost> known_lost(const Sent& s, const dissect::Connection& c, std::int64_t round_trip_ns,
+// it); nullopt when it had no sign of it. RFC 9002 §6.1.2: lost 9/8 of a
+// round trip after it was sent, max(smoothed_rtt, latest_rtt), neither of
+// which exceeds the largest sample so far, that ACK's own included (at
+// least 1 ms, kGranularity).
+std::optional<Lost> known_lost(const Sent& s, const dissect::Connection& c, const std::vector<RttSample>& samples,
                                std::int64_t unseen_ns) {
   if (!s.passed_at) return std::nullopt;
   const auto& d = c.datagrams[s.datagram];
   const auto& ack = c.datagrams[*s.passed_at];
-  const std::int64_t threshold = d.time_ns + std::max(ack.time_ns - d.time_ns, round_trip_ns) * 9 / 8;
+  std::int64_t rtt = 1'000'000;
+  for (const RttSample& r : samples)
+    if (r.datagram <= *s.passed_at) rtt = std::max(rtt, r.ns);
+  const std::int64_t threshold = d.time_ns + rtt * 9 / 8;
   return Lost{s.datagram, *s.passed_at, std::max(ack.time_ns, threshold) + kReadNs + unseen_ns,
               fmt::format("frame {} acknowledged later packets without it", ack.frame)};
 }
@@ -191,11 +199,11 @@ class DatagramSizeAfterLoss final : public QuicCheck {
     const std::size_t assured = c.client.ipv6 ? kAssuredIpv6 : kAssuredIpv4;
     const AckHistory history = ack_history(c, by, assured);
     const std::int64_t unseen = unseen_round_trip(j, by);
-    const std::int64_t round_trip = handshake_round_trip(c).value_or(0);
+    const std::vector<RttSample> samples = rtt_samples(c, by);
     std::vector<Lost> lost;
     for (const Sent& s : history.sent)
-      if (!s.acked_at && !s.beneath_known)
-        if (auto l = known_lost(s, c, round_trip, unseen)) lost.push_back(std::move(*l));
+      if (!s.acked_at)
+        if (auto l = known_lost(s, c, samples, unseen)) lost.push_back(std::move(*l));
 
     std::vector<std::string> problems;
     std::vector<Evidence> ev;

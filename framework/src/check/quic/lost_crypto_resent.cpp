@@ -11,10 +11,11 @@
 // ack-eliciting datagrams of the space (within kProbeBurstNs of each other)
 // starting more than 1 ms after the peer's last datagram reached it (from a
 // capture not at the sender, one handshake round trip more), and not the
-// first after a Retry. The bytes it
-// owed are those sent before the burst and unacknowledged when it left; a
-// probe with no room left for them (full of other CRYPTO) does not count
-// as going without them.
+// first after a Retry. The bytes it owed are those sent before the burst
+// and unacknowledged when it left; a probe that re-sent some of them, or
+// had no room left for them (full of other CRYPTO, or at the amplification
+// limit), does not count as going without the rest.
+#include "check/quic/support/address_validation.hpp"
 #include "check/quic/support/blocked_sent.hpp"
 #include "check/quic/support/crypto_flights.hpp"
 #include "check/quic/support/round_trip.hpp"
@@ -22,7 +23,6 @@
 
 #include <fmt/format.h>
 
-#include <map>
 
 namespace conform::quic_checks {
 namespace {
@@ -38,40 +38,6 @@ bool elicits_in(const FlightDatagram& d, std::size_t space) {
   return !d.crypto[space].empty() || d.eliciting_without_crypto[space];
 }
 
-// The sender's smallest RTT sample so far (RFC 9002 §5.1: an ACK arrival
-// less the sending of the largest packet it newly acknowledged), from
-// datagram `from` of the connection on.
-struct RttStep {
-  std::size_t from = 0;
-  std::int64_t min_rtt_ns = 0;
-};
-
-std::vector<RttStep> min_rtt_steps(const dissect::Connection& c, Side by) {
-  std::vector<RttStep> steps;
-  std::map<std::pair<dissect::PacketSpace, std::uint64_t>, std::int64_t> sent;
-  std::map<dissect::PacketSpace, std::uint64_t> largest;
-  for (std::size_t i = 0; i < c.datagrams.size(); ++i) {
-    const auto& d = c.datagrams[i];
-    for (const auto& p : d.packets) {
-      if (sender_of(d) == by) {
-        if (p.packet_number) sent.emplace(std::pair{p.space, *p.packet_number}, d.time_ns);
-        continue;
-      }
-      for (const auto& f : p.frames) {
-        const auto* ack = std::get_if<dissect::AckFrame>(&f);
-        if (!ack) continue;
-        auto it = sent.find({p.space, ack->largest});
-        auto known = largest.find(p.space);
-        if (it == sent.end() || (known != largest.end() && known->second >= ack->largest)) continue;
-        largest[p.space] = ack->largest;
-        const std::int64_t sample = d.time_ns - it->second;
-        if (steps.empty() || sample < steps.back().min_rtt_ns) steps.push_back({i + 1, sample});
-      }
-    }
-  }
-  return steps;
-}
-
 // The sender's bursts of ack-eliciting packets of `space`. A probe is one
 // its PTO timer may have sent: it began more than `answer_ns` after the
 // peer's latest datagram, and at least the smallest RTT sample so far
@@ -84,7 +50,7 @@ std::vector<RttStep> min_rtt_steps(const dissect::Connection& c, Side by) {
 std::vector<Burst> bursts_of(const Flights& flights, const dissect::Connection& c, Side by, std::size_t space,
                              std::int64_t answer_ns) {
   constexpr std::int64_t kInitialRttNs = 333'000'000;
-  const std::vector<RttStep> rtt = min_rtt_steps(c, by);
+  const std::vector<RttSample> rtt = rtt_samples(c, by);
   const std::int64_t unsampled_ns = std::min(handshake_round_trip(c).value_or(kInitialRttNs), kInitialRttNs);
   std::vector<Burst> bursts;
   std::optional<std::int64_t> peer_ns;
@@ -99,7 +65,8 @@ std::vector<Burst> bursts_of(const Flights& flights, const dissect::Connection& 
       peer_ns = c.datagrams[next].time_ns;
       for (const auto& p : c.datagrams[next].packets) retried = retried || p.type == dissect::PacketType::retry;
     }
-    for (; next_rtt < rtt.size() && rtt[next_rtt].from <= d.at.datagram; ++next_rtt) min_rtt_ns = rtt[next_rtt].min_rtt_ns;
+    for (; next_rtt < rtt.size() && rtt[next_rtt].datagram < d.at.datagram; ++next_rtt)
+      min_rtt_ns = next_rtt == 0 ? rtt[0].ns : std::min(min_rtt_ns, rtt[next_rtt].ns);
     std::optional<std::int64_t> gap_ns;
     if (!bursts.empty()) gap_ns = d.at.time_ns - flights.datagrams[bursts.back().last].at.time_ns;
     if (gap_ns && *gap_ns <= kProbeBurstNs) {
@@ -115,38 +82,32 @@ std::vector<Burst> bursts_of(const Flights& flights, const dissect::Connection& 
 }
 
 // What RFC 9000 §8.1 still let the server send once datagram `last` was
-// out, before it validated the client's address (a Handshake packet from
-// it): three times what it received less what it sent. nullopt once
-// validated, and for a client.
-std::optional<std::int64_t> amplification_credit(const dissect::Connection& c, Side by, std::size_t last) {
-  if (by != Side::server) return std::nullopt;
+// out, before it validated the client's address: three times what it
+// received less what it sent. nullopt once validated, and for a client.
+std::optional<std::int64_t> amplification_credit(const dissect::Connection& c, Side by, std::size_t last,
+                                                 std::optional<std::size_t> validated) {
+  if (by != Side::server || (validated && *validated <= last)) return std::nullopt;
   std::int64_t received = 0, sent = 0;
-  for (std::size_t i = 0; i <= last && i < c.datagrams.size(); ++i) {
-    const auto& d = c.datagrams[i];
-    if (sender_of(d) == Side::server) {
-      sent += std::int64_t(d.size);
-      continue;
-    }
-    received += std::int64_t(d.size);
-    for (const auto& p : d.packets)
-      if (p.type == dissect::PacketType::handshake && p.decrypted()) return std::nullopt;
-  }
+  for (std::size_t i = 0; i <= last && i < c.datagrams.size(); ++i)
+    (sender_of(c.datagrams[i]) == Side::server ? sent : received) += std::int64_t(c.datagrams[i].size);
   return 3 * received - sent;
 }
 
 // Whether burst `b` had room for CRYPTO of `space` beside what it carried:
-// in one of its datagrams, up to its own size or 1200 bytes if larger, the
-// bytes that are not a decrypted packet's non-PADDING frames exceed a
-// packet's overhead; and the amplification limit left the server as much.
-// A probe full of other CRYPTO bytes (the two full-sized datagrams RFC 9002
-// §6.2.4 allows, say) or capped by the limit leaves nothing out; a PING
-// alone, padded or not, had room.
+// in one of its datagrams, up to its own size or 1200 bytes if larger, and
+// no further than the amplification limit let the server go (`credit`,
+// what it left after the burst), the bytes that are not a packet's
+// non-PADDING ones exceed a packet's overhead. A probe full of other
+// CRYPTO bytes (the two full-sized datagrams RFC 9002 §6.2.4 allows, say)
+// or capped by the limit leaves nothing out; a PING alone, padded or not,
+// had room.
 bool had_room(const Flights& flights, const Burst& b, std::size_t space, std::optional<std::int64_t> credit) {
   constexpr std::size_t kMinDatagram = 1200;
-  if (credit && *credit <= std::int64_t(flights.datagrams[b.first].overhead[space])) return false;
   for (std::size_t i = b.first; i <= b.last; ++i) {
     const auto& d = flights.datagrams[i];
-    if (std::max(d.size, kMinDatagram) > d.used + d.unread + d.overhead[space]) return true;
+    std::size_t cap = std::max(d.size, kMinDatagram);
+    if (credit) cap = std::min(cap, d.size + std::size_t(std::max<std::int64_t>(0, *credit)));
+    if (cap > d.used + d.overhead[space]) return true;
   }
   return false;
 }
@@ -194,6 +155,7 @@ class LostCryptoResent final : public QuicCheck {
     const auto& c = *j.connection->connection;
     const Flights flights = crypto_flights(*j.connection, by);
     const std::int64_t answer_ns = kReadNs + unseen_round_trip(j, by);
+    const std::optional<std::size_t> validated = address_validated_at(c);
     std::vector<std::string> problems;
     std::vector<Evidence> failed, resent;
     std::size_t probes = 0, resending = 0;
@@ -216,8 +178,11 @@ class LostCryptoResent final : public QuicCheck {
                                       fmt::format("{} CRYPTO {} sent again, unacknowledged since frame {}",
                                                   space_name(space), format_ranges(again), before->at.frame)));
         const RangeSet left = owed.minus(carried);
-        if (!had_room(flights, b, space, amplification_credit(c, by, flights.datagrams[b.last].at.datagram))) {
-          // Full of other bytes: it could carry no more (the bytes wait, as they were).
+        // A probe that re-sent some of the owed bytes made progress (which
+        // bytes first is probe_advances_crypto's matter); one full of other
+        // bytes could carry no more: the rest wait, as they were.
+        if (!again.empty() || !had_room(flights, b, space,
+                      amplification_credit(c, by, flights.datagrams[b.last].at.datagram, validated))) {
           for (auto& m : missed) m = m.intersect(left);
           continue;
         }

@@ -58,7 +58,11 @@ RaiseWaits judge_raises(const LimitWalk& walk, const std::vector<LimitSeen>& rai
     evidence.push_back(quic_checks::evidence(capture, h.reached, fmt::format("{} reached the limit {}", what, h.limit)));
     // A raise lost before the limit was reached would have lifted it too.
     const auto gone = std::find_if(lost.begin(), lost.end(), [&](const LimitSeen* l) { return l->value > h.limit; });
-    const LimitSeen* raised = h.raised ? &*h.raised : (h.passed && gone != lost.end() ? *gone : nullptr);
+    // A peer that went past the limit before any raise arrived had one of
+    // the lost ones after all: the wait ends there.
+    const bool passed_first = h.passed && (!h.raised || h.passed->at.datagram < h.raised->at.datagram);
+    const LimitSeen* raised = h.raised ? &*h.raised : nullptr;
+    if (passed_first && gone != lost.end() && (*gone)->at.datagram < h.passed->at.datagram) raised = *gone;
     if (!raised) {
       problems.push_back(
           gone == lost.end()

@@ -3,6 +3,7 @@
 
 #include <conform/value.hpp>
 
+#include <map>
 #include <variant>
 
 namespace conform::quic_checks {
@@ -27,6 +28,33 @@ std::optional<std::int64_t> handshake_round_trip(const dissect::Connection& c) {
     else if (client && replied) return d.time_ns - *first;
   }
   return std::nullopt;
+}
+
+std::vector<RttSample> rtt_samples(const dissect::Connection& c, dissect::Side sender) {
+  const auto from_sender = sender == dissect::Side::client ? dissect::Direction::client_to_server
+                                                           : dissect::Direction::server_to_client;
+  std::vector<RttSample> samples;
+  std::map<std::pair<dissect::PacketSpace, std::uint64_t>, std::int64_t> sent;
+  std::map<dissect::PacketSpace, std::uint64_t> largest;
+  for (std::size_t i = 0; i < c.datagrams.size(); ++i) {
+    const auto& d = c.datagrams[i];
+    for (const auto& p : d.packets) {
+      if (d.direction == from_sender) {
+        if (p.packet_number) sent.emplace(std::pair{p.space, *p.packet_number}, d.time_ns);
+        continue;
+      }
+      for (const auto& f : p.frames) {
+        const auto* ack = std::get_if<dissect::AckFrame>(&f);
+        if (!ack) continue;
+        const auto it = sent.find({p.space, ack->largest});
+        const auto known = largest.find(p.space);
+        if (it == sent.end() || (known != largest.end() && known->second >= ack->largest)) continue;
+        largest[p.space] = ack->largest;
+        samples.push_back({i, d.time_ns - it->second});
+      }
+    }
+  }
+  return samples;
 }
 
 }  // namespace conform::quic_checks

@@ -5,12 +5,14 @@
 #pragma once
 
 #include "check/check.hpp"
+#include "dissect/connection_table.hpp"
 #include "dissect/timeline.hpp"
 
 #include <cstdint>
 #include <optional>
 
 #include <string>
+#include <vector>
 
 namespace conform::quic_checks {
 
@@ -31,5 +33,17 @@ StatedRoundTrip stated_round_trip(const CheckInput& input);
 /// delay a capture not at an endpoint cannot see (docs/offline.md,
 /// "Vantage"). nullopt before the client answers the server.
 std::optional<std::int64_t> handshake_round_trip(const dissect::Connection& c);
+
+/// An RTT sample of one sender as a capture shows it (RFC 9002 §5.1): the
+/// arrival of a peer's ACK frame whose Largest Acknowledged is a packet of
+/// the sender newly acknowledged in its space, less that packet's sending.
+struct RttSample {
+  std::size_t datagram = 0;  ///< the peer's datagram with the ACK frame
+  std::int64_t ns = 0;
+};
+
+/// `sender`'s RTT samples, in capture order. At its own host they are its
+/// own; elsewhere they are off by what the capture point cannot see.
+std::vector<RttSample> rtt_samples(const dissect::Connection& c, dissect::Side sender);
 
 }  // namespace conform::quic_checks
