@@ -73,6 +73,16 @@ struct Config {
   /// lost is not sent again (RFC 9000 §13.3 sends the current value again);
   /// the peer learns of more credit only when the next raise falls due.
   bool resend_lost_credit = true;
+  /// The fault (erlang_quic#176): the connection limit granted with
+  /// MAX_DATA stops at this absolute offset, bytes, as a window that
+  /// saturates at its maximum instead of sliding with what was read
+  /// (RFC 9000 §4.1-§4.2); 0: no such cap.
+  uint64_t max_data_cap = 0;
+  /// false: the fault (quic-go#4803), a RESET_STREAM whose packet is
+  /// declared lost is not sent again (RFC 9000 §13.3 sends it until
+  /// acknowledged), so the peer never closes the stream and its credit
+  /// never comes back.
+  bool resend_lost_reset = true;
   /// The fault (nginx#1616): CRYPTO, lost and re-queued or new, and the
   /// CRYPTO of PTO probes wait for room in the congestion window (RFC 9002
   /// §7.5: probes MUST NOT be blocked by it).

@@ -13,7 +13,9 @@ namespace conform::quic {
 /// advertisement (the default policy, same as the investigation's fix).
 class RecvWindow {
  public:
-  explicit RecvWindow(uint64_t window = 0) : window_(window), max_(window) {}
+  /// `cap`: the max_data_cap fault, an absolute offset the limit never
+  /// passes (0: none).
+  explicit RecvWindow(uint64_t window = 0, uint64_t cap = 0) : window_(window), max_(window), cap_(cap) {}
 
   /// The peer's data now reaches `end` (highest offset + 1 for a stream, or
   /// the sum over streams for the connection). False when that passes the
@@ -26,8 +28,9 @@ class RecvWindow {
   void on_consumed(uint64_t bytes) { consumed_ += bytes; }
   /// The new limit to advertise, when one is due.
   std::optional<uint64_t> update_due() const {
-    const uint64_t next = consumed_ + window_;
-    if (next > max_ && next - max_ >= (window_ + 1) / 2) return next;
+    uint64_t next = consumed_ + window_;
+    if (cap_ && next > cap_) next = cap_;
+    if (next > max_ && (next - max_ >= (window_ + 1) / 2 || next == cap_)) return next;
     return std::nullopt;
   }
   void on_update_sent(uint64_t new_max) { if (new_max > max_) max_ = new_max; }
@@ -37,6 +40,7 @@ class RecvWindow {
  private:
   uint64_t window_;
   uint64_t max_;
+  uint64_t cap_;
   uint64_t received_ = 0;
   uint64_t consumed_ = 0;
 };

@@ -39,7 +39,7 @@ void StreamsState::on_lost(const SentFrame& sent) {
   if (auto* m = std::get_if<MaxStreamDataFrame>(&f))
     if (Stream* st = find(m->stream_id)) st->max_stream_data_pending = true;
   if (auto* r = std::get_if<ResetStreamFrame>(&f))
-    if (Stream* st = find(r->stream_id)) st->reset_pending = true;
+    if (Stream* st = find(r->stream_id); st && config_.resend_lost_reset) st->reset_pending = true;
   if (auto* r = std::get_if<StopSendingFrame>(&f))
     if (Stream* st = find(r->stream_id)) st->stop_pending = true;
 }
