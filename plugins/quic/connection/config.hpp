@@ -83,6 +83,10 @@ struct Config {
   /// acknowledged), so the peer never closes the stream and its credit
   /// never comes back.
   bool resend_lost_reset = true;
+  /// Script: send MAX_STREAMS only once the peer said STREAMS_BLOCKED at
+  /// the limit in force (RFC 9000 §4.6 has a receiver not wait for it; this
+  /// peer does, to show whether the opener says it is blocked at all).
+  bool streams_credit_on_blocked = false;
   /// The fault (nginx#1616): CRYPTO, lost and re-queued or new, and the
   /// CRYPTO of PTO probes wait for room in the congestion window (RFC 9002
   /// §7.5: probes MUST NOT be blocked by it).

@@ -80,10 +80,17 @@ class RemoteStreamLimit {
   /// closes (see stream_limits.cpp for why).
   void on_peer_blocked(uint64_t limit) {
     if (window_ == 0 && limit >= max_) window_ = 1;
+    if (limit >= max_) asked_ = true;
   }
+  /// Whether the peer said it is blocked at the current limit since the
+  /// last MAX_STREAMS (the streams_credit_on_blocked script waits for it).
+  bool asked() const { return asked_; }
   /// The MAX_STREAMS value to send now, if the policy says one is due.
   std::optional<uint64_t> update_due() const;
-  void on_update_sent(uint64_t max) { if (max > max_) max_ = max; }
+  void on_update_sent(uint64_t max) {
+    if (max > max_) max_ = max;
+    asked_ = false;
+  }
 
   uint64_t max() const { return max_; }
   uint64_t opened() const { return opened_; }
@@ -93,6 +100,7 @@ class RemoteStreamLimit {
   uint64_t window_;
   uint64_t max_;
   MaxStreamsPolicy policy_;
+  bool asked_ = false;
   uint64_t opened_ = 0;
   uint64_t closed_ = 0;
 };

@@ -53,7 +53,8 @@ bool StreamsState::control(FrameSink& out, const Frame& f) {
 bool StreamsState::credit_due() const {
   if (config_.emit_max_data && (max_data_pending_ || conn_recv_.update_due())) return true;
   for (Dir d : {Dir::bidi, Dir::uni})
-    if (config_.emit_max_streams && (max_streams_pending_[index(d)] || remote_limits_[index(d)].update_due()))
+    if (config_.emit_max_streams && (max_streams_pending_[index(d)] || remote_limits_[index(d)].update_due()) &&
+        (!config_.streams_credit_on_blocked || remote_limits_[index(d)].asked()))
       return true;
   for (const auto& [id, st] : streams_)
     if (st.has_recv && !st.recv.final_size() && !st.peer_reset_code &&
@@ -88,7 +89,7 @@ void StreamsState::write_stream_limits(FrameSink& out, bool raise_ok) {
   for (Dir d : {Dir::bidi, Dir::uni}) {
     const size_t i = index(d);
     if (!config_.emit_max_streams) continue;  // the investigation's bug, on purpose
-    if (!raise_ok) continue;
+    if (!raise_ok || (config_.streams_credit_on_blocked && !remote_limits_[i].asked())) continue;
     auto due = remote_limits_[i].update_due();
     if (!due && !max_streams_pending_[i]) continue;
     const uint64_t value = due.value_or(remote_limits_[i].max());

@@ -164,6 +164,7 @@ const std::vector<Knob>& table() {
       flag<&Config::drop_small_initials>("drop_small_initials", "the fault (picoquic#1777): a client drops datagrams under 1200 bytes carrying an Initial packet, although a server need pad only its ack-eliciting Initials (RFC 9000 §14.1), so it misses the ACK of its ClientHello and sends the acknowledged bytes again (RFC 9000 §13.3)"),
       flag<&Config::blocked_frames_early>("blocked_frames_early", "the fault: DATA_BLOCKED / STREAM_DATA_BLOCKED as soon as data waits, before the limit is used up"),
       // Scripts: the in-house endpoint as the peer that provokes what a case judges in the other.
+      flag<&Config::streams_credit_on_blocked>("streams_credit_on_blocked", "script: raise MAX_STREAMS only after the peer sent STREAMS_BLOCKED at the limit in force (RFC 9000 §4.6 says a receiver MUST NOT wait for it: this peer does, so an opener that never says it is blocked waits for good)"),
       integer<&Config::credit_delay_ms>("credit_delay_ms", "script: hold each MAX_DATA, MAX_STREAM_DATA and MAX_STREAMS that falls due this many milliseconds, so the peer waits at its limit (and SHOULD say so, §4.1, §4.6), then goes on; 0: at once", 0, 600'000),
       // Handshake recovery faults (suites/rfc9000/handshake_loss.toml).
       flag<&Config::probe_ping_only>("probe_ping_only", "the fault: PTO probes carry a PING and no CRYPTO (RFC 9002 §6.2.4)"),
