@@ -64,6 +64,10 @@ struct Config {
   /// true: every MAX_STREAMS carries 2^60 + 1, a count §19.11 forbids (the
   /// peer MUST close with FRAME_ENCODING_ERROR).
   bool max_streams_beyond_2_60 = false;
+  /// true: the fault (quic-go#2709), the MAX_STREAMS value is computed as
+  /// streams closed plus the window with no 2^60 ceiling, so a window near
+  /// 2^60 soon advertises more than §19.11 allows.
+  bool max_streams_uncapped = false;
   /// true: MAX_DATA and MAX_STREAM_DATA go out only in a packet that may
   /// carry stream data, so a full congestion window (or the pacer) holds
   /// the peer's credit back; false sends them with the next packet, ACKs
@@ -78,10 +82,10 @@ struct Config {
   /// saturates at its maximum instead of sliding with what was read
   /// (RFC 9000 §4.1-§4.2); 0: no such cap.
   uint64_t max_data_cap = 0;
-  /// false: the fault (quic-go#4803), a RESET_STREAM whose packet is
-  /// declared lost is not sent again (RFC 9000 §13.3 sends it until
-  /// acknowledged), so the peer never closes the stream and its credit
-  /// never comes back.
+  /// false: the fault, a RESET_STREAM whose packet is declared lost is not
+  /// sent again (RFC 9000 §13.3 sends it until acknowledged), so the peer
+  /// never closes the stream and its credit never comes back (the leak of
+  /// quic-go#4803, whose reset went out again but was never counted done).
   bool resend_lost_reset = true;
   /// Script: send MAX_STREAMS only once the peer said STREAMS_BLOCKED at
   /// the limit in force (RFC 9000 §4.6 has a receiver not wait for it; this

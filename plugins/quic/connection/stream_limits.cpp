@@ -19,7 +19,7 @@ std::optional<uint64_t> RemoteStreamLimit::update_due() const {
   if (window_ == 0) return std::nullopt;
   const uint64_t base = policy_ == MaxStreamsPolicy::half_window_opened ? opened_ : closed_;
   uint64_t next = base + window_;
-  if (next > kMax) next = kMax;
+  if (next > kMax && !uncapped_) next = kMax;
   if (next <= max_) return std::nullopt;
   const uint64_t threshold = policy_ == MaxStreamsPolicy::every_stream ? 1
                              : policy_ == MaxStreamsPolicy::full_window ? window_

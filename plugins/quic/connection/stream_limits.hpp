@@ -52,6 +52,14 @@ class LocalStreamLimit {
     return blocked_pending_ && reported_at_ != max_ ? std::optional(max_) : std::nullopt;
   }
   void on_blocked_sent() { reported_at_ = max_; blocked_pending_ = false; }
+  /// A STREAMS_BLOCKED(limit) was declared lost: still blocked at that
+  /// limit, it is due again (RFC 9000 §13.3).
+  void on_blocked_lost(uint64_t limit) {
+    if (limit == max_ && reported_at_ == max_ && !can_open()) {
+      reported_at_.reset();
+      blocked_pending_ = true;
+    }
+  }
 
  private:
   uint64_t max_;
@@ -63,8 +71,11 @@ class LocalStreamLimit {
 /// Streams the peer opens, limited by what we advertise.
 class RemoteStreamLimit {
  public:
-  RemoteStreamLimit(uint64_t window = 0, MaxStreamsPolicy policy = MaxStreamsPolicy::half_window)
-      : window_(window), max_(window), policy_(policy) {}
+  /// `uncapped`: the max_streams_uncapped fault, no 2^60 ceiling on the
+  /// limit it computes.
+  RemoteStreamLimit(uint64_t window = 0, MaxStreamsPolicy policy = MaxStreamsPolicy::half_window,
+                    bool uncapped = false)
+      : window_(window), max_(window), policy_(policy), uncapped_(uncapped) {}
 
   /// The peer used stream `index`. False when it is at or beyond the limit
   /// we advertised: STREAM_LIMIT_ERROR (§4.6).
@@ -100,6 +111,7 @@ class RemoteStreamLimit {
   uint64_t window_;
   uint64_t max_;
   MaxStreamsPolicy policy_;
+  bool uncapped_;
   bool asked_ = false;
   uint64_t opened_ = 0;
   uint64_t closed_ = 0;

@@ -24,8 +24,10 @@ void begin_reset(Stream& st, uint64_t error_code) {
 
 StreamsState::StreamsState(const Config& config, std::deque<Event>& events)
     : config_(config), events_(events), conn_recv_(config.initial_max_data, config.max_data_cap) {
-  remote_limits_[index(Dir::bidi)] = RemoteStreamLimit(config.initial_max_streams_bidi, config.max_streams_policy);
-  remote_limits_[index(Dir::uni)] = RemoteStreamLimit(config.initial_max_streams_uni, config.max_streams_policy);
+  remote_limits_[index(Dir::bidi)] = RemoteStreamLimit(config.initial_max_streams_bidi, config.max_streams_policy,
+                                                      config.max_streams_uncapped);
+  remote_limits_[index(Dir::uni)] = RemoteStreamLimit(config.initial_max_streams_uni, config.max_streams_policy,
+                                                     config.max_streams_uncapped);
 }
 
 void StreamsState::on_peer_params(const TransportParameters& peer) {

@@ -42,6 +42,8 @@ void StreamsState::on_lost(const SentFrame& sent) {
     if (Stream* st = find(r->stream_id); st && config_.resend_lost_reset) st->reset_pending = true;
   if (auto* r = std::get_if<StopSendingFrame>(&f))
     if (Stream* st = find(r->stream_id)) st->stop_pending = true;
+  if (auto* b = std::get_if<StreamsBlockedFrame>(&f))
+    local_limits_[index(b->bidi ? Dir::bidi : Dir::uni)].on_blocked_lost(b->limit);
 }
 
 bool StreamsState::control(FrameSink& out, const Frame& f) {
@@ -53,8 +55,9 @@ bool StreamsState::control(FrameSink& out, const Frame& f) {
 bool StreamsState::credit_due() const {
   if (config_.emit_max_data && (max_data_pending_ || conn_recv_.update_due())) return true;
   for (Dir d : {Dir::bidi, Dir::uni})
-    if (config_.emit_max_streams && (max_streams_pending_[index(d)] || remote_limits_[index(d)].update_due()) &&
-        (!config_.streams_credit_on_blocked || remote_limits_[index(d)].asked()))
+    if (config_.emit_max_streams &&
+        (max_streams_pending_[index(d)] ||
+         ((!config_.streams_credit_on_blocked || remote_limits_[index(d)].asked()) && remote_limits_[index(d)].update_due())))
       return true;
   for (const auto& [id, st] : streams_)
     if (st.has_recv && !st.recv.final_size() && !st.peer_reset_code &&
@@ -89,8 +92,11 @@ void StreamsState::write_stream_limits(FrameSink& out, bool raise_ok) {
   for (Dir d : {Dir::bidi, Dir::uni}) {
     const size_t i = index(d);
     if (!config_.emit_max_streams) continue;  // the investigation's bug, on purpose
-    if (!raise_ok || (config_.streams_credit_on_blocked && !remote_limits_[i].asked())) continue;
-    auto due = remote_limits_[i].update_due();
+    if (!raise_ok) continue;
+    // The streams_credit_on_blocked script holds a new raise until asked;
+    // a lost one goes out again all the same (§13.3).
+    std::optional<uint64_t> due;
+    if (!config_.streams_credit_on_blocked || remote_limits_[i].asked()) due = remote_limits_[i].update_due();
     if (!due && !max_streams_pending_[i]) continue;
     const uint64_t value = due.value_or(remote_limits_[i].max());
     // The max_streams_beyond_2_60 fault puts a count §19.11 forbids on the wire.
