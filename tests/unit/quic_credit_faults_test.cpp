@@ -1,11 +1,13 @@
 // The in-house QUIC's stream credit knobs at unit level (RFC 9000 §4.6,
 // §19.14): the full_window MAX_STREAMS policy raises only once a whole
 // window closed, repeat_streams_blocked = false reports only the first
-// limit an open was refused at, a lost STREAMS_BLOCKED is due again,
+// limit an open was refused at, a lost STREAMS_BLOCKED (DATA_BLOCKED,
+// STREAM_DATA_BLOCKED) is due again,
 // max_streams_uncapped passes 2^60 and streams_credit_on_blocked waits to
 // be asked.
 #include <boost/test/unit_test.hpp>
 
+#include "connection/flow_control.hpp"
 #include "connection/stream_limits.hpp"
 
 #include <vector>
@@ -61,6 +63,22 @@ BOOST_AUTO_TEST_CASE(a_lost_streams_blocked_is_due_again_at_the_same_limit) {
   BOOST_TEST(lim.raise(4));
   lim.on_blocked_lost(2);  // an older limit: nothing to say
   BOOST_TEST(!lim.blocked_due());
+}
+
+// The same for DATA_BLOCKED and STREAM_DATA_BLOCKED: due again while the
+// sender is still blocked at that limit.
+BOOST_AUTO_TEST_CASE(a_lost_data_blocked_is_due_again_at_the_same_limit) {
+  SendCredit credit(100);
+  credit.consume(100);
+  BOOST_TEST(credit.blocked_report_due(true));
+  credit.on_blocked_reported();
+  BOOST_TEST(!credit.blocked_report_due(true));
+  credit.on_blocked_lost(100);
+  BOOST_TEST(credit.blocked_report_due(true));
+  credit.on_blocked_reported();
+  BOOST_TEST(credit.raise(200));
+  credit.on_blocked_lost(100);  // an older limit: nothing to say
+  BOOST_TEST(!credit.blocked_report_due(true));
 }
 
 // The max_streams_uncapped fault (quic-go#2709): closed + window past 2^60;

@@ -67,6 +67,11 @@ class SendCredit {
     return has_data && (used_ >= max_ || early) && reported_at_ != max_;
   }
   void on_blocked_reported() { reported_at_ = max_; }
+  /// A *_BLOCKED(limit) was declared lost: still blocked at that limit, it
+  /// is due again (RFC 9000 §13.3).
+  void on_blocked_lost(uint64_t limit) {
+    if (limit == max_ && reported_at_ == max_ && used_ >= max_) reported_at_.reset();
+  }
 
  private:
   uint64_t max_;

@@ -44,6 +44,9 @@ void StreamsState::on_lost(const SentFrame& sent) {
     if (Stream* st = find(r->stream_id)) st->stop_pending = true;
   if (auto* b = std::get_if<StreamsBlockedFrame>(&f))
     local_limits_[index(b->bidi ? Dir::bidi : Dir::uni)].on_blocked_lost(b->limit);
+  if (auto* b = std::get_if<DataBlockedFrame>(&f)) conn_send_.on_blocked_lost(b->limit);
+  if (auto* b = std::get_if<StreamDataBlockedFrame>(&f))
+    if (Stream* st = find(b->stream_id)) st->send_credit.on_blocked_lost(b->limit);
 }
 
 bool StreamsState::control(FrameSink& out, const Frame& f) {
