@@ -150,10 +150,14 @@ void Dissector::add(const CapturedDatagram& d) {
   }
 }
 
+namespace {
+// The grease_quic_bit transport parameter (RFC 9287 §3).
+constexpr std::uint64_t kGreaseQuicBit = 0x2ab2;
+}  // namespace
+
 // Whether the receiver of `r`'s datagrams advertised grease_quic_bit
 // (RFC 9287 §3), so that its peer may send packets with the Fixed Bit clear.
 bool Dissector::State::receiver_allows_greased_fixed_bit(const Route& r) const {
-  static constexpr std::uint64_t kGreaseQuicBit = 0x2ab2;
   const auto& c = timeline.connections[r.connection];
   const auto& receiver = r.sender == Side::client ? c.server_parameters : c.client_parameters;
   return receiver && std::any_of(receiver->others.begin(), receiver->others.end(),

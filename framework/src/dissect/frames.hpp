@@ -39,6 +39,13 @@ struct AckFrame {
   std::uint64_t ack_delay = 0;  // raw field; microseconds × 2^-ack_delay_exponent
   std::vector<AckRange> ranges;
   std::optional<EcnCounts> ecn;
+
+  /// Whether packet number `pn` is in one of the ranges.
+  bool acknowledges(std::uint64_t pn) const {
+    for (const auto& r : ranges)
+      if (r.smallest <= pn && pn <= r.largest) return true;
+    return false;
+  }
 };
 
 /// RESET_STREAM (0x04, §19.4).

@@ -12,6 +12,7 @@
 // such a packet.
 #include "check/quic/support/blocked_sent.hpp"
 #include "check/quic/support/crypto_flights.hpp"
+#include "check/quic/support/initial_padding.hpp"
 #include "check/quic/support/unseen_packets.hpp"
 #include "check/registrar.hpp"
 
@@ -42,8 +43,6 @@ class AckedCryptoNotResent final : public QuicCheck {
   }
 
  private:
-  // RFC 9000 §14.1: the smallest datagram a client's Initial may come in.
-  static constexpr std::size_t kMinInitialDatagram = 1200;
 
   static CheckResult judge_one(const Judged& j, Side by) {
     const Flights flights = crypto_flights(*j.connection, by);

@@ -47,7 +47,6 @@ constexpr std::int64_t kGranularityNs = 1'000'000;  // RFC 9002 §6.1.2 kGranula
 
 bool is_handshake_done(const dissect::Frame& f) { return std::holds_alternative<dissect::HandshakeDoneFrame>(f); }
 
-bool packet_eliciting(const dissect::Packet& p) { return std::any_of(p.frames.begin(), p.frames.end(), ack_eliciting); }
 
 bool carries_close(const dissect::Datagram& d) {
   return std::any_of(d.packets.begin(), d.packets.end(), carries<dissect::ConnectionCloseFrame>);
@@ -81,7 +80,7 @@ class Exposure {
       if (!p.decrypted() || !p.packet_number) continue;
       const auto space = std::size_t(p.space);
       if (own) {
-        if (packet_eliciting(p)) {
+        if (ack_eliciting(p)) {
           unacked_[space].insert(*p.packet_number);
           sent_eliciting_ = true;
         }
@@ -204,7 +203,8 @@ class AntiDeadlockProbe final : public QuicCheck {
       const auto& d = c.datagrams[i];
       const At at{d.frame, d.time_ns, i};
       const bool own = sender_of(d) == Side::client;
-      const bool eliciting_own = own && std::any_of(d.packets.begin(), d.packets.end(), packet_eliciting);
+      const bool eliciting_own = own && std::any_of(d.packets.begin(), d.packets.end(),
+                                                         [](const dissect::Packet& p) { return ack_eliciting(p); });
       const std::uint64_t sent_to = own ? handshake_crypto_end(d) : 0;
       if (since && eliciting_own && sent_to > crypto_end && arrived == 0) {
         ++processing;  // new data from what it already held: processing, not waiting

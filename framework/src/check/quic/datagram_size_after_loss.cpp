@@ -26,6 +26,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 namespace conform::quic_checks {
@@ -74,16 +75,7 @@ bool is_pmtu_probe(const dissect::Datagram& d) {
 }
 
 bool is_ack_eliciting(const dissect::Datagram& d) {
-  for (const auto& p : d.packets)
-    for (const auto& f : p.frames)
-      if (ack_eliciting(f)) return true;
-  return false;
-}
-
-bool covers(const dissect::AckFrame& ack, std::uint64_t pn) {
-  for (const auto& r : ack.ranges)
-    if (r.smallest <= pn && pn <= r.largest) return true;
-  return false;
+  return std::any_of(d.packets.begin(), d.packets.end(), [](const dissect::Packet& p) { return ack_eliciting(p); });
 }
 
 // One pass over the connection: the sender's datagrams above the known
@@ -138,7 +130,7 @@ AckHistory ack_history(const dissect::Connection& c, Side by, std::size_t assure
           Sent& s = h.sent[k];
           for (const auto& [space, pn] : s.packets) {
             if (space != p.space || pn > ack->largest) continue;
-            if (covers(*ack, pn)) s.acked_at = i;
+            if (ack->acknowledges(pn)) s.acked_at = i;
             else if (!s.passed_at) s.passed_at = i;
           }
           const std::size_t size = c.datagrams[s.datagram].size;

@@ -18,6 +18,7 @@
 #include "check/quic/support/address_validation.hpp"
 #include "check/quic/support/blocked_sent.hpp"
 #include "check/quic/support/crypto_flights.hpp"
+#include "check/quic/support/initial_padding.hpp"
 #include "check/quic/support/round_trip.hpp"
 #include "check/registrar.hpp"
 
@@ -102,10 +103,9 @@ std::optional<std::int64_t> amplification_credit(const dissect::Connection& c, S
 // or capped by the limit leaves nothing out; a PING alone, padded or not,
 // had room.
 bool had_room(const Flights& flights, const Burst& b, std::size_t space, std::optional<std::int64_t> credit) {
-  constexpr std::size_t kMinDatagram = 1200;
   for (std::size_t i = b.first; i <= b.last; ++i) {
     const auto& d = flights.datagrams[i];
-    std::size_t cap = std::max(d.size, kMinDatagram);
+    std::size_t cap = std::max(d.size, kMinInitialDatagram);
     if (credit) cap = std::min(cap, d.size + std::size_t(std::max<std::int64_t>(0, *credit)));
     if (cap > d.used + d.overhead[space]) return true;
   }

@@ -40,6 +40,10 @@ bool ack_eliciting(const dissect::Frame& f) {
          !std::holds_alternative<dissect::ConnectionCloseFrame>(f) && !std::holds_alternative<dissect::MalformedFrame>(f);
 }
 
+bool ack_eliciting(const dissect::Packet& p) {
+  return std::any_of(p.frames.begin(), p.frames.end(), [](const dissect::Frame& f) { return ack_eliciting(f); });
+}
+
 Flights crypto_flights(const ConnectionFacts& c, Side sender) {
   Flights out;
   std::array<SpaceState, 3> spaces;

@@ -83,5 +83,7 @@ Flights crypto_flights(const ConnectionFacts& c, Side sender);
 /// Whether a frame is ack-eliciting (RFC 9002 §2: all but ACK, PADDING and
 /// CONNECTION_CLOSE).
 bool ack_eliciting(const dissect::Frame& f);
+/// Whether a packet holds an ack-eliciting frame.
+bool ack_eliciting(const dissect::Packet& p);
 
 }  // namespace conform::quic_checks

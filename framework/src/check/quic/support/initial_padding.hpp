@@ -12,6 +12,8 @@
 
 namespace conform::quic_checks {
 
+/// RFC 9000 §14.1: the smallest datagram an Initial may come in (a
+/// client's always, a server's ack-eliciting ones).
 inline constexpr std::size_t kMinInitialDatagram = 1200;
 
 /// The check, for the side its subclass names (client_initial_padded and server_initial_padded).
@@ -35,10 +37,7 @@ class InitialPadded : public QuicCheck {
  private:
   bool counts(const dissect::Packet& p) const {
     if (p.type != dissect::PacketType::initial) return false;
-    if (sender_ == Side::client) return true;
-    for (const auto& f : p.frames)
-      if (ack_eliciting(f)) return true;
-    return false;
+    return sender_ == Side::client || ack_eliciting(p);
   }
 
   CheckResult judge_one(const Judged& j) const {

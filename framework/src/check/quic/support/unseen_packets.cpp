@@ -49,8 +49,7 @@ bool shown_not_received(const dissect::Connection& c, Side receiver, std::size_t
         for (const auto& f : p.frames) {
           const auto* ack = std::get_if<dissect::AckFrame>(&f);
           if (!ack || ack->largest < pn) continue;
-          for (const auto& r : ack->ranges)
-            if (r.smallest <= pn && pn <= r.largest) return false;
+          if (ack->acknowledges(pn)) return false;
           passed_over = true;
         }
       }
