@@ -91,6 +91,7 @@ class TimelineBuilder {
     return *(s == Side::client ? c.client_parameters : c.server_parameters);
   }
   dissect::Connection& connection() { return timeline_.connections.front(); }
+  const dissect::Timeline& timeline() const { return timeline_; }
 
   /// Adds a datagram `from` at `time_ns`; `size` 0: the packets' lengths.
   /// Returns its frame number.

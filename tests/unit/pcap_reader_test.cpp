@@ -114,6 +114,27 @@ BOOST_AUTO_TEST_CASE(every_link_type_and_ip_version) {
   expect_one(write_pcap("loop6.pcap", 108, {with({0, 0, 0, 24}, ipv6_udp())}), true);
 }
 
+// A UDP checksum field holding only the pseudo-header's sum is what a
+// sender offloading its checksum leaves for the card: the capture was
+// taken on the sender's machine. A full checksum, or none, is not that.
+BOOST_AUTO_TEST_CASE(a_checksum_left_for_the_card_is_told_from_a_full_one) {
+  auto with_checksum = [](Bytes ip, std::size_t at, std::uint16_t sum) {
+    ip[at] = static_cast<std::uint8_t>(sum >> 8);
+    ip[at + 1] = static_cast<std::uint8_t>(sum);
+    return ip;
+  };
+  // 127.0.0.1 -> 127.0.0.2, 12 bytes: 7f00+0001+7f00+0002+0011+000c.
+  const Bytes offloaded4 = with_checksum(ipv4_udp(), 26, 0xfe20);
+  // ::1 -> 2001:db8::2, 12 bytes: 0001+2001+0db8+0002+0011+000c.
+  const Bytes offloaded6 = with_checksum(ipv6_udp(), 46, 0x2dd9);
+  const auto c = read_capture(write_pcap("offload.pcap", 101,
+                                         {ipv4_udp(), offloaded4, offloaded6, ipv6_udp(),
+                                          with_checksum(ipv4_udp(), 26, 0), with_checksum(ipv4_udp(), 26, 0xfe21)}));
+  std::vector<bool> offloaded;
+  for (const auto& d : c.datagrams) offloaded.push_back(d.checksum_offloaded);
+  BOOST_TEST(offloaded == (std::vector<bool>{false, true, true, false, false, false}), boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_CASE(what_is_not_udp_is_counted) {
   Bytes tcp = ipv4_udp();
   tcp[9] = 6;

@@ -123,6 +123,21 @@ Unwrapped udp_in_ipv6(std::span<const std::uint8_t> ip, CapturedDatagram& d, std
   return Unwrapped::udp;
 }
 
+// The one's-complement sum (RFC 1071), folded, of the pseudo-header the UDP
+// checksum covers (RFC 768; RFC 8200 §8.1): what Linux writes in the
+// checksum field of a datagram whose checksum the card is to finish
+// (CHECKSUM_PARTIAL), and what a capture taken before the card records.
+std::uint16_t pseudo_header_sum(const CapturedDatagram& d, std::size_t udp_length) {
+  std::uint64_t sum = kIpProtoUdp + udp_length;
+  if (d.from.ipv6) {
+    for (std::size_t i = 0; i < 16; i += 2) sum += get16(&d.from.address6[i]) + get16(&d.to.address6[i]);
+  } else {
+    sum += (d.from.address >> 16) + (d.from.address & 0xffff) + (d.to.address >> 16) + (d.to.address & 0xffff);
+  }
+  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
+  return static_cast<std::uint16_t>(sum);
+}
+
 Unwrapped parse_udp(std::span<const std::uint8_t> ip, CapturedDatagram& d) {
   if (ip.empty()) return Unwrapped::not_udp;
   std::span<const std::uint8_t> udp;
@@ -142,6 +157,9 @@ Unwrapped parse_udp(std::span<const std::uint8_t> ip, CapturedDatagram& d) {
   // UDP Length 0 is how jumbograms and some GSO captures say "the rest".
   const std::size_t end = udp_len < 8 ? udp.size() : std::min(udp_len, udp.size());
   if (udp_len > udp.size()) d.truncated = true;
+  // A field of 0 is "no checksum" over IPv4 (RFC 768), never a sum.
+  const std::uint16_t checksum = get16(udp.data() + 6);
+  d.checksum_offloaded = udp_len >= 8 && checksum != 0 && checksum == pseudo_header_sum(d, udp_len);
   d.payload.assign(udp.begin() + 8, udp.begin() + end);
   return Unwrapped::udp;
 }
@@ -181,7 +199,7 @@ CaptureSummary for_each_datagram(const std::string& path,
   for (; (rc = pcap_next_ex(pcap.get(), &header, &data)) == 1; offset = file ? std::ftell(file) : -1) {
     const std::uint64_t frame = ++summary.records;
     d.from = d.to = NetEndpoint{};
-    d.truncated = false;
+    d.truncated = d.checksum_offloaded = false;
     switch (parse_udp(ip_packet(link_type, {data, header->caplen}), d)) {
       case Unwrapped::not_udp: ++summary.not_udp; continue;
       case Unwrapped::fragment: ++summary.fragments; continue;

@@ -45,6 +45,11 @@ struct CapturedDatagram {
   /// The capture kept fewer bytes than the datagram had (snap length):
   /// `payload` is its beginning only.
   bool truncated = false;
+  /// The UDP checksum field holds only the pseudo-header's sum, what a
+  /// sender that offloads checksumming leaves for the network card to
+  /// finish: the capture recorded the datagram on the machine that sent
+  /// it, before it left (docs/offline.md, "Vantage").
+  bool checksum_offloaded = false;
 };
 
 /// What a capture held besides UDP datagrams, so nothing is skipped silently.

@@ -128,6 +128,7 @@ void Dissector::add(const CapturedDatagram& d) {
     out.size = bytes.size();
     out.from = d.from;
     out.to = d.to;
+    out.checksum_offloaded = d.checksum_offloaded;
     out.packets = std::move(packets);
     out.padding_after = padding_after;
     datagrams.push_back(std::move(out));

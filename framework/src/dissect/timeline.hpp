@@ -86,6 +86,9 @@ struct Datagram {
   std::optional<GsoSegment> gso;
   NetEndpoint from{};
   NetEndpoint to{};
+  /// Captured on the sender's machine before its network card finished the
+  /// UDP checksum (CapturedDatagram::checksum_offloaded).
+  bool checksum_offloaded = false;
   std::vector<Packet> packets;
   /// Bytes after the last packet that cannot start a QUIC packet: their
   /// first byte has the Fixed Bit clear (RFC 9000 §17.2, §17.3.1), and the

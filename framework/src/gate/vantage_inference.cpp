@@ -31,7 +31,12 @@ class AckReader {
   void read(AckerSigns& signs) {
     for (const auto& d : c_.datagrams) {
       const bool from_acker = quic_checks::sender_of(d) == acker_;
-      if (from_acker && d.gso) ++signs.gso;
+      // Once per captured record: a GSO record was split into segments.
+      if (from_acker && (!d.gso || d.gso->index == 0)) {
+        ++signs.datagrams;
+        if (d.gso) ++signs.gso;
+        if (d.checksum_offloaded) ++signs.offloaded;
+      }
       for (const auto& p : d.packets) {
         if (!p.decrypted() || p.space == dissect::PacketSpace::none) continue;
         const auto space = std::size_t(p.space);
@@ -95,24 +100,54 @@ void pool(AckerSigns& into, const AckerSigns& one) {
   if (one.skipped && (!into.skipped || one.first_skipped_frame < into.first_skipped_frame))
     into.first_skipped_frame = one.first_skipped_frame;
   into.skipped += one.skipped;
+  into.datagrams += one.datagrams;
   into.gso += one.gso;
+  into.offloaded += one.offloaded;
 }
 
+// Recorded on its sender's machine before leaving it. Offloaded checksums
+// count only when all are: a sum that happens to match is one in 65536.
+bool sender_host_sign(const AckerSigns& s) { return s.gso || (s.datagrams && s.offloaded == s.datagrams); }
+
+std::string plural(std::uint64_t n, std::string_view one) { return fmt::format("{} {}{}", n, one, n == 1 ? "" : "s"); }
+
 std::string describe_signs(std::string_view who, const AckerSigns& s) {
-  if (!s.acks) return fmt::format("no ACK of the {} could be read (without a key log only Initial packets decrypt)", who);
-  if (!s.reaction_ns) return fmt::format("the {}'s ACKs acknowledged nothing the capture saw", who);
-  std::string text = fmt::format("the {}'s fastest ACK came {} after the packet it acknowledged passed the capture", who,
-                                 ms(*s.reaction_ns));
+  std::string text =
+      !s.acks ? fmt::format("no ACK of the {} could be read (without a key log only Initial packets decrypt)", who)
+      : !s.reaction_ns
+          ? fmt::format("the {}'s ACKs acknowledged nothing the capture saw", who)
+          : fmt::format("the {}'s fastest ACK came {} after the packet it acknowledged passed the capture", who,
+                        ms(*s.reaction_ns));
   if (s.skipped)
-    text += fmt::format("; the {} never acknowledged {} packet{} the capture saw (the first at frame {})", who,
-                        s.skipped, s.skipped == 1 ? "" : "s", s.first_skipped_frame);
-  if (s.gso) text += fmt::format("; the {} sent {} GSO super-datagram{}", who, s.gso, s.gso == 1 ? "" : "s");
+    text += fmt::format("; the {} never acknowledged {} the capture saw (the first at frame {})", who,
+                        plural(s.skipped, "packet"), s.first_skipped_frame);
+  if (s.datagrams && s.offloaded == s.datagrams)
+    text += fmt::format("; each of the {}'s {} carries a UDP checksum left for the network card to finish (offload)",
+                        who, plural(s.datagrams, "datagram"));
+  if (s.gso) text += fmt::format("; the {} sent {}", who, plural(s.gso, "GSO super-datagram"));
   return text;
 }
 
+// The address every datagram of the capture went from and to, if one.
+std::optional<std::string> one_host(const dissect::Timeline& timeline) {
+  std::optional<NetEndpoint> host;
+  for (const auto& c : timeline.connections)
+    for (const auto& d : c.datagrams) {
+      NetEndpoint from = d.from, to = d.to;
+      from.port = to.port = 0;
+      if (from != to || (host && *host != from)) return std::nullopt;
+      host = from;
+    }
+  if (!host) return std::nullopt;
+  const std::string text = host->str();
+  return text.substr(0, text.rfind(':'));
+}
+
 // Whether the capture is at `one`'s host, given its peer's signs.
-bool at_host(const AckerSigns& one, const AckerSigns& peer) {
-  if (!one.reaction_ns || one.skipped) return false;
+bool at_host(const AckerSigns& one, const AckerSigns& peer, bool one_host) {
+  if (one.skipped) return false;
+  if (one_host || sender_host_sign(one)) return true;
+  if (!one.reaction_ns) return false;
   const std::int64_t r = *one.reaction_ns;
   return r <= kNearNs && (!peer.reaction_ns || *peer.reaction_ns <= kNearNs || r * 4 <= *peer.reaction_ns);
 }
@@ -132,16 +167,28 @@ VantageInference infer_vantage(const dissect::Timeline& timeline) {
       AckReader(c, acker).read(one);
       pool(acker == Side::client ? out.client : out.server, one);
     }
-  const bool client = at_host(out.client, out.server), server = at_host(out.server, out.client);
-  out.ambiguous = !out.client.reaction_ns || !out.server.reaction_ns;
-  out.vantage = out.ambiguous      ? Vantage::path
-                : client && server ? Vantage::both
-                : client           ? Vantage::client
-                : server           ? Vantage::server
-                                   : Vantage::path;
+  out.one_host = one_host(timeline);
+  const bool same = out.one_host.has_value();
+  const bool client = at_host(out.client, out.server, same), server = at_host(out.server, out.client, same);
+  // Only its ACKs show whether what the capture saw arriving reached an
+  // endpoint (a host's socket buffer or the program itself can still drop
+  // it): a side without an ACK to time or a gap leaves the answer open.
+  auto settled = [](const AckerSigns& s) { return s.skipped || s.reaction_ns; };
+  out.ambiguous = !settled(out.client) || !settled(out.server);
+  out.vantage = client && server ? Vantage::both
+                : client         ? Vantage::client
+                : server         ? Vantage::server
+                                 : Vantage::path;
   out.reason = describe_signs("client", out.client) + "; " + describe_signs("server", out.server);
+  if (same)
+    out.reason = fmt::format("every datagram went between two ports of {}, so both endpoints ran on the machine that "
+                             "recorded them; ",
+                             *out.one_host) +
+                 out.reason;
   if (out.ambiguous) {
-    out.reason = "cannot tell, too little to go on, so taken as on the path: " + out.reason;
+    out.reason = fmt::format("cannot tell, too little to go on, so taken as {}: ",
+                             out.vantage == Vantage::path ? "on the path" : "at " + describe(out.vantage)) +
+                 out.reason;
   } else if (out.vantage == Vantage::path && !out.client.skipped && !out.server.skipped) {
     // Both slow alike: a capture between them, or endpoints that take that
     // long to answer; the capture cannot tell which.
@@ -149,7 +196,7 @@ VantageInference infer_vantage(const dissect::Timeline& timeline) {
     out.reason = "cannot tell a capture on the path from endpoints this slow to answer, so taken as on the path: " +
                  out.reason;
   } else if (out.vantage == Vantage::path) {
-    out.reason += ": so on neither endpoint's host";
+    out.reason += ": so on neither endpoint's receive side";
   } else {
     out.reason += fmt::format(": so at {}", describe(out.vantage));
   }

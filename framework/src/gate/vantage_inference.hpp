@@ -1,6 +1,15 @@
 // Where a capture made elsewhere was taken, read from the capture itself
-// (docs/offline.md, "Vantage"). Two signs, both from the ACK frames each
-// endpoint sent about the other's packets the capture saw:
+// (docs/offline.md, "Vantage"). Signs of a host, each settling one side:
+//
+//   one host  Every datagram went between two ports of one IP address:
+//             both endpoints ran on the machine that recorded them.
+//   sender    An endpoint's datagrams all carry a UDP checksum left for
+//             the network card to finish (offload: the field holds the
+//             pseudo-header's sum), or some were recorded as GSO
+//             super-datagrams: recorded on its machine before they left.
+//
+// and two signs from the ACK frames each endpoint sent about the other's
+// packets the capture saw:
 //
 //   reaction  An endpoint's ACK, less the ACK Delay it reports (RFC 9000
 //             §13.2.5; Initial and Handshake ACKs are sent at once,
@@ -14,12 +23,13 @@
 //             it was lost beyond the capture point, which is therefore not
 //             the endpoint's receive side.
 //
-// An endpoint is where the capture was taken when it reacts within
-// kNearNs (and within a quarter of its peer's reaction, unless that is
-// within kNearNs too) and skipped none
-// of what the capture saw. Both endpoints: `both`; one: that one; none:
-// `path`. GSO super-datagrams (the sender's host, before segmentation)
-// are named in the reason as a further sign.
+// An endpoint is where the capture was taken when it skipped none of what
+// the capture saw and a host sign says so, or, without one, it reacts
+// within kNearNs (and within a quarter of its peer's reaction, unless that
+// is within kNearNs too). Both endpoints: `both`; one: that one; none:
+// `path`. An endpoint none of whose ACKs the capture shows (no key log, or
+// it never answered) leaves the answer ambiguous: what the capture saw
+// arriving may not have reached it.
 #pragma once
 
 #include "capture/vantage.hpp"
@@ -43,8 +53,11 @@ struct AckerSigns {
   /// for good, and the capture frame of the first.
   std::uint64_t skipped = 0;
   std::uint64_t first_skipped_frame = 0;
-  /// Datagrams this endpoint sent as GSO super-datagrams.
+  /// Datagrams this endpoint sent, those recorded as GSO super-datagrams
+  /// (counted once per record), and those whose checksum was offloaded.
+  std::uint64_t datagrams = 0;
   std::uint64_t gso = 0;
+  std::uint64_t offloaded = 0;
 };
 
 struct VantageInference {
@@ -54,9 +67,11 @@ struct VantageInference {
   /// The signs did not settle it (an endpoint acknowledged nothing the
   /// capture saw, or both took long alike to acknowledge and skipped
   /// nothing, which a capture on the path and slow endpoints both show):
-  /// `vantage` is the cautious answer, `path`.
+  /// `vantage` is then what the host signs say, else `path`.
   bool ambiguous = false;
   AckerSigns client, server;
+  /// Every datagram went between two ports of this one address.
+  std::optional<std::string> one_host;
 };
 
 /// A reaction up to this is "at once": what an endpoint's own stack takes
