@@ -561,6 +561,12 @@ BOOST_AUTO_TEST_CASE(an_offline_check_page_names_no_seed_nor_plugin) {
   BOOST_TEST(dom.out.find("plugin quic") == std::string::npos);
   BOOST_TEST(dom.out.find("judged on a capture made elsewhere: no plugin ran") != std::string::npos);
   BOOST_TEST(dom.out.find("class=\"badge s-not-applicable\">NOT APPLICABLE<") != std::string::npos);
+  // Where the capture was taken, and why, in its table and on each run.
+  BOOST_TEST(dom.out.find("<h2>Captures</h2>") != std::string::npos);
+  BOOST_TEST(dom.out.find("handshake.pcap#1</td><td>both</td><td>inferred: every datagram went between two ports of "
+                          "127.0.0.1") != std::string::npos,
+             dom.out.substr(0, 6000));
+  BOOST_TEST(dom.out.find(" · taken at both<span class=\"dir\">") != std::string::npos);
   // 9002§6.2.2.1 holds one case, NOT EXERCISED on this capture.
   BOOST_TEST(dom.out.find("RFC 9002§6.2.2.1: 0 of 1 passed") != std::string::npos);
 }

@@ -610,6 +610,13 @@ BOOST_AUTO_TEST_CASE(vantage_is_inferred_per_capture_and_given_with_vantage) {
     BOOST_TEST(contains(r.err, says), r.err);
     BOOST_TEST(!fs::exists(dir + "/bad"));
   }
+  // Every wrong option is named at once, one line each.
+  r = check({"--vantage", "middle", "--vantage", "other.pcap=client", "--vantage", "=client"}, "bad");
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(r.err == "--vantage: 'middle' is not a vantage: one of client, server, path, both, for all captures, or "
+                      "CAPTURE=VANTAGE for one\n--vantage: 'other.pcap' names no capture given\n--vantage: '=client' "
+                      "names no capture before '='\n",
+             r.err);
 }
 
 // The two false alarms of issue 33, on the committed captures. loss.pcap

@@ -193,6 +193,22 @@ BOOST_AUTO_TEST_CASE(dissect_writes_qlog) {
   BOOST_TEST(r.exit_code == 0);
   BOOST_TEST((r.out == qlog));
 
+  // Without --vantage it is inferred as `conform check` does, and said; a
+  // capture at both endpoints or on the path is qlog's "network".
+  auto vantage_point = [&](std::vector<std::string> more) {
+    std::vector<std::string> args{"dissect", capture, "--keylog", keys, "--qlog", "-"};
+    args.insert(args.end(), more.begin(), more.end());
+    r = run_conform(args);
+    BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+    return nlohmann::json::parse(r.out.substr(1, r.out.find('\n') - 1))["trace"]["vantage_point"]["type"];
+  };
+  BOOST_TEST(vantage_point({}) == "network");
+  BOOST_TEST(contains(r.err, "vantage of " + capture + ": both (inferred: every datagram went between two ports"),
+             r.err);
+  BOOST_TEST(vantage_point({"--vantage", "server"}) == "server");
+  BOOST_TEST(r.err.empty(), r.err);
+  for (const char* elsewhere : {"path", "both", "network"}) BOOST_TEST(vantage_point({"--vantage", elsewhere}) == "network");
+
   r = run_conform({"dissect", capture, "--qlog", "-", "--vantage", "middle"});
   BOOST_TEST(r.exit_code == 2);
   BOOST_TEST(contains(r.err, "--vantage"), r.err);

@@ -81,39 +81,46 @@ std::vector<std::size_t> named_captures(const std::string& file, const std::vect
 
 // The vantage --vantage gives each capture (nullopt: infer it). A value
 // for one capture outranks one for all; two values for the same capture
-// (or for all), or a file name two captures share, are refused.
+// (or for all), or a file name two captures share, are refused. Every
+// option that is wrong is named, not only the first.
 std::vector<std::optional<Vantage>> given_vantages(const std::vector<std::string>& options,
                                                    const std::vector<std::string>& captures) {
   std::vector<std::optional<Vantage>> for_one(captures.size());
   std::optional<Vantage> for_all;
+  std::vector<Diagnostic> problems;
+  auto problem = [&problems](std::string message) { problems.push_back({{"--vantage"}, std::move(message)}); };
   for (const auto& option : options) {
     const auto eq = option.rfind('=');
     const std::string name = eq == std::string::npos ? option : option.substr(eq + 1);
     const auto v = parse_vantage(name);
-    if (!v)
-      throw InputError({"--vantage"}, fmt::format("'{}' is not a vantage: one of {}, for all captures, or "
-                                                  "CAPTURE=VANTAGE for one",
-                                                  name, kVantageNames));
+    if (!v) {
+      problem(fmt::format("'{}' is not a vantage: one of {}, for all captures, or CAPTURE=VANTAGE for one", name,
+                          kVantageNames));
+      continue;
+    }
     if (eq == std::string::npos) {
       if (for_all && *for_all != *v)
-        throw InputError({"--vantage"}, fmt::format("given twice for all captures: {} and {}", to_string(*for_all),
-                                                    to_string(*v)));
-      for_all = v;
+        problem(fmt::format("given twice for all captures: {} and {}", to_string(*for_all), to_string(*v)));
+      else
+        for_all = v;
       continue;
     }
     const std::string file = option.substr(0, eq);
-    if (file.empty()) throw InputError({"--vantage"}, fmt::format("'{}' names no capture before '='", option));
-    const auto named = named_captures(file, captures);
-    if (named.empty()) throw InputError({"--vantage"}, fmt::format("'{}' names no capture given", file));
-    if (named.size() > 1)
-      throw InputError({"--vantage"}, fmt::format("'{}' names {} captures given: name one by its path", file,
-                                                  named.size()));
-    auto& slot = for_one[named.front()];
-    if (slot && *slot != *v)
-      throw InputError({"--vantage"}, fmt::format("{} given two vantages: {} and {}", captures[named.front()],
-                                                  to_string(*slot), to_string(*v)));
-    slot = v;
+    const auto named = file.empty() ? std::vector<std::size_t>{} : named_captures(file, captures);
+    if (file.empty()) {
+      problem(fmt::format("'{}' names no capture before '='", option));
+    } else if (named.empty()) {
+      problem(fmt::format("'{}' names no capture given", file));
+    } else if (named.size() > 1) {
+      problem(fmt::format("'{}' names {} captures given: name one by its path", file, named.size()));
+    } else if (auto& slot = for_one[named.front()]; slot && *slot != *v) {
+      problem(fmt::format("{} given two vantages: {} and {}", captures[named.front()], to_string(*slot),
+                          to_string(*v)));
+    } else {
+      slot = v;
+    }
   }
+  if (!problems.empty()) throw InputError(std::move(problems));
   for (auto& v : for_one)
     if (!v) v = for_all;
   return for_one;

@@ -54,8 +54,9 @@ struct DissectCommandOptions {
   bool json = false;
   /// Write qlog here instead of printing the timeline ("-": standard output).
   std::string qlog;
-  /// Where the capture was taken: "client", "server" or "network".
-  std::string vantage = "network";
+  /// Where the capture was taken, for qlog: `conform check`'s words
+  /// (client, server, path, both) or qlog's "network"; empty: inferred.
+  std::string vantage;
 };
 
 /// `conform report REPORT.json --html FILE`.

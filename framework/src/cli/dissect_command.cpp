@@ -6,14 +6,36 @@
 #include "common/output_files.hpp"
 #include "dissect/dissector.hpp"
 #include "dissect/timeline_format.hpp"
+#include "gate/vantage_inference.hpp"
 #include "report/file_reporter.hpp"
 #include "report/qlog.hpp"
+
+#include <fmt/format.h>
 
 #include <cstdio>
 #include <iostream>
 #include <sstream>
 
 namespace conform {
+namespace {
+
+// qlog's vantage point (client, server, or network for a capture that is
+// neither's own view) from --vantage, or inferred as `conform check` does;
+// `said` is then the line that says so, for after the qlog is written.
+QlogVantage qlog_vantage(const std::string& given, const dissect::Timeline& timeline, const std::string& capture,
+                         std::string& said) {
+  Vantage v = Vantage::path;
+  if (given.empty()) {
+    const auto inferred = infer_vantage(timeline);
+    v = inferred.vantage;
+    said = fmt::format("vantage of {}: {} (inferred: {})\n", capture, to_string(v), inferred.reason);
+  } else if (const auto parsed = parse_vantage(given)) {
+    v = *parsed;
+  }
+  return v == Vantage::client ? QlogVantage::client : v == Vantage::server ? QlogVantage::server : QlogVantage::network;
+}
+
+}  // namespace
 
 int command_dissect(const DissectCommandOptions& options) {
   std::vector<std::string> inputs = options.keylogs;
@@ -54,14 +76,13 @@ int command_dissect(const DissectCommandOptions& options) {
                    options.capture.c_str(), c.index, dissect::to_hex(*c.client_random).c_str());
   if (!options.qlog.empty()) {
     std::ostringstream qlog;
-    const QlogVantage vantage = options.vantage == "client"   ? QlogVantage::client
-                                : options.vantage == "server" ? QlogVantage::server
-                                                              : QlogVantage::network;
-    write_qlog(qlog, timeline, {vantage, options.capture});
+    std::string said;
+    write_qlog(qlog, timeline, {qlog_vantage(options.vantage, timeline, options.capture, said), options.capture});
     if (options.qlog == "-")
       std::cout << qlog.str();
     else
       write_file_atomically(options.qlog, qlog.str());
+    std::fputs(said.c_str(), stderr);
   } else if (options.json)
     dissect::print_timeline_json(std::cout, timeline, &summary);
   else

@@ -138,9 +138,11 @@ int main(int argc, char** argv) {
   auto* dissect_json = dissect_cmd->add_flag("--json", dissect.json, "print the timeline as JSON for tools");
   dissect_cmd->add_option("--qlog", dissect.qlog, "write the timeline as qlog (JSON-SEQ) to FILE ('-': stdout)")
       ->type_name("FILE")->excludes(dissect_json);
-  dissect_cmd->add_option("--vantage", dissect.vantage, "where the capture was taken, for --qlog")
-      ->check(CLI::IsMember({"client", "server", "network"}))
-      ->capture_default_str();
+  dissect_cmd->add_option("--vantage", dissect.vantage,
+                          "where the capture was taken, for --qlog's vantage point: client, server, path or both "
+                          "(qlog's `network`; also accepted), instead of inferring it as `conform check` does")
+      ->check(CLI::IsMember({"client", "server", "path", "both", "network"}))
+      ->type_name("VANTAGE");
   dissect_cmd->footer(
       "Exit codes: 0 the timeline is printed (a capture cut inside its last record is shown up to it, with a "
       "warning); 2 bad input, one `file: message` line and nothing printed: an unreadable capture or key log, a "

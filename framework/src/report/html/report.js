@@ -342,13 +342,36 @@
     };
   }
 
+  // Where each capture was taken (docs/offline.md, "Vantage"): a run's
+  // own captures, or offline the capture the run's connection came from.
+  function runVantages(run) {
+    if ((run.captures || []).length)
+      return ' · ' + run.captures.map((k) => `${k.file} at ${k.vantage}`).join(', ');
+    const capture = offline() && DATA.report.offline.captures.find(
+      (k) => (k.units || []).some((u) => u.folder === run.artifact_dir));
+    return capture ? ` · taken at ${capture.vantage}${capture.vantage_ambiguous ? ' (cannot tell)' : ''}` : '';
+  }
+
+  // Offline: each capture, its connections, where it was taken and why.
+  function capturesTable(captures) {
+    const table = el('table', { class: 'captures' },
+      el('tr', {}, ['capture', 'connections', 'vantage', 'why'].map((h) => el('th', {}, h))));
+    for (const k of captures)
+      table.append(el('tr', {},
+        el('td', {}, el('code', {}, k.file)),
+        el('td', {}, (k.units || []).map((u) => u.label).join(', ')),
+        el('td', {}, k.vantage + (k.vantage_ambiguous ? ' (cannot tell)' : '')),
+        el('td', {}, k.vantage_from)));
+    return table;
+  }
+
   function runBlock(c, run, label, uid, verdictBadge) {
     const view = DATA.views[run.artifact_dir] || { kind: 'none', notes: ['no artifact folder'] };
     const body = el('div', { class: 'run-body' });
     const block = el('details', { class: 'run', id: uid, 'data-mutant': run.mutant || '', 'data-status': run.status,
       open: isFailure(run.status) || run.mutant ? true : null },
       el('summary', {}, verdictBadge || badge(run.status), ' ', label, offline() ? '' : ` · seed ${run.seed}`,
-        ` · ${seconds(run.duration_s)}`,
+        ` · ${seconds(run.duration_s)}`, runVantages(run),
         el('span', { class: 'dir' }, ' ' + run.artifact_dir)), body);
     let drawn = false;
     const draw = () => {
@@ -516,6 +539,7 @@
       ...(report.interop ? [el('h2', {}, 'Interop matrix'), interopMatrix(report.interop, report.cases)] : []),
       ...(report.interop && report.interop.behaviours.cells.length
         ? [el('h2', {}, 'Behaviours of each stack'), behaviourMatrix(report.interop.behaviours, report.cases)] : []),
+      ...(offline() ? [el('h2', {}, 'Captures'), capturesTable(report.offline.captures || [])] : []),
       el('h2', {}, 'Overview'), overview(report.cases),
       el('h2', {}, 'Cases'),
       ...report.cases.map((c, i) => caseBlock(c, i, runs <= EAGER_RUNS)));
