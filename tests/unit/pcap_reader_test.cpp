@@ -86,6 +86,7 @@ void expect_one(const std::string& path, bool v6) {
   BOOST_TEST(d.from.ipv6 == v6);
   BOOST_TEST(d.from.str() == (v6 ? "[::1]:1111" : "127.0.0.1:1111"));
   BOOST_TEST(d.to.str() == (v6 ? "[2001:db8::2]:2222" : "127.0.0.2:2222"));
+  BOOST_TEST(d.ttl == 64);  // TTL or Hop Limit
 }
 
 }  // namespace

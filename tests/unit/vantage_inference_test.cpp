@@ -128,6 +128,35 @@ BOOST_AUTO_TEST_CASE(offloaded_checksums_place_the_capture_on_the_senders_machin
              "fastest ACK came 10.000 ms after the packet it acknowledged passed the capture: so at the client's host");
 }
 
+// The same slow pair seen where routers had lowered the TTLs: of the
+// server's datagrams only (57: 7 routers), the capture may still be at a
+// slow client; of both (the client's 60), it is on the path, and the
+// signs say so.
+BOOST_AUTO_TEST_CASE(lowered_ttls_place_the_capture_off_the_senders_machine) {
+  auto slow_pair = [](std::uint8_t client_ttl, std::uint8_t server_ttl) {
+    test::TimelineBuilder b;
+    b.send(Side::client, 0, {test::initial(0, {test::crypto(0, 300)})});
+    b.send(Side::server, 10 * test::kMs, {test::initial(0, {test::ack(0, 0), test::crypto(0, 90)})});
+    b.send(Side::client, 20 * test::kMs, {test::initial(1, {test::ack(0, 0)})});
+    for (auto& d : b.connection().datagrams) d.ttl = d.from == b.connection().client ? client_ttl : server_ttl;
+    return infer_vantage(b.timeline());
+  };
+  const auto one_side = slow_pair(64, 57);
+  BOOST_TEST(to_string(one_side.vantage) == "path");
+  BOOST_TEST(one_side.ambiguous);
+  BOOST_TEST(one_side.server.fewest_hops == 7u);
+  const auto between = slow_pair(60, 57);
+  BOOST_TEST(to_string(between.vantage) == "path");
+  BOOST_TEST(!between.ambiguous);
+  BOOST_TEST(between.reason ==
+             "the client's fastest ACK came 10.000 ms after the packet it acknowledged passed the capture; each of the "
+             "client's 2 datagrams passed at least 4 routers before the capture (its TTL lowered); the server's fastest "
+             "ACK came 10.000 ms after the packet it acknowledged passed the capture; each of the server's 1 datagram "
+             "passed at least 7 routers before the capture (its TTL lowered): so on neither endpoint's receive side");
+  // A TTL at a sender's initial value (64, 128, 255) says nothing.
+  BOOST_TEST(slow_pair(128, 255).ambiguous);
+}
+
 // handshake.pcap: gtlsclient and gtlsserver on one loopback, each slow to
 // acknowledge; both ran on the machine that recorded them.
 BOOST_AUTO_TEST_CASE(one_address_at_both_ends_places_the_capture_at_both) {

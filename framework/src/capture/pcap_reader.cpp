@@ -89,6 +89,7 @@ Unwrapped udp_in_ipv4(std::span<const std::uint8_t> ip, CapturedDatagram& d, std
   // More Fragments set or a non-zero offset: a piece of a datagram.
   if (get16(ip.data() + 6) & 0x3fff) return Unwrapped::fragment;
   const std::size_t total = std::max<std::size_t>(get16(ip.data() + 2), header_len);
+  d.ttl = ip[8];
   d.from.address = get32(ip.data() + 12);
   d.to.address = get32(ip.data() + 16);
   udp = ip.subspan(header_len, std::min(total, ip.size()) - header_len);
@@ -115,6 +116,7 @@ Unwrapped udp_in_ipv6(std::span<const std::uint8_t> ip, CapturedDatagram& d, std
     }
   }
   if (next != kIpProtoUdp || ip.size() < at) return Unwrapped::not_udp;
+  d.ttl = ip[7];
   d.from.ipv6 = d.to.ipv6 = true;
   std::copy(ip.begin() + 8, ip.begin() + 24, d.from.address6.begin());
   std::copy(ip.begin() + 24, ip.begin() + 40, d.to.address6.begin());

@@ -50,6 +50,9 @@ struct CapturedDatagram {
   /// finish: the capture recorded the datagram on the machine that sent
   /// it, before it left (docs/offline.md, "Vantage").
   bool checksum_offloaded = false;
+  /// IPv4 Time to Live or IPv6 Hop Limit as captured: each router on the
+  /// way lowers it by one (RFC 791, RFC 8200 §3).
+  std::uint8_t ttl = 0;
 };
 
 /// What a capture held besides UDP datagrams, so nothing is skipped silently.

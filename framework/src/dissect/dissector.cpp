@@ -129,6 +129,7 @@ void Dissector::add(const CapturedDatagram& d) {
     out.from = d.from;
     out.to = d.to;
     out.checksum_offloaded = d.checksum_offloaded;
+    out.ttl = d.ttl;
     out.packets = std::move(packets);
     out.padding_after = padding_after;
     datagrams.push_back(std::move(out));

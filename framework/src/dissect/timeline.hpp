@@ -89,6 +89,9 @@ struct Datagram {
   /// Captured on the sender's machine before its network card finished the
   /// UDP checksum (CapturedDatagram::checksum_offloaded).
   bool checksum_offloaded = false;
+  /// IPv4 TTL or IPv6 Hop Limit as captured (CapturedDatagram::ttl); 0
+  /// when not known (conform's own simulated captures).
+  std::uint8_t ttl = 0;
   std::vector<Packet> packets;
   /// Bytes after the last packet that cannot start a QUIC packet: their
   /// first byte has the Fixed Bit clear (RFC 9000 §17.2, §17.3.1), and the

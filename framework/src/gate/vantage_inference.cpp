@@ -15,6 +15,23 @@ namespace {
 using dissect::Side;
 using quic_checks::ms;
 
+// Routers a datagram passed before the capture: how far its TTL is below
+// the initial value nearest above it (64 for most systems, RFC 1700 and
+// RFC 8200's default, 128 for Windows, 255 for network gear, 32 for a few
+// old ones). A sender that chose another value would look routed; none of
+// the QUIC stacks here does.
+void count_hops(std::uint8_t ttl, AckerSigns& signs) {
+  unsigned hops = 0;
+  for (unsigned initial : {32u, 64u, 128u, 255u})
+    if (ttl <= initial) {
+      hops = initial - ttl;
+      break;
+    }
+  ++signs.with_ttl;
+  if (!hops) return;
+  signs.fewest_hops = signs.routed++ ? std::min(signs.fewest_hops, hops) : hops;
+}
+
 struct Seen {
   std::int64_t time_ns;
   std::uint64_t frame;
@@ -36,6 +53,7 @@ class AckReader {
         ++signs.datagrams;
         if (d.gso) ++signs.gso;
         if (d.checksum_offloaded) ++signs.offloaded;
+        if (d.ttl) count_hops(d.ttl, signs);
       }
       for (const auto& p : d.packets) {
         if (!p.decrypted() || p.space == dissect::PacketSpace::none) continue;
@@ -96,14 +114,23 @@ class AckReader {
 void pool(AckerSigns& into, const AckerSigns& one) {
   into.samples += one.samples;
   into.acks += one.acks;
-  if (one.reaction_ns) into.reaction_ns = std::min(into.reaction_ns.value_or(*one.reaction_ns), *one.reaction_ns);
+  if (one.reaction_ns && (!into.reaction_ns || *one.reaction_ns < *into.reaction_ns)) into.reaction_ns = one.reaction_ns;
   if (one.skipped && (!into.skipped || one.first_skipped_frame < into.first_skipped_frame))
     into.first_skipped_frame = one.first_skipped_frame;
   into.skipped += one.skipped;
   into.datagrams += one.datagrams;
   into.gso += one.gso;
   into.offloaded += one.offloaded;
+  if (one.routed) into.fewest_hops = into.routed ? std::min(into.fewest_hops, one.fewest_hops) : one.fewest_hops;
+  into.with_ttl += one.with_ttl;
+  into.routed += one.routed;
 }
+
+// Every datagram came through routers: the capture is not on its machine.
+bool routed_sign(const AckerSigns& s) { return s.with_ttl && s.routed == s.with_ttl; }
+
+// A sign that the capture is not where `s`'s endpoint sent or received.
+bool elsewhere(const AckerSigns& s) { return s.skipped || routed_sign(s); }
 
 // Recorded on its sender's machine before leaving it. Offloaded checksums
 // count only when all are: a sum that happens to match is one in 65536.
@@ -125,6 +152,9 @@ std::string describe_signs(std::string_view who, const AckerSigns& s) {
     text += fmt::format("; each of the {}'s {} carries a UDP checksum left for the network card to finish (offload)",
                         who, plural(s.datagrams, "datagram"));
   if (s.gso) text += fmt::format("; the {} sent {}", who, plural(s.gso, "GSO super-datagram"));
+  if (routed_sign(s))
+    text += fmt::format("; each of the {}'s {} passed at least {} before the capture (its TTL lowered)", who,
+                        plural(s.with_ttl, "datagram"), plural(s.fewest_hops, "router"));
   return text;
 }
 
@@ -145,7 +175,7 @@ std::optional<std::string> one_host(const dissect::Timeline& timeline) {
 
 // Whether the capture is at `one`'s host, given its peer's signs.
 bool at_host(const AckerSigns& one, const AckerSigns& peer, bool one_host) {
-  if (one.skipped) return false;
+  if (elsewhere(one)) return false;
   if (one_host || sender_host_sign(one)) return true;
   if (!one.reaction_ns) return false;
   const std::int64_t r = *one.reaction_ns;
@@ -173,7 +203,7 @@ VantageInference infer_vantage(const dissect::Timeline& timeline) {
   // Only its ACKs show whether what the capture saw arriving reached an
   // endpoint (a host's socket buffer or the program itself can still drop
   // it): a side without an ACK to time or a gap leaves the answer open.
-  auto settled = [](const AckerSigns& s) { return s.skipped || s.reaction_ns; };
+  auto settled = [](const AckerSigns& s) { return elsewhere(s) || s.reaction_ns; };
   out.ambiguous = !settled(out.client) || !settled(out.server);
   out.vantage = client && server ? Vantage::both
                 : client         ? Vantage::client
@@ -189,9 +219,10 @@ VantageInference infer_vantage(const dissect::Timeline& timeline) {
     out.reason = fmt::format("cannot tell, too little to go on, so taken as {}: ",
                              out.vantage == Vantage::path ? "on the path" : "at " + describe(out.vantage)) +
                  out.reason;
-  } else if (out.vantage == Vantage::path && !out.client.skipped && !out.server.skipped) {
-    // Both slow alike: a capture between them, or endpoints that take that
-    // long to answer; the capture cannot tell which.
+  } else if (out.vantage == Vantage::path && (!elsewhere(out.client) || !elsewhere(out.server))) {
+    // A side slow to answer with no sign that the capture is elsewhere: a
+    // capture between them, or an endpoint that takes that long to answer;
+    // the capture cannot tell which.
     out.ambiguous = true;
     out.reason = "cannot tell a capture on the path from endpoints this slow to answer, so taken as on the path: " +
                  out.reason;

@@ -7,6 +7,10 @@
 //             the network card to finish (offload: the field holds the
 //             pseudo-header's sum), or some were recorded as GSO
 //             super-datagrams: recorded on its machine before they left.
+//   routed    An endpoint's datagrams all came with a TTL (IPv6: Hop
+//             Limit) below the initial value senders use: routers lowered
+//             it before the capture, which is therefore not on its
+//             machine.
 //
 // and two signs from the ACK frames each endpoint sent about the other's
 // packets the capture saw:
@@ -58,6 +62,11 @@ struct AckerSigns {
   std::uint64_t datagrams = 0;
   std::uint64_t gso = 0;
   std::uint64_t offloaded = 0;
+  /// Datagrams with a known TTL, those lowered by routers before the
+  /// capture, and the fewest routers any of them passed.
+  std::uint64_t with_ttl = 0;
+  std::uint64_t routed = 0;
+  unsigned fewest_hops = 0;
 };
 
 struct VantageInference {
