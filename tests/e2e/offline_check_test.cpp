@@ -610,6 +610,32 @@ BOOST_AUTO_TEST_CASE(vantage_is_inferred_per_capture_and_given_with_vantage) {
     BOOST_TEST(contains(r.err, says), r.err);
     BOOST_TEST(!fs::exists(dir + "/bad"));
   }
+  // Given an endpoint's view the capture's signs deny: said, not refused.
+  r = check({"--vantage", "server"}, "denied");
+  BOOST_TEST(r.exit_code != 2, r.out + r.err);
+  BOOST_TEST(contains(r.err, "warning: " + loss + ": --vantage says server, but its signs say path: "), r.err);
+  BOOST_TEST(contains(r.err, "warning: " + conform + ": --vantage says server, but its signs say client: "), r.err);
+  BOOST_TEST(!contains(check({"--vantage", "path"}, "cautious").err, "--vantage says"));
+  // Two captures of one file name: the console labels the second
+  // "loss.pcap~2", and so may --vantage; the bare name is refused.
+  const std::string twin = dir + "/twin/loss.pcap";
+  fs::create_directories(dir + "/twin");
+  fs::copy_file(loss, twin, fs::copy_options::overwrite_existing);
+  auto twins = [&](const std::string& vantage, const std::string& out) {
+    return run_conform({"check", loss, twin, "--keylog", kCaptures + "/ngtcp2/loss.keys", "--vantage", vantage,
+                        "--out", dir + "/" + out, "--json", dir + "/" + out + ".json"},
+                       ".", kEnv);
+  };
+  r = twins("loss.pcap=both", "twins-bad");
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(r.err == "--vantage: 'loss.pcap' names 2 captures given: name one by its path or as the console does "
+                      "(loss.pcap, loss.pcap~2)\n",
+             r.err);
+  r = twins("loss.pcap~2=both", "twins");
+  BOOST_TEST(contains(r.out, "loss.pcap~2#1  QUIC"), r.out);
+  BOOST_TEST(vantages("twins") == (std::vector<std::string>{"path inferred", "both given wi"}),
+             boost::test_tools::per_element());
+
   // Every wrong option is named at once, one line each.
   r = check({"--vantage", "middle", "--vantage", "other.pcap=client", "--vantage", "=client"}, "bad");
   BOOST_TEST(r.exit_code == 2, r.out + r.err);

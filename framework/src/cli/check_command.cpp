@@ -10,6 +10,7 @@
 #include "suite/matrix.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -20,6 +21,18 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// What the console calls each capture, and its folder's name: its file
+// name, "handshake.pcap~2" for the second capture of that name.
+std::vector<std::string> capture_labels(const std::vector<std::string>& captures) {
+  std::vector<std::string> names;
+  std::map<std::string, int> used;
+  for (const auto& capture : captures) {
+    names.push_back(fs::path(capture).filename().string());
+    if (int n = used[names.back()]++; n > 0) names.back() += fmt::format("~{}", n + 1);
+  }
+  return names;
+}
+
 // A folder per capture under `<out>/@check/` (a case folder never starts
 // with '@'), distinct when two captures share a file name, for the
 // captures this job reads. A capture split over jobs shares its folder
@@ -27,11 +40,9 @@ namespace {
 std::vector<std::string> capture_roots(const std::string& out_dir, const std::vector<std::string>& captures,
                                        const std::vector<CaptureShare>& shares) {
   std::vector<std::string> roots;
-  std::map<std::string, int> used;
+  const auto names = capture_labels(captures);
   for (std::size_t k = 0; k < captures.size(); ++k) {
-    std::string name = fs::path(captures[k]).filename().string();
-    if (int n = used[name]++; n > 0) name += fmt::format("~{}", n + 1);
-    fs::path root = fs::path(out_dir) / "@check" / name;
+    fs::path root = fs::path(out_dir) / "@check" / names[k];
     roots.push_back(fs::absolute(root).string());
     if (!shares[k].read) continue;
     std::error_code ec;
@@ -64,19 +75,22 @@ std::string case_ids_digest(const std::vector<Case>& cases) {
   return cases_digest(ids);
 }
 
-// The captures `file` names: the one at that path, else those of that file
-// name (all of them, so a name two captures share is refused).
+// The captures `file` names: the one at that path, else the one the
+// console labels so ("handshake.pcap~2"), else those of that file name (all
+// of them, so a name two captures share is refused).
 std::vector<std::size_t> named_captures(const std::string& file, const std::vector<std::string>& captures) {
   std::error_code ec;
   const auto same = [&](const std::string& a) {
     return fs::weakly_canonical(a, ec) == fs::weakly_canonical(file, ec);
   };
-  std::vector<std::size_t> by_path, by_name;
+  const auto labels = capture_labels(captures);
+  std::vector<std::size_t> by_path, by_label, by_name;
   for (std::size_t k = 0; k < captures.size(); ++k) {
     if (same(captures[k])) by_path.push_back(k);
+    if (labels[k] == file && labels[k] != fs::path(captures[k]).filename()) by_label.push_back(k);
     if (fs::path(captures[k]).filename() == file) by_name.push_back(k);
   }
-  return by_path.empty() ? by_name : by_path;
+  return !by_path.empty() ? by_path : !by_label.empty() ? by_label : by_name;
 }
 
 // The vantage --vantage gives each capture (nullopt: infer it). A value
@@ -87,6 +101,7 @@ std::vector<std::optional<Vantage>> given_vantages(const std::vector<std::string
                                                    const std::vector<std::string>& captures) {
   std::vector<std::optional<Vantage>> for_one(captures.size());
   std::optional<Vantage> for_all;
+  const auto labels = capture_labels(captures);
   std::vector<Diagnostic> problems;
   auto problem = [&problems](std::string message) { problems.push_back({{"--vantage"}, std::move(message)}); };
   for (const auto& option : options) {
@@ -112,7 +127,10 @@ std::vector<std::optional<Vantage>> given_vantages(const std::vector<std::string
     } else if (named.empty()) {
       problem(fmt::format("'{}' names no capture given", file));
     } else if (named.size() > 1) {
-      problem(fmt::format("'{}' names {} captures given: name one by its path", file, named.size()));
+      std::vector<std::string> which;
+      for (std::size_t k : named) which.push_back(labels[k]);
+      problem(fmt::format("'{}' names {} captures given: name one by its path or as the console does ({})", file,
+                          named.size(), fmt::join(which, ", ")));
     } else if (auto& slot = for_one[named.front()]; slot && *slot != *v) {
       problem(fmt::format("{} given two vantages: {} and {}", captures[named.front()], to_string(*slot),
                           to_string(*v)));

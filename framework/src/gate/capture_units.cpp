@@ -218,11 +218,19 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
                                          "datagrams and no TCP segment over IPv4{}",
                                          capture.contents.datagrams.size(), why_none));
   }
+  const auto inferred = infer_vantage(capture.timeline);
   if (given) {
     out.vantage = *given;
     out.vantage_from = "given with --vantage";
+    // Given an endpoint's view that the capture's own signs deny: the
+    // checks will judge what that endpoint knew from a capture that may not
+    // show it. Said, not refused: the user may know better.
+    auto denies = [&](dissect::Side side) { return at_endpoint(*given, side) && !at_endpoint(inferred.vantage, side); };
+    const bool denied = !inferred.ambiguous && (denies(dissect::Side::client) || denies(dissect::Side::server));
+    if (denied)
+      out.warnings.push_back(fmt::format("{}: --vantage says {}, but its signs say {}: {}", path, to_string(*given),
+                                         to_string(inferred.vantage), inferred.reason));
   } else {
-    const auto inferred = infer_vantage(capture.timeline);
     out.vantage = inferred.vantage;
     out.vantage_from = "inferred: " + inferred.reason;
     out.vantage_ambiguous = inferred.ambiguous;
