@@ -3,8 +3,8 @@
 // window closed, repeat_streams_blocked = false reports only the first
 // limit an open was refused at, a lost STREAMS_BLOCKED (DATA_BLOCKED,
 // STREAM_DATA_BLOCKED) is due again,
-// max_streams_uncapped passes 2^60 and streams_credit_on_blocked waits to
-// be asked.
+// max_streams_uncapped passes 2^60, and streams_credit_on_blocked and
+// data_credit_on_blocked wait to be asked.
 #include <boost/test/unit_test.hpp>
 
 #include "connection/flow_control.hpp"
@@ -111,6 +111,24 @@ BOOST_AUTO_TEST_CASE(a_peer_asks_for_streams_at_the_limit_in_force) {
   BOOST_TEST(lim.asked());
   lim.on_update_sent(15);
   BOOST_TEST(!lim.asked());
+}
+
+// The data_credit_on_blocked script: a window's raise waits for
+// DATA_BLOCKED (STREAM_DATA_BLOCKED) at the limit in force, however much
+// was read, and asks anew after each raise.
+BOOST_AUTO_TEST_CASE(a_peer_asks_for_data_at_the_limit_in_force) {
+  RecvWindow w(32768);
+  BOOST_TEST(w.on_received(32768));
+  w.on_consumed(32768);
+  BOOST_TEST(w.update_due().value_or(0) == 65536u);  // due, were it not held
+  BOOST_TEST(!w.asked());
+  w.on_peer_blocked(16384);  // a limit long passed says nothing now
+  BOOST_TEST(!w.asked());
+  w.on_peer_blocked(32768);
+  BOOST_TEST(w.asked());
+  w.on_update_sent(65536);
+  BOOST_TEST(!w.asked());
+  BOOST_TEST(w.max() == 65536u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -91,6 +91,11 @@ struct Config {
   /// the limit in force (RFC 9000 §4.6 has a receiver not wait for it; this
   /// peer does, to show whether the opener says it is blocked at all).
   bool streams_credit_on_blocked = false;
+  /// Script: send MAX_DATA only once the peer said DATA_BLOCKED at the
+  /// limit in force, and MAX_STREAM_DATA only once it said
+  /// STREAM_DATA_BLOCKED for that stream at its limit (RFC 9000 §4.1 has a
+  /// receiver not wait for them; this peer does).
+  bool data_credit_on_blocked = false;
   /// The fault (nginx#1616): CRYPTO, lost and re-queued or new, and the
   /// CRYPTO of PTO probes wait for room in the congestion window (RFC 9002
   /// §7.5: probes MUST NOT be blocked by it).

@@ -185,8 +185,9 @@ Status<> Connection::handle_frame(Instant now, Space s, PacketType, const Frame&
           [&](const MaxDataFrame& f) { return streams_.on_max_data(f), S{}; },
           [&](const MaxStreamsFrame& f) { return streams_.on_max_streams(f), S{}; },
           [&](const StreamsBlockedFrame& f) { return streams_.on_streams_blocked(f), S{}; },
-          // Connection credit follows what the application read (§4.2).
-          [](const DataBlockedFrame&) { return S{}; },
+          // Connection credit follows what the application read (§4.2);
+          // only the data_credit_on_blocked script waits for this.
+          [&](const DataBlockedFrame& f) { return streams_.on_data_blocked(f), S{}; },
           [&](const ConnectionCloseFrame& f) { return on_connection_close(now, f), S{}; },
           [&](const HandshakeDoneFrame&) { return on_handshake_done(); },
           [&](const NewTokenFrame&) {

@@ -33,14 +33,25 @@ class RecvWindow {
     if (next > max_ && (next - max_ >= (window_ + 1) / 2 || next == cap_)) return next;
     return std::nullopt;
   }
-  void on_update_sent(uint64_t new_max) { if (new_max > max_) max_ = new_max; }
+  void on_update_sent(uint64_t new_max) {
+    if (new_max > max_) max_ = new_max;
+    asked_ = false;
+  }
   uint64_t max() const { return max_; }
   uint64_t received() const { return received_; }
+  /// The peer said it is blocked (DATA_BLOCKED, STREAM_DATA_BLOCKED) at
+  /// `limit`: at the limit in force, it asked for the next raise (the
+  /// data_credit_on_blocked script waits for that).
+  void on_peer_blocked(uint64_t limit) {
+    if (limit >= max_) asked_ = true;
+  }
+  bool asked() const { return asked_; }
 
  private:
   uint64_t window_;
   uint64_t max_;
   uint64_t cap_;
+  bool asked_ = false;
   uint64_t received_ = 0;
   uint64_t consumed_ = 0;
 };

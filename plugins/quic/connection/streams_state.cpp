@@ -174,8 +174,11 @@ Status<> StreamsState::on_stream_data_blocked(const StreamDataBlockedFrame& f) {
   // §4.2), but the stream ID is checked and opens peer streams like any.
   auto found = stream_for_peer_frame(f.stream_id, frame_type::stream_data_blocked, true, false);
   if (!found) return found.error();
+  if (Stream* st = found.value()) st->recv_window.on_peer_blocked(f.limit);
   return {};
 }
+
+void StreamsState::on_data_blocked(const DataBlockedFrame& f) { conn_recv_.on_peer_blocked(f.limit); }
 
 void StreamsState::on_max_data(const MaxDataFrame& f) { conn_send_.raise(f.maximum); }
 

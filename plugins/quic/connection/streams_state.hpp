@@ -59,6 +59,7 @@ class StreamsState {
   void on_max_data(const MaxDataFrame& f);
   void on_max_streams(const MaxStreamsFrame& f);
   void on_streams_blocked(const StreamsBlockedFrame& f);
+  void on_data_blocked(const DataBlockedFrame& f);
 
   /// A packet that carried `sent` was acknowledged (RFC 9002 §6) or
   /// declared lost; records that are not a stream's are ignored. A lost
@@ -122,6 +123,7 @@ class StreamsState {
 
   // write_frames, piece by piece.
   bool control(FrameSink& out, const Frame& f);
+  std::optional<uint64_t> data_raise_due(const RecvWindow& window) const;
   void write_max_data(FrameSink& out);
   void write_stream_limits(FrameSink& out, bool raise_ok);
   /// Returns whether a stream has data it could not yet send.

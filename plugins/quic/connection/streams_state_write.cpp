@@ -55,8 +55,15 @@ bool StreamsState::control(FrameSink& out, const Frame& f) {
   return true;
 }
 
+// A raise of `window` that falls due now: the data_credit_on_blocked
+// script holds each until the peer said it is blocked at the limit.
+std::optional<uint64_t> StreamsState::data_raise_due(const RecvWindow& window) const {
+  if (config_.data_credit_on_blocked && !window.asked()) return std::nullopt;
+  return window.update_due();
+}
+
 bool StreamsState::credit_due() const {
-  if (config_.emit_max_data && (max_data_pending_ || conn_recv_.update_due())) return true;
+  if (config_.emit_max_data && (max_data_pending_ || data_raise_due(conn_recv_))) return true;
   for (Dir d : {Dir::bidi, Dir::uni})
     if (config_.emit_max_streams &&
         (max_streams_pending_[index(d)] ||
@@ -64,7 +71,7 @@ bool StreamsState::credit_due() const {
       return true;
   for (const auto& [id, st] : streams_)
     if (st.has_recv && !st.recv.final_size() && !st.peer_reset_code &&
-        (st.max_stream_data_pending || st.recv_window.update_due()))
+        (st.max_stream_data_pending || data_raise_due(st.recv_window)))
       return true;
   return false;
 }
@@ -82,7 +89,7 @@ void StreamsState::write_frames(FrameSink& out, Allowed allowed) {
 }
 
 void StreamsState::write_max_data(FrameSink& out) {
-  const auto due = conn_recv_.update_due();
+  const auto due = data_raise_due(conn_recv_);
   if (!config_.emit_max_data || (!due && !max_data_pending_)) return;
   const uint64_t value = due.value_or(conn_recv_.max());
   if (control(out, MaxDataFrame{value})) {
@@ -125,7 +132,7 @@ bool StreamsState::write_stream_controls(FrameSink& out, bool credit_ok) {
       st.reset_pending = false;
     if (st.stop_pending && control(out, StopSendingFrame{id, *st.stop_code})) st.stop_pending = false;
     if (credit_ok && st.has_recv && !st.recv.final_size() && !st.peer_reset_code) {
-      const auto due = st.recv_window.update_due();
+      const auto due = data_raise_due(st.recv_window);
       if (due || st.max_stream_data_pending) {
         const uint64_t value = due.value_or(st.recv_window.max());
         if (control(out, MaxStreamDataFrame{id, value})) {

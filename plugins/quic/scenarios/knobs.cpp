@@ -166,6 +166,7 @@ const std::vector<Knob>& table() {
       flag<&Config::blocked_frames_early>("blocked_frames_early", "the fault: DATA_BLOCKED / STREAM_DATA_BLOCKED as soon as data waits, before the limit is used up"),
       // Scripts: the in-house endpoint as the peer that provokes what a case judges in the other.
       flag<&Config::streams_credit_on_blocked>("streams_credit_on_blocked", "script: raise MAX_STREAMS only after the peer sent STREAMS_BLOCKED at the limit in force (RFC 9000 §4.6 says a receiver MUST NOT wait for it: this peer does, so an opener that never says it is blocked waits for good)"),
+      flag<&Config::data_credit_on_blocked>("data_credit_on_blocked", "script: raise MAX_DATA only after the peer sent DATA_BLOCKED at the limit in force, and MAX_STREAM_DATA only after STREAM_DATA_BLOCKED for that stream at its limit (RFC 9000 §4.1 says a receiver MUST NOT wait for them: this peer does, so a sender that never says it is blocked waits for good)"),
       integer<&Config::credit_delay_ms>("credit_delay_ms", "script: hold each MAX_DATA, MAX_STREAM_DATA and MAX_STREAMS that falls due this many milliseconds, so the peer waits at its limit (and SHOULD say so, §4.1, §4.6), then goes on; 0: at once", 0, 600'000),
       // Handshake recovery faults (suites/rfc9000/handshake_loss.toml).
       flag<&Config::probe_ping_only>("probe_ping_only", "the fault: PTO probes carry a PING and no CRYPTO (RFC 9002 §6.2.4)"),
