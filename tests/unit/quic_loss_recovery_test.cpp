@@ -73,6 +73,25 @@ BOOST_AUTO_TEST_CASE(lossless_handshake_takes_two_round_trips) {
   BOOST_TEST(p.client().recovery().rtt().smoothed().ns == Duration::millis(10).ns);
 }
 
+// The server_flight_delay_ms script: the server sends nothing, its ACK of
+// the ClientHello included, until 100 ms after the Initial reached it (at
+// 5 ms), so the handshake takes 100 ms longer; a client whose first PTO
+// (3 x 10 ms) comes before that probes meanwhile, and nothing is lost.
+BOOST_AUTO_TEST_CASE(a_held_server_flight_leaves_after_its_delay) {
+  for (const int64_t initial_rtt_ms : {333, 10}) {
+    Config client = Pair::client_config(), server = Pair::server_config();
+    client.initial_rtt_ms = static_cast<uint64_t>(initial_rtt_ms);
+    server.server_flight_delay_ms = 100;
+    SimPath p(client, server, link_ms(5), link_ms(5));
+    const auto t = p.handshake_time();
+    BOOST_TEST_REQUIRE(t.has_value());
+    BOOST_TEST(t->ns == Duration::millis(120).ns, initial_rtt_ms);
+    BOOST_TEST(p.server().stats().probe_datagrams == 0u);
+    BOOST_TEST((p.client().stats().probe_datagrams > 0) == (initial_rtt_ms == 10), initial_rtt_ms);
+    BOOST_TEST(p.client().stats().packets_lost == 0u);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(keys_and_recovery_state_are_discarded_on_time) {
   // RFC 9001 §4.9: the client drops Initial once it sends Handshake, the
   // server once it receives Handshake; Handshake goes at confirmation. No

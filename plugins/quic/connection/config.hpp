@@ -96,6 +96,10 @@ struct Config {
   /// STREAM_DATA_BLOCKED for that stream at its limit (RFC 9000 §4.1 has a
   /// receiver not wait for them; this peer does).
   bool data_credit_on_blocked = false;
+  /// Script (server): send nothing, its ACKs and ServerHello included, until
+  /// this many milliseconds after the first client Initial arrived: a
+  /// slow server, whose client sees its probes go unanswered; 0: at once.
+  uint64_t server_flight_delay_ms = 0;
   /// The fault (nginx#1616): CRYPTO, lost and re-queued or new, and the
   /// CRYPTO of PTO probes wait for room in the congestion window (RFC 9002
   /// §7.5: probes MUST NOT be blocked by it).

@@ -261,7 +261,9 @@ Instant Connection::next_timeout() const {
     case ConnectionState::closed: return Instant::never();
     case ConnectionState::closing:
     case ConnectionState::draining: return close_deadline_;
-    default: return std::min({idle_deadline_, recovery_.next_timeout(), pacing_deadline_, credit_hold_until_});
+    default:
+      return std::min({idle_deadline_, recovery_.next_timeout(), pacing_deadline_, credit_hold_until_,
+                       flight_hold_until_});
   }
 }
 
@@ -282,6 +284,7 @@ void Connection::handle_timeout(Instant now) {
     credit_hold_until_ = Instant::never();
     credit_released_ = true;
   }
+  if (now >= flight_hold_until_) flight_hold_until_ = Instant::never();
   on_recovery_timeout(now);
 }
 

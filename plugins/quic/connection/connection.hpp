@@ -243,6 +243,8 @@ class Connection {
   // whether it may go now, until nothing is due.
   Instant credit_hold_until_ = Instant::never();
   bool credit_released_ = false;
+  // server_flight_delay_ms: nothing leaves before this (never: no hold).
+  Instant flight_hold_until_ = Instant::never();
   uint64_t ack_only_streak_ = 0;  ///< datagrams in a row that elicit no ACK
   struct BufferedPacket {
     Space space;

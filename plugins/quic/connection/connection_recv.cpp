@@ -107,6 +107,8 @@ void Connection::process_packet(Instant now, const PacketHeader& h, std::span<ui
       close_with(now, st.error());
       return;
     }
+    if (config_.server_flight_delay_ms)
+      flight_hold_until_ = now + Duration::millis(static_cast<int64_t>(config_.server_flight_delay_ms));
   }
   PacketSpace& sp = space(s);
   if (sp.discarded || !sp.rx) {

@@ -69,6 +69,7 @@ std::optional<Bytes> Connection::poll_transmit(Instant now) {
     return retry;
   }
   if (!tls_) return std::nullopt;  // a server before the first Initial
+  if (!flight_hold_until_.is_never() && now < flight_hold_until_) return std::nullopt;
   if (auto probe = mtu_probe_datagram(now)) return probe;
 
   size_t limit = max_datagram_;
