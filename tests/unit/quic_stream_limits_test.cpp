@@ -174,6 +174,46 @@ BOOST_AUTO_TEST_CASE(credit_delay_holds_each_raise_for_its_delay) {
              boost::test_tools::per_element());
 }
 
+// reject_peer_streams, the script that refuses every stream the peer
+// opens (openssl#32557's server): each of the client's two requests gets
+// STOP_SENDING and RESET_STREAM with code 0x10b, the server's application
+// never hears of them, and once both ended (the client answered with
+// RESET_STREAM and read the reset) their credit comes back: 2 closed + 2.
+// With credit_rejected_streams = false, the fault, it never does.
+BOOST_AUTO_TEST_CASE(rejected_streams_end_and_return_their_credit) {
+  for (const bool credited : {true, false}) {
+    Config s = Pair::server_config();
+    s.initial_max_streams_bidi = 2;
+    s.max_streams_policy = MaxStreamsPolicy::every_stream;
+    s.reject_peer_streams = true;
+    s.credit_rejected_streams = credited;
+    Pair p(Pair::client_config(), s);
+    p.drive();
+    for (int i = 0; i < 2; ++i) {
+      const StreamId id = p.client->open_stream(Dir::bidi).value();
+      BOOST_TEST(p.client->write(id, Bytes(100, 'q')).ok());
+      BOOST_TEST(p.client->finish(id).ok());
+    }
+    p.drive();
+    std::vector<StreamId> reset;
+    for (const Event& e : p.client_events)
+      if (const auto* r = std::get_if<StreamReset>(&e)) {
+        BOOST_TEST(r->error_code == kStreamRejected);
+        reset.push_back(r->id);
+        uint8_t buf[16];
+        BOOST_TEST(!p.client->read(r->id, buf).ok());  // reads the reset: the client forgets it
+      }
+    BOOST_TEST(reset == (std::vector<StreamId>{0, 4}), boost::test_tools::per_element());
+    p.drive();
+    for (const Event& e : p.server_events) BOOST_TEST(!std::holds_alternative<StreamOpened>(e));
+    BOOST_TEST(p.sent_values(true, frame_type::stop_sending).size() == 2u);
+    BOOST_TEST(p.sent_values(true, frame_type::reset_stream).size() == 2u);
+    BOOST_TEST(p.sent_values(true, frame_type::max_streams_bidi) ==
+                   (credited ? std::vector<uint64_t>{4} : std::vector<uint64_t>{}),
+               boost::test_tools::per_element());
+  }
+}
+
 BOOST_AUTO_TEST_CASE(opening_beyond_the_limit_is_stream_limit_error) {
   Config c = Pair::client_config();
   c.initial_max_streams_uni = 2;

@@ -100,6 +100,15 @@ struct Config {
   /// this many milliseconds after the first client Initial arrived: a
   /// slow server, whose client sees its probes go unanswered; 0: at once.
   uint64_t server_flight_delay_ms = 0;
+  /// Script: refuse every stream the peer opens, as OpenSSL's
+  /// SSL_INCOMING_STREAM_POLICY_REJECT does: STOP_SENDING and, on a
+  /// bidirectional one, RESET_STREAM as it opens, its data discarded, the
+  /// application never told.
+  bool reject_peer_streams = false;
+  /// Return MAX_STREAMS credit for streams reject_peer_streams refused once
+  /// they end (RFC 9000 §4.6); false: the fault (openssl#32557, before its
+  /// fix), a refused stream is never counted closed and its credit leaks.
+  bool credit_rejected_streams = true;
   /// The fault (nginx#1616): CRYPTO, lost and re-queued or new, and the
   /// CRYPTO of PTO probes wait for room in the congestion window (RFC 9002
   /// §7.5: probes MUST NOT be blocked by it).

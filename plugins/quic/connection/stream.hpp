@@ -34,6 +34,9 @@ struct Stream {
   std::optional<uint64_t> stop_code;        ///< We asked the peer to stop.
   bool stop_pending = false;                ///< STOP_SENDING not yet sent.
   bool max_stream_data_pending = false;     ///< Resend MAX_STREAM_DATA (lost).
+  /// The reject_peer_streams script refused it: the application never sees
+  /// it, its data is discarded as it comes.
+  bool rejected = false;
 
   bool send_terminal() const {
     return !has_send || send_state == SendState::data_recvd || send_state == SendState::reset_recvd;

@@ -3,6 +3,8 @@
 // streams_state_write.cpp.
 #include "connection/streams_state.hpp"
 
+#include <array>
+
 namespace conform::quic {
 
 namespace {
@@ -67,8 +69,27 @@ void StreamsState::maybe_collect(StreamId id) {
   // A peer stream that is done returns its credit to the MAX_STREAMS policy,
   // however it ended (unless the credit_reset_streams fault is on).
   const bool reset = it->second.peer_reset_code.has_value();
-  if (!locally_initiated(id) && (config_.credit_reset_streams || !reset)) remote_limits_[index(dir_of(id))].on_closed();
+  const bool leaked = it->second.rejected && !config_.credit_rejected_streams;
+  if (!locally_initiated(id) && (config_.credit_reset_streams || !reset) && !leaked)
+    remote_limits_[index(dir_of(id))].on_closed();
   streams_.erase(it);
+}
+
+// The reject_peer_streams script's answer to a stream the peer opened.
+void StreamsState::reject(Stream& st) {
+  st.rejected = true;
+  if (st.has_recv) (void)stop_sending(st.id, kStreamRejected);
+  if (st.has_send) (void)reset(st.id, kStreamRejected);
+}
+
+// What a rejected stream received, read and dropped at once, so that it
+// ends (and, its RESET_STREAM acknowledged, is collected) as a read one.
+void StreamsState::discard(StreamId id) {
+  std::array<uint8_t, 4096> scratch;
+  while (find(id)) {
+    auto r = read(id, scratch);
+    if (!r.ok() || r.value().fin || r.value().bytes == 0) break;
+  }
 }
 
 Result<Stream*> StreamsState::stream_for_peer_frame(StreamId id, uint64_t type, bool needs_recv, bool needs_send) {
@@ -92,8 +113,11 @@ Result<Stream*> StreamsState::stream_for_peer_frame(StreamId id, uint64_t type, 
   // §3.2: opening a stream opens every lower-numbered one of its type.
   for (uint64_t i = peer_streams_opened_[d]; i <= n; ++i) {
     const StreamId sid = make_stream_id(i, !config_.is_server, dir_of(id));
-    create(sid);
-    push(StreamOpened{sid});
+    Stream& st = create(sid);
+    if (config_.reject_peer_streams)
+      reject(st);
+    else
+      push(StreamOpened{sid});
   }
   peer_streams_opened_[d] = n + 1;
   return &streams_.at(id);
@@ -124,8 +148,11 @@ Status<> StreamsState::on_stream(const StreamFrame& f) {
       st->recv.read_offset() + st->recv.readable() == *st->recv.final_size())
     st->recv_state = RecvState::data_recvd;
   // Only news is an event: a duplicate frame must not wake the reader.
-  if (st->recv.readable() > readable_before || (!final_known_before && st->recv.final_size()))
+  if (st->rejected) {
+    discard(f.stream_id);
+  } else if (st->recv.readable() > readable_before || (!final_known_before && st->recv.final_size())) {
     push(StreamReadable{f.stream_id});
+  }
   return {};
 }
 
@@ -146,7 +173,10 @@ Status<> StreamsState::on_reset_stream(const ResetStreamFrame& f) {
   conn_recv_.on_consumed(f.final_size - st->recv.read_offset());
   st->peer_reset_code = f.error_code;
   st->recv_state = RecvState::reset_recvd;
-  push(StreamReset{f.stream_id, f.error_code});
+  if (st->rejected)
+    discard(f.stream_id);
+  else
+    push(StreamReset{f.stream_id, f.error_code});
   return {};
 }
 
@@ -158,7 +188,7 @@ Status<> StreamsState::on_stop_sending(const StopSendingFrame& f) {
   st->peer_stop_code = f.error_code;
   // §3.5: answer with RESET_STREAM, echoing the code.
   if (!st->reset_code && st->send_state != SendState::data_recvd) begin_reset(*st, f.error_code);
-  push(StreamStopped{f.stream_id, f.error_code});
+  if (!st->rejected) push(StreamStopped{f.stream_id, f.error_code});
   return {};
 }
 

@@ -23,6 +23,10 @@ namespace conform::quic {
 
 /// The most a STREAM frame's header takes (type, id, offset, length), bytes.
 inline constexpr size_t kMaxStreamOverhead = 1 + 8 + 8 + 2;
+/// The application error code of the reject_peer_streams script's
+/// STOP_SENDING and RESET_STREAM: H3_REQUEST_REJECTED (RFC 9114 §8.1), what
+/// a request server says of a request it did not process.
+inline constexpr uint64_t kStreamRejected = 0x10b;
 
 /// The packet being filled, as the frame writers see it.
 class FrameSink {
@@ -115,6 +119,8 @@ class StreamsState {
   void push(Event e) { events_.push_back(std::move(e)); }
   Stream* find(StreamId id);
   Stream& create(StreamId id);
+  void reject(Stream& st);
+  void discard(StreamId id);
   /// Forgets a stream both sides are done with, returning its credit.
   void maybe_collect(StreamId id);
   /// The stream a peer frame names, opening peer streams implicitly

@@ -1,7 +1,8 @@
 // `request-response`: the client sends `requests` requests, each on a new
 // bidirectional stream (RFC 9000 §2.1) with request_bytes and FIN, at most
 // `concurrency` outstanding; the server answers each, once read to its end,
-// with response_bytes and FIN on the same stream. The client closes once
+// with response_bytes and FIN on the same stream (an answer the server
+// reset ends its request too: a refused one). The client closes once
 // every answer is read and acknowledged, or after drain_ms without progress.
 #include "scenarios/closing.hpp"
 #include "scenarios/scenario.hpp"
@@ -24,8 +25,10 @@ class Requester final : public Application {
   void poll(Instant now, Connection& c) override {
     reader_.poll(now, c);
     const auto answered = reader_.take_finished();
+    const auto refused = reader_.take_reset();  // the server reset its answer
     answered_ += answered.size();
-    outstanding_ -= static_cast<int64_t>(answered.size());
+    reset_ += refused.size();
+    outstanding_ -= static_cast<int64_t>(answered.size() + refused.size());
     while (started_ && outstanding_ < x_.concurrency && issued_ < x_.requests && send(c)) {
       if (issued_ == x_.requests) last_issued_ = now;
     }
@@ -35,8 +38,8 @@ class Requester final : public Application {
   Instant wake_at() const override { return std::min(reader_.wake_at(), closing_.deadline()); }
   std::string summary() const override {
     return "requester: issued " + std::to_string(issued_) + "/" + std::to_string(x_.requests) +
-           ", answered " + std::to_string(answered_) + ", refused at the stream limit " +
-           std::to_string(refused_) +
+           ", answered " + std::to_string(answered_) + ", answer reset " + std::to_string(reset_) +
+           ", refused at the stream limit " + std::to_string(refused_) +
            closing_.describe();
   }
 
@@ -63,7 +66,7 @@ class Requester final : public Application {
   Closing closing_;
   bool started_ = false;
   int64_t issued_ = 0, outstanding_ = 0;
-  uint64_t answered_ = 0, refused_ = 0;
+  uint64_t answered_ = 0, reset_ = 0, refused_ = 0;
   Instant last_issued_ = Instant::never();
 };
 

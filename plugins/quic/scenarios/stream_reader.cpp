@@ -49,6 +49,7 @@ void StreamReader::poll(Instant now, Connection& c) {
     const size_t want = static_cast<size_t>(std::min<uint64_t>(budget, buf.size()));
     auto r = c.read(*it, std::span<uint8_t>(buf.data(), want));
     if (!r.ok()) {  // reset by the peer, or already gone
+      if (r.error() == StreamError::reset_by_peer) reset_now_.push_back(*it);
       it = readable_.erase(it);
       continue;
     }

@@ -28,6 +28,8 @@ class StreamReader final : public Application {
 
   /// Streams read to their end since the last call, in the order they ended.
   std::vector<StreamId> take_finished() { return std::exchange(finished_now_, {}); }
+  /// Streams the peer reset whose reset was read since the last call.
+  std::vector<StreamId> take_reset() { return std::exchange(reset_now_, {}); }
 
  private:
   void refill(Instant now);
@@ -38,7 +40,7 @@ class StreamReader final : public Application {
   double credit_ = 0;
   Instant refilled_at_ = Instant::never();
   std::set<StreamId> readable_;  ///< Streams that may hold unread data.
-  std::vector<StreamId> finished_now_;
+  std::vector<StreamId> finished_now_, reset_now_;
   uint64_t opened_ = 0, finished_ = 0, reset_ = 0, stopped_ = 0, bytes_ = 0;
 };
 
