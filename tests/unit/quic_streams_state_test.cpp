@@ -235,4 +235,28 @@ BOOST_AUTO_TEST_CASE(peer_frames_out_of_bounds_are_connection_errors) {
                         TransportErrorCode::flow_control_error));  // beyond MAX_STREAM_DATA (256 KiB)
 }
 
+// reset_send_after_bytes, the script that gives up every answer after N
+// bytes, and complete_after_lost_reset (quic-go#4803): the server's answer
+// on client stream 0 is reset after 3 of its 5 bytes; that RESET_STREAM is
+// lost and sent again; once the second is acknowledged the stream is done
+// and its credit comes back (MAX_STREAMS_BIDI 2). With the fault the lost
+// reset is never counted done: no credit, ever.
+BOOST_AUTO_TEST_CASE(a_reset_lost_and_sent_again_completes_its_stream) {
+  for (const bool counted : {true, false}) {
+    Config c = server(1, 0);
+    c.reset_send_after_bytes = 3;
+    c.complete_after_lost_reset = counted;
+    Endpoint e(c);
+    receive_whole(e, 0);
+    BOOST_TEST(e.streams.write(0, ByteView(kData, sizeof kData)).ok());
+    BOOST_TEST(e.streams.finish(0).ok());
+    BOOST_TEST(e.write() == Lines{"STREAM 0 0+3"});
+    BOOST_TEST(e.write() == Lines{"RESET_STREAM 0 3"});
+    for (const auto& r : e.last) e.streams.on_lost(r);
+    BOOST_TEST(e.write() == Lines{"RESET_STREAM 0 3"});
+    for (const auto& r : e.last) e.streams.on_acked(r);
+    BOOST_TEST(e.write() == (counted ? Lines{"MAX_STREAMS_BIDI 2"} : Lines{}), counted);
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -109,6 +109,15 @@ struct Config {
   /// they end (RFC 9000 §4.6); false: the fault (openssl#32557, before its
   /// fix), a refused stream is never counted closed and its credit leaks.
   bool credit_rejected_streams = true;
+  /// Script: reset the sending part of every stream that has more to send
+  /// once this many of its bytes went out (RESET_STREAM, kStreamCancelled);
+  /// 0: never.
+  uint64_t reset_send_after_bytes = 0;
+  /// A stream whose RESET_STREAM was lost completes once the one sent again
+  /// is acknowledged (RFC 9000 §3.1, Reset Recvd); false: the fault
+  /// (quic-go#4803), the loss is never accounted, the stream never completes
+  /// and is never collected, so a peer-initiated one's credit leaks.
+  bool complete_after_lost_reset = true;
   /// The fault (nginx#1616): CRYPTO, lost and re-queued or new, and the
   /// CRYPTO of PTO probes wait for room in the congestion window (RFC 9002
   /// §7.5: probes MUST NOT be blocked by it).

@@ -25,6 +25,7 @@ struct Stream {
   SendCredit send_credit;
   std::optional<uint64_t> reset_code;      ///< We reset (RESET_STREAM due or sent).
   bool reset_pending = false;              ///< RESET_STREAM not yet sent.
+  bool reset_lost = false;                 ///< A RESET_STREAM of it was lost.
   std::optional<uint64_t> peer_stop_code;  ///< STOP_SENDING received.
 
   RecvState recv_state = RecvState::recv;

@@ -27,6 +27,9 @@ inline constexpr size_t kMaxStreamOverhead = 1 + 8 + 8 + 2;
 /// STOP_SENDING and RESET_STREAM: H3_REQUEST_REJECTED (RFC 9114 §8.1), what
 /// a request server says of a request it did not process.
 inline constexpr uint64_t kStreamRejected = 0x10b;
+/// The code of the reset_send_after_bytes script's RESET_STREAM:
+/// H3_REQUEST_CANCELLED (RFC 9114 §8.1), an answer given up.
+inline constexpr uint64_t kStreamCancelled = 0x10c;
 
 /// The packet being filled, as the frame writers see it.
 class FrameSink {

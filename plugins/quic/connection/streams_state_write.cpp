@@ -18,6 +18,8 @@ void StreamsState::on_acked(const SentFrame& sent) {
     if (auto* r = std::get_if<ResetStreamFrame>(&ctl->frame)) {
       Stream* st = find(r->stream_id);
       if (st == nullptr) return;
+      // The complete_after_lost_reset fault never counts a lost reset done.
+      if (st->reset_lost && !config_.complete_after_lost_reset) return;
       st->send_state = SendState::reset_recvd;
       maybe_collect(r->stream_id);
     }
@@ -39,7 +41,10 @@ void StreamsState::on_lost(const SentFrame& sent) {
   if (auto* m = std::get_if<MaxStreamDataFrame>(&f))
     if (Stream* st = find(m->stream_id)) st->max_stream_data_pending = true;
   if (auto* r = std::get_if<ResetStreamFrame>(&f))
-    if (Stream* st = find(r->stream_id); st && config_.resend_lost_reset) st->reset_pending = true;
+    if (Stream* st = find(r->stream_id)) {
+      st->reset_lost = true;
+      if (config_.resend_lost_reset) st->reset_pending = true;
+    }
   if (auto* r = std::get_if<StopSendingFrame>(&f))
     if (Stream* st = find(r->stream_id)) st->stop_pending = true;
   if (auto* b = std::get_if<StreamsBlockedFrame>(&f))
@@ -160,10 +165,12 @@ void StreamsState::write_stream_data(FrameSink& out) {
 }
 
 void StreamsState::write_stream_data_of(FrameSink& out, StreamId id, Stream& st) {
+  const uint64_t reset_at = config_.reset_send_after_bytes;
   while (st.has_send && !st.reset_code && out.room() > kMaxStreamOverhead) {
-    const uint64_t limit = config_.respect_peer_flow_control
-                               ? std::min(st.send_credit.max(), st.send.highest_sent() + conn_send_.available())
-                               : kMaxVarint;
+    uint64_t limit = config_.respect_peer_flow_control
+                         ? std::min(st.send_credit.max(), st.send.highest_sent() + conn_send_.available())
+                         : kMaxVarint;
+    if (reset_at) limit = std::min(limit, reset_at);
     const auto chunk = st.send.peek(out.room() - kMaxStreamOverhead, limit);
     if (!chunk) break;
     out.emit(StreamFrame{id, chunk->offset, chunk->data, chunk->fin},
@@ -176,6 +183,10 @@ void StreamsState::write_stream_data_of(FrameSink& out, StreamId id, Stream& st)
     if (chunk->fin) st.send_state = SendState::data_sent;
     next_stream_cursor_ = id;
   }
+  // The reset_send_after_bytes script gives up on what is left to send.
+  if (reset_at && st.has_send && !st.reset_code && st.send.highest_sent() >= reset_at &&
+      st.send.written() > reset_at)
+    (void)reset(id, kStreamCancelled);
   const bool waiting = st.has_send && !st.reset_code && st.send.written() > st.send.highest_sent();
   if (config_.emit_data_blocked && st.send_credit.blocked_report_due(waiting, config_.blocked_frames_early)) {
     const StreamDataBlockedFrame f{id, st.send_credit.max()};
