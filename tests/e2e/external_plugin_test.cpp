@@ -604,4 +604,32 @@ BOOST_AUTO_TEST_CASE(browsers_held_by_a_silent_server_say_streams_blocked, *need
   }
 }
 
+// The scripts of issue 43 against ngtcp2 and quic-go (scripted_peer.toml),
+// each provoking in the other stack what a suites/rfc9000 case judges.
+// tshark on the captures: held at 10 streams by a server that raises the
+// limit only when asked, quic-go's client sends STREAMS_BLOCKED 10 (0x16)
+// and gets every answer, ngtcp2's sends none and is held until the time
+// limit; held at 65536 bytes by a client that raises MAX_DATA only when
+// asked, quic-go's server sends DATA_BLOCKED 65536 (0x14), ngtcp2's sends
+// none and stays there; unanswered for 3.5 s, both clients re-send their
+// ClientHello in probes whose intervals double (RFC 9002 §6.2.1, §6.2.4).
+BOOST_AUTO_TEST_CASE(the_scripts_provoke_what_is_judged_in_third_party_stacks, *needs_peers(kScriptedNeeds)) {
+  const json report =
+      run_expecting("scripted_peer.toml",
+                    {{"interop/held-until-it-asks-for-streams[client.implementation=ngtcp2]", "FAIL"},
+                     {"interop/held-until-it-asks-for-streams[client.implementation=quic-go]", "PASS"},
+                     {"interop/held-until-it-asks-for-data[server.implementation=ngtcp2]", "FAIL"},
+                     {"interop/held-until-it-asks-for-data[server.implementation=quic-go]", "PASS"},
+                     {"interop/slow-server-flight[client.implementation=ngtcp2]", "PASS"},
+                     {"interop/slow-server-flight[client.implementation=quic-go]", "PASS"}});
+  const std::string streams =
+      case_named(report, "interop/held-until-it-asks-for-streams[client.implementation=ngtcp2]").at("headline");
+  BOOST_TEST(contains(streams, "streams_blocked_sent [SHOULD]: bidi streams: at the limit 10 from frame "), streams);
+  BOOST_TEST(contains(streams, "never raised; no STREAMS_BLOCKED 10 sent"), streams);
+  const std::string data =
+      case_named(report, "interop/held-until-it-asks-for-data[server.implementation=ngtcp2]").at("headline");
+  BOOST_TEST(contains(data, "data_blocked_sent [SHOULD]: connection data: at the limit 65536 from frame "), data);
+  BOOST_TEST(contains(data, "never raised; no DATA_BLOCKED 65536 sent"), data);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

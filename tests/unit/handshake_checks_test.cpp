@@ -158,6 +158,13 @@ BOOST_AUTO_TEST_CASE(pto_backoff_doubles_and_ignores_acks_of_nothing_new) {
              r.summary);
   BOOST_TEST(frames_of(r) == (Frames{2, 3}));
 
+  // Two probes a PTO, 3 ms apart after 200 ms (a loaded sender): one burst.
+  r = judge("pto_backoff", client_run(client_probes({200, 203, 600, 603})), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  BOOST_TEST(r.summary == "2 probe bursts, at most 2 in a row without a new acknowledgement, each interval at least "
+                          "1.5× the one before",
+             r.summary);
+
   // An ACK of a packet never sent acknowledges nothing new: no reset.
   auto stale = client_probes({3});
   stale.send(Side::server, 4 * kMs, {initial(0, {ack(7, 7)})});

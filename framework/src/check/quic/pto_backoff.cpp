@@ -4,8 +4,12 @@
 // when an acknowledgement newly acknowledges packets, Appendix A.7, so an
 // ACK that acknowledges nothing new must not reset it). A probe is an
 // ack-eliciting datagram of Initial or Handshake packets carrying no new
-// CRYPTO; datagrams within 1 ms of each other form one burst (PTO sends up
-// to two). The chain restarts at a datagram of new data or at an ACK
+// CRYPTO; datagrams within 1 ms, or an eighth of the interval that began
+// their burst, of its first form one burst (a PTO sends up to two, and a
+// loaded sender may space them by milliseconds: quic-go's came 2.8 ms apart
+// 200 ms after the burst before; a period that shrank to an eighth is no
+// backoff at all, and the faults judged, a constant or halved period, are
+// far above it). The chain restarts at a datagram of new data or at an ACK
 // newly acknowledging the sender's packets, but a client keeps its backoff
 // across ACKs in Initial packets (RFC 9002 §6.2.1: it is not yet certain
 // the server has validated its address), save the first ACK it gets: that
@@ -140,6 +144,7 @@ class PtoBackoff final : public QuicCheck {
     std::optional<At> anchor, last_burst, last_sent, burst_before;
     std::string unseen;
     std::int64_t interval = -1;  // between the last two bursts, ns; -1: none yet
+    std::int64_t began_after = 0;  // the gap before the current burst began, ns
     std::size_t ai = 0, bursts = 0, longest = 0, chain = 0, compared = 0, answered = 0, acks = 0, kept = 0;
     const std::size_t discard = initial_keys_discarded(*j.connection->connection, by, at_sender);
     bool discarded = false;
@@ -203,7 +208,7 @@ class PtoBackoff final : public QuicCheck {
       } else if (anchor) {
         const At& from = last_burst ? *last_burst : *anchor;
         const std::int64_t gap = d.at.time_ns - from.time_ns;
-        if (!last_burst || gap > kProbeBurstNs) {
+        if (!last_burst || gap > std::max(kProbeBurstNs, began_after / 8)) {
           ++bursts;
           longest = std::max(longest, ++chain);
           compared += interval > 0;
@@ -241,6 +246,7 @@ class PtoBackoff final : public QuicCheck {
             before_discard = -1;
           }
           interval = gap;
+          began_after = gap;
           burst_before = from;
           last_burst = d.at;
         }
