@@ -202,6 +202,13 @@ BOOST_AUTO_TEST_CASE(bad_option_values_exit_2_before_running) {
   auto largest = run_conform({"run", kMutants, "--seed", "18446744073709551615", "--filter", "seeds/flaky", "--out",
                               dir + "/largest"});
   BOOST_TEST(contains(largest.out, "seed 18446744073709551615"), largest.out + largest.err);
+  // An empty path names nothing to write: refused, not taken as the
+  // current folder or as no report.
+  for (const char* option : {"--out", "--json", "--junit", "--html", "--baseline"}) {
+    auto empty = run_conform({"run", kMutants, option, ""});
+    BOOST_TEST(empty.exit_code == 2, option << ": " << empty.out + empty.err);
+    BOOST_TEST(contains(empty.err, std::string(option) + ": an empty path names nothing"), empty.err);
+  }
   auto same = run_conform({"run", kMutants, "--json", dir + "/r", "--junit", dir + "/r", "--out", dir});
   BOOST_TEST(same.exit_code == 2);
   BOOST_TEST(same.err == dir + "/r: --json and --junit name the same file\n");

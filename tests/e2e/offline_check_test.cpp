@@ -636,6 +636,18 @@ BOOST_AUTO_TEST_CASE(vantage_is_inferred_per_capture_and_given_with_vantage) {
   BOOST_TEST(contains(r.out, "loss.pcap~2#1  QUIC"), r.out);
   BOOST_TEST(vantages("twins") == (std::vector<std::string>{"path inferred", "both given wi"}),
              boost::test_tools::per_element());
+  // A capture that is itself named loss.pcap~2 keeps that label; the second
+  // loss.pcap becomes loss.pcap~3: no two captures share a label or folder.
+  const std::string named = dir + "/named/loss.pcap~2";
+  fs::create_directories(dir + "/named");
+  fs::copy_file(loss, named, fs::copy_options::overwrite_existing);
+  r = run_conform({"check", loss, twin, named, "--keylog", kCaptures + "/ngtcp2/loss.keys", "--out", dir + "/three",
+                   "--vantage", "loss.pcap~3=both", "-q", "--json", dir + "/three.json"},
+                  ".", kEnv);
+  BOOST_TEST(vantages("three") == (std::vector<std::string>{"path inferred", "both given wi", "path inferred"}),
+             boost::test_tools::per_element());
+  for (const char* label : {"loss.pcap", "loss.pcap~2", "loss.pcap~3"})
+    BOOST_TEST(fs::exists(dir + "/three/@check/" + label + "/connection-1"), label);
 
   // Every wrong option is named at once, one line each.
   r = check({"--vantage", "middle", "--vantage", "other.pcap=client", "--vantage", "=client"}, "bad");

@@ -209,6 +209,9 @@ BOOST_AUTO_TEST_CASE(dissect_writes_qlog) {
   BOOST_TEST(r.err.empty(), r.err);
   for (const char* elsewhere : {"path", "both", "network"}) BOOST_TEST(vantage_point({"--vantage", elsewhere}) == "network");
 
+  r = run_conform({"dissect", capture, "--vantage", "server"});  // nothing for it to set
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(contains(r.err, "--vantage requires --qlog"), r.err);
   r = run_conform({"dissect", capture, "--qlog", "-", "--vantage", "middle"});
   BOOST_TEST(r.exit_code == 2);
   BOOST_TEST(contains(r.err, "--vantage"), r.err);

@@ -150,9 +150,25 @@ BOOST_AUTO_TEST_CASE(lowered_ttls_place_the_capture_off_the_senders_machine) {
   BOOST_TEST(!between.ambiguous);
   BOOST_TEST(between.reason ==
              "the client's fastest ACK came 10.000 ms after the packet it acknowledged passed the capture; each of the "
-             "client's 2 datagrams passed at least 4 routers before the capture (its TTL lowered); the server's fastest "
-             "ACK came 10.000 ms after the packet it acknowledged passed the capture; each of the server's 1 datagram "
-             "passed at least 7 routers before the capture (its TTL lowered): so on neither endpoint's receive side");
+             "client's 2 datagrams passed at least 4 routers before the capture (its TTL or Hop Limit lowered); the "
+             "server's fastest ACK came 10.000 ms after the packet it acknowledged passed the capture; each of the "
+             "server's 1 datagram passed at least 7 routers before the capture (its TTL or Hop Limit lowered): so on "
+             "neither endpoint's receive side");
+  // Lowered TTLs on datagrams whose checksums were left for the card: no
+  // capture shows both, so the signs are not trusted.
+  test::TimelineBuilder b;
+  b.send(Side::client, 0, {test::initial(0, {test::crypto(0, 300)})});
+  b.send(Side::server, 0, {test::initial(0, {test::ack(0, 0), test::crypto(0, 90)})});
+  b.send(Side::client, 10 * test::kMs, {test::initial(1, {test::ack(0, 0)})});
+  for (auto& d : b.connection().datagrams) {
+    d.ttl = d.from == b.connection().client ? 60 : 64;
+    d.checksum_offloaded = d.from == b.connection().client;
+  }
+  const auto disagreeing = infer_vantage(b.timeline());
+  BOOST_TEST(to_string(disagreeing.vantage) == "path");  // not the server, whose ACK came at once
+  BOOST_TEST(disagreeing.ambiguous);
+  BOOST_TEST(disagreeing.reason.starts_with("cannot tell, the signs disagree, so taken as on the path: "),
+             disagreeing.reason);
   // A TTL at a sender's initial value (64, 128, 255) says nothing.
   BOOST_TEST(slow_pair(128, 255).ambiguous);
 }

@@ -15,6 +15,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 
 namespace conform {
 namespace fs = std::filesystem;
@@ -22,15 +23,24 @@ namespace fs = std::filesystem;
 namespace {
 
 // What the console calls each capture, and its folder's name: its file
-// name, "handshake.pcap~2" for the second capture of that name.
+// name, "handshake.pcap~2" for the second capture of that name, or ~3 and
+// on where a capture given is itself named "handshake.pcap~2": no two
+// captures share a label, and so a folder.
 std::vector<std::string> capture_labels(const std::vector<std::string>& captures) {
-  std::vector<std::string> names;
-  std::map<std::string, int> used;
+  std::set<std::string> own_names, taken;
+  for (const auto& capture : captures) own_names.insert(fs::path(capture).filename().string());
+  std::vector<std::string> labels;
   for (const auto& capture : captures) {
-    names.push_back(fs::path(capture).filename().string());
-    if (int n = used[names.back()]++; n > 0) names.back() += fmt::format("~{}", n + 1);
+    const std::string name = fs::path(capture).filename().string();
+    std::string label = name;
+    for (int n = 2; taken.contains(label); ++n) {
+      label = fmt::format("{}~{}", name, n);
+      if (own_names.contains(label)) label = name;  // another capture's own name: try the next
+    }
+    taken.insert(label);
+    labels.push_back(label);
   }
-  return names;
+  return labels;
 }
 
 // A folder per capture under `<out>/@check/` (a case folder never starts
@@ -201,6 +211,7 @@ CLI::App* add_check_command(CLI::App& app, CheckCommandOptions& options) {
       ->type_name("[CAPTURE=]VANTAGE");
   cmd->add_option("--out", options.out_dir, "folder for each connection's files, under @check/")
       ->capture_default_str()
+      ->check(names_a_path())
       ->type_name("DIR");
   auto* shard = add_shard_option(*cmd, options.shard,
                                  "judge only job K's share of the captures of N jobs (captures dealt whole by "

@@ -3,12 +3,19 @@
 
 namespace conform {
 
+const CLI::Validator& names_a_path() {
+  static const CLI::Validator validator(
+      [](const std::string& s) { return s.empty() ? std::string("an empty path names nothing") : std::string(); }, "");
+  return validator;
+}
+
 namespace {
 
 void add_baseline_option(CLI::App& cmd, std::string& baseline) {
   cmd.add_option("--baseline", baseline,
                  "an earlier JSON report: a case that passed there and fails now fails the run; "
                  "failures also failing there are known and do not")
+      ->check(names_a_path())
       ->type_name("FILE");
 }
 
@@ -31,9 +38,11 @@ void add_fail_on_option(CLI::App& cmd, FailOn& fail_on) {
 }  // namespace
 
 void add_report_options(CLI::App& cmd, ReportOptions& options) {
-  cmd.add_option("--json", options.json, "write the JSON report here")->type_name("FILE");
-  cmd.add_option("--junit", options.junit, "write a JUnit XML report here")->type_name("FILE");
-  cmd.add_option("--html", options.html, "write the HTML report (one self-contained file) here")->type_name("FILE");
+  cmd.add_option("--json", options.json, "write the JSON report here")->check(names_a_path())->type_name("FILE");
+  cmd.add_option("--junit", options.junit, "write a JUnit XML report here")->check(names_a_path())->type_name("FILE");
+  cmd.add_option("--html", options.html, "write the HTML report (one self-contained file) here")
+      ->check(names_a_path())
+      ->type_name("FILE");
   add_baseline_option(cmd, options.baseline);
   add_fail_on_option(cmd, options.fail_on);
   auto* quiet = cmd.add_flag_callback("-q,--quiet", [&] { options.verbosity = Verbosity::quiet; },

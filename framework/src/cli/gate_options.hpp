@@ -10,6 +10,11 @@
 
 namespace conform {
 
+/// Refuses an empty path (exit 2, naming the option): `--out ''` or
+/// `--json ''` names nothing to write, and would otherwise mean the current
+/// folder or no report at all.
+const CLI::Validator& names_a_path();
+
 /// Adds `--baseline FILE` and `--shard K/N` to `cmd` (`conform run`).
 void add_gate_options(CLI::App& cmd, GateOptions& options);
 

@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
   add_plugin_options(*run_cmd, run.plugins);
   add_select_options(*run_cmd, run.select);
   run_cmd->add_option("--out", run.out_dir, "folder for each case's captures, key log and verdict.json")
-      ->capture_default_str()->type_name("DIR");
+      ->capture_default_str()->check(conform::names_a_path())->type_name("DIR");
   run_cmd->add_option("-j,--jobs", run.jobs, "cases run in parallel (default: one per CPU)")
       ->check(whole_number(1, 256))->type_name("N");
   run_cmd->add_option("--seed", run.seed, "run every case with exactly this seed (replays a failure)")
@@ -97,9 +97,11 @@ int main(int argc, char** argv) {
           },
           "", "timeout"))
       ->type_name("SECONDS");
-  run_cmd->add_option("--junit", run.junit, "write a JUnit XML report here")->type_name("FILE");
-  run_cmd->add_option("--json", run.json, "write the JSON report here")->type_name("FILE");
-  run_cmd->add_option("--html", run.html, "write the HTML report (one self-contained file) here")->type_name("FILE");
+  run_cmd->add_option("--junit", run.junit, "write a JUnit XML report here")
+      ->check(conform::names_a_path())->type_name("FILE");
+  run_cmd->add_option("--json", run.json, "write the JSON report here")->check(conform::names_a_path())->type_name("FILE");
+  run_cmd->add_option("--html", run.html, "write the HTML report (one self-contained file) here")
+      ->check(conform::names_a_path())->type_name("FILE");
   conform::add_gate_options(*run_cmd, run.gate);
   auto* quiet = run_cmd->add_flag_callback("-q,--quiet", [&] { run.verbosity = conform::Verbosity::quiet; },
                                            "print only failures and the closing line");
@@ -136,15 +138,17 @@ int main(int argc, char** argv) {
                           "only Initial packets decrypt")
       ->type_name("FILE");
   auto* dissect_json = dissect_cmd->add_flag("--json", dissect.json, "print the timeline as JSON for tools");
-  dissect_cmd->add_option("--qlog", dissect.qlog, "write the timeline as qlog (JSON-SEQ) to FILE ('-': stdout)")
-      ->type_name("FILE")->excludes(dissect_json);
+  auto* dissect_qlog =
+      dissect_cmd->add_option("--qlog", dissect.qlog, "write the timeline as qlog (JSON-SEQ) to FILE ('-': stdout)")
+          ->check(conform::names_a_path())->type_name("FILE")->excludes(dissect_json);
   dissect_cmd->add_option("--vantage", dissect.vantage,
                           "where the capture was taken, for --qlog's vantage point: client, server, path or both "
                           "(qlog's `network`; also accepted), instead of inferring it as `conform check` does")
       ->check(CLI::IsMember({"client", "server", "path", "both", "network"}))
+      ->needs(dissect_qlog)
       ->type_name("VANTAGE");
   dissect_cmd->footer(
-      "Exit codes: 0 the timeline is printed (a capture cut inside its last record is shown up to it, with a "
+      "Exit codes: 0 the timeline is printed, or written as qlog instead with --qlog (a capture cut inside its last record is shown up to it, with a "
       "warning); 2 bad input, one `file: message` line and nothing printed: an unreadable capture or key log, a "
       "malformed key log line, a corrupt record or Decryption Secrets Block (its frame or block and byte named), "
       "or a capture with no QUIC connection.");

@@ -51,8 +51,9 @@ fs::path unit_folder(const fs::path& root, std::size_t number) {
 }
 
 // QUIC: each connection's datagrams, rewritten with conform's addresses.
+// `keyed`: a key log was given (or the capture holds one).
 void quic_units(const CaptureContents& capture, const dissect::Timeline& timeline, const fs::path& root,
-                const UnitFilter& keep, SplitCapture& out) {
+                bool keyed, const UnitFilter& keep, SplitCapture& out) {
   const std::string name = root.filename().string();
   const std::int64_t origin = capture.datagrams.empty() ? 0 : capture.datagrams.front().time_ns;
   auto by_frame = [&](std::uint64_t frame) -> const CapturedDatagram& {
@@ -64,8 +65,10 @@ void quic_units(const CaptureContents& capture, const dissect::Timeline& timelin
     unit.number = ++out.units_total;
     unit.label = fmt::format("{}#{}", name, unit.number);
     if (conn.client_random && !conn.secrets_found)
-      out.notes.push_back(fmt::format("{}: the key log has no secrets for this connection: only its Initial "
-                                      "packets decrypt", unit.label));
+      out.notes.push_back(fmt::format("{}: {}: only its Initial packets decrypt", unit.label,
+                                      keyed ? "the key log has no secrets for this connection"
+                                            : "no key log given (--keylog, or a Decryption Secrets Block in the "
+                                              "capture)"));
     if (!keep(unit.number)) continue;
     unit.transport = "QUIC";
     unit.folder = unit_folder(root, unit.number).string();
@@ -203,7 +206,7 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
   SplitCapture out;
   out.path = path;
   if (!capture.warning.empty()) out.warnings.push_back(capture.warning);
-  quic_units(capture.contents, capture.timeline, root, keep, out);
+  quic_units(capture.contents, capture.timeline, root, !key_log_text.empty(), keep, out);
   tcp_units(path, root, keep, out);
   if (out.units_total == 0) {
     const auto cut = std::count_if(capture.contents.datagrams.begin(), capture.contents.datagrams.end(),

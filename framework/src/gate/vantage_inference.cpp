@@ -132,15 +132,23 @@ bool routed_sign(const AckerSigns& s) { return s.with_ttl && s.routed == s.with_
 // A sign that the capture is not where `s`'s endpoint sent or received.
 bool elsewhere(const AckerSigns& s) { return s.skipped || routed_sign(s); }
 
+
 // Recorded on its sender's machine before leaving it. Offloaded checksums
 // count only when all are: a sum that happens to match is one in 65536.
 bool sender_host_sign(const AckerSigns& s) { return s.gso || (s.datagrams && s.offloaded == s.datagrams); }
+
+// Routed, yet recorded on its machine: no real capture shows both (a card
+// finishes the checksum before any router), so the signs cannot be trusted.
+bool signs_disagree(const AckerSigns& s, bool one_host) { return routed_sign(s) && (one_host || sender_host_sign(s)); }
 
 std::string plural(std::uint64_t n, std::string_view one) { return fmt::format("{} {}{}", n, one, n == 1 ? "" : "s"); }
 
 std::string describe_signs(std::string_view who, const AckerSigns& s) {
   std::string text =
-      !s.acks ? fmt::format("no ACK of the {} could be read (without a key log only Initial packets decrypt)", who)
+      !s.datagrams ? fmt::format("the {} sent nothing the capture saw", who)
+      : !s.acks    ? fmt::format("no ACK of the {} could be read (without this connection's keys only Initial packets "
+                                 "decrypt)",
+                                 who)
       : !s.reaction_ns
           ? fmt::format("the {}'s ACKs acknowledged nothing the capture saw", who)
           : fmt::format("the {}'s fastest ACK came {} after the packet it acknowledged passed the capture", who,
@@ -153,7 +161,7 @@ std::string describe_signs(std::string_view who, const AckerSigns& s) {
                         who, plural(s.datagrams, "datagram"));
   if (s.gso) text += fmt::format("; the {} sent {}", who, plural(s.gso, "GSO super-datagram"));
   if (routed_sign(s))
-    text += fmt::format("; each of the {}'s {} passed at least {} before the capture (its TTL lowered)", who,
+    text += fmt::format("; each of the {}'s {} passed at least {} before the capture (its TTL or Hop Limit lowered)", who,
                         plural(s.with_ttl, "datagram"), plural(s.fewest_hops, "router"));
   return text;
 }
@@ -204,11 +212,13 @@ VantageInference infer_vantage(const dissect::Timeline& timeline) {
   // endpoint (a host's socket buffer or the program itself can still drop
   // it): a side without an ACK to time or a gap leaves the answer open.
   auto settled = [](const AckerSigns& s) { return elsewhere(s) || s.reaction_ns; };
-  out.ambiguous = !settled(out.client) || !settled(out.server);
-  out.vantage = client && server ? Vantage::both
-                : client         ? Vantage::client
-                : server         ? Vantage::server
-                                 : Vantage::path;
+  const bool disagree = signs_disagree(out.client, same) || signs_disagree(out.server, same);
+  out.ambiguous = disagree || !settled(out.client) || !settled(out.server);
+  out.vantage = disagree         ? Vantage::path
+                : client && server ? Vantage::both
+                : client           ? Vantage::client
+                : server           ? Vantage::server
+                                   : Vantage::path;
   out.reason = describe_signs("client", out.client) + "; " + describe_signs("server", out.server);
   if (same)
     out.reason = fmt::format("every datagram went between two ports of {}, so both endpoints ran on the machine that "
@@ -216,7 +226,7 @@ VantageInference infer_vantage(const dissect::Timeline& timeline) {
                              *out.one_host) +
                  out.reason;
   if (out.ambiguous) {
-    out.reason = fmt::format("cannot tell, too little to go on, so taken as {}: ",
+    out.reason = fmt::format("cannot tell, {}, so taken as {}: ", disagree ? "the signs disagree" : "too little to go on",
                              out.vantage == Vantage::path ? "on the path" : "at " + describe(out.vantage)) +
                  out.reason;
   } else if (out.vantage == Vantage::path && (!elsewhere(out.client) || !elsewhere(out.server))) {
