@@ -649,6 +649,21 @@ BOOST_AUTO_TEST_CASE(vantage_is_inferred_per_capture_and_given_with_vantage) {
   for (const char* label : {"loss.pcap", "loss.pcap~2", "loss.pcap~3"})
     BOOST_TEST(fs::exists(dir + "/three/@check/" + label + "/connection-1"), label);
 
+  // A capture that is not there, a bad vantage and an empty key log: all
+  // named at once.
+  r = run_conform({"check", dir + "/none.pcap", "--vantage", "middle", "--keylog", "", "--out", dir + "/bad"}, ".",
+                  kEnv);
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(r.err == dir + "/none.pcap: no such capture file\n--vantage: 'middle' is not a vantage: one of client, "
+                            "server, path, both, for all captures, or CAPTURE=VANTAGE for one\n--keylog: an empty path "
+                            "names no key log\n",
+             r.err);
+
+  // A missing value: the next option is not taken for it.
+  r = check({"--vantage", "--out", dir + "/swallowed"}, "bad");
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(contains(r.err, "--vantage: '--out' is an option, not a value: --vantage needs its value first"), r.err);
+
   // Every wrong option is named at once, one line each.
   r = check({"--vantage", "middle", "--vantage", "other.pcap=client", "--vantage", "=client"}, "bad");
   BOOST_TEST(r.exit_code == 2, r.out + r.err);

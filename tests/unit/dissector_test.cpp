@@ -348,4 +348,14 @@ BOOST_AUTO_TEST_CASE(truncated_and_unknown_packets_are_recorded) {
   BOOST_TEST(vn.supported_versions == (std::vector<std::uint32_t>{1, 0x1a2a3a4a}));
 }
 
+// A connection seen only as the client's Initial never needed its TLS
+// secrets; whether the key log holds them still shows (a note "no secrets
+// for this connection" would otherwise be wrong).
+BOOST_AUTO_TEST_CASE(secrets_found_needs_no_packet_beyond_the_initial) {
+  Capture cap;
+  cap.add(true, hex(v::kClientProtectedPacket));
+  BOOST_TEST(dissect::dissect(cap.datagrams, key_log_for(kRfcClientRandom)).connections.at(0).secrets_found);
+  BOOST_TEST(!dissect::dissect(cap.datagrams, KeyLog{}).connections.at(0).secrets_found);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -235,15 +235,33 @@ CLI::App* add_check_command(CLI::App& app, CheckCommandOptions& options) {
   return cmd;
 }
 
+// `--vantage --out DIR` gives --vantage the value "--out" and leaves DIR a
+// capture: say the value is missing, not that DIR is no capture.
+void refuse_options_as_values(const std::string& option, const std::vector<std::string>& values) {
+  for (const auto& v : values)
+    if (v.starts_with("--"))
+      throw InputError({option}, fmt::format("'{}' is an option, not a value: {} needs its value first", v, option));
+}
+
 int command_check(const CheckCommandOptions& options) {
+  refuse_options_as_values("--vantage", options.vantages);
+  refuse_options_as_values("--keylog", options.keylogs);
   auto [captures, suites_paths, capture_inputs] = sort_check_inputs(options.inputs);
   if (captures.empty()) throw InputError({options.inputs.front()}, "no capture given: name a pcap or pcapng file");
   if (suites_paths.empty()) suites_paths.push_back(default_suite(options.report.verbosity));
+  // What the command line alone shows wrong, all of it at once.
+  std::vector<Diagnostic> problems;
   for (const auto& c : captures)
-    if (std::error_code ec; !fs::is_regular_file(c, ec)) throw InputError({c}, "no such capture file");
-  const auto given = given_vantages(options.vantages, captures);
+    if (std::error_code ec; !fs::is_regular_file(c, ec)) problems.push_back({{c}, "no such capture file"});
+  std::vector<std::optional<Vantage>> given;
+  try {
+    given = given_vantages(options.vantages, captures);
+  } catch (const InputError& e) {
+    problems.insert(problems.end(), e.diagnostics().begin(), e.diagnostics().end());
+  }
   for (const auto& k : options.keylogs)
-    if (k.empty()) throw InputError({"--keylog"}, "an empty path names no key log");
+    if (k.empty()) problems.push_back({{"--keylog"}, "an empty path names no key log"});
+  if (!problems.empty()) throw InputError(std::move(problems));
 
   PluginSet plugins = load_plugins(options.plugins);
   Catalogue catalogue = catalogue_of(plugins);

@@ -106,7 +106,13 @@ struct Dissector::State {
 Dissector::Dissector(const KeyLog& keys) : s_(std::make_unique<State>(keys)) {}
 Dissector::~Dissector() = default;
 
-Timeline Dissector::finish() { return std::move(s_->timeline); }
+Timeline Dissector::finish() {
+  // A connection that never got past its Initials never needed its TLS
+  // secrets; whether the key log holds them is still true or not.
+  for (auto& c : s_->timeline.connections)
+    if (c.client_random && !c.secrets_found) c.secrets_found = s_->keys.connections.contains(*c.client_random);
+  return std::move(s_->timeline);
+}
 
 void Dissector::add(const CapturedDatagram& d) {
   auto unattributed = [&](std::string reason) {
