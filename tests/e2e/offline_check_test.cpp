@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <set>
+#include <sstream>
 #include <cstring>
 #include <filesystem>
 
@@ -144,6 +145,16 @@ BOOST_AUTO_TEST_CASE(two_connections_are_judged_one_by_one_with_evidence_in_the_
                                  "/ngtcp2/two-connections.keys " + suite + " --filter count/client)"),
              r.out);
   BOOST_TEST(report.at("offline").at("captures")[0].at("units").size() == 2u);
+  // Each connection's folder keeps its own 10 lines of the key log, not the
+  // capture's 20: --out grows with the capture, not with its square.
+  for (const auto& [n, random] : std::vector<std::pair<int, std::string>>{
+           {1, "55fe3fd8026123aafd507aab8d58e75ab3579a5b77c29c9fd37373c8259f82c7"},
+           {2, "71c691f81878660153ca8b86de98d9b150a0e3c2ceadff22e5b6056cc4d1613e"}}) {
+    std::istringstream keys(read_file(dir + "/out/@check/two-connections.pcap/connection-" + std::to_string(n) + "/keys.log"));
+    int lines = 0;
+    for (std::string line; std::getline(keys, line); ++lines) BOOST_TEST(line.find(" " + random + " ") != std::string::npos, line);
+    BOOST_TEST(lines == 10, n);
+  }
 }
 
 // A key log that can be read only once (`--keylog <(...)`, a pipe) serves

@@ -8,12 +8,15 @@
 #include "capture/record_split.hpp"
 #include "capture/tcp_segment_reader.hpp"
 #include "common/input_error.hpp"
+#include "dissect/bytes.hpp"
 #include "dissect/dissector.hpp"
 #include "dissect/tcp/flow.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <sstream>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -25,6 +28,25 @@ namespace fs = std::filesystem;
 namespace {
 
 // The unit's capture under every vantage name a check may open.
+// The lines of an NSS key log (`LABEL CLIENT_RANDOM SECRET`) for
+// `client_random` (hex, any case), or all of it when that is empty: a unit's
+// key log holds its own connection's secrets, not the whole capture's, so
+// --out grows with the capture, not with its square.
+std::string key_lines_of(const std::string& key_log_text, const std::string& client_random) {
+  if (client_random.empty()) return key_log_text;
+  std::string out;
+  std::istringstream in(key_log_text);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream fields(line);
+    std::string label, random;
+    if (fields >> label >> random && random.size() == client_random.size() &&
+        std::equal(random.begin(), random.end(), client_random.begin(),
+                   [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; }))
+      out += line + '\n';
+  }
+  return out;
+}
+
 void add_vantages(const fs::path& folder, const std::vector<std::string>& vantages,
                   const std::string& key_log_text) {
   const fs::path capture = folder / "client.pcap";
@@ -74,6 +96,7 @@ void quic_units(const CaptureContents& capture, const dissect::Timeline& timelin
     unit.folder = unit_folder(root, unit.number).string();
     unit.client = conn.client.str();
     unit.server = conn.server.str();
+    if (conn.client_random) unit.client_random = dissect::to_hex(*conn.client_random);
     {
       PcapWriter writer((fs::path(unit.folder) / "client.pcap").string());
       for (const auto& d : conn.datagrams) {
@@ -239,7 +262,7 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
     out.vantage_ambiguous = inferred.ambiguous;
   }
   for (const auto& unit : out.units) {
-    add_vantages(unit.folder, vantages, key_log_text);
+    add_vantages(unit.folder, vantages, key_lines_of(key_log_text, unit.client_random));
     std::ofstream(fs::path(unit.folder) / kVantageFile) << to_string(out.vantage) << '\n';
   }
   return out;

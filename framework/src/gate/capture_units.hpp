@@ -36,6 +36,9 @@ struct CaptureUnit {
   std::string client, server;
   /// What told client from server.
   std::string roles_from;
+  /// A QUIC connection's client random (hex), when its ClientHello was seen:
+  /// its keys.log holds only that connection's lines of the key log.
+  std::string client_random;
   /// `frames[i]` is the original capture's frame number of the unit file's
   /// frame i + 1: evidence is translated back with it.
   std::vector<std::uint64_t> frames;
