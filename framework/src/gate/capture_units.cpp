@@ -28,23 +28,21 @@ namespace fs = std::filesystem;
 namespace {
 
 // The unit's capture under every vantage name a check may open.
-// The lines of an NSS key log (`LABEL CLIENT_RANDOM SECRET`) for
-// `client_random` (hex, any case), or all of it when that is empty: a unit's
-// key log holds its own connection's secrets, not the whole capture's, so
-// --out grows with the capture, not with its square.
-std::string key_lines_of(const std::string& key_log_text, const std::string& client_random) {
-  if (client_random.empty()) return key_log_text;
-  std::string out;
+// The lines of an NSS key log (`LABEL CLIENT_RANDOM SECRET`) by client
+// random (lower-case hex), read once per capture: a unit's key log holds its
+// own connection's secrets, not the whole capture's, so --out (and the time
+// to write it) grows with the capture, not with its square.
+std::unordered_map<std::string, std::string> key_lines_by_random(const std::string& key_log_text) {
+  std::unordered_map<std::string, std::string> by_random;
   std::istringstream in(key_log_text);
   for (std::string line; std::getline(in, line);) {
     std::istringstream fields(line);
     std::string label, random;
-    if (fields >> label >> random && random.size() == client_random.size() &&
-        std::equal(random.begin(), random.end(), client_random.begin(),
-                   [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; }))
-      out += line + '\n';
+    if (!(fields >> label >> random) || label.starts_with("#")) continue;
+    for (char& c : random) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    by_random[random] += line + '\n';
   }
-  return out;
+  return by_random;
 }
 
 void add_vantages(const fs::path& folder, const std::vector<std::string>& vantages,
@@ -261,8 +259,12 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
     out.vantage_from = "inferred: " + inferred.reason;
     out.vantage_ambiguous = inferred.ambiguous;
   }
+  const auto key_lines = key_lines_by_random(key_log_text);
   for (const auto& unit : out.units) {
-    add_vantages(unit.folder, vantages, key_lines_of(key_log_text, unit.client_random));
+    // A connection whose ClientHello was not seen gets the whole key log.
+    const auto it = unit.client_random.empty() ? key_lines.end() : key_lines.find(unit.client_random);
+    add_vantages(unit.folder, vantages,
+                 unit.client_random.empty() ? key_log_text : it == key_lines.end() ? std::string() : it->second);
     std::ofstream(fs::path(unit.folder) / kVantageFile) << to_string(out.vantage) << '\n';
   }
   return out;
