@@ -47,12 +47,12 @@ std::vector<std::string> capture_labels(const std::vector<std::string>& captures
 // with '@'), distinct when two captures share a file name, for the
 // captures this job reads. A capture split over jobs shares its folder
 // with them: each job clears only its connections' folders.
-std::vector<std::string> capture_roots(const std::string& out_dir, const std::vector<std::string>& captures,
+// `labels`: capture_labels() of the captures.
+std::vector<std::string> capture_roots(const std::string& out_dir, const std::vector<std::string>& labels,
                                        const std::vector<CaptureShare>& shares) {
   std::vector<std::string> roots;
-  const auto names = capture_labels(captures);
-  for (std::size_t k = 0; k < captures.size(); ++k) {
-    fs::path root = fs::path(out_dir) / "@check" / names[k];
+  for (std::size_t k = 0; k < labels.size(); ++k) {
+    fs::path root = fs::path(out_dir) / "@check" / labels[k];
     roots.push_back(fs::absolute(root).string());
     if (!shares[k].read) continue;
     std::error_code ec;
@@ -88,15 +88,13 @@ std::string case_ids_digest(const std::vector<Case>& cases) {
 // The captures `file` names: the one at that path, else the one the
 // console labels so ("handshake.pcap~2"), else those of that file name (all
 // of them, so a name two captures share is refused).
-std::vector<std::size_t> named_captures(const std::string& file, const std::vector<std::string>& captures) {
+std::vector<std::size_t> named_captures(const std::string& file, const std::vector<std::string>& captures,
+                                        const std::vector<std::string>& labels) {
   std::error_code ec;
-  const auto same = [&](const std::string& a) {
-    return fs::weakly_canonical(a, ec) == fs::weakly_canonical(file, ec);
-  };
-  const auto labels = capture_labels(captures);
+  const fs::path path = fs::weakly_canonical(file, ec);
   std::vector<std::size_t> by_path, by_label, by_name;
   for (std::size_t k = 0; k < captures.size(); ++k) {
-    if (same(captures[k])) by_path.push_back(k);
+    if (fs::weakly_canonical(captures[k], ec) == path) by_path.push_back(k);
     if (labels[k] == file && labels[k] != fs::path(captures[k]).filename()) by_label.push_back(k);
     if (fs::path(captures[k]).filename() == file) by_name.push_back(k);
   }
@@ -108,10 +106,10 @@ std::vector<std::size_t> named_captures(const std::string& file, const std::vect
 // (or for all), or a file name two captures share, are refused. Every
 // option that is wrong is named, not only the first.
 std::vector<std::optional<Vantage>> given_vantages(const std::vector<std::string>& options,
-                                                   const std::vector<std::string>& captures) {
+                                                   const std::vector<std::string>& captures,
+                                                   const std::vector<std::string>& labels) {
   std::vector<std::optional<Vantage>> for_one(captures.size());
   std::optional<Vantage> for_all;
-  const auto labels = capture_labels(captures);
   std::vector<Diagnostic> problems;
   auto problem = [&problems](std::string message) { problems.push_back({{"--vantage"}, std::move(message)}); };
   for (const auto& option : options) {
@@ -131,7 +129,7 @@ std::vector<std::optional<Vantage>> given_vantages(const std::vector<std::string
       continue;
     }
     const std::string file = option.substr(0, eq);
-    const auto named = file.empty() ? std::vector<std::size_t>{} : named_captures(file, captures);
+    const auto named = file.empty() ? std::vector<std::size_t>{} : named_captures(file, captures, labels);
     if (file.empty()) {
       problem(fmt::format("'{}' names no capture before '='", option));
     } else if (named.empty()) {
@@ -249,13 +247,14 @@ int command_check(const CheckCommandOptions& options) {
   auto [captures, suites_paths, capture_inputs] = sort_check_inputs(options.inputs);
   if (captures.empty()) throw InputError({options.inputs.front()}, "no capture given: name a pcap or pcapng file");
   if (suites_paths.empty()) suites_paths.push_back(default_suite(options.report.verbosity));
+  const auto labels = capture_labels(captures);
   // What the command line alone shows wrong, all of it at once.
   std::vector<Diagnostic> problems;
   for (const auto& c : captures)
     if (std::error_code ec; !fs::is_regular_file(c, ec)) problems.push_back({{c}, "no such capture file"});
   std::vector<std::optional<Vantage>> given;
   try {
-    given = given_vantages(options.vantages, captures);
+    given = given_vantages(options.vantages, captures, labels);
   } catch (const InputError& e) {
     problems.insert(problems.end(), e.diagnostics().begin(), e.diagnostics().end());
   }
@@ -297,7 +296,7 @@ int command_check(const CheckCommandOptions& options) {
     const auto keys = capture_keys(captures[k], keylogs, key_texts.back(), key_sources.back());
     read_captures.push_back(read_for_check(captures[k], keys));
   }
-  const auto roots = capture_roots(options.out_dir, captures, shares);
+  const auto roots = capture_roots(options.out_dir, labels, shares);
   const auto vantages = named_vantages(cases);
   std::vector<SplitCapture> split;
   for (std::size_t i = 0; i < taken.size(); ++i) {

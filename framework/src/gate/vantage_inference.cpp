@@ -132,10 +132,12 @@ bool routed_sign(const AckerSigns& s) { return s.with_ttl && s.routed == s.with_
 // A sign that the capture is not where `s`'s endpoint sent or received.
 bool elsewhere(const AckerSigns& s) { return s.skipped || routed_sign(s); }
 
+// Offloaded checksums count only when all are: a sum that happens to match
+// is one in 65536.
+bool all_offloaded(const AckerSigns& s) { return s.datagrams && s.offloaded == s.datagrams; }
 
-// Recorded on its sender's machine before leaving it. Offloaded checksums
-// count only when all are: a sum that happens to match is one in 65536.
-bool sender_host_sign(const AckerSigns& s) { return s.gso || (s.datagrams && s.offloaded == s.datagrams); }
+// Recorded on its sender's machine before leaving it.
+bool sender_host_sign(const AckerSigns& s) { return s.gso || all_offloaded(s); }
 
 // Routed, yet recorded on its machine: no real capture shows both (a card
 // finishes the checksum before any router), so the signs cannot be trusted.
@@ -156,7 +158,7 @@ std::string describe_signs(std::string_view who, const AckerSigns& s) {
   if (s.skipped)
     text += fmt::format("; the {} never acknowledged {} the capture saw (the first at frame {})", who,
                         plural(s.skipped, "packet"), s.first_skipped_frame);
-  if (s.datagrams && s.offloaded == s.datagrams)
+  if (all_offloaded(s))
     text += fmt::format("; each of the {}'s {} carries a UDP checksum left for the network card to finish (offload)",
                         who, plural(s.datagrams, "datagram"));
   if (s.gso) text += fmt::format("; the {} sent {}", who, plural(s.gso, "GSO super-datagram"));

@@ -347,9 +347,20 @@
   function runVantages(run) {
     if ((run.captures || []).length)
       return ' · ' + run.captures.map((k) => `${k.file} at ${k.vantage}`).join(', ');
-    const capture = offline() && DATA.report.offline.captures.find(
-      (k) => (k.units || []).some((u) => u.folder === run.artifact_dir));
+    const capture = offline() && captureOfFolder().get(run.artifact_dir);
     return capture ? ` · taken at ${capture.vantage}${capture.vantage_ambiguous ? ' (cannot tell)' : ''}` : '';
+  }
+
+  // Offline: each connection folder's capture, indexed once (a page may
+  // hold thousands of runs).
+  let folders = null;
+  function captureOfFolder() {
+    if (!folders) {
+      folders = new Map();
+      for (const k of DATA.report.offline.captures || [])
+        for (const u of k.units || []) folders.set(u.folder, k);
+    }
+    return folders;
   }
 
   // Offline: each capture, its connections, where it was taken and why.
