@@ -114,6 +114,14 @@ inline bool reads(std::string_view check_transport, std::string_view connection_
          (check_transport == "UDP" && connection_transport == "QUIC");
 }
 
+/// Captures already read and dissected by whoever calls the checks
+/// (`conform check` dissects a capture once, not once per check): a check
+/// family takes its own kind (quic_checks::QuicCaptures) in place of the
+/// files of the artifact folder, and reads the files when it is not there.
+struct PreparedCaptures {
+  virtual ~PreparedCaptures() = default;
+};
+
 /// What a check may read: the run's artifact folder (captures, key log) and
 /// the settings the run used, plus the parameters of its `[[case.expect]]`.
 struct CheckInput {
@@ -121,6 +129,8 @@ struct CheckInput {
   const CaseSettings& settings;
   /// The expect block's parameters, defaults filled in, types validated.
   const ValueMap& params;
+  /// The folder's captures, already dissected, or nullptr.
+  const PreparedCaptures* prepared = nullptr;
 };
 
 /// A check of the catalogue. Implementations are stateless and pure functions

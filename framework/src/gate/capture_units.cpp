@@ -91,6 +91,7 @@ void quic_units(const CaptureContents& capture, const dissect::Timeline& timelin
                                               "capture)"));
     if (!keep(unit.number)) continue;
     unit.transport = "QUIC";
+    unit.connection = conn.index;
     unit.folder = unit_folder(root, unit.number).string();
     unit.client = conn.client.str();
     unit.server = conn.server.str();
@@ -196,6 +197,18 @@ void tcp_units(const std::string& path, const fs::path& root, const UnitFilter& 
 
 }  // namespace
 
+dissect::Connection unit_connection(const SplitCapture& capture, const CaptureUnit& unit) {
+  dissect::Connection c = capture.timeline->connections.at(unit.connection);
+  c.index = 0;
+  std::size_t at = 0;  // unit.frames[at] is the datagram's record
+  for (auto& d : c.datagrams) {
+    while (at < unit.frames.size() && unit.frames[at] != d.frame) ++at;
+    d.frame = at + 1;
+    d.time_ns -= capture.origin_ns;
+  }
+  return c;
+}
+
 ReadCapture read_for_check(const std::string& path, const dissect::KeyLog& keys) {
   ReadCapture read{read_capture(path), {}, {}};
   read.warning = damage_warning(path, read.contents.summary, "judged");
@@ -226,6 +239,8 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
                            std::optional<Vantage> given, const UnitFilter& keep) {
   SplitCapture out;
   out.path = path;
+  out.timeline = &capture.timeline;
+  if (!capture.contents.datagrams.empty()) out.origin_ns = capture.contents.datagrams.front().time_ns;
   if (!capture.warning.empty()) out.warnings.push_back(capture.warning);
   quic_units(capture.contents, capture.timeline, root, !key_log_text.empty(), keep, out);
   tcp_units(path, root, keep, out);

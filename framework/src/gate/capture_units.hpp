@@ -42,6 +42,8 @@ struct CaptureUnit {
   /// `frames[i]` is the original capture's frame number of the unit file's
   /// frame i + 1: evidence is translated back with it.
   std::vector<std::uint64_t> frames;
+  /// A QUIC unit's connection: its index in SplitCapture::timeline.
+  std::size_t connection = 0;
 };
 
 /// A capture and its units.
@@ -65,7 +67,18 @@ struct SplitCapture {
   std::string vantage_from;
   /// Inferred, and the capture could not tell (vantage is then `path`).
   bool vantage_ambiguous = false;
+  /// The capture's QUIC connections, dissected once (ReadCapture::timeline,
+  /// valid while it lives), and the time of its first datagram, from which
+  /// a unit's times count.
+  const dissect::Timeline* timeline = nullptr;
+  std::int64_t origin_ns = 0;
 };
+
+/// A QUIC unit's connection as its checks see it: what dissecting the unit's
+/// client.pcap shows, from the capture's one dissection: times since the
+/// capture's first datagram, frames numbered as in the unit file (evidence
+/// is translated back with `unit.frames`). Addresses stay the capture's.
+dissect::Connection unit_connection(const SplitCapture& capture, const CaptureUnit& unit);
 
 /// A capture read whole and its QUIC connections dissected, before
 /// anything is written: `conform check` reads every input first, so a bad

@@ -2,6 +2,7 @@
 #include "gate/offline_check.hpp"
 
 #include "capture/pcapng_secrets.hpp"
+#include "check/quic/support/quic_check.hpp"
 #include "common/input_error.hpp"
 #include "run/aggregate.hpp"
 #include "run/execute.hpp"
@@ -14,6 +15,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -125,6 +128,21 @@ bool applies(const Case& c, const std::string& transport, const CheckRegistry& c
   });
 }
 
+// A QUIC unit's connection dissected for its checks from the capture's one
+// dissection, under the names its folder gives it (client.pcap and
+// server.pcap, one vantage point); nullptr for a TCP unit, whose checks
+// read its folder.
+std::shared_ptr<const quic_checks::QuicCaptures> prepare(const SplitCapture& capture, const CaptureUnit& unit) {
+  if (unit.transport != "QUIC" || !capture.timeline) return nullptr;
+  dissect::Timeline timeline;
+  timeline.connections.push_back(unit_connection(capture, unit));
+  auto prepared = std::make_shared<quic_checks::QuicCaptures>();
+  prepared->clients.push_back(quic_checks::make_capture_facts("client.pcap", std::move(timeline)));
+  prepared->server = quic_checks::renamed(*prepared->clients.front(), "server.pcap");
+  prepared->vantage = capture.vantage;
+  return prepared;
+}
+
 }  // namespace
 
 std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
@@ -154,22 +172,40 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
                      fmt::format("no chosen case judges what the captures hold ({} connections only): name a suite "
                                  "of {} checks (suites/tcp judges TCP, suites/capture QUIC)",
                                  fmt::join(transports, " and "), fmt::join(transports, " or ")));
-  for (std::size_t k = 0; k < run->cases.size(); ++k) {
+  // Unit by unit, each dissected once for all its cases; results in case
+  // order all the same.
+  std::vector<std::size_t> order(run->cases.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return std::pair(run->places[a].capture, run->places[a].connection) <
+           std::pair(run->places[b].capture, run->places[b].connection);
+  });
+  std::vector<std::optional<CaseResult>> results(run->cases.size());
+  std::shared_ptr<const quic_checks::QuicCaptures> prepared;
+  const CaptureUnit* prepared_for = nullptr;
+  for (const std::size_t k : order) {
     const Case& c = run->cases[k];
+    const Job& job = jobs[k];
     RunRecord record;
     if (const int signal = interruption.signal()) {
       record.status = Status::interrupted;
       record.reason = "not judged: the check was interrupted by " + signal_name(signal);
     } else {
       const auto start = std::chrono::steady_clock::now();
-      record = judge_checks(c, jobs[k].unit->folder, c.settings, checks, CaptureOrigin::elsewhere);
+      if (prepared_for != job.unit) {
+        prepared = prepare(*job.capture, *job.unit);
+        prepared_for = job.unit;
+      }
+      record = judge_checks(c, job.unit->folder, c.settings, checks, CaptureOrigin::elsewhere, prepared.get());
       record.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      to_original(record, *jobs[k].capture, *jobs[k].unit);
+      to_original(record, *job.capture, *job.unit);
     }
-    record.artifact_dir = jobs[k].unit->folder;
-    CaseResult result = aggregate(c, {std::move(record)}, {});
-    run->totals.add(result);
-    run->results.push_back(std::move(result));
+    record.artifact_dir = job.unit->folder;
+    results[k] = aggregate(c, {std::move(record)}, {});
+  }
+  for (auto& result : results) {
+    run->totals.add(*result);
+    run->results.push_back(std::move(*result));
   }
   return run;
 }

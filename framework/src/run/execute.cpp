@@ -51,7 +51,7 @@ void settle_as_seen(RunRecord& record) {
 }  // namespace
 
 RunRecord judge_checks(const Case& c, const std::string& artifact_dir, const CaseSettings& settings,
-                       const CheckRegistry& checks, CaptureOrigin origin) {
+                       const CheckRegistry& checks, CaptureOrigin origin, const PreparedCaptures* prepared) {
   RunRecord record;
   record.status = Status::pass;
   for (const auto& expect : c.decl->expects) {
@@ -64,7 +64,7 @@ RunRecord judge_checks(const Case& c, const std::string& artifact_dir, const Cas
         continue;
       }
     try {
-      outcome.result = check->evaluate({artifact_dir, settings, expect.params});
+      outcome.result = check->evaluate({artifact_dir, settings, expect.params, prepared});
     } catch (const std::exception& e) {
       outcome.result = {Verdict::fail, "the check could not read the run: " + std::string(e.what()), {}};
     }

@@ -36,7 +36,8 @@ enum class CaptureOrigin { case_run, elsewhere };
 /// fails with the reason. Seed, mutant, artifact folder and duration are
 /// left unset.
 RunRecord judge_checks(const Case& c, const std::string& artifact_dir, const CaseSettings& settings,
-                       const CheckRegistry& checks, CaptureOrigin origin);
+                       const CheckRegistry& checks, CaptureOrigin origin,
+                       const PreparedCaptures* prepared = nullptr);
 
 /// Runs `job` with `plugin` and judges it with `checks`: PASS when every
 /// check passed, FAIL otherwise, UNSUPPORTED or ERROR as the plugin says.

@@ -80,12 +80,15 @@ std::shared_ptr<const CaptureFacts> dissect_file(const std::string& capture_path
 }  // namespace
 
 std::shared_ptr<const CaptureFacts> make_capture_facts(std::string file, dissect::Timeline timeline) {
-  auto facts = std::make_shared<CaptureFacts>();
-  facts->file = std::move(file);
-  facts->timeline = std::move(timeline);
-  facts->connections.reserve(facts->timeline.connections.size());
-  for (const auto& c : facts->timeline.connections) facts->connections.push_back(analyze_connection(c));
-  return facts;
+  auto dissected = std::make_shared<DissectedCapture>();
+  dissected->timeline = std::move(timeline);
+  dissected->connections.reserve(dissected->timeline.connections.size());
+  for (const auto& c : dissected->timeline.connections) dissected->connections.push_back(analyze_connection(c));
+  return std::make_shared<const CaptureFacts>(std::move(file), std::move(dissected));
+}
+
+std::shared_ptr<const CaptureFacts> renamed(const CaptureFacts& facts, std::string file) {
+  return std::make_shared<const CaptureFacts>(std::move(file), facts.dissected);
 }
 
 std::shared_ptr<const CaptureFacts> cached_capture(const std::string& capture_path, const std::string& keys_path) {

@@ -16,21 +16,40 @@
 
 namespace conform::quic_checks {
 
+/// A dissected timeline and the queries of each of its connections. The
+/// facts point into the timeline, hence it is never copied or moved once
+/// built; several CaptureFacts share one (renamed()).
+struct DissectedCapture {
+  dissect::Timeline timeline;
+  /// One per timeline connection, same order.
+  std::vector<ConnectionFacts> connections;
+
+  DissectedCapture() = default;
+  DissectedCapture(const DissectedCapture&) = delete;
+  DissectedCapture& operator=(const DissectedCapture&) = delete;
+};
+
 struct CaptureFacts {
   /// File name in the case folder ("client-2.pcap"): evidence names it.
   std::string file;
-  dissect::Timeline timeline;
-  /// One per timeline connection, same order; they point into `timeline`,
-  /// hence CaptureFacts is never copied or moved once built.
-  std::vector<ConnectionFacts> connections;
+  std::shared_ptr<const DissectedCapture> dissected;
+  const dissect::Timeline& timeline;
+  const std::vector<ConnectionFacts>& connections;
 
-  CaptureFacts() = default;
+  CaptureFacts(std::string name, std::shared_ptr<const DissectedCapture> d)
+      : file(std::move(name)), dissected(std::move(d)), timeline(dissected->timeline),
+        connections(dissected->connections) {}
   CaptureFacts(const CaptureFacts&) = delete;
   CaptureFacts& operator=(const CaptureFacts&) = delete;
 };
 
 /// Builds the facts of `timeline` (hand-made in tests, dissected otherwise).
 std::shared_ptr<const CaptureFacts> make_capture_facts(std::string file, dissect::Timeline timeline);
+
+/// The same facts under another file name: one capture that a case folder
+/// holds under two names (`conform check`'s client.pcap and server.pcap) is
+/// dissected once.
+std::shared_ptr<const CaptureFacts> renamed(const CaptureFacts& facts, std::string file);
 
 /// The facts of the capture at `capture_path` decrypted with the NSS key log
 /// at `keys_path` (may be missing: then only Initial packets decrypt; a

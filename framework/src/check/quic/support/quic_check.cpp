@@ -15,6 +15,15 @@ namespace fs = std::filesystem;
 
 QuicRun::QuicRun(std::string artifact_dir) : dir_(std::move(artifact_dir)) {}
 
+QuicRun::QuicRun(const QuicCaptures& prepared) : QuicRun(prepared.server, prepared.clients) {
+  given_.emplace(prepared.vantage);
+}
+
+QuicRun QuicRun::of(const CheckInput& input) {
+  if (const auto* prepared = dynamic_cast<const QuicCaptures*>(input.prepared)) return QuicRun(*prepared);
+  return QuicRun(input.artifact_dir);
+}
+
 QuicRun::QuicRun(std::shared_ptr<const CaptureFacts> server, std::vector<std::shared_ptr<const CaptureFacts>> clients)
     : server_loaded_(true), clients_loaded_(true), server_(std::move(server)), clients_(std::move(clients)) {}
 
@@ -56,7 +65,7 @@ Vantage QuicRun::vantage(Side side) const {
 
 CheckResult QuicCheck::evaluate(const CheckInput& input) const {
   try {
-    const QuicRun run(input.artifact_dir);
+    const QuicRun run = QuicRun::of(input);
     std::vector<const CaptureFacts*> captures = run.at(Side::client);
     if (const auto* server = run.server()) captures.push_back(server);
     if (auto why = undecryptable(captures, keys_needed())) return {Verdict::not_judged, "cannot judge: " + *why, {}};

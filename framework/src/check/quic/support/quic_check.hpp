@@ -19,12 +19,26 @@
 
 namespace conform::quic_checks {
 
+/// A run's QUIC captures handed to the checks already dissected (see
+/// PreparedCaptures): `conform check` builds them from its one dissection
+/// of a capture.
+struct QuicCaptures : PreparedCaptures {
+  std::shared_ptr<const CaptureFacts> server;
+  std::vector<std::shared_ptr<const CaptureFacts>> clients;
+  Vantage vantage = Vantage::path;
+};
+
 /// The captures of one run. Either read from an artifact folder (each
 /// capture dissected on first use, through cached_capture, with
-/// `<folder>/keys.log`) or given whole (hand-made timelines in tests).
+/// `<folder>/keys.log`) or given whole (prepared by `conform check`, or
+/// hand-made timelines in tests).
 class QuicRun {
  public:
   explicit QuicRun(std::string artifact_dir);
+  explicit QuicRun(const QuicCaptures& prepared);
+  /// From the input's prepared captures when it has QuicCaptures, else
+  /// from its artifact folder.
+  static QuicRun of(const CheckInput& input);
   QuicRun(std::shared_ptr<const CaptureFacts> server, std::vector<std::shared_ptr<const CaptureFacts>> clients);
 
   /// server.pcap, or nullptr when the folder has none. Throws InputError
