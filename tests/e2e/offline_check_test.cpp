@@ -3,6 +3,8 @@
 // connection on its own, with no plugin run; every verdict asserted.
 #include "support/support.hpp"
 
+#include "capture/pcap_reader.hpp"
+
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
@@ -103,9 +105,15 @@ BOOST_AUTO_TEST_CASE(every_ngtcp2_capture_is_judged_from_its_handshake) {
                                                                        {"count/server" + at, "PASS"},
                                                                        {"count/server-one-less" + at, "FAIL"}}),
                name);
-    // The unit folder holds the capture as each vantage and the key log.
-    for (const char* file : {"client.pcap", "server.pcap", "keys.log"})
-      BOOST_TEST(fs::exists(dir + "/out/@check/" + name + "/connection-1/" + file), name << " " << file);
+    // The unit folder refers to the capture, by path and frames, and holds
+    // the connection's key log lines: no copy of the capture.
+    const std::string unit = dir + "/out/@check/" + name + "/connection-1/";
+    const json source = json::parse(read_file(unit + "source.json"));
+    BOOST_TEST(source.at("capture") == fs::absolute(kCaptures + "/ngtcp2/" + name).string(), name);
+    BOOST_TEST(source.at("frames").size() == report.at("offline").at("captures")[0].at("units")[0].at("frames"));
+    BOOST_TEST(source.at("frames")[0] == 1, name);
+    BOOST_TEST(fs::exists(unit + "keys.log"), name);
+    for (const char* file : {"client.pcap", "server.pcap"}) BOOST_TEST(!fs::exists(unit + file), name << " " << file);
   }
 }
 
@@ -323,7 +331,7 @@ BOOST_AUTO_TEST_CASE(a_check_stopped_by_bad_input_leaves_earlier_results_in_out)
   const std::string connection = dir + "/out/@check/handshake.pcap/connection-1";
   auto r = run_conform({"check", capture, "--keylog", keys, "--out", dir + "/out"}, ".", kEnv);
   BOOST_TEST(r.exit_code == 0, r.out + r.err);
-  const std::string before = read_file(connection + "/client.pcap");
+  const std::string before = read_file(connection + "/source.json");
   BOOST_TEST(!before.empty());
   const std::string bad_keys = write_file(dir + "/bad.keys", "BOGUS_LABEL 00 11\n");
   const std::string corrupt = write_file(dir + "/corrupt.pcap", read_file(capture).substr(0, 24) + std::string(40, '\xff'));
@@ -332,9 +340,42 @@ BOOST_AUTO_TEST_CASE(a_check_stopped_by_bad_input_leaves_earlier_results_in_out)
            {"check", capture, corrupt, "--keylog", keys, "--out", dir + "/out"}}) {
     r = run_conform(args, ".", kEnv);
     BOOST_TEST(r.exit_code == 2, r.out + r.err);
-    BOOST_TEST(read_file(connection + "/client.pcap") == before);
+    BOOST_TEST(read_file(connection + "/source.json") == before);
     BOOST_TEST(fs::exists(connection + "/keys.log"));
   }
+}
+
+// The folders refer to the captures; --write-failing-pcaps copies out the
+// records of the connections a case failed on, and only those. stream-limit
+// fails streams_blocked_sent (see the next test); two-connections fails
+// nothing.
+BOOST_AUTO_TEST_CASE(write_failing_pcaps_copies_the_records_of_failing_connections_only) {
+  const std::string dir = scratch_dir("offline_failing_pcaps");
+  const std::string failing = kCaptures + "/ngtcp2/stream-limit.pcap";
+  auto r = run_conform({"check", kCaptures + "/ngtcp2/two-connections.pcap", failing, "--keylog",
+                        kCaptures + "/ngtcp2/two-connections.keys", "--keylog", kCaptures + "/ngtcp2/stream-limit.keys",
+                        "--out", dir + "/out", "--write-failing-pcaps"},
+                       ".", kEnv);
+  BOOST_TEST(r.exit_code == 1, r.out + r.err);
+  BOOST_TEST(contains(r.out, "wrote connection.pcap for 1 failing connection (--write-failing-pcaps)\n"), r.out);
+  const std::string written = dir + "/out/@check/stream-limit.pcap/connection-1/connection.pcap";
+  // The capture holds that one connection: its 50 records, byte for byte.
+  const auto copy = conform::read_udp_datagrams(written), original = conform::read_udp_datagrams(failing);
+  BOOST_TEST(copy.size() == 50u);
+  BOOST_TEST(copy.size() == original.size());
+  for (std::size_t i = 0; i < std::min(copy.size(), original.size()); ++i) {
+    BOOST_TEST(copy[i].payload == original[i].payload, "frame " << i + 1);
+    BOOST_TEST(copy[i].time_ns == original[i].time_ns, "frame " << i + 1);
+  }
+  BOOST_TEST(fs::exists(dir + "/out/@check/stream-limit.pcap/connection-1/keys.log"));
+  for (const char* unit : {"connection-1", "connection-2"})
+    BOOST_TEST(!fs::exists(dir + "/out/@check/two-connections.pcap/" + unit + "/connection.pcap"), unit);
+  // Without the option nothing is copied.
+  r = run_conform({"check", failing, "--keylog", kCaptures + "/ngtcp2/stream-limit.keys", "--out", dir + "/again"},
+                  ".", kEnv);
+  BOOST_TEST(r.exit_code == 1, r.out + r.err);
+  BOOST_TEST(!contains(r.out, "wrote connection.pcap"), r.out);
+  BOOST_TEST(!fs::exists(dir + "/again/@check/stream-limit.pcap/connection-1/connection.pcap"));
 }
 
 // The default suite on ngtcp2's stream-limit capture. Ground truth from

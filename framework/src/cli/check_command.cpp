@@ -5,6 +5,7 @@
 #include "cli/commands.hpp"
 #include "cli/gate_options.hpp"
 #include "cli/select.hpp"
+#include "gate/failing_pcaps.hpp"
 #include "gate/offline_check.hpp"
 #include "gate/report_set.hpp"
 #include "suite/matrix.hpp"
@@ -211,6 +212,11 @@ CLI::App* add_check_command(CLI::App& app, CheckCommandOptions& options) {
       ->capture_default_str()
       ->check(names_a_path())
       ->type_name("DIR");
+  cmd->add_flag("--write-failing-pcaps", options.write_failing_pcaps,
+                fmt::format("copy the records of each QUIC connection a case failed on into its folder, as {} "
+                            "beside its keys.log, to open in Wireshark (the folders refer to the captures by "
+                            "path and frame numbers otherwise)",
+                            kFailingPcapFile));
   auto* shard = add_shard_option(*cmd, options.shard,
                                  "judge only job K's share of the captures of N jobs (captures dealt whole by "
                                  "size, large ones split by connection); `conform merge` joins the jobs' JSON "
@@ -317,6 +323,12 @@ int command_check(const CheckCommandOptions& options) {
 
   Interruption interruption;
   const auto run = judge_offline(cases, split, CheckRegistry::builtin(), interruption, shard.has_value());
+  if (options.write_failing_pcaps) {
+    const std::size_t written = write_failing_pcaps(*run, split);
+    if (options.report.verbosity != Verbosity::quiet)
+      fmt::print("wrote {} for {} failing connection{} (--write-failing-pcaps)\n", kFailingPcapFile, written,
+                 written == 1 ? "" : "s");
+  }
   RunPlan plan{&run->cases, 1, false, fs::absolute(options.out_dir).string(), {}, {}};
   plan.seeded = false;
   std::string inputs;

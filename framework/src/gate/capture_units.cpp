@@ -4,9 +4,9 @@
 #include "gate/vantage_inference.hpp"
 
 #include "capture/pcap_reader.hpp"
-#include "capture/pcap_writer.hpp"
 #include "capture/record_split.hpp"
 #include "capture/tcp_segment_reader.hpp"
+#include "capture/unit_source.hpp"
 #include "common/input_error.hpp"
 #include "dissect/bytes.hpp"
 #include "dissect/dissector.hpp"
@@ -27,7 +27,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The unit's capture under every vantage name a check may open.
 // The lines of an NSS key log (`LABEL CLIENT_RANDOM SECRET`) by client
 // random (lower-case hex), read once per capture: a unit's key log holds its
 // own connection's secrets, not the whole capture's, so --out (and the time
@@ -45,12 +44,15 @@ std::unordered_map<std::string, std::string> key_lines_by_random(const std::stri
   return by_random;
 }
 
+// A TCP unit's capture under every vantage name a check may open, and the
+// unit's key log.
 void add_vantages(const fs::path& folder, const std::vector<std::string>& vantages,
                   const std::string& key_log_text) {
   const fs::path capture = folder / "client.pcap";
   std::vector<std::string> names{"server"};
   names.insert(names.end(), vantages.begin(), vantages.end());
-  for (const auto& v : names) {
+  // A QUIC unit has no copy to name (write_unit_source refers to its capture).
+  for (const auto& v : fs::exists(capture) ? names : std::vector<std::string>{}) {
     const fs::path to = folder / (v + ".pcap");
     std::error_code ec;
     if (fs::exists(to, ec)) continue;
@@ -70,16 +72,11 @@ fs::path unit_folder(const fs::path& root, std::size_t number) {
   return folder;
 }
 
-// QUIC: each connection's datagrams, rewritten with conform's addresses.
+// QUIC: each connection, by reference to the capture (capture/unit_source.hpp).
 // `keyed`: a key log was given (or the capture holds one).
-void quic_units(const CaptureContents& capture, const dissect::Timeline& timeline, const fs::path& root,
-                bool keyed, const UnitFilter& keep, SplitCapture& out) {
+void quic_units(const std::string& capture_path, std::int64_t origin, const dissect::Timeline& timeline,
+                const fs::path& root, bool keyed, const UnitFilter& keep, SplitCapture& out) {
   const std::string name = root.filename().string();
-  const std::int64_t origin = capture.datagrams.empty() ? 0 : capture.datagrams.front().time_ns;
-  auto by_frame = [&](std::uint64_t frame) -> const CapturedDatagram& {
-    return *std::lower_bound(capture.datagrams.begin(), capture.datagrams.end(), frame,
-                             [](const CapturedDatagram& d, std::uint64_t f) { return d.frame < f; });
-  };
   for (const auto& conn : timeline.connections) {
     CaptureUnit unit;
     unit.number = ++out.units_total;
@@ -96,19 +93,10 @@ void quic_units(const CaptureContents& capture, const dissect::Timeline& timelin
     unit.client = conn.client.str();
     unit.server = conn.server.str();
     if (conn.client_random) unit.client_random = dissect::to_hex(*conn.client_random);
-    {
-      PcapWriter writer((fs::path(unit.folder) / "client.pcap").string());
-      for (const auto& d : conn.datagrams) {
-        // Segments of one GSO record share its frame: the record goes once.
-        if (!unit.frames.empty() && unit.frames.back() == d.frame) continue;
-        const CapturedDatagram& original = by_frame(d.frame);
-        const bool from_client = d.direction == dissect::Direction::client_to_server;
-        const UdpEndpoint from{from_client ? kClientAddress : kServerAddress, original.from.port};
-        const UdpEndpoint to{from_client ? kServerAddress : kClientAddress, original.to.port};
-        writer.write_udp(original.time_ns - origin, from, to, original.payload);
-        unit.frames.push_back(d.frame);
-      }
-    }
+    for (const auto& d : conn.datagrams)
+      // Segments of one GSO record share its frame: the record counts once.
+      if (unit.frames.empty() || unit.frames.back() != d.frame) unit.frames.push_back(d.frame);
+    write_unit_source(unit.folder, {fs::absolute(capture_path).string(), unit.frames, origin});
     unit.roles_from = unit.frames.empty() ? "the client's Initial"
                                           : fmt::format("the client's Initial (frame {})", unit.frames.front());
     out.units.push_back(std::move(unit));
@@ -240,9 +228,11 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
   SplitCapture out;
   out.path = path;
   out.timeline = &capture.timeline;
+  out.unit_files = {"client.pcap", "server.pcap"};
+  for (const auto& v : vantages) out.unit_files.push_back(v + ".pcap");
   if (!capture.contents.datagrams.empty()) out.origin_ns = capture.contents.datagrams.front().time_ns;
   if (!capture.warning.empty()) out.warnings.push_back(capture.warning);
-  quic_units(capture.contents, capture.timeline, root, !key_log_text.empty(), keep, out);
+  quic_units(path, out.origin_ns, capture.timeline, root, !key_log_text.empty(), keep, out);
   tcp_units(path, root, keep, out);
   if (out.units_total == 0) {
     const auto cut = std::count_if(capture.contents.datagrams.begin(), capture.contents.datagrams.end(),

@@ -1,8 +1,8 @@
 // A capture someone else made, cut into the units `conform check` judges:
 // each QUIC connection (told apart by connection IDs, so a migrated client
 // stays one connection) and each TCP connection, in a folder of its own
-// laid out as a conform run leaves it (`client.pcap`, `server.pcap`, the
-// other vantage files the checks name, `keys.log`). Which side is the client
+// (`keys.log`, `vantage`, and a reference to the capture or, for TCP, a copy
+// of the connection's records). Which side is the client
 // comes from the handshake: the sender of the QUIC client Initial (RFC 9000
 // §17.2.2), the sender of the TCP SYN (RFC 9293 §3.5).
 #pragma once
@@ -72,6 +72,10 @@ struct SplitCapture {
   /// a unit's times count.
   const dissect::Timeline* timeline = nullptr;
   std::int64_t origin_ns = 0;
+  /// The names a unit's checks know its capture by (client.pcap,
+  /// server.pcap, one per other vantage the checks name): evidence and
+  /// summaries that name one are pointed back at the capture.
+  std::vector<std::string> unit_files;
 };
 
 /// A QUIC unit's connection as its checks see it: what dissecting the unit's
@@ -100,20 +104,20 @@ ReadCapture read_for_check(const std::string& path, const dissect::KeyLog& keys)
 /// Which connections of a capture (by number, from 1) a job judges.
 using UnitFilter = std::function<bool(std::size_t number)>;
 
-/// Cuts `path` (read by read_for_check) into units under `root/connection-N/` (`root` is created),
-/// labelled after `root`'s name.
-/// In a QUIC unit the datagrams are rewritten as conform records its own
-/// runs (raw IPv4, client 127.0.0.1, server 127.0.0.2, ports kept, times
-/// since the capture's first datagram), so checks that tell the sides by
-/// address read them as they read a run; TCP units are the original records.
-/// Every unit has its capture as `client.pcap`, `server.pcap` and
-/// `<v>.pcap` for each name in `vantages` (one vantage point: all the
-/// same file), `keys.log` holding `key_log_text`, and the `vantage` file
-/// naming `given`, or else where the capture's ACKs say it was taken. Throws InputError
-/// naming the file when it holds no connection; a file that merely ends
-/// inside its last record is judged up to it, with a warning. Only the
-/// connections `keep` takes become units (and folders); the others are
-/// counted, and their notes kept, so every job says the same of a capture.
+/// Cuts `path` (read by read_for_check) into units under
+/// `root/connection-N/` (`root` is created), labelled after `root`'s name.
+/// A QUIC unit's folder refers to the capture (capture/unit_source.hpp)
+/// and its checks get its connection from `capture`'s dissection
+/// (unit_connection()); a TCP unit's folder holds its records as
+/// `client.pcap`, `server.pcap` and `<v>.pcap` for each name in `vantages`
+/// (one vantage point: all the same file). Every unit has `keys.log` (its
+/// connection's lines of `key_log_text`) and the `vantage` file naming
+/// `given`, or else where the capture's signs say it was taken. Throws
+/// InputError naming the file when it holds no connection; a file that
+/// merely ends inside its last record is judged up to it, with a warning.
+/// Only the connections `keep` takes become units (and folders); the others
+/// are counted, and their notes kept, so every job says the same of a
+/// capture.
 SplitCapture split_capture(const std::string& path, const ReadCapture& capture, const std::string& key_log_text,
                            const std::string& root, const std::vector<std::string>& vantages,
                            std::optional<Vantage> given, const UnitFilter& keep = [](std::size_t) { return true; });

@@ -96,15 +96,13 @@ std::string name_original(const std::string& text, const std::string& original,
 // Evidence in the unit's files, pointed back at the original capture.
 void to_original(RunRecord& record, const SplitCapture& capture, const CaptureUnit& unit) {
   namespace fs = std::filesystem;
-  std::vector<std::string> unit_files;
-  for (const auto& entry : fs::directory_iterator(unit.folder))
-    if (entry.path().extension() == ".pcap") unit_files.push_back(entry.path().filename().string());
+  const auto& unit_files = capture.unit_files;
   const std::string original = fs::path(capture.path).filename().string();
   for (auto& outcome : record.checks) {
     outcome.result.summary = name_original(outcome.result.summary, original, unit_files);
     for (auto& e : outcome.result.evidence) {
       e.text = name_original(e.text, original, unit_files);
-      if (e.capture.empty() || !fs::exists(fs::path(unit.folder) / e.capture)) continue;
+      if (std::find(unit_files.begin(), unit_files.end(), e.capture) == unit_files.end()) continue;
       e.capture = capture.path;
       e.frame = e.frame >= 1 && e.frame <= unit.frames.size() ? unit.frames[e.frame - 1] : 0;
     }

@@ -2,6 +2,7 @@
 #include "report/run_view.hpp"
 
 #include "capture/tcp_segment_reader.hpp"
+#include "capture/unit_source.hpp"
 #include "common/input_error.hpp"
 #include "dissect/frame_format.hpp"
 #include "dissect/tcp/flow_analysis.hpp"
@@ -204,6 +205,18 @@ json run_view(const std::string& dir, StringTable& strings) {
     } catch (const InputError& e) {
       notes.push_back(e.diagnostics().front().str());
     }
+  }
+  // `conform check`'s QUIC unit: no copy, a reference to the capture (one
+  // vantage point, known as both files, as a copy would have been).
+  try {
+    if (auto source = quic.empty() ? read_unit_source(dir) : std::nullopt) {
+      auto each = [&](const DatagramSink& sink) { for_each_unit_datagram(*source, sink); };
+      quic["client.pcap"] = load_vantage(each, "client.pcap", keys);
+      quic["server.pcap"] = *quic["client.pcap"];
+      quic["server.pcap"]->file = "server.pcap";
+    }
+  } catch (const InputError& e) {
+    notes.push_back(e.diagnostics().front().str());
   }
   auto usable = [&](const char* file) -> const VantageCapture* {
     auto it = quic.find(file);

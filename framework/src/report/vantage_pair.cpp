@@ -64,12 +64,17 @@ void match_direction(const VantageCapture& sender, const VantageCapture& receive
 }  // namespace
 
 VantageCapture load_vantage(const std::string& path, const std::string& file, const dissect::KeyLog& keys) {
+  return load_vantage([&](const DatagramSink& sink) { for_each_datagram(path, sink); }, file, keys);
+}
+
+VantageCapture load_vantage(const std::function<void(const DatagramSink&)>& datagrams, const std::string& file,
+                            const dissect::KeyLog& keys) {
   VantageCapture v;
   v.file = file;
   dissect::Dissector dissector(keys);
   // A GSO record splits into several datagrams, all of one frame: the
   // segment index tells them apart, the hash of the record stays the same.
-  for_each_datagram(path, [&](const CapturedDatagram& d) {
+  datagrams([&](const CapturedDatagram& d) {
     const std::string_view bytes(reinterpret_cast<const char*>(d.payload.data()), d.payload.size());
     const std::uint64_t hash = std::hash<std::string_view>{}(bytes);
     dissector.add(d);

@@ -8,6 +8,7 @@
 #include "dissect/timeline.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -34,6 +35,12 @@ struct VantageCapture {
 /// Reads and dissects `path` with `keys`. Throws InputError naming the file
 /// when it cannot be read.
 VantageCapture load_vantage(const std::string& path, const std::string& file, const dissect::KeyLog& keys);
+
+using DatagramSink = std::function<void(const CapturedDatagram&)>;
+/// The same for the datagrams `datagrams` passes to its sink (a unit's
+/// frames of a capture, capture/unit_source.hpp), known as `file`.
+VantageCapture load_vantage(const std::function<void(const DatagramSink&)>& datagrams, const std::string& file,
+                            const dissect::KeyLog& keys);
 
 /// What became of a datagram between the two vantage points.
 enum class Fate : std::uint8_t {

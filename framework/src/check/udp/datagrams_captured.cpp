@@ -3,6 +3,7 @@
 #include "check/registrar.hpp"
 
 #include "capture/pcap_reader.hpp"
+#include "check/quic/support/quic_check.hpp"
 #include "common/input_error.hpp"
 
 #include <fmt/format.h>
@@ -22,6 +23,42 @@ std::vector<ValueSpec> DatagramsCaptured::params() const {
   };
 }
 
+namespace {
+
+using dissect::Side;
+
+// A captured datagram as counted: its record, and who sent it (nullopt: neither side's address).
+struct Seen {
+  std::uint64_t frame = 0;
+  std::int64_t time_ns = 0;
+  std::optional<Side> from;
+};
+
+// The datagrams of the capture at `path`, told apart by conform's
+// addresses; or, from `conform check`, those of its unit's connection
+// (one record each, however many GSO segments it held), told apart by
+// their direction.
+std::vector<Seen> seen_datagrams(const CheckInput& input, const std::string& path) {
+  std::vector<Seen> out;
+  if (const auto* prepared = dynamic_cast<const quic_checks::QuicCaptures*>(input.prepared)) {
+    for (const auto& c : prepared->server->timeline.connections)
+      for (const auto& d : c.datagrams)
+        if (out.empty() || out.back().frame != d.frame)
+          out.push_back({d.frame, d.time_ns,
+                         d.direction == dissect::Direction::client_to_server ? Side::client : Side::server});
+    return out;
+  }
+  for (const auto& d : read_udp_datagrams(path)) {
+    std::optional<Side> from;
+    if (d.from.address == kClientAddress) from = Side::client;
+    if (d.from.address == kServerAddress) from = Side::server;
+    out.push_back({d.frame, d.time_ns, from});
+  }
+  return out;
+}
+
+}  // namespace
+
 CheckResult DatagramsCaptured::evaluate(const CheckInput& input) const {
   const auto vantage = value_or<std::string>(input.params, "vantage", "client");
   const auto from = value_or<std::string>(input.params, "from", "any");
@@ -31,19 +68,19 @@ CheckResult DatagramsCaptured::evaluate(const CheckInput& input) const {
   const auto path = std::filesystem::path(input.artifact_dir) / file;
 
   CheckResult result;
-  std::vector<CapturedDatagram> datagrams;
+  std::vector<Seen> datagrams;
   try {
-    datagrams = read_udp_datagrams(path.string());
+    datagrams = seen_datagrams(input, path.string());
   } catch (const InputError& e) {
     result.summary = fmt::format("{}: {}", file, e.diagnostics().front().message);
     return result;
   }
   std::int64_t count = 0;
-  const CapturedDatagram* first = nullptr;
-  const CapturedDatagram* last = nullptr;
+  const Seen* first = nullptr;
+  const Seen* last = nullptr;
   for (const auto& d : datagrams) {
-    bool counted = from == "any" || (from == "client" && d.from.address == kClientAddress) ||
-                   (from == "server" && d.from.address == kServerAddress);
+    bool counted = from == "any" || (from == "client" && d.from == Side::client) ||
+                   (from == "server" && d.from == Side::server);
     if (!counted) continue;
     ++count;
     if (!first) first = &d;

@@ -1,0 +1,35 @@
+// Copying the records of failing connections out of their captures.
+#include "gate/failing_pcaps.hpp"
+
+#include "capture/record_split.hpp"
+
+#include <filesystem>
+#include <set>
+#include <unordered_map>
+
+namespace conform {
+
+std::size_t write_failing_pcaps(const OfflineRun& run, const std::vector<SplitCapture>& captures) {
+  std::vector<std::set<std::size_t>> failing(captures.size());  // unit numbers, by capture
+  for (std::size_t k = 0; k < run.results.size(); ++k)
+    if (run.results[k].status == Status::fail) failing[run.places[k].capture].insert(run.places[k].connection);
+  std::size_t written = 0;
+  for (std::size_t k = 0; k < captures.size(); ++k) {
+    std::unordered_map<std::uint64_t, int> output_of;
+    std::vector<std::string> outputs;
+    for (const auto& unit : captures[k].units) {
+      if (unit.transport != "QUIC" || !failing[k].count(unit.number)) continue;
+      for (const auto frame : unit.frames) output_of[frame] = static_cast<int>(outputs.size());
+      outputs.push_back((std::filesystem::path(unit.folder) / kFailingPcapFile).string());
+    }
+    if (outputs.empty()) continue;
+    split_records(captures[k].path, [&](std::uint64_t frame) {
+      const auto it = output_of.find(frame);
+      return it == output_of.end() ? -1 : it->second;
+    }, outputs);
+    written += outputs.size();
+  }
+  return written;
+}
+
+}  // namespace conform

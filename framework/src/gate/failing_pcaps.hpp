@@ -1,0 +1,24 @@
+// `conform check --write-failing-pcaps`: a QUIC unit's folder refers to its
+// capture (capture/unit_source.hpp) and copies nothing; a person who wants
+// to open a failing connection in Wireshark asks for its records, and gets
+// them, byte for byte, as `connection.pcap` beside the unit's `keys.log`.
+#pragma once
+
+#include "gate/capture_units.hpp"
+#include "gate/offline_check.hpp"
+
+#include <string_view>
+#include <vector>
+
+namespace conform {
+
+/// The file each failing QUIC unit's records go to, in its folder.
+inline constexpr std::string_view kFailingPcapFile = "connection.pcap";
+
+/// Writes the records of every QUIC unit of `captures` for which a case of
+/// `run` failed, reading each capture once. TCP units already hold theirs.
+/// Returns how many were written. Throws InputError naming a capture that
+/// cannot be read, std::runtime_error naming a file that cannot be written.
+std::size_t write_failing_pcaps(const OfflineRun& run, const std::vector<SplitCapture>& captures);
+
+}  // namespace conform
