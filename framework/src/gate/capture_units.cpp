@@ -21,6 +21,7 @@
 #include <fstream>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace conform {
 namespace fs = std::filesystem;
@@ -198,12 +199,16 @@ dissect::Connection unit_connection(const SplitCapture& capture, const CaptureUn
 }
 
 ReadCapture read_for_check(const std::string& path, const dissect::KeyLog& keys) {
-  ReadCapture read{read_capture(path), {}, {}};
-  read.warning = damage_warning(path, read.contents.summary, "judged");
-  read.timeline = dissect::dissect(read.contents.datagrams, keys);
-  std::unordered_map<std::uint64_t, const CapturedDatagram*> cut;
-  for (const auto& d : read.contents.datagrams)
-    if (d.truncated) cut[d.frame] = &d;
+  ReadCapture read;
+  dissect::Dissector dissector(keys);
+  read.summary = for_each_datagram(path, [&](const CapturedDatagram& d) {
+    if (read.datagrams++ == 0) read.origin_ns = d.time_ns;
+    if (d.truncated) read.cut_frames.push_back(d.frame);
+    dissector.add(d);
+  });
+  read.warning = damage_warning(path, read.summary, "judged");
+  read.timeline = dissector.finish();
+  const std::unordered_set<std::uint64_t> cut(read.cut_frames.begin(), read.cut_frames.end());
   if (cut.empty()) return read;
   for (std::size_t c = 0; c < read.timeline.connections.size(); ++c) {
     std::size_t count = 0;
@@ -230,13 +235,12 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
   out.timeline = &capture.timeline;
   out.unit_files = {"client.pcap", "server.pcap"};
   for (const auto& v : vantages) out.unit_files.push_back(v + ".pcap");
-  if (!capture.contents.datagrams.empty()) out.origin_ns = capture.contents.datagrams.front().time_ns;
+  out.origin_ns = capture.origin_ns;
   if (!capture.warning.empty()) out.warnings.push_back(capture.warning);
   quic_units(path, out.origin_ns, capture.timeline, root, !key_log_text.empty(), keep, out);
   tcp_units(path, root, keep, out);
   if (out.units_total == 0) {
-    const auto cut = std::count_if(capture.contents.datagrams.begin(), capture.contents.datagrams.end(),
-                                   [](const CapturedDatagram& d) { return d.truncated; });
+    const auto cut = capture.cut_frames.size();
     // A client Initial is at least 1200 bytes: a short snap length hides it.
     const std::string why_none =
         cut ? fmt::format("; the snap length cut {} of them short, and an Initial cut short cannot be read: capture "
@@ -245,7 +249,7 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
             : "";
     throw InputError({path}, fmt::format("no connection to judge: no QUIC client Initial among {} UDP "
                                          "datagrams and no TCP segment over IPv4{}",
-                                         capture.contents.datagrams.size(), why_none));
+                                         capture.datagrams, why_none));
   }
   const auto inferred = infer_vantage(capture.timeline);
   if (given) {

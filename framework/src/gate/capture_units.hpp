@@ -84,11 +84,16 @@ struct SplitCapture {
 /// is translated back with `unit.frames`). Addresses stay the capture's.
 dissect::Connection unit_connection(const SplitCapture& capture, const CaptureUnit& unit);
 
-/// A capture read whole and its QUIC connections dissected, before
-/// anything is written: `conform check` reads every input first, so a bad
+/// A capture read through (one datagram at a time, none kept) and its QUIC
+/// connections dissected, before anything is written: `conform check` reads every input first, so a bad
 /// one stops it with the earlier results in `--out` untouched.
 struct ReadCapture {
-  CaptureContents contents;
+  CaptureSummary summary;
+  /// UDP datagrams in the capture, the time of the first (units count
+  /// their times from it), and the frames of those the snap length cut.
+  std::uint64_t datagrams = 0;
+  std::int64_t origin_ns = 0;
+  std::vector<std::uint64_t> cut_frames;
   dissect::Timeline timeline;
   /// A file cut inside its last record: judged up to it (see damage_warning).
   std::string warning;
