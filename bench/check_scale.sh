@@ -8,11 +8,14 @@
 #               connection its own IDs, so the runs' captures, appended one
 #               after the other (mergecap -a), hold RUNS x CLIENTS distinct
 #               connections that all decrypt with the key logs concatenated.
+#               Run N's times are moved N x 10 s later (editcap -t): as on a
+#               server, CLIENTS connections at a time, one batch after the
+#               other, each closed well before the next.
 #   measure     `conform check CAPTURE --keylog KEYS suites/capture` as a user
 #               runs it, whole process, under /usr/bin/time -v: wall time,
 #               MB/s over the capture's size, peak RSS, and the size of --out.
 #
-# Defaults: 10 runs x 1000 clients x 200 000 bytes, about 2 GB and 10 000
+# Defaults: 100 runs x 100 clients x 200 000 bytes, about 2.4 GB and 10 000
 # connections (the issue's size); smaller ones for a quick look, e.g.
 # RUNS=2 CLIENTS=100 BYTES=20000.
 # Usage: [RUNS=N] [CLIENTS=N] [BYTES=N] bench/check_scale.sh [BUILD_DIR [WORK_DIR]]
@@ -21,8 +24,8 @@
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}
-runs=${RUNS:-10}
-clients=${CLIENTS:-1000}
+runs=${RUNS:-100}
+clients=${CLIENTS:-100}
 bytes=${BYTES:-200000}
 if [ -n "${2:-}" ]; then
   work=$2
@@ -61,10 +64,11 @@ if [ ! -s "$capture" ]; then
   seed=1
   while [ "$seed" -le "$runs" ]; do
     "$build/conform" run "$work/scale.toml" --seed "$seed" --out "$work/run-$seed" -q > /dev/null
+    editcap -t $((seed * 10)) "$work/run-$seed/scale/clients/server.pcap" "$work/run-$seed/shifted.pcap"
     seed=$((seed + 1))
   done
   # shellcheck disable=SC2046
-  mergecap -a -w "$capture" $(ls "$work"/run-*/scale/clients/server.pcap)
+  mergecap -a -w "$capture" $(ls -v "$work"/run-*/shifted.pcap)
   cat "$work"/run-*/scale/clients/keys.log > "$keys"
   rm -rf "$work"/run-*
   echo "synthesised in $(echo "$(date +%s.%N) - $start" | bc) s"

@@ -4,6 +4,7 @@
 #include "support/support.hpp"
 
 #include "capture/pcap_reader.hpp"
+#include "capture/pcap_writer.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -343,6 +344,76 @@ BOOST_AUTO_TEST_CASE(a_check_stopped_by_bad_input_leaves_earlier_results_in_out)
     BOOST_TEST(read_file(connection + "/source.json") == before);
     BOOST_TEST(fs::exists(connection + "/keys.log"));
   }
+}
+
+namespace {
+
+// Each case's status and its checks' verdicts on connection `unit` of a
+// check's JSON report, by declared case id.
+std::map<std::string, std::string> judged(const json& report, const std::string& unit) {
+  std::map<std::string, std::string> out;
+  const std::string at = " @ " + unit;
+  for (const auto& c : report.at("cases")) {
+    const std::string id = c.at("id");
+    if (!id.ends_with(at)) continue;
+    std::string text = c.at("status").get<std::string>() + ":";
+    for (const auto& k : c.at("runs")[0].at("checks"))
+      text += " " + k.at("check").get<std::string>() + "=" + k.at("verdict").get<std::string>();
+    out[id.substr(0, id.size() - at.size())] = text;
+  }
+  return out;
+}
+
+// `datagrams` written as conform writes captures (raw IPv4, addresses and
+// ports kept).
+std::string write_udp_capture(const std::string& path, const std::vector<conform::CapturedDatagram>& datagrams) {
+  conform::PcapWriter writer(path);
+  for (const auto& d : datagrams)
+    writer.write_udp(d.time_ns, {d.from.address, d.from.port}, {d.to.address, d.to.port}, d.payload);
+  return path;
+}
+
+}  // namespace
+
+// Connections are judged as each ends, while others are still open:
+// handshake.pcap's connection and retry.pcap's, merged by time with
+// retry's moved to start 5 ms after handshake's first datagram, so each is
+// open while the other runs (handshake's lasts 32 ms), and retry's cut
+// before its last two datagrams (tshark: its CONNECTION_CLOSE is frame 12,
+// the last), so it never ends and is judged at the capture's end. Each connection gets the verdicts it gets
+// checked alone, cut the same way.
+BOOST_AUTO_TEST_CASE(interleaved_connections_and_one_that_never_ends_are_judged_as_alone) {
+  const std::string dir = scratch_dir("offline_interleaved");
+  auto handshake = conform::read_udp_datagrams(kCaptures + "/ngtcp2/handshake.pcap");
+  auto retry = conform::read_udp_datagrams(kCaptures + "/ngtcp2/retry.pcap");
+  BOOST_TEST_REQUIRE(retry.size() == 12u);
+  retry.resize(10);
+  const std::int64_t shift = handshake.front().time_ns + 5'000'000 - retry.front().time_ns;
+  for (auto& d : retry) d.time_ns += shift;
+  std::vector<conform::CapturedDatagram> merged = handshake;
+  merged.insert(merged.end(), retry.begin(), retry.end());
+  std::stable_sort(merged.begin(), merged.end(), [](const auto& a, const auto& b) { return a.time_ns < b.time_ns; });
+  const std::string keys = write_file(dir + "/both.keys", read_file(kCaptures + "/ngtcp2/handshake.keys") +
+                                                             read_file(kCaptures + "/ngtcp2/retry.keys"));
+  auto check = [&](const std::string& capture, const std::string& name) {
+    const auto r = run_conform({"check", capture, "--keylog", keys, "--out", dir + "/out-" + name, "--json",
+                                dir + "/" + name + ".json", "-q"},
+                               ".", kEnv);
+    BOOST_TEST((r.exit_code == 0 || r.exit_code == 1), name << ": " << r.out + r.err);
+    return json::parse(read_file(dir + "/" + name + ".json"));
+  };
+  const json both = check(write_udp_capture(dir + "/merged.pcap", merged), "merged");
+  const json first = check(write_udp_capture(dir + "/handshake.pcap", handshake), "handshake");
+  const json second = check(write_udp_capture(dir + "/retry.pcap", retry), "retry");
+  // Interleaved: the second connection's first datagram comes before the
+  // first's last.
+  const auto& units = both.at("offline").at("captures")[0].at("units");
+  BOOST_TEST_REQUIRE(units.size() == 2u);
+  BOOST_TEST(units[0].at("frames") == handshake.size());
+  BOOST_TEST(units[1].at("frames") == retry.size());
+  BOOST_TEST(judged(both, "merged.pcap#1").size() >= 6u);
+  BOOST_TEST(judged(both, "merged.pcap#1") == judged(first, "handshake.pcap#1"));
+  BOOST_TEST(judged(both, "merged.pcap#2") == judged(second, "retry.pcap#1"));
 }
 
 // The folders refer to the captures; --write-failing-pcaps copies out the

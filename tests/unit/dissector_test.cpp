@@ -6,6 +6,7 @@
 #include "dissect/key_schedule.hpp"
 #include "unit/quic_packet_builder.hpp"
 #include "unit/rfc9001_vectors.hpp"
+#include "support/build_paths.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -356,6 +357,89 @@ BOOST_AUTO_TEST_CASE(secrets_found_needs_no_packet_beyond_the_initial) {
   cap.add(true, hex(v::kClientProtectedPacket));
   BOOST_TEST(dissect::dissect(cap.datagrams, key_log_for(kRfcClientRandom)).connections.at(0).secrets_found);
   BOOST_TEST(!dissect::dissect(cap.datagrams, KeyLog{}).connections.at(0).secrets_found);
+}
+
+namespace {
+
+// A stray datagram at `time_ns`: it moves the capture's clock, nothing else.
+CapturedDatagram stray_at(std::int64_t time_ns, std::uint64_t frame) {
+  CapturedDatagram d;
+  d.frame = frame;
+  d.time_ns = time_ns;
+  d.from = {0x0a000001, 53};
+  d.to = {0x0a000002, 53};
+  return d;
+}
+
+std::string text_of(const Connection& c) {
+  Timeline t;
+  t.connections.push_back(c);
+  std::ostringstream out;
+  print_timeline(out, t);
+  return out.str();
+}
+
+}  // namespace
+
+// The RFC connection's client sets max_idle_timeout 30000 ms (RFC 9001
+// A.2's ClientHello: 01 04 80 00 75 30); the server sets none. It ends once
+// silent for 30 s plus three PTOs at the initial RTT with the default
+// max_ack_delay: 30 s + 2.997 s + 75 ms = 33.072 s.
+BOOST_AUTO_TEST_CASE(an_idle_connection_ends_after_its_idle_timeout) {
+  const Capture cap = full_connection();
+  const KeyLog keys = key_log_for(kRfcClientRandom);
+  Dissector d(keys);
+  for (const auto& datagram : cap.datagrams) d.add(datagram);
+  BOOST_TEST(d.take_ended().empty());
+  const std::int64_t last = cap.datagrams.back().time_ns;
+  d.add(stray_at(last + 10'000'000'000, 8));
+  BOOST_TEST(d.take_ended().empty());
+  d.add(stray_at(last + 33'071'000'000, 9));
+  BOOST_TEST(d.take_ended().empty());
+  // It looks once a second of capture time at most: a second on.
+  d.add(stray_at(last + 34'071'000'000, 10));
+  auto ended = d.take_ended();
+  BOOST_TEST_REQUIRE(ended.size() == 1u);
+  BOOST_TEST(ended[0].index == 0u);
+  BOOST_TEST(ended[0].datagrams.size() == cap.datagrams.size());
+  BOOST_TEST(ended[0].client_parameters->max_idle_timeout.value() == 30000u);
+  BOOST_TEST(ended[0].secrets_found);
+  const Timeline rest = d.finish();
+  BOOST_TEST(rest.connections.empty());
+  BOOST_TEST(rest.unattributed.size() == 3u);
+}
+
+// captures/ngtcp2/two-connections.pcap, as tshark decodes it: the first
+// connection's CONNECTION_CLOSE at frame 10 (quic.frame_type == 0x1c), its
+// last datagram frame 11 at 0.032 s, the second connection's first frame 12
+// at 3.762 s: 3.73 s of silence, more than the 3.072 s a closed connection
+// drains (2.997 s + 3 x 25 ms), so frame 12 ends the first. Its connection
+// IDs then route nothing: the second connection is dissected as alone.
+BOOST_AUTO_TEST_CASE(a_closed_connection_ends_after_its_draining_period) {
+  const std::string base = std::string(CONFORM_SOURCE_DIR) + "/captures/ngtcp2/two-connections";
+  const auto contents = read_capture(base + ".pcap");
+  const KeyLog keys = read_key_log(base + ".keys");
+  const Timeline whole = dissect::dissect(contents.datagrams, keys);
+  BOOST_TEST_REQUIRE(whole.connections.size() == 2u);
+  Dissector d(keys);
+  std::vector<Connection> ended;
+  for (const auto& datagram : contents.datagrams) {
+    d.add(datagram);
+    for (auto& c : d.take_ended()) ended.push_back(std::move(c));
+    if (datagram.frame == 11) BOOST_TEST(ended.empty());
+    if (datagram.frame == 12) BOOST_TEST(ended.size() == 1u);
+  }
+  BOOST_TEST_REQUIRE(ended.size() == 1u);
+  Timeline rest = d.finish();
+  BOOST_TEST_REQUIRE(rest.connections.size() == 1u);
+  ended.push_back(std::move(rest.connections[0]));
+  for (std::size_t i = 0; i < 2; ++i) {
+    BOOST_TEST(ended[i].index == i);
+    // The same connection as dissecting the whole capture gives.
+    BOOST_TEST(text_of(ended[i]) == text_of(whole.connections[i]));
+  }
+  BOOST_TEST(ended[0].datagrams.back().frame == 11u);
+  BOOST_TEST(ended[1].datagrams.front().frame == 12u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -49,7 +49,7 @@ VantageInference infer(const fs::path& capture) {
     keylogs.push_back({keys.string(), dissect::read_key_log_text(keys.string())});
   std::string text, sources;
   const auto keys = capture_keys(capture.string(), keylogs, text, sources);
-  return infer_vantage(read_for_check(capture.string(), keys).timeline);
+  return read_for_check(capture.string(), std::make_shared<const dissect::KeyLog>(keys)).inferred;
 }
 
 // Captures whose signs leave the answer open. quiche.pcap: the relay wrote

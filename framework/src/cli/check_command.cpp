@@ -299,8 +299,9 @@ int command_check(const CheckCommandOptions& options) {
     taken.push_back(k);
     key_texts.emplace_back();
     key_sources.emplace_back();
-    const auto keys = capture_keys(captures[k], keylogs, key_texts.back(), key_sources.back());
-    read_captures.push_back(read_for_check(captures[k], keys));
+    auto keys = std::make_shared<const dissect::KeyLog>(
+        capture_keys(captures[k], keylogs, key_texts.back(), key_sources.back()));
+    read_captures.push_back(read_for_check(captures[k], std::move(keys)));
   }
   const auto roots = capture_roots(options.out_dir, labels, shares);
   const auto vantages = named_vantages(cases);

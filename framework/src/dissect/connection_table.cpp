@@ -17,6 +17,17 @@ void ConnectionTable::add_addresses(std::size_t connection, NetEndpoint client, 
   client_server_[{client, server}] = connection;
 }
 
+void ConnectionTable::remove(std::size_t connection) {
+  for (Side owner : {Side::client, Side::server}) {
+    const auto it = cids_.find({connection, owner});
+    if (it == cids_.end()) continue;
+    for (const auto& cid : it->second)
+      if (const auto o = owners_.find(cid); o != owners_.end() && o->second.first == connection) owners_.erase(o);
+    cids_.erase(it);
+  }
+  std::erase_if(client_server_, [&](const auto& entry) { return entry.second == connection; });
+}
+
 std::optional<Route> ConnectionTable::by_dcid(const ConnectionId& dcid) const {
   auto it = owners_.find(dcid);
   if (it == owners_.end()) return std::nullopt;

@@ -34,6 +34,9 @@ class ConnectionTable {
   void add_cid(std::size_t connection, Side owner, const ConnectionId& cid);
   /// Records the addresses of a connection's client and server.
   void add_addresses(std::size_t connection, NetEndpoint client, NetEndpoint server);
+  /// Forgets `connection`: its IDs and addresses route nothing more (those a
+  /// later connection took over stay that one's).
+  void remove(std::size_t connection);
 
   /// The connection of a long header packet addressed to `dcid`.
   std::optional<Route> by_dcid(const ConnectionId& dcid) const;

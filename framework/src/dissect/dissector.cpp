@@ -42,6 +42,11 @@ struct ConnectionState {
   ConnectionId initial_keys_dcid;   // what the Initial keys were derived from
   std::optional<ConnectionId> retry_scid;
   bool tls_installed = false;
+  // For Dissector::take_ended: the time of its latest datagram, whether a
+  // CONNECTION_CLOSE or Stateless Reset was seen, and whether it was taken.
+  std::int64_t last_ns = 0;
+  bool closed = false;
+  bool taken = false;
 };
 
 }  // namespace dissector_state
@@ -78,6 +83,10 @@ struct Dissector::State {
   std::vector<ConnectionState> states;
   ConnectionTable table;
   Bytes scratch;
+  // The time of the datagram added last, and of the last look for ended
+  // connections.
+  std::int64_t now_ns = 0;
+  std::optional<std::int64_t> looked_ns;
 
   explicit State(const KeyLog& k) : keys(k) {}
 
@@ -106,15 +115,75 @@ struct Dissector::State {
 Dissector::Dissector(const KeyLog& keys) : s_(std::make_unique<State>(keys)) {}
 Dissector::~Dissector() = default;
 
+namespace {
+
+// How long `c` stays silent before it ends (Dissector::take_ended), or
+// nullopt: never.
+std::optional<std::int64_t> silence_that_ends(const Connection& c, bool closed) {
+  constexpr std::int64_t kMs = 1'000'000;
+  // max_ack_delay: 25 ms unless declared (RFC 9000 §18.2), below 2^14 ms.
+  std::uint64_t max_ack_delay_ms = 25;
+  for (const auto* tp : {&c.client_parameters, &c.server_parameters})
+    if (*tp && (*tp)->max_ack_delay) max_ack_delay_ms = std::max(max_ack_delay_ms, *(*tp)->max_ack_delay);
+  const std::int64_t drain = kDrainNs + 3 * kMs * static_cast<std::int64_t>(std::min<std::uint64_t>(max_ack_delay_ms, 1 << 14));
+  if (closed) return drain;
+  std::optional<std::uint64_t> idle_ms;
+  for (const auto* tp : {&c.client_parameters, &c.server_parameters})
+    if (*tp && (*tp)->max_idle_timeout && *(*tp)->max_idle_timeout)
+      idle_ms = std::min(idle_ms.value_or(UINT64_MAX), *(*tp)->max_idle_timeout);
+  if (!idle_ms) return std::nullopt;
+  return static_cast<std::int64_t>(std::min<std::uint64_t>(*idle_ms, std::uint64_t{1} << 40)) * kMs + drain;
+}
+
+bool closes(const Packet& p) {
+  if (p.undecryptable == Undecryptable::stateless_reset) return true;
+  return std::any_of(p.frames.begin(), p.frames.end(),
+                     [](const Frame& f) { return std::holds_alternative<ConnectionCloseFrame>(f); });
+}
+
+// A connection that never got past its Initials never needed its TLS
+// secrets; whether the key log holds them is still true or not.
+void settle_secrets_found(Connection& c, const KeyLog& keys) {
+  if (c.client_random && !c.secrets_found) c.secrets_found = keys.connections.contains(*c.client_random);
+}
+
+}  // namespace
+
+std::vector<Connection> Dissector::take_ended() {
+  std::vector<Connection> ended;
+  constexpr std::int64_t kLookEveryNs = 1'000'000'000;
+  if (s_->looked_ns && std::abs(s_->now_ns - *s_->looked_ns) < kLookEveryNs) return ended;
+  s_->looked_ns = s_->now_ns;
+  for (std::size_t i = 0; i < s_->states.size(); ++i) {
+    auto& st = s_->states[i];
+    if (st.taken || s_->now_ns < st.last_ns) continue;
+    Connection& c = s_->timeline.connections[i];
+    const auto silence = silence_that_ends(c, st.closed);
+    if (!silence || s_->now_ns - st.last_ns <= *silence) continue;
+    settle_secrets_found(c, s_->keys);
+    ended.push_back(std::move(c));
+    c = Connection{};
+    c.index = i;
+    st = ConnectionState();
+    st.taken = true;
+    s_->table.remove(i);
+  }
+  return ended;
+}
+
 Timeline Dissector::finish() {
-  // A connection that never got past its Initials never needed its TLS
-  // secrets; whether the key log holds them is still true or not.
-  for (auto& c : s_->timeline.connections)
-    if (c.client_random && !c.secrets_found) c.secrets_found = s_->keys.connections.contains(*c.client_random);
-  return std::move(s_->timeline);
+  Timeline out;
+  out.unattributed = std::move(s_->timeline.unattributed);
+  for (std::size_t i = 0; i < s_->timeline.connections.size(); ++i) {
+    if (s_->states[i].taken) continue;
+    settle_secrets_found(s_->timeline.connections[i], s_->keys);
+    out.connections.push_back(std::move(s_->timeline.connections[i]));
+  }
+  return out;
 }
 
 void Dissector::add(const CapturedDatagram& d) {
+  s_->now_ns = d.time_ns;
   auto unattributed = [&](std::string reason) {
     s_->timeline.unattributed.push_back({d.frame, d.time_ns, d.from, d.to, d.payload.size(), std::move(reason)});
   };
@@ -126,6 +195,8 @@ void Dissector::add(const CapturedDatagram& d) {
     return unattributed("no known connection: unknown connection ID and addresses, and not a client's first Initial");
   }
   auto& datagrams = s_->timeline.connections[route->connection].datagrams;
+  auto& state = s_->states[route->connection];
+  state.last_ns = std::max(state.last_ns, d.time_ns);
   auto push = [&](std::span<const std::uint8_t> bytes, std::vector<Packet> packets, std::size_t padding_after) {
     Datagram out;
     out.frame = d.frame;
@@ -138,6 +209,7 @@ void Dissector::add(const CapturedDatagram& d) {
     out.ttl = d.ttl;
     out.packets = std::move(packets);
     out.padding_after = padding_after;
+    state.closed = state.closed || std::any_of(out.packets.begin(), out.packets.end(), closes);
     datagrams.push_back(std::move(out));
   };
   const std::span<const std::uint8_t> payload(d.payload);

@@ -17,6 +17,10 @@
 
 namespace conform::dissect {
 
+/// Three PTOs at RFC 9002's initial RTT of 333 ms, max_ack_delay aside:
+/// 3 x (333 + 4 x 333 / 2) ms.
+inline constexpr std::int64_t kDrainNs = 2'997'000'000;
+
 class Dissector {
  public:
   /// `keys` must outlive the Dissector; an empty KeyLog decrypts Initial
@@ -28,7 +32,22 @@ class Dissector {
 
   /// Adds the next datagram in capture order.
   void add(const CapturedDatagram& datagram);
-  /// The timeline of everything added, moved out; the Dissector is spent.
+  /// The connections that have ended by the time of the datagram added
+  /// last, in order of first appearance, moved out: the Dissector forgets
+  /// them, and their connection IDs and addresses route no later datagram.
+  /// A connection ends once silent (no datagram of it in the capture) for
+  ///   - after a CONNECTION_CLOSE or a Stateless Reset: the closing or
+  ///     draining period, three times the PTO (RFC 9000 §10.2), taken for
+  ///     the initial RTT of 333 ms (RFC 9002 §6.2.2), the longest PTO a
+  ///     path of that RTT or less has: kDrainNs plus three max_ack_delays;
+  ///   - otherwise: the idle timeout (§10.1: the smaller max_idle_timeout
+  ///     of the two, 0 or absent meaning none) plus that same period, for
+  ///     what the capture's place shifts of each endpoint's clock;
+  /// and never while neither side set an idle timeout. Looks at most once
+  /// a second of capture time.
+  std::vector<Connection> take_ended();
+  /// The timeline of everything added and not taken, moved out; the
+  /// Dissector is spent.
   Timeline finish();
 
  private:

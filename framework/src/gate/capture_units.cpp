@@ -75,10 +75,10 @@ fs::path unit_folder(const fs::path& root, std::size_t number) {
 
 // QUIC: each connection, by reference to the capture (capture/unit_source.hpp).
 // `keyed`: a key log was given (or the capture holds one).
-void quic_units(const std::string& capture_path, std::int64_t origin, const dissect::Timeline& timeline,
-                const fs::path& root, bool keyed, const UnitFilter& keep, SplitCapture& out) {
+void quic_units(const std::string& capture_path, const ReadCapture& capture, const fs::path& root, bool keyed,
+                const UnitFilter& keep, SplitCapture& out) {
   const std::string name = root.filename().string();
-  for (const auto& conn : timeline.connections) {
+  for (const auto& conn : capture.connections) {
     CaptureUnit unit;
     unit.number = ++out.units_total;
     unit.label = fmt::format("{}#{}", name, unit.number);
@@ -94,18 +94,24 @@ void quic_units(const std::string& capture_path, std::int64_t origin, const diss
     unit.client = conn.client.str();
     unit.server = conn.server.str();
     if (conn.client_random) unit.client_random = dissect::to_hex(*conn.client_random);
-    for (const auto& d : conn.datagrams)
-      // Segments of one GSO record share its frame: the record counts once.
-      if (unit.frames.empty() || unit.frames.back() != d.frame) unit.frames.push_back(d.frame);
-    write_unit_source(unit.folder, {fs::absolute(capture_path).string(), unit.frames, origin});
+    unit.frames = conn.frames;
+    write_unit_source(unit.folder, {fs::absolute(capture_path).string(), unit.frames, capture.origin_ns});
     unit.roles_from = unit.frames.empty() ? "the client's Initial"
                                           : fmt::format("the client's Initial (frame {})", unit.frames.front());
     out.units.push_back(std::move(unit));
   }
-  if (!timeline.unattributed.empty())
+  if (const auto& first = capture.first_unattributed)
     out.notes.push_back(fmt::format("{}: {} UDP datagram{} of no QUIC connection (first: frame {}, {})", name,
-                                    timeline.unattributed.size(), timeline.unattributed.size() == 1 ? "" : "s",
-                                    timeline.unattributed.front().frame, timeline.unattributed.front().reason));
+                                    capture.unattributed, capture.unattributed == 1 ? "" : "s", first->frame,
+                                    first->reason));
+}
+
+// The records of `c`, once each: a GSO record's segments share its frame.
+std::vector<std::uint64_t> records_of(const dissect::Connection& c) {
+  std::vector<std::uint64_t> frames;
+  for (const auto& d : c.datagrams)
+    if (frames.empty() || frames.back() != d.frame) frames.push_back(d.frame);
+  return frames;
 }
 
 struct TcpConnection {
@@ -186,8 +192,7 @@ void tcp_units(const std::string& path, const fs::path& root, const UnitFilter& 
 
 }  // namespace
 
-dissect::Connection unit_connection(const SplitCapture& capture, const CaptureUnit& unit) {
-  dissect::Connection c = capture.timeline->connections.at(unit.connection);
+dissect::Connection unit_connection(dissect::Connection c, const SplitCapture& capture, const CaptureUnit& unit) {
   c.index = 0;
   std::size_t at = 0;  // unit.frames[at] is the datagram's record
   for (auto& d : c.datagrams) {
@@ -198,32 +203,58 @@ dissect::Connection unit_connection(const SplitCapture& capture, const CaptureUn
   return c;
 }
 
-ReadCapture read_for_check(const std::string& path, const dissect::KeyLog& keys) {
-  ReadCapture read;
+StreamedCapture stream_connections(const std::string& path, const dissect::KeyLog& keys,
+                                   const std::function<void(const CapturedDatagram&)>& on_datagram,
+                                   const std::function<void(dissect::Connection&&)>& on_ended) {
+  StreamedCapture out;
   dissect::Dissector dissector(keys);
-  read.summary = for_each_datagram(path, [&](const CapturedDatagram& d) {
-    if (read.datagrams++ == 0) read.origin_ns = d.time_ns;
-    if (d.truncated) read.cut_frames.push_back(d.frame);
+  out.summary = for_each_datagram(path, [&](const CapturedDatagram& d) {
+    on_datagram(d);
     dissector.add(d);
+    for (auto& c : dissector.take_ended()) on_ended(std::move(c));
   });
-  read.warning = damage_warning(path, read.summary, "judged");
-  read.timeline = dissector.finish();
-  const std::unordered_set<std::uint64_t> cut(read.cut_frames.begin(), read.cut_frames.end());
-  if (cut.empty()) return read;
-  for (std::size_t c = 0; c < read.timeline.connections.size(); ++c) {
+  auto rest = dissector.finish();
+  for (auto& c : rest.connections) on_ended(std::move(c));
+  out.unattributed = std::move(rest.unattributed);
+  return out;
+}
+
+ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissect::KeyLog> keys) {
+  ReadCapture read;
+  read.keys = std::move(keys);
+  VantageSurvey survey;
+  std::unordered_set<std::uint64_t> cut;
+  auto on_datagram = [&](const CapturedDatagram& d) {
+    if (read.datagrams++ == 0) read.origin_ns = d.time_ns;
+    if (d.truncated) {
+      read.cut_frames.push_back(d.frame);
+      cut.insert(d.frame);
+    }
+  };
+  std::optional<std::pair<std::size_t, std::string>> cut_connection;  // the first connection the snap length cut
+  auto on_ended = [&](dissect::Connection&& c) {
+    survey.add(c);
     std::size_t count = 0;
     std::uint64_t first = 0;
-    for (const auto& d : read.timeline.connections[c].datagrams) {
-      if (!cut.count(d.frame)) continue;
-      if (count++ == 0) first = d.frame;
-    }
-    if (count)
-      throw InputError({path}, fmt::format("frame {}: the snap length cut {} datagram{} of QUIC connection {} "
-                                           "short, and a packet cut short cannot be decrypted (its AEAD tag "
-                                           "covers all of it), so no check could see that connection whole; "
-                                           "capture with a snap length of at least the path MTU (tcpdump -s 0)",
-                                           first, count, count == 1 ? "" : "s", c + 1));
-  }
+    for (const auto& d : c.datagrams)
+      if (cut.count(d.frame) && count++ == 0) first = d.frame;
+    if (count && (!cut_connection || c.index < cut_connection->first))
+      cut_connection.emplace(c.index, fmt::format("frame {}: the snap length cut {} datagram{} of QUIC connection {} "
+                                   "short, and a packet cut short cannot be decrypted (its AEAD tag "
+                                   "covers all of it), so no check could see that connection whole; "
+                                   "capture with a snap length of at least the path MTU (tcpdump -s 0)",
+                                   first, count, count == 1 ? "" : "s", c.index + 1));
+    read.connections.push_back({c.index, c.client, c.server, c.client_random, c.secrets_found, records_of(c)});
+  };
+  auto streamed = stream_connections(path, *read.keys, on_datagram, on_ended);
+  read.summary = streamed.summary;
+  read.warning = damage_warning(path, read.summary, "judged");
+  if (cut_connection) throw InputError({path}, cut_connection->second);
+  std::sort(read.connections.begin(), read.connections.end(),
+            [](const ConnectionSketch& a, const ConnectionSketch& b) { return a.index < b.index; });
+  read.unattributed = streamed.unattributed.size();
+  if (!streamed.unattributed.empty()) read.first_unattributed = streamed.unattributed.front();
+  read.inferred = survey.infer();
   return read;
 }
 
@@ -232,12 +263,12 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
                            std::optional<Vantage> given, const UnitFilter& keep) {
   SplitCapture out;
   out.path = path;
-  out.timeline = &capture.timeline;
+  out.keys = capture.keys;
   out.unit_files = {"client.pcap", "server.pcap"};
   for (const auto& v : vantages) out.unit_files.push_back(v + ".pcap");
   out.origin_ns = capture.origin_ns;
   if (!capture.warning.empty()) out.warnings.push_back(capture.warning);
-  quic_units(path, out.origin_ns, capture.timeline, root, !key_log_text.empty(), keep, out);
+  quic_units(path, capture, root, !key_log_text.empty(), keep, out);
   tcp_units(path, root, keep, out);
   if (out.units_total == 0) {
     const auto cut = capture.cut_frames.size();
@@ -251,7 +282,7 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
                                          "datagrams and no TCP segment over IPv4{}",
                                          capture.datagrams, why_none));
   }
-  const auto inferred = infer_vantage(capture.timeline);
+  const auto& inferred = capture.inferred;
   if (given) {
     out.vantage = *given;
     out.vantage_from = "given with --vantage";

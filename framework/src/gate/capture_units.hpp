@@ -9,11 +9,14 @@
 
 #include "capture/pcap_reader.hpp"
 #include "capture/vantage.hpp"
+#include "gate/vantage_inference.hpp"
 #include "dissect/key_log.hpp"
 #include "dissect/timeline.hpp"
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,10 +70,10 @@ struct SplitCapture {
   std::string vantage_from;
   /// Inferred, and the capture could not tell (vantage is then `path`).
   bool vantage_ambiguous = false;
-  /// The capture's QUIC connections, dissected once (ReadCapture::timeline,
-  /// valid while it lives), and the time of its first datagram, from which
-  /// a unit's times count.
-  const dissect::Timeline* timeline = nullptr;
+  /// The keys its QUIC connections decrypt with, for judging (which reads
+  /// the capture again, one connection at a time: judge_offline), and the
+  /// time of its first datagram, from which a unit's times count.
+  std::shared_ptr<const dissect::KeyLog> keys;
   std::int64_t origin_ns = 0;
   /// The names a unit's checks know its capture by (client.pcap,
   /// server.pcap, one per other vantage the checks name): evidence and
@@ -78,14 +81,40 @@ struct SplitCapture {
   std::vector<std::string> unit_files;
 };
 
-/// A QUIC unit's connection as its checks see it: what dissecting the unit's
-/// client.pcap shows, from the capture's one dissection: times since the
-/// capture's first datagram, frames numbered as in the unit file (evidence
-/// is translated back with `unit.frames`). Addresses stay the capture's.
-dissect::Connection unit_connection(const SplitCapture& capture, const CaptureUnit& unit);
+/// A QUIC unit's connection `c` (dissected from its capture) as its checks
+/// see it: times since the capture's first datagram, frames numbered from 1
+/// in the order of `unit.frames` (evidence is translated back with them),
+/// as conform's own run of one connection would show it. Addresses stay
+/// the capture's.
+dissect::Connection unit_connection(dissect::Connection c, const SplitCapture& capture, const CaptureUnit& unit);
 
-/// A capture read through (one datagram at a time, none kept) and its QUIC
-/// connections dissected, before anything is written: `conform check` reads every input first, so a bad
+/// What the split keeps of a QUIC connection once the dissector has let it
+/// go: enough for its unit, not its packets.
+struct ConnectionSketch {
+  std::size_t index = 0;
+  NetEndpoint client{}, server{};
+  std::optional<dissect::ClientRandom> client_random;
+  bool secrets_found = false;
+  /// Its records, by frame number, once each (a GSO record's segments share one).
+  std::vector<std::uint64_t> frames;
+};
+
+/// Dissects `path` one datagram at a time, keeping none: calls
+/// `on_datagram` with each UDP datagram and `on_ended` with each QUIC
+/// connection as it ends (dissect::Dissector::take_ended), the rest at the
+/// capture's end. Returns the datagrams of no connection and the summary.
+/// Throws as for_each_datagram does.
+struct StreamedCapture {
+  CaptureSummary summary;
+  std::vector<dissect::UnattributedDatagram> unattributed;
+};
+StreamedCapture stream_connections(const std::string& path, const dissect::KeyLog& keys,
+                                   const std::function<void(const CapturedDatagram&)>& on_datagram,
+                                   const std::function<void(dissect::Connection&&)>& on_ended);
+
+/// A capture read through, one datagram at a time, and its QUIC
+/// connections dissected, each let go once it has ended, before anything
+/// is written: `conform check` reads every input first, so a bad
 /// one stops it with the earlier results in `--out` untouched.
 struct ReadCapture {
   CaptureSummary summary;
@@ -94,7 +123,14 @@ struct ReadCapture {
   std::uint64_t datagrams = 0;
   std::int64_t origin_ns = 0;
   std::vector<std::uint64_t> cut_frames;
-  dissect::Timeline timeline;
+  /// Its QUIC connections in order of first appearance, and its datagrams
+  /// of none (the first with why).
+  std::vector<ConnectionSketch> connections;
+  std::uint64_t unattributed = 0;
+  std::optional<dissect::UnattributedDatagram> first_unattributed;
+  /// Where its signs say it was taken.
+  VantageInference inferred;
+  std::shared_ptr<const dissect::KeyLog> keys;
   /// A file cut inside its last record: judged up to it (see damage_warning).
   std::string warning;
 };
@@ -104,7 +140,7 @@ struct ReadCapture {
 /// snap length cut a datagram of a QUIC connection: its packets cannot be
 /// decrypted (the AEAD tag covers the whole packet, RFC 9001 §5.3), so a
 /// check would judge a connection it cannot see whole and could pass it.
-ReadCapture read_for_check(const std::string& path, const dissect::KeyLog& keys);
+ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissect::KeyLog> keys);
 
 /// Which connections of a capture (by number, from 1) a job judges.
 using UnitFilter = std::function<bool(std::size_t number)>;

@@ -15,7 +15,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <numeric>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -126,14 +126,12 @@ bool applies(const Case& c, const std::string& transport, const CheckRegistry& c
   });
 }
 
-// A QUIC unit's connection dissected for its checks from the capture's one
-// dissection, under the names its folder gives it (client.pcap and
-// server.pcap, one vantage point); nullptr for a TCP unit, whose checks
-// read its folder.
-std::shared_ptr<const quic_checks::QuicCaptures> prepare(const SplitCapture& capture, const CaptureUnit& unit) {
-  if (unit.transport != "QUIC" || !capture.timeline) return nullptr;
+// A QUIC unit's connection `c` for its checks, under the names its folder
+// would give it (client.pcap and server.pcap, one vantage point).
+std::shared_ptr<const quic_checks::QuicCaptures> prepare(dissect::Connection c, const SplitCapture& capture,
+                                                        const CaptureUnit& unit) {
   dissect::Timeline timeline;
-  timeline.connections.push_back(unit_connection(capture, unit));
+  timeline.connections.push_back(unit_connection(std::move(c), capture, unit));
   auto prepared = std::make_shared<quic_checks::QuicCaptures>();
   prepared->clients.push_back(quic_checks::make_capture_facts("client.pcap", std::move(timeline)));
   prepared->server = quic_checks::renamed(*prepared->clients.front(), "server.pcap");
@@ -170,37 +168,56 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
                      fmt::format("no chosen case judges what the captures hold ({} connections only): name a suite "
                                  "of {} checks (suites/tcp judges TCP, suites/capture QUIC)",
                                  fmt::join(transports, " and "), fmt::join(transports, " or ")));
-  // Unit by unit, each dissected once for all its cases; results in case
-  // order all the same.
-  std::vector<std::size_t> order(run->cases.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return std::pair(run->places[a].capture, run->places[a].connection) <
-           std::pair(run->places[b].capture, run->places[b].connection);
-  });
+  // Unit by unit, each with all its cases, as its capture is read again
+  // and each of its QUIC connections ends; results in case order all the same.
+  std::map<const CaptureUnit*, std::vector<std::size_t>> jobs_of;
+  for (std::size_t k = 0; k < jobs.size(); ++k) jobs_of[jobs[k].unit].push_back(k);
   std::vector<std::optional<CaseResult>> results(run->cases.size());
-  std::shared_ptr<const quic_checks::QuicCaptures> prepared;
-  const CaptureUnit* prepared_for = nullptr;
-  for (const std::size_t k : order) {
-    const Case& c = run->cases[k];
-    const Job& job = jobs[k];
-    RunRecord record;
-    if (const int signal = interruption.signal()) {
-      record.status = Status::interrupted;
-      record.reason = "not judged: the check was interrupted by " + signal_name(signal);
-    } else {
-      const auto start = std::chrono::steady_clock::now();
-      if (prepared_for != job.unit) {
-        prepared = prepare(*job.capture, *job.unit);
-        prepared_for = job.unit;
+  auto judge_unit = [&](const SplitCapture& capture, const CaptureUnit& unit, const PreparedCaptures* prepared) {
+    for (const std::size_t k : jobs_of[&unit]) {
+      const Case& c = run->cases[k];
+      RunRecord record;
+      if (const int signal = interruption.signal()) {
+        record.status = Status::interrupted;
+        record.reason = "not judged: the check was interrupted by " + signal_name(signal);
+      } else {
+        const auto start = std::chrono::steady_clock::now();
+        record = judge_checks(c, unit.folder, c.settings, checks, CaptureOrigin::elsewhere, prepared);
+        record.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        to_original(record, capture, unit);
       }
-      record = judge_checks(c, job.unit->folder, c.settings, checks, CaptureOrigin::elsewhere, prepared.get());
-      record.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      to_original(record, *job.capture, *job.unit);
+      record.artifact_dir = unit.folder;
+      results[k] = aggregate(c, {std::move(record)}, {});
     }
-    record.artifact_dir = job.unit->folder;
-    results[k] = aggregate(c, {std::move(record)}, {});
+  };
+  struct Interrupted {};
+  for (const auto& capture : captures) {
+    std::map<std::size_t, const CaptureUnit*> quic;  // by connection index
+    for (const auto& unit : capture.units)
+      if (unit.transport == "QUIC" && jobs_of.count(&unit)) quic[unit.connection] = &unit;
+    if (!quic.empty() && !interruption.signal()) try {
+        stream_connections(capture.path, *capture.keys, [](const CapturedDatagram&) {},
+                           [&](dissect::Connection&& c) {
+                             const auto it = quic.find(c.index);
+                             if (it == quic.end()) return;
+                             judge_unit(capture, *it->second, prepare(std::move(c), capture, *it->second).get());
+                             if (interruption.signal()) throw Interrupted{};
+                           });
+      } catch (const Interrupted&) {
+      }
+    for (const auto& unit : capture.units)
+      if (unit.transport != "QUIC") judge_unit(capture, unit, nullptr);
   }
+  // What an interruption left unjudged.
+  for (const auto& [unit, ks] : jobs_of)
+    for (const std::size_t k : ks)
+      if (!results[k]) {
+        RunRecord record;
+        record.status = Status::interrupted;
+        record.reason = "not judged: the check was interrupted by " + signal_name(interruption.signal());
+        record.artifact_dir = unit->folder;
+        results[k] = aggregate(run->cases[k], {std::move(record)}, {});
+      }
   for (auto& result : results) {
     run->totals.add(*result);
     run->results.push_back(std::move(*result));

@@ -168,21 +168,6 @@ std::string describe_signs(std::string_view who, const AckerSigns& s) {
   return text;
 }
 
-// The address every datagram of the capture went from and to, if one.
-std::optional<std::string> one_host(const dissect::Timeline& timeline) {
-  std::optional<NetEndpoint> host;
-  for (const auto& c : timeline.connections)
-    for (const auto& d : c.datagrams) {
-      NetEndpoint from = d.from, to = d.to;
-      from.port = to.port = 0;
-      if (from != to || (host && *host != from)) return std::nullopt;
-      host = from;
-    }
-  if (!host) return std::nullopt;
-  const std::string text = host->str();
-  return text.substr(0, text.rfind(':'));
-}
-
 // Whether the capture is at `one`'s host, given its peer's signs.
 bool at_host(const AckerSigns& one, const AckerSigns& peer, bool one_host) {
   if (elsewhere(one)) return false;
@@ -194,20 +179,36 @@ bool at_host(const AckerSigns& one, const AckerSigns& peer, bool one_host) {
 
 }  // namespace
 
-VantageInference infer_vantage(const dissect::Timeline& timeline) {
+void VantageSurvey::add(const dissect::Connection& c) {
+  ++connections_;
+  for (Side acker : {Side::client, Side::server}) {
+    AckerSigns one;
+    AckReader(c, acker).read(one);
+    pool(acker == Side::client ? client_ : server_, one);
+  }
+  // Whether every datagram so far went from and to one address.
+  for (const auto& d : c.datagrams) {
+    if (many_hosts_) break;
+    NetEndpoint from = d.from, to = d.to;
+    from.port = to.port = 0;
+    if (from != to || (host_ && *host_ != from)) many_hosts_ = true;
+    host_ = from;
+  }
+}
+
+VantageInference VantageSurvey::infer() const {
   VantageInference out;
-  if (timeline.connections.empty()) {
+  if (!connections_) {
     out.ambiguous = true;
     out.reason = "cannot tell: no QUIC connection to read it from (no TCP check needs it), so taken as on the path";
     return out;
   }
-  for (const auto& c : timeline.connections)
-    for (Side acker : {Side::client, Side::server}) {
-      AckerSigns one;
-      AckReader(c, acker).read(one);
-      pool(acker == Side::client ? out.client : out.server, one);
-    }
-  out.one_host = one_host(timeline);
+  out.client = client_;
+  out.server = server_;
+  if (host_ && !many_hosts_) {
+    const std::string text = host_->str();
+    out.one_host = text.substr(0, text.rfind(':'));
+  }
   const bool same = out.one_host.has_value();
   const bool client = at_host(out.client, out.server, same), server = at_host(out.server, out.client, same);
   // Only its ACKs show whether what the capture saw arriving reached an
@@ -244,6 +245,12 @@ VantageInference infer_vantage(const dissect::Timeline& timeline) {
     out.reason += fmt::format(": so at {}", describe(out.vantage));
   }
   return out;
+}
+
+VantageInference infer_vantage(const dissect::Timeline& timeline) {
+  VantageSurvey survey;
+  for (const auto& c : timeline.connections) survey.add(c);
+  return survey.infer();
 }
 
 }  // namespace conform

@@ -88,6 +88,20 @@ struct VantageInference {
 /// beyond one host.
 inline constexpr std::int64_t kNearNs = 1'000'000;
 
+/// The signs of a capture's QUIC connections, pooled one connection at a
+/// time (conform check forgets each once it has ended), and what they say.
+class VantageSurvey {
+ public:
+  void add(const dissect::Connection& c);
+  VantageInference infer() const;
+
+ private:
+  std::size_t connections_ = 0;
+  AckerSigns client_, server_;
+  std::optional<NetEndpoint> host_;
+  bool many_hosts_ = false;
+};
+
 /// The signs of every QUIC connection of `timeline`, pooled, and what they say.
 VantageInference infer_vantage(const dissect::Timeline& timeline);
 
