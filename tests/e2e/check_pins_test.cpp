@@ -89,6 +89,9 @@ BOOST_AUTO_TEST_CASE(every_capture_is_judged_as_pinned) {
   const auto all = captures();
   BOOST_TEST(all.size() >= 35u);
   const std::string dir = scratch_dir("pins");
+  // One thread judging, and more than the machine has: the same results in
+  // the same order.
+  for (const std::string jobs : {"1", "3"})
   for (const auto& name : all) {
     const fs::path capture = root / name;
     const fs::path keys = fs::path(capture).replace_extension(".keys");
@@ -99,9 +102,9 @@ BOOST_AUTO_TEST_CASE(every_capture_is_judged_as_pinned) {
     std::vector<std::string> args{"check", capture.string()};
     if (fs::exists(keys)) args.insert(args.end(), {"--keylog", keys.string()});
     args.insert(args.end(), {std::string(CONFORM_SOURCE_DIR) + "/" + suite, "--out", dir + "/" + flat, "--json",
-                             dir + "/" + flat + ".json", "-q"});
+                             dir + "/" + flat + ".json", "-q", "-j", jobs});
     const auto r = run_conform(args, ".", {build_plugins_env()});
-    BOOST_TEST_CONTEXT(name << ": " << r.err) {
+    BOOST_TEST_CONTEXT(name << " -j " << jobs << ": " << r.err) {
       BOOST_TEST((r.exit_code == 0 || r.exit_code == 1));
       if (r.exit_code > 1) continue;
       const std::string got = fmt::format("exit {}\n", r.exit_code) +

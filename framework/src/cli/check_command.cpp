@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <thread>
 
 namespace conform {
 namespace fs = std::filesystem;
@@ -212,6 +213,11 @@ CLI::App* add_check_command(CLI::App& app, CheckCommandOptions& options) {
       ->capture_default_str()
       ->check(names_a_path())
       ->type_name("DIR");
+  cmd->add_option("-j,--jobs", options.jobs,
+                  "connections judged in parallel while the captures are read (default: one per CPU); the "
+                  "results are the same, in the same order, whatever N")
+      ->check(whole_number(1, 256))
+      ->type_name("N");
   cmd->add_flag("--write-failing-pcaps", options.write_failing_pcaps,
                 fmt::format("copy the records of each QUIC connection a case failed on into its folder, as {} "
                             "beside its keys.log, to open in Wireshark (the folders refer to the captures by "
@@ -323,7 +329,8 @@ int command_check(const CheckCommandOptions& options) {
     for (const auto& w : c.warnings) fmt::print(stderr, "warning: {}\n", w);
 
   Interruption interruption;
-  const auto run = judge_offline(cases, split, CheckRegistry::builtin(), interruption, shard.has_value());
+  const unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  const auto run = judge_offline(cases, split, CheckRegistry::builtin(), interruption, shard.has_value(), jobs);
   if (options.write_failing_pcaps) {
     const std::size_t written = write_failing_pcaps(*run, split);
     if (options.report.verbosity != Verbosity::quiet)

@@ -24,6 +24,8 @@ struct CheckCommandOptions {
   /// "K/N": judge only job K's share of the captures (gate/check_shard.hpp).
   std::string shard;
   std::uintmax_t split_bytes = kDefaultSplitBytes;
+  /// Threads judging connections; 0: one per CPU.
+  unsigned jobs = 0;
   /// Copy each failing QUIC connection's records into its folder (gate/failing_pcaps.hpp).
   bool write_failing_pcaps = false;
   ReportOptions report;

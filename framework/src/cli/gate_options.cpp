@@ -1,12 +1,27 @@
 // `--baseline`, `--shard` and `--fail-on`.
 #include "cli/gate_options.hpp"
 
+#include <charconv>
+#include <cstdint>
+
 namespace conform {
 
 const CLI::Validator& names_a_path() {
   static const CLI::Validator validator(
       [](const std::string& s) { return s.empty() ? std::string("an empty path names nothing") : std::string(); }, "");
   return validator;
+}
+
+CLI::Validator whole_number(std::uint64_t min, std::uint64_t max) {
+  return CLI::Validator(
+      [min, max](const std::string& s) {
+        std::uint64_t n = 0;
+        const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+        const bool decimal = !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+        if (decimal && ec == std::errc() && end == s.data() + s.size() && n >= min && n <= max) return std::string();
+        return "'" + s + "' is not a whole number from " + std::to_string(min) + " to " + std::to_string(max);
+      },
+      "", "whole number");  // no description: the option's type_name says N once
 }
 
 namespace {

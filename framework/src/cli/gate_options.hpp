@@ -15,6 +15,11 @@ namespace conform {
 /// folder or no report at all.
 const CLI::Validator& names_a_path();
 
+/// A whole number in decimal from `min` to `max`, named with its option when
+/// it is not one. CLI11 reads integers with strtoull in base 0: it would
+/// clamp a value above 2^64-1 to 2^64-1, wrap "-1" to it, and read "010" as 8.
+CLI::Validator whole_number(std::uint64_t min, std::uint64_t max);
+
 /// Adds `--baseline FILE` and `--shard K/N` to `cmd` (`conform run`).
 void add_gate_options(CLI::App& cmd, GateOptions& options);
 

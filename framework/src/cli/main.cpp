@@ -19,21 +19,6 @@ namespace {
 
 constexpr int kExitInputError = 2;
 
-// A whole number in decimal from `min` to `max`, named with its option when
-// it is not one. CLI11 reads integers with strtoull in base 0: it would
-// clamp a value above 2^64-1 to 2^64-1, wrap "-1" to it, and read "010" as 8.
-CLI::Validator whole_number(std::uint64_t min, std::uint64_t max) {
-  return CLI::Validator(
-      [min, max](const std::string& s) {
-        std::uint64_t n = 0;
-        const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
-        const bool decimal = !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
-        if (decimal && ec == std::errc() && end == s.data() + s.size() && n >= min && n <= max) return std::string();
-        return "'" + s + "' is not a whole number from " + std::to_string(min) + " to " + std::to_string(max);
-      },
-      "", "whole number");  // no description: the option's type_name says N once
-}
-
 void add_plugin_options(CLI::App& cmd, conform::PluginOptions& options) {
   cmd.add_option("--plugin-dir", options.dirs,
                  "folder of plugin files (*.so); repeatable. Default: CONFORM_PLUGIN_PATH "
@@ -81,9 +66,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--out", run.out_dir, "folder for each case's captures, key log and verdict.json")
       ->capture_default_str()->check(conform::names_a_path())->type_name("DIR");
   run_cmd->add_option("-j,--jobs", run.jobs, "cases run in parallel (default: one per CPU)")
-      ->check(whole_number(1, 256))->type_name("N");
+      ->check(conform::whole_number(1, 256))->type_name("N");
   run_cmd->add_option("--seed", run.seed, "run every case with exactly this seed (replays a failure)")
-      ->check(whole_number(0, UINT64_MAX))->type_name("N");
+      ->check(conform::whole_number(0, UINT64_MAX))->type_name("N");
   run_cmd->add_option("--timeout", run.timeout_s, "limit per run of a case, seconds")
       ->capture_default_str()
       ->check(CLI::Validator(

@@ -3,6 +3,7 @@
 
 #include "capture/pcapng_secrets.hpp"
 #include "check/quic/support/quic_check.hpp"
+#include "common/task_pool.hpp"
 #include "common/input_error.hpp"
 #include "run/aggregate.hpp"
 #include "run/execute.hpp"
@@ -144,7 +145,7 @@ std::shared_ptr<const quic_checks::QuicCaptures> prepare(dissect::Connection c, 
 std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
                                           const std::vector<SplitCapture>& captures,
                                           const CheckRegistry& checks, Interruption& interruption,
-                                          bool may_be_empty) {
+                                          bool may_be_empty, unsigned threads) {
   auto run = std::make_unique<OfflineRun>();
   struct Job {
     const SplitCapture* capture;
@@ -174,7 +175,9 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
   for (std::size_t k = 0; k < jobs.size(); ++k) jobs_of[jobs[k].unit].push_back(k);
   std::vector<std::optional<CaseResult>> results(run->cases.size());
   auto judge_unit = [&](const SplitCapture& capture, const CaptureUnit& unit, const PreparedCaptures* prepared) {
-    for (const std::size_t k : jobs_of[&unit]) {
+    const auto it = jobs_of.find(&unit);
+    if (it == jobs_of.end()) return;
+    for (const std::size_t k : it->second) {
       const Case& c = run->cases[k];
       RunRecord record;
       if (const int signal = interruption.signal()) {
@@ -190,6 +193,9 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
       results[k] = aggregate(c, {std::move(record)}, {});
     }
   };
+  // One connection's cases on a worker while the reader goes on; at most
+  // two connections a worker wait in the queue.
+  TaskPool workers(threads > 1 ? threads : 0, 2 * std::size_t{threads});
   struct Interrupted {};
   for (const auto& capture : captures) {
     std::map<std::size_t, const CaptureUnit*> quic;  // by connection index
@@ -200,11 +206,15 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
                            [&](dissect::Connection&& c) {
                              const auto it = quic.find(c.index);
                              if (it == quic.end()) return;
-                             judge_unit(capture, *it->second, prepare(std::move(c), capture, *it->second).get());
+                             const CaptureUnit& unit = *it->second;
+                             workers.submit([&, &unit = unit, c = std::make_shared<dissect::Connection>(std::move(c))] {
+                               judge_unit(capture, unit, prepare(std::move(*c), capture, unit).get());
+                             });
                              if (interruption.signal()) throw Interrupted{};
                            });
       } catch (const Interrupted&) {
       }
+    workers.wait();
     for (const auto& unit : capture.units)
       if (unit.transport != "QUIC") judge_unit(capture, unit, nullptr);
   }
