@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
 #include <memory>
 #include <span>
 
@@ -179,6 +180,54 @@ std::string NetEndpoint::str() const {
   return "[" + std::string(text) + "]:" + std::to_string(port);
 }
 
+namespace {
+
+std::uint32_t read_u32(std::istream& in, bool swapped) {
+  std::uint32_t v = 0;
+  in.read(reinterpret_cast<char*>(&v), 4);
+  return swapped ? __builtin_bswap32(v) : v;
+}
+
+// Where record `n` (from 1) of `path` starts, walked only once a record
+// turned out damaged (asking the position of every record on the way cost
+// a system call each); -1 when the layout is neither pcap nor pcapng.
+long record_offset(const std::string& path, std::uint64_t n) {
+  std::ifstream in(path, std::ios::binary);
+  std::uint32_t magic = read_u32(in, false);
+  if (!in) return -1;
+  if (magic == 0xa1b2c3d4 || magic == 0xa1b23c4d || magic == 0xd4c3b2a1 || magic == 0x4d3cb2a1) {
+    const bool swapped = magic == 0xd4c3b2a1 || magic == 0x4d3cb2a1;
+    std::uint64_t offset = 24;  // the file header
+    for (std::uint64_t k = 1; k < n; ++k) {
+      in.seekg(static_cast<std::streamoff>(offset + 8));
+      const std::uint32_t captured = read_u32(in, swapped);
+      if (!in) break;
+      offset += 16 + std::uint64_t{captured};
+    }
+    return static_cast<long>(offset);
+  }
+  if (magic != 0x0a0d0d0a) return -1;
+  // pcapng: blocks of type, length, body; each Section Header Block says
+  // its byte order; packets are in Enhanced (6), Simple (3) and obsolete
+  // Packet (2) Blocks.
+  bool swapped = false;
+  std::uint64_t offset = 0, packets = 0;
+  for (;;) {
+    in.seekg(static_cast<std::streamoff>(offset));
+    const std::uint32_t raw_type = read_u32(in, false);
+    std::uint32_t raw_length = read_u32(in, false);
+    if (!in) return static_cast<long>(offset);
+    if (raw_type == 0x0a0d0d0a) swapped = read_u32(in, false) == 0x4d3c2b1a;
+    const std::uint32_t type = swapped ? __builtin_bswap32(raw_type) : raw_type;
+    const std::uint32_t length = swapped ? __builtin_bswap32(raw_length) : raw_length;
+    if ((type == 6 || type == 3 || type == 2) && ++packets == n) return static_cast<long>(offset);
+    if (length < 12) return static_cast<long>(offset);
+    offset += length;
+  }
+}
+
+}  // namespace
+
 CaptureSummary for_each_datagram(const std::string& path,
                                  const std::function<void(const CapturedDatagram&)>& on_datagram) {
   char err[PCAP_ERRBUF_SIZE] = {};
@@ -195,10 +244,7 @@ CaptureSummary for_each_datagram(const std::string& path,
   const u_char* data = nullptr;
   int rc = 0;
   CapturedDatagram d;  // reused: its payload buffer keeps its capacity
-  // Where the next record starts, to name a damaged one by its offset.
-  FILE* file = pcap_file(pcap.get());
-  long offset = file ? std::ftell(file) : -1;
-  for (; (rc = pcap_next_ex(pcap.get(), &header, &data)) == 1; offset = file ? std::ftell(file) : -1) {
+  while ((rc = pcap_next_ex(pcap.get(), &header, &data)) == 1) {
     const std::uint64_t frame = ++summary.records;
     d.from = d.to = NetEndpoint{};
     d.truncated = d.checksum_offloaded = false;
@@ -221,6 +267,7 @@ CaptureSummary for_each_datagram(const std::string& path,
   }
   if (rc == PCAP_ERROR) {
     const std::string why = pcap_geterr(pcap.get());
+    const long offset = record_offset(path, summary.records + 1);
     summary.damage = "frame " + std::to_string(summary.records + 1) +
                      (offset >= 0 ? " at byte " + std::to_string(offset) : std::string()) + ": " + why;
     // libpcap's words for a short read at the end of the file (pcap and
