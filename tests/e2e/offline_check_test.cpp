@@ -1,6 +1,7 @@
 // `conform check` on the committed captures: the suites' expect blocks judge
 // captures made elsewhere (ngtcp2's QUIC with key logs, Linux TCP), each
 // connection on its own, with no plugin run; every verdict asserted.
+#include "support/needs.hpp"
 #include "support/support.hpp"
 
 #include "capture/pcap_reader.hpp"
@@ -414,6 +415,31 @@ BOOST_AUTO_TEST_CASE(interleaved_connections_and_one_that_never_ends_are_judged_
   BOOST_TEST(judged(both, "merged.pcap#1").size() >= 6u);
   BOOST_TEST(judged(both, "merged.pcap#1") == judged(first, "handshake.pcap#1"));
   BOOST_TEST(judged(both, "merged.pcap#2") == judged(second, "retry.pcap#1"));
+}
+
+// The progress line: on a terminal (script(1) gives the check one), a line
+// on stderr per reading, rewritten in place and cleared before the results;
+// into a pipe, nothing.
+BOOST_AUTO_TEST_CASE(a_progress_line_on_a_terminal_only, *needs({"script"})) {
+  const std::string dir = scratch_dir("offline_progress");
+  const std::string capture = kCaptures + "/ngtcp2/two-connections.pcap";
+  const std::string command = "CONFORM_PLUGIN_PATH=" + std::string(CONFORM_PLUGIN_DIR) + " " + CONFORM_BINARY +
+                              " check " + capture + " --keylog " + kCaptures + "/ngtcp2/two-connections.keys" +
+                              " --out " + dir + "/tty > " + dir + "/stdout.txt";
+  const auto tty = run_program("/usr/bin/script", {"-qec", command, "/dev/null"});
+  BOOST_TEST(tty.exit_code == 0, tty.out + tty.err);
+  BOOST_TEST(contains(tty.out, "\r\033[Ksplitting two-connections.pcap: 0.0 MB of 0.0 MB (0%), 0 connections open, "
+                               "0 judged"),
+             tty.out);
+  BOOST_TEST(contains(tty.out, "\r\033[Kjudging two-connections.pcap: "), tty.out);
+  BOOST_TEST(contains(tty.out, "\r\033[K"), tty.out);
+  BOOST_TEST(contains(read_file(dir + "/stdout.txt"), "offline check of 1 capture (2 connections)"));
+  const auto piped = run_conform({"check", capture, "--keylog", kCaptures + "/ngtcp2/two-connections.keys", "--out",
+                                  dir + "/pipe"},
+                                 ".", kEnv);
+  BOOST_TEST(piped.exit_code == 0, piped.out + piped.err);
+  BOOST_TEST(!contains(piped.err, "splitting"), piped.err);
+  BOOST_TEST(!contains(piped.err, "judging"), piped.err);
 }
 
 // The folders refer to the captures; --write-failing-pcaps copies out the

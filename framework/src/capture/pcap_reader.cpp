@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <pcap/pcap.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -229,7 +230,8 @@ long record_offset(const std::string& path, std::uint64_t n) {
 }  // namespace
 
 CaptureSummary for_each_datagram(const std::string& path,
-                                 const std::function<void(const CapturedDatagram&)>& on_datagram) {
+                                 const std::function<void(const CapturedDatagram&)>& on_datagram,
+                                 const std::function<void(std::uint64_t offset)>& on_offset) {
   char err[PCAP_ERRBUF_SIZE] = {};
   std::unique_ptr<pcap_t, decltype(&pcap_close)> pcap(
       pcap_open_offline_with_tstamp_precision(path.c_str(), PCAP_TSTAMP_PRECISION_NANO, err), &pcap_close);
@@ -246,6 +248,8 @@ CaptureSummary for_each_datagram(const std::string& path,
   CapturedDatagram d;  // reused: its payload buffer keeps its capacity
   while ((rc = pcap_next_ex(pcap.get(), &header, &data)) == 1) {
     const std::uint64_t frame = ++summary.records;
+    if (on_offset && frame % kOffsetEvery == 0)
+      if (FILE* file = pcap_file(pcap.get())) on_offset(static_cast<std::uint64_t>(std::max(0L, std::ftell(file))));
     d.from = d.to = NetEndpoint{};
     d.truncated = d.checksum_offloaded = false;
     switch (parse_udp(ip_packet(link_type, {data, header->caplen}), d)) {

@@ -80,9 +80,13 @@ struct CaptureContents {
 /// Calls `on_datagram` with each UDP datagram of `path`, in file order,
 /// without keeping them: memory stays flat whatever the capture's size (the
 /// datagram passed is reused for the next one). Returns the summary; throws
-/// as read_capture does.
+/// as read_capture does. `on_offset`, when given, hears how far into the
+/// file the reading is (bytes) every kOffsetEvery records, for a progress
+/// line.
 CaptureSummary for_each_datagram(const std::string& path,
-                                 const std::function<void(const CapturedDatagram&)>& on_datagram);
+                                 const std::function<void(const CapturedDatagram&)>& on_datagram,
+                                 const std::function<void(std::uint64_t offset)>& on_offset = nullptr);
+inline constexpr std::uint64_t kOffsetEvery = 4096;
 
 /// The UDP datagrams of `path`, in file order, with a summary of the rest.
 /// Throws InputError naming the file when it cannot be opened as a capture

@@ -297,6 +297,13 @@ int command_check(const CheckCommandOptions& options) {
   // earlier results there as they were.
   std::vector<KeyLogFile> keylogs;
   for (const auto& path : options.keylogs) keylogs.push_back({path, dissect::read_key_log_text(path)});
+  CheckProgress progress(options.report.verbosity != Verbosity::quiet);
+  {
+    std::uint64_t total = 0;
+    for (std::size_t k = 0; k < captures.size(); ++k)
+      if (shares[k].read) total += 2 * file_bytes(captures[k]);  // read to split, read to judge
+    progress.set_total(total);
+  }
   std::vector<ReadCapture> read_captures;
   std::vector<std::size_t> taken;  // the list index of each capture read
   std::vector<std::string> key_texts, key_sources;
@@ -307,7 +314,7 @@ int command_check(const CheckCommandOptions& options) {
     key_sources.emplace_back();
     auto keys = std::make_shared<const dissect::KeyLog>(
         capture_keys(captures[k], keylogs, key_texts.back(), key_sources.back()));
-    read_captures.push_back(read_for_check(captures[k], std::move(keys)));
+    read_captures.push_back(read_for_check(captures[k], std::move(keys), &progress));
   }
   const auto roots = capture_roots(options.out_dir, labels, shares);
   const auto vantages = named_vantages(cases);
@@ -321,6 +328,7 @@ int command_check(const CheckCommandOptions& options) {
   }
   const auto with_mutants = std::count_if(cases.begin(), cases.end(),
                                           [](const Case& c) { return !c.decl->mutants.empty(); });
+  progress.done();  // the lines below, then the line again while judging
   if (options.report.verbosity != Verbosity::quiet) {
     if (shard) print_shard(*shard, shares);
     print_units(split, with_mutants);
@@ -330,7 +338,9 @@ int command_check(const CheckCommandOptions& options) {
 
   Interruption interruption;
   const unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
-  const auto run = judge_offline(cases, split, CheckRegistry::builtin(), interruption, shard.has_value(), jobs);
+  const auto run =
+      judge_offline(cases, split, CheckRegistry::builtin(), interruption, shard.has_value(), jobs, &progress);
+  progress.done();
   if (options.write_failing_pcaps) {
     const std::size_t written = write_failing_pcaps(*run, split);
     if (options.report.verbosity != Verbosity::quiet)

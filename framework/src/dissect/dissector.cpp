@@ -87,6 +87,7 @@ struct Dissector::State {
   // connections.
   std::int64_t now_ns = 0;
   std::optional<std::int64_t> looked_ns;
+  std::size_t taken = 0;
 
   explicit State(const KeyLog& k) : keys(k) {}
 
@@ -166,10 +167,13 @@ std::vector<Connection> Dissector::take_ended() {
     c.index = i;
     st = ConnectionState();
     st.taken = true;
+    ++s_->taken;
     s_->table.remove(i);
   }
   return ended;
 }
+
+std::size_t Dissector::open() const { return s_->states.size() - s_->taken; }
 
 Timeline Dissector::finish() {
   Timeline out;

@@ -46,6 +46,8 @@ class Dissector {
   /// and never while neither side set an idle timeout. Looks at most once
   /// a second of capture time.
   std::vector<Connection> take_ended();
+  /// Connections seen and not yet taken.
+  std::size_t open() const;
   /// The timeline of everything added and not taken, moved out; the
   /// Dissector is spent.
   Timeline finish();

@@ -106,6 +106,16 @@ void quic_units(const std::string& capture_path, const ReadCapture& capture, con
                                     first->reason));
 }
 
+}  // namespace
+
+std::uint64_t file_bytes(const std::string& path) {
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  return ec ? 0 : size;
+}
+
+namespace {
+
 // The records of `c`, once each: a GSO record's segments share its frame.
 std::vector<std::uint64_t> records_of(const dissect::Connection& c) {
   std::vector<std::uint64_t> frames;
@@ -205,21 +215,28 @@ dissect::Connection unit_connection(dissect::Connection c, const SplitCapture& c
 
 StreamedCapture stream_connections(const std::string& path, const dissect::KeyLog& keys,
                                    const std::function<void(const CapturedDatagram&)>& on_datagram,
-                                   const std::function<void(dissect::Connection&&)>& on_ended) {
+                                   const std::function<void(dissect::Connection&&)>& on_ended,
+                                   CheckProgress* progress) {
   StreamedCapture out;
   dissect::Dissector dissector(keys);
-  out.summary = for_each_datagram(path, [&](const CapturedDatagram& d) {
-    on_datagram(d);
-    dissector.add(d);
-    for (auto& c : dissector.take_ended()) on_ended(std::move(c));
-  });
+  std::function<void(std::uint64_t)> on_offset;
+  if (progress) on_offset = [&](std::uint64_t offset) { progress->at(offset, dissector.open()); };
+  out.summary = for_each_datagram(
+      path,
+      [&](const CapturedDatagram& d) {
+        on_datagram(d);
+        dissector.add(d);
+        for (auto& c : dissector.take_ended()) on_ended(std::move(c));
+      },
+      on_offset);
   auto rest = dissector.finish();
   for (auto& c : rest.connections) on_ended(std::move(c));
   out.unattributed = std::move(rest.unattributed);
   return out;
 }
 
-ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissect::KeyLog> keys) {
+ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissect::KeyLog> keys,
+                           CheckProgress* progress) {
   ReadCapture read;
   read.keys = std::move(keys);
   VantageSurvey survey;
@@ -246,7 +263,9 @@ ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissec
                                    first, count, count == 1 ? "" : "s", c.index + 1));
     read.connections.push_back({c.index, c.client, c.server, c.client_random, c.secrets_found, records_of(c)});
   };
-  auto streamed = stream_connections(path, *read.keys, on_datagram, on_ended);
+  if (progress) progress->start("splitting " + fs::path(path).filename().string(), file_bytes(path));
+  auto streamed = stream_connections(path, *read.keys, on_datagram, on_ended, progress);
+  if (progress) progress->finish_capture();
   read.summary = streamed.summary;
   read.warning = damage_warning(path, read.summary, "judged");
   if (cut_connection) throw InputError({path}, cut_connection->second);

@@ -9,6 +9,7 @@
 
 #include "capture/pcap_reader.hpp"
 #include "capture/vantage.hpp"
+#include "gate/check_progress.hpp"
 #include "gate/vantage_inference.hpp"
 #include "dissect/key_log.hpp"
 #include "dissect/timeline.hpp"
@@ -88,6 +89,9 @@ struct SplitCapture {
 /// the capture's.
 dissect::Connection unit_connection(dissect::Connection c, const SplitCapture& capture, const CaptureUnit& unit);
 
+/// The size of the file at `path`, 0 when it cannot be told.
+std::uint64_t file_bytes(const std::string& path);
+
 /// What the split keeps of a QUIC connection once the dissector has let it
 /// go: enough for its unit, not its packets.
 struct ConnectionSketch {
@@ -102,15 +106,17 @@ struct ConnectionSketch {
 /// Dissects `path` one datagram at a time, keeping none: calls
 /// `on_datagram` with each UDP datagram and `on_ended` with each QUIC
 /// connection as it ends (dissect::Dissector::take_ended), the rest at the
-/// capture's end. Returns the datagrams of no connection and the summary.
-/// Throws as for_each_datagram does.
+/// capture's end, and `progress` (when given) with how far it is. Returns
+/// the datagrams of no connection and the summary. Throws as
+/// for_each_datagram does.
 struct StreamedCapture {
   CaptureSummary summary;
   std::vector<dissect::UnattributedDatagram> unattributed;
 };
 StreamedCapture stream_connections(const std::string& path, const dissect::KeyLog& keys,
                                    const std::function<void(const CapturedDatagram&)>& on_datagram,
-                                   const std::function<void(dissect::Connection&&)>& on_ended);
+                                   const std::function<void(dissect::Connection&&)>& on_ended,
+                                   CheckProgress* progress = nullptr);
 
 /// A capture read through, one datagram at a time, and its QUIC
 /// connections dissected, each let go once it has ended, before anything
@@ -140,7 +146,8 @@ struct ReadCapture {
 /// snap length cut a datagram of a QUIC connection: its packets cannot be
 /// decrypted (the AEAD tag covers the whole packet, RFC 9001 §5.3), so a
 /// check would judge a connection it cannot see whole and could pass it.
-ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissect::KeyLog> keys);
+ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissect::KeyLog> keys,
+                           CheckProgress* progress = nullptr);
 
 /// Which connections of a capture (by number, from 1) a job judges.
 using UnitFilter = std::function<bool(std::size_t number)>;

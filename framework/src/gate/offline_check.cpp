@@ -145,7 +145,7 @@ std::shared_ptr<const quic_checks::QuicCaptures> prepare(dissect::Connection c, 
 std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
                                           const std::vector<SplitCapture>& captures,
                                           const CheckRegistry& checks, Interruption& interruption,
-                                          bool may_be_empty, unsigned threads) {
+                                          bool may_be_empty, unsigned threads, CheckProgress* progress) {
   auto run = std::make_unique<OfflineRun>();
   struct Job {
     const SplitCapture* capture;
@@ -201,6 +201,8 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
     std::map<std::size_t, const CaptureUnit*> quic;  // by connection index
     for (const auto& unit : capture.units)
       if (unit.transport == "QUIC" && jobs_of.count(&unit)) quic[unit.connection] = &unit;
+    if (progress) progress->start("judging " + std::filesystem::path(capture.path).filename().string(),
+                                  quic.empty() ? 0 : file_bytes(capture.path));
     if (!quic.empty() && !interruption.signal()) try {
         stream_connections(capture.path, *capture.keys, [](const CapturedDatagram&) {},
                            [&](dissect::Connection&& c) {
@@ -209,14 +211,17 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
                              const CaptureUnit& unit = *it->second;
                              workers.submit([&, &unit = unit, c = std::make_shared<dissect::Connection>(std::move(c))] {
                                judge_unit(capture, unit, prepare(std::move(*c), capture, unit).get());
+                               if (progress) progress->judged();
                              });
                              if (interruption.signal()) throw Interrupted{};
-                           });
+                           },
+                           progress);
       } catch (const Interrupted&) {
       }
     workers.wait();
     for (const auto& unit : capture.units)
       if (unit.transport != "QUIC") judge_unit(capture, unit, nullptr);
+    if (progress) progress->finish_capture();
   }
   // What an interruption left unjudged.
   for (const auto& [unit, ks] : jobs_of)

@@ -65,7 +65,8 @@ struct OfflineRun {
 /// judged for want of keys says where the keys came from. Each capture
 /// is read again, one datagram at a time, and each QUIC connection judged
 /// once it ends, on `threads` threads besides the reader when `threads` > 1
-/// (the results are the same, in the same order, whatever `threads`). Once
+/// (the results are the same, in the same order, whatever `threads`), and
+/// `progress` (when given) told how far it is. Once
 /// `interruption` has caught a signal, the (case, unit) pairs not yet
 /// judged are INTERRUPTED. Throws InputError when no case judges any
 /// connection, unless `may_be_empty` (a job of a sharded check, whose
@@ -73,7 +74,8 @@ struct OfflineRun {
 std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
                                           const std::vector<SplitCapture>& captures,
                                           const CheckRegistry& checks, Interruption& interruption,
-                                          bool may_be_empty = false, unsigned threads = 1);
+                                          bool may_be_empty = false, unsigned threads = 1,
+                                          CheckProgress* progress = nullptr);
 
 /// The command that replays a case of a check: `conform check` with
 /// `inputs` (captures and options), the case's suite, and a filter on its
