@@ -172,6 +172,42 @@ BOOST_AUTO_TEST_CASE(a_malformed_key_log_is_exit_2_naming_the_line) {
              r.err);
 }
 
+// A corrupt record after a connection has ended: that connection is judged
+// and reported, the one still open there is not, and the check exits 2
+// naming the record. two-connections.pcap (tshark): the first connection's
+// CONNECTION_CLOSE is frame 10, its last datagram frame 11 at 0.032 s; the
+// second starts at frame 12, 3.76 s later, past the first's draining period
+// (3.07 s), and record 15 is made to claim 1 GB.
+BOOST_AUTO_TEST_CASE(a_corrupt_record_after_a_connection_ended_judges_that_one) {
+  const std::string dir = scratch_dir("bad_pcap_after");
+  const std::string suite = blind_suite(dir);
+  const std::string bytes = read_file(kNgtcp2 + "two-connections.pcap");
+  std::size_t at = 24;  // as in corrupt_and_cut_captures
+  for (int record = 1; record < 15; ++record) {
+    const auto* p = reinterpret_cast<const unsigned char*>(bytes.data() + at + 8);
+    at += 16 + (p[0] | p[1] << 8 | p[2] << 16 | std::size_t{p[3]} << 24);
+  }
+  std::string corrupt = bytes;
+  corrupt[at + 11] = 0x40;
+  const std::string bad = write_file(dir + "/corrupt.pcap", corrupt);
+  const auto r = run_conform({"check", bad, "--keylog", kNgtcp2 + "two-connections.keys", suite, "--out",
+                              dir + "/out", "--json", dir + "/r.json"},
+                             ".", kEnv);
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(r.err == bad + ": frame 15 at byte " + std::to_string(at) + ": " +
+                          r.err.substr(r.err.find(": ", bad.size() + 2) + 2, r.err.find(" (a corrupt") -
+                                                                                 r.err.find(": ", bad.size() + 2) - 2) +
+                          " (a corrupt record: the 1 connection that ended before it is judged, the 1 still open "
+                          "there is not)\n",
+             r.err);
+  const json report = json::parse(read_file(dir + "/r.json"));
+  const auto& units = report.at("offline").at("captures")[0].at("units");
+  BOOST_TEST_REQUIRE(units.size() == 1u);
+  BOOST_TEST(units[0].at("frames") == 11);
+  BOOST_TEST(report.at("cases").size() == 2u);
+  for (const auto& c : report.at("cases")) BOOST_TEST(c.at("id").get<std::string>().ends_with(" @ corrupt.pcap#1"));
+}
+
 // A corrupt record is exit 2 naming frame and byte offset; a file cut
 // inside its last record is judged up to it, with a warning on stderr.
 BOOST_AUTO_TEST_CASE(corrupt_and_cut_captures) {

@@ -375,6 +375,12 @@ int command_check(const CheckCommandOptions& options) {
       return to_json(s);
     });
   const int code = reports.report(plan, run->results, run->totals);
+  // A corrupt record: what came before it is judged and reported; the
+  // capture is still bad input.
+  std::vector<Diagnostic> corrupt;
+  for (const auto& c : split)
+    if (c.corrupt) corrupt.push_back({{c.path}, *c.corrupt});
+  if (!corrupt.empty()) throw InputError(std::move(corrupt));
   return interrupted_exit(interruption, run->totals, code);
 }
 

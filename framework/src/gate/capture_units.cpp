@@ -216,7 +216,7 @@ dissect::Connection unit_connection(dissect::Connection c, const SplitCapture& c
 StreamedCapture stream_connections(const std::string& path, const dissect::KeyLog& keys,
                                    const std::function<void(const CapturedDatagram&)>& on_datagram,
                                    const std::function<void(dissect::Connection&&)>& on_ended,
-                                   CheckProgress* progress) {
+                                   CheckProgress* progress, const std::function<void()>& on_read) {
   StreamedCapture out;
   dissect::Dissector dissector(keys);
   std::function<void(std::uint64_t)> on_offset;
@@ -229,6 +229,7 @@ StreamedCapture stream_connections(const std::string& path, const dissect::KeyLo
         for (auto& c : dissector.take_ended()) on_ended(std::move(c));
       },
       on_offset);
+  if (on_read) on_read();
   auto rest = dissector.finish();
   for (auto& c : rest.connections) on_ended(std::move(c));
   out.unattributed = std::move(rest.unattributed);
@@ -264,10 +265,28 @@ ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissec
     read.connections.push_back({c.index, c.client, c.server, c.client_random, c.secrets_found, records_of(c)});
   };
   if (progress) progress->start("splitting " + fs::path(path).filename().string(), file_bytes(path));
-  auto streamed = stream_connections(path, *read.keys, on_datagram, on_ended, progress);
+  // Connections still open when the reading stopped come last, from the
+  // dissector's finish(): after a corrupt record those are incomplete.
+  std::optional<std::size_t> ended_while_reading;
+  auto streamed = stream_connections(path, *read.keys, on_datagram, on_ended, progress,
+                                     [&] { ended_while_reading = read.connections.size(); });
   if (progress) progress->finish_capture();
   read.summary = streamed.summary;
-  read.warning = damage_warning(path, read.summary, "judged");
+  if (read.summary.damage && !read.summary.cut_short) {
+    const std::size_t open = read.connections.size() - ended_while_reading.value_or(read.connections.size());
+    read.connections.resize(read.connections.size() - open);
+    read.corrupt = fmt::format("{} (a corrupt record: {}{})", *read.summary.damage,
+                               read.connections.empty()
+                                   ? "nothing was judged"
+                                   : fmt::format("the {} connection{} that ended before it {} judged",
+                                                 read.connections.size(), read.connections.size() == 1 ? "" : "s",
+                                                 read.connections.size() == 1 ? "is" : "are"),
+                               open && !read.connections.empty()
+                                   ? fmt::format(", the {} still open there {} not", open, open == 1 ? "is" : "are")
+                                   : "");
+  } else {
+    read.warning = damage_warning(path, read.summary, "judged");
+  }
   if (cut_connection) throw InputError({path}, cut_connection->second);
   std::sort(read.connections.begin(), read.connections.end(),
             [](const ConnectionSketch& a, const ConnectionSketch& b) { return a.index < b.index; });
@@ -282,6 +301,7 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
                            std::optional<Vantage> given, const UnitFilter& keep) {
   SplitCapture out;
   out.path = path;
+  out.corrupt = capture.corrupt;
   out.keys = capture.keys;
   out.unit_files = {"client.pcap", "server.pcap"};
   for (const auto& v : vantages) out.unit_files.push_back(v + ".pcap");
@@ -289,6 +309,7 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
   if (!capture.warning.empty()) out.warnings.push_back(capture.warning);
   quic_units(path, capture, root, !key_log_text.empty(), keep, out);
   tcp_units(path, root, keep, out);
+  if (out.units_total == 0 && capture.corrupt) throw InputError({path}, *capture.corrupt);
   if (out.units_total == 0) {
     const auto cut = capture.cut_frames.size();
     // A client Initial is at least 1200 bytes: a short snap length hides it.

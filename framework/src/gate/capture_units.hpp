@@ -62,6 +62,9 @@ struct SplitCapture {
   /// What a user must see even with -q, one line each: a capture cut
   /// inside its last record (judged up to it).
   std::vector<std::string> warnings;
+  /// A corrupt record (ReadCapture::corrupt): the connections before it
+  /// are judged and reported, then `conform check` exits 2 with this.
+  std::optional<std::string> corrupt;
   /// Where the unit's keys came from, for a verdict that could not see
   /// without them ("key logs: a.keys" or "no key log ...").
   std::string key_sources;
@@ -106,7 +109,8 @@ struct ConnectionSketch {
 /// Dissects `path` one datagram at a time, keeping none: calls
 /// `on_datagram` with each UDP datagram and `on_ended` with each QUIC
 /// connection as it ends (dissect::Dissector::take_ended), the rest at the
-/// capture's end, and `progress` (when given) with how far it is. Returns
+/// capture's end (after `on_read`, when given), and `progress` (when
+/// given) with how far it is. Returns
 /// the datagrams of no connection and the summary. Throws as
 /// for_each_datagram does.
 struct StreamedCapture {
@@ -116,7 +120,8 @@ struct StreamedCapture {
 StreamedCapture stream_connections(const std::string& path, const dissect::KeyLog& keys,
                                    const std::function<void(const CapturedDatagram&)>& on_datagram,
                                    const std::function<void(dissect::Connection&&)>& on_ended,
-                                   CheckProgress* progress = nullptr);
+                                   CheckProgress* progress = nullptr,
+                                   const std::function<void()>& on_read = nullptr);
 
 /// A capture read through, one datagram at a time, and its QUIC
 /// connections dissected, each let go once it has ended, before anything
@@ -139,6 +144,10 @@ struct ReadCapture {
   std::shared_ptr<const dissect::KeyLog> keys;
   /// A file cut inside its last record: judged up to it (see damage_warning).
   std::string warning;
+  /// A corrupt record: what follows it cannot be trusted, so only the
+  /// connections that ended before it are kept (`connections`), and this
+  /// says so, naming its frame and byte, with how many were left out.
+  std::optional<std::string> corrupt;
 };
 
 /// Reads and dissects `path`. Throws InputError naming the file when it
