@@ -1,10 +1,10 @@
-// Where a capture was taken, inferred from its ACKs (gate/vantage_inference),
+// Where a capture was taken, inferred from its ACKs (offline/vantage_inference),
 // against how every committed QUIC capture was made: each `NAME.vantage`
 // beside `NAME.pcap` says so (written by the scripts that made it).
 #include "dissect/key_log.hpp"
-#include "gate/capture_units.hpp"
-#include "gate/offline_check.hpp"
-#include "gate/vantage_inference.hpp"
+#include "offline/capture_units.hpp"
+#include "offline/offline_check.hpp"
+#include "offline/vantage_inference.hpp"
 #include "common/input_error.hpp"
 #include "check_timeline_builder.hpp"
 #include "support/build_paths.hpp"

@@ -5,8 +5,8 @@
 #include "cli/commands.hpp"
 #include "cli/gate_options.hpp"
 #include "cli/select.hpp"
-#include "gate/failing_pcaps.hpp"
-#include "gate/offline_check.hpp"
+#include "offline/failing_pcaps.hpp"
+#include "offline/offline_check.hpp"
 #include "gate/report_set.hpp"
 #include "suite/matrix.hpp"
 

@@ -1,6 +1,6 @@
 // `conform check CAPTURE... [--keylog F] SUITE_OR_DIR... [--filter GLOB]`:
 // the `expect` blocks of the chosen cases judged against captures someone
-// else made (gate/offline_check.hpp), with the reports of `conform run`.
+// else made (offline/offline_check.hpp), with the reports of `conform run`.
 #pragma once
 
 #include "cli/commands.hpp"
@@ -26,7 +26,7 @@ struct CheckCommandOptions {
   std::uintmax_t split_bytes = kDefaultSplitBytes;
   /// Threads judging connections; 0: one per CPU.
   unsigned jobs = 0;
-  /// Copy each failing QUIC connection's records into its folder (gate/failing_pcaps.hpp).
+  /// Copy each failing QUIC connection's records into its folder (offline/failing_pcaps.hpp).
   bool write_failing_pcaps = false;
   ReportOptions report;
 };

@@ -6,7 +6,7 @@
 #include "common/output_files.hpp"
 #include "dissect/dissector.hpp"
 #include "dissect/timeline_format.hpp"
-#include "gate/vantage_inference.hpp"
+#include "offline/vantage_inference.hpp"
 #include "report/file_reporter.hpp"
 #include "report/qlog.hpp"
 

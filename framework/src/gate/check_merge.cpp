@@ -2,7 +2,7 @@
 #include "gate/check_merge.hpp"
 
 #include "common/input_error.hpp"
-#include "gate/offline_check.hpp"
+#include "offline/offline_check.hpp"
 
 #include <fmt/format.h>
 

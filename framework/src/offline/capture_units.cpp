@@ -1,7 +1,7 @@
 // Cutting a capture into per-connection folders for `conform check`.
-#include "gate/capture_units.hpp"
+#include "offline/capture_units.hpp"
 
-#include "gate/vantage_inference.hpp"
+#include "offline/vantage_inference.hpp"
 
 #include "capture/pcap_reader.hpp"
 #include "capture/record_split.hpp"

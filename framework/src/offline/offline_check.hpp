@@ -1,15 +1,33 @@
 // `conform check`: the `expect` blocks of chosen cases judged against
-// captures made elsewhere, with no plugin run. Each case is judged once per
-// connection of each capture, as the case `ID @ capture#N`. A case is judged
-// once per declaration (matrix points differ only in what a plugin would
-// play), with no scenario parameters, knobs or network settings: checks
-// whose parameters come from them fall back to what the capture shows and
-// say so in their summaries. Mutants need a plugin run and are not applied.
+// captures made elsewhere, with no plugin run. The pipeline, per capture,
+// never holding it whole:
+//
+//   read     records in file order, one at a time (capture/pcap_reader.hpp
+//            for_each_datagram; its progress: check_progress.hpp)
+//   split    QUIC datagrams into connections by connection ID and address
+//            (dissect::Dissector), each let go once it has ended
+//            (Dissector::take_ended); the first reading keeps a sketch of
+//            each (capture_units.hpp) and pools where the capture was taken
+//            (vantage_inference.hpp); TCP by address pair
+//   judge    the second reading hands each QUIC connection, as it ends, to
+//            one of `-j` threads, which judges every case on it
+//            (judge_offline); TCP connections from their folders after
+//   write    results in case and connection order whatever the threads;
+//            each connection's folder refers to the capture by path and
+//            frame numbers (capture/unit_source.hpp), and failing ones are
+//            copied out on request (failing_pcaps.hpp)
+//
+// Each case is judged once per connection of each capture, as the case
+// `ID @ capture#N`. A case is judged once per declaration (matrix points
+// differ only in what a plugin would play), with no scenario parameters,
+// knobs or network settings: checks whose parameters come from them fall
+// back to what the capture shows and say so in their summaries. Mutants
+// need a plugin run and are not applied.
 #pragma once
 
 #include "check/registry.hpp"
 #include "dissect/key_log.hpp"
-#include "gate/capture_units.hpp"
+#include "offline/capture_units.hpp"
 #include "report/reporter.hpp"
 #include "run/interruption.hpp"
 #include "run/result.hpp"

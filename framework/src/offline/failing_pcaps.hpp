@@ -4,8 +4,8 @@
 // them, byte for byte, as `connection.pcap` beside the unit's `keys.log`.
 #pragma once
 
-#include "gate/capture_units.hpp"
-#include "gate/offline_check.hpp"
+#include "offline/capture_units.hpp"
+#include "offline/offline_check.hpp"
 
 #include <string_view>
 #include <vector>

@@ -1,5 +1,5 @@
 // Drawing `conform check`'s progress line.
-#include "gate/check_progress.hpp"
+#include "offline/check_progress.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>

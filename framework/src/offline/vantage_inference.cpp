@@ -1,4 +1,4 @@
-#include "gate/vantage_inference.hpp"
+#include "offline/vantage_inference.hpp"
 
 #include "check/quic/support/quic_check.hpp"
 

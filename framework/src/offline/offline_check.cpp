@@ -1,5 +1,5 @@
 // Judging cases against captures made elsewhere.
-#include "gate/offline_check.hpp"
+#include "offline/offline_check.hpp"
 
 #include "capture/pcapng_secrets.hpp"
 #include "check/quic/support/quic_check.hpp"

@@ -9,8 +9,8 @@
 
 #include "capture/pcap_reader.hpp"
 #include "capture/vantage.hpp"
-#include "gate/check_progress.hpp"
-#include "gate/vantage_inference.hpp"
+#include "offline/check_progress.hpp"
+#include "offline/vantage_inference.hpp"
 #include "dissect/key_log.hpp"
 #include "dissect/timeline.hpp"
 
@@ -69,7 +69,7 @@ struct SplitCapture {
   /// without them ("key logs: a.keys" or "no key log ...").
   std::string key_sources;
   /// Where the capture was taken: given with --vantage, else inferred
-  /// (gate/vantage_inference.hpp), and why.
+  /// (offline/vantage_inference.hpp), and why.
   Vantage vantage = Vantage::path;
   std::string vantage_from;
   /// Inferred, and the capture could not tell (vantage is then `path`).

@@ -1,5 +1,5 @@
 // Copying the records of failing connections out of their captures.
-#include "gate/failing_pcaps.hpp"
+#include "offline/failing_pcaps.hpp"
 
 #include "capture/record_split.hpp"
 
