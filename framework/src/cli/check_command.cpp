@@ -163,7 +163,7 @@ void print_units(const std::vector<SplitCapture>& captures, std::size_t with_mut
   for (const auto& c : captures) {
     for (const auto& u : c.units)
       fmt::print("  {}  {}  client {} → server {} (from {}), {} frames  in {}\n", u.label, u.transport,
-                 u.client, u.server, u.roles_from, u.frames.size(), u.folder);
+                 u.client, u.server, u.roles_from, u.records, u.folder);
     fmt::print("  vantage of {}: {} ({})\n", c.path, to_string(c.vantage), c.vantage_from);
     for (const auto& note : c.notes) fmt::print("  note: {}\n", note);
   }
@@ -326,6 +326,10 @@ int command_check(const CheckCommandOptions& options) {
     split.push_back(split_capture(captures[k], read_captures[i], key_texts[i], roots[k], vantages, given[k], keep));
     split.back().key_sources = key_sources[i];
   }
+  // What the first reading kept (connection sketches, key log texts) has
+  // gone into the folders: judging reads the captures again.
+  read_captures = {};
+  key_texts = {};
   const auto with_mutants = std::count_if(cases.begin(), cases.end(),
                                           [](const Case& c) { return !c.decl->mutants.empty(); });
   progress.done();  // the lines below, then the line again while judging

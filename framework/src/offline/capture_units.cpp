@@ -94,10 +94,10 @@ void quic_units(const std::string& capture_path, const ReadCapture& capture, con
     unit.client = conn.client.str();
     unit.server = conn.server.str();
     if (conn.client_random) unit.client_random = dissect::to_hex(*conn.client_random);
-    unit.frames = conn.frames;
-    write_unit_source(unit.folder, {fs::absolute(capture_path).string(), unit.frames, capture.origin_ns});
-    unit.roles_from = unit.frames.empty() ? "the client's Initial"
-                                          : fmt::format("the client's Initial (frame {})", unit.frames.front());
+    unit.records = conn.frames.size();
+    write_unit_source(unit.folder, {fs::absolute(capture_path).string(), conn.frames, capture.origin_ns});
+    unit.roles_from = conn.frames.empty() ? "the client's Initial"
+                                          : fmt::format("the client's Initial (frame {})", conn.frames.front());
     out.units.push_back(std::move(unit));
   }
   if (const auto& first = capture.first_unattributed)
@@ -108,6 +108,13 @@ void quic_units(const std::string& capture_path, const ReadCapture& capture, con
 
 }  // namespace
 
+std::vector<std::uint64_t> records_of(const dissect::Connection& c) {
+  std::vector<std::uint64_t> frames;
+  for (const auto& d : c.datagrams)
+    if (frames.empty() || frames.back() != d.frame) frames.push_back(d.frame);
+  return frames;
+}
+
 std::uint64_t file_bytes(const std::string& path) {
   std::error_code ec;
   const auto size = fs::file_size(path, ec);
@@ -115,14 +122,6 @@ std::uint64_t file_bytes(const std::string& path) {
 }
 
 namespace {
-
-// The records of `c`, once each: a GSO record's segments share its frame.
-std::vector<std::uint64_t> records_of(const dissect::Connection& c) {
-  std::vector<std::uint64_t> frames;
-  for (const auto& d : c.datagrams)
-    if (frames.empty() || frames.back() != d.frame) frames.push_back(d.frame);
-  return frames;
-}
 
 struct TcpConnection {
   tcp::Endpoint client, server;
@@ -190,6 +189,7 @@ void tcp_units(const std::string& path, const fs::path& root, const UnitFilter& 
     unit.roles_from = c.syn_seen ? fmt::format("the SYN (frame {})", c.first_frame)
                                  : "the first segment: no SYN in the capture";
     unit.frames = c.frames;
+    unit.records = c.frames.size();
     for (auto f : c.frames) output_of[f] = static_cast<int>(outputs.size());
     outputs.push_back((fs::path(unit.folder) / "client.pcap").string());
     out.units.push_back(std::move(unit));
@@ -202,11 +202,12 @@ void tcp_units(const std::string& path, const fs::path& root, const UnitFilter& 
 
 }  // namespace
 
-dissect::Connection unit_connection(dissect::Connection c, const SplitCapture& capture, const CaptureUnit& unit) {
+dissect::Connection unit_connection(dissect::Connection c, const SplitCapture& capture,
+                                    const std::vector<std::uint64_t>& frames) {
   c.index = 0;
-  std::size_t at = 0;  // unit.frames[at] is the datagram's record
+  std::size_t at = 0;  // frames[at] is the datagram's record
   for (auto& d : c.datagrams) {
-    while (at < unit.frames.size() && unit.frames[at] != d.frame) ++at;
+    while (at < frames.size() && frames[at] != d.frame) ++at;
     d.frame = at + 1;
     d.time_ns -= capture.origin_ns;
   }

@@ -43,8 +43,12 @@ struct CaptureUnit {
   /// A QUIC connection's client random (hex), when its ClientHello was seen:
   /// its keys.log holds only that connection's lines of the key log.
   std::string client_random;
-  /// `frames[i]` is the original capture's frame number of the unit file's
-  /// frame i + 1: evidence is translated back with it.
+  /// Its records in the capture (a GSO record once).
+  std::size_t records = 0;
+  /// A TCP unit's records: `frames[i]` is the capture's frame number of its
+  /// client.pcap's frame i + 1, to translate evidence back. A QUIC unit's
+  /// are in its source.json, and in its connection while it is judged: not
+  /// kept, so memory does not grow with the capture.
   std::vector<std::uint64_t> frames;
   /// A QUIC unit's connection: its index in SplitCapture::timeline.
   std::size_t connection = 0;
@@ -85,12 +89,17 @@ struct SplitCapture {
   std::vector<std::string> unit_files;
 };
 
+/// The records of `c` by frame number, once each (a GSO record's segments
+/// share its frame).
+std::vector<std::uint64_t> records_of(const dissect::Connection& c);
+
 /// A QUIC unit's connection `c` (dissected from its capture) as its checks
 /// see it: times since the capture's first datagram, frames numbered from 1
-/// in the order of `unit.frames` (evidence is translated back with them),
-/// as conform's own run of one connection would show it. Addresses stay
-/// the capture's.
-dissect::Connection unit_connection(dissect::Connection c, const SplitCapture& capture, const CaptureUnit& unit);
+/// in the order of `frames` (records_of(c): evidence is translated back
+/// with them), as conform's own run of one connection would show it.
+/// Addresses stay the capture's.
+dissect::Connection unit_connection(dissect::Connection c, const SplitCapture& capture,
+                                    const std::vector<std::uint64_t>& frames);
 
 /// The size of the file at `path`, 0 when it cannot be told.
 std::uint64_t file_bytes(const std::string& path);

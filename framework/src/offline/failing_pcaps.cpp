@@ -2,6 +2,7 @@
 #include "offline/failing_pcaps.hpp"
 
 #include "capture/record_split.hpp"
+#include "capture/unit_source.hpp"
 
 #include <filesystem>
 #include <set>
@@ -19,7 +20,9 @@ std::size_t write_failing_pcaps(const OfflineRun& run, const std::vector<SplitCa
     std::vector<std::string> outputs;
     for (const auto& unit : captures[k].units) {
       if (unit.transport != "QUIC" || !failing[k].count(unit.number)) continue;
-      for (const auto frame : unit.frames) output_of[frame] = static_cast<int>(outputs.size());
+      const auto source = read_unit_source(unit.folder);
+      for (const auto frame : source ? source->frames : std::vector<std::uint64_t>{})
+        output_of[frame] = static_cast<int>(outputs.size());
       outputs.push_back((std::filesystem::path(unit.folder) / kFailingPcapFile).string());
     }
     if (outputs.empty()) continue;

@@ -95,7 +95,8 @@ std::string name_original(const std::string& text, const std::string& original,
 }
 
 // Evidence in the unit's files, pointed back at the original capture.
-void to_original(RunRecord& record, const SplitCapture& capture, const CaptureUnit& unit) {
+// `frames`: the unit's records (evidence frame k is frames[k - 1]).
+void to_original(RunRecord& record, const SplitCapture& capture, const std::vector<std::uint64_t>& frames) {
   namespace fs = std::filesystem;
   const auto& unit_files = capture.unit_files;
   const std::string original = fs::path(capture.path).filename().string();
@@ -105,7 +106,7 @@ void to_original(RunRecord& record, const SplitCapture& capture, const CaptureUn
       e.text = name_original(e.text, original, unit_files);
       if (std::find(unit_files.begin(), unit_files.end(), e.capture) == unit_files.end()) continue;
       e.capture = capture.path;
-      e.frame = e.frame >= 1 && e.frame <= unit.frames.size() ? unit.frames[e.frame - 1] : 0;
+      e.frame = e.frame >= 1 && e.frame <= frames.size() ? frames[e.frame - 1] : 0;
     }
   }
   record.reason = name_original(record.reason, original, unit_files);
@@ -130,9 +131,9 @@ bool applies(const Case& c, const std::string& transport, const CheckRegistry& c
 // A QUIC unit's connection `c` for its checks, under the names its folder
 // would give it (client.pcap and server.pcap, one vantage point).
 std::shared_ptr<const quic_checks::QuicCaptures> prepare(dissect::Connection c, const SplitCapture& capture,
-                                                        const CaptureUnit& unit) {
+                                                        const std::vector<std::uint64_t>& frames) {
   dissect::Timeline timeline;
-  timeline.connections.push_back(unit_connection(std::move(c), capture, unit));
+  timeline.connections.push_back(unit_connection(std::move(c), capture, frames));
   auto prepared = std::make_shared<quic_checks::QuicCaptures>();
   prepared->clients.push_back(quic_checks::make_capture_facts("client.pcap", std::move(timeline)));
   prepared->server = quic_checks::renamed(*prepared->clients.front(), "server.pcap");
@@ -174,7 +175,8 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
   std::map<const CaptureUnit*, std::vector<std::size_t>> jobs_of;
   for (std::size_t k = 0; k < jobs.size(); ++k) jobs_of[jobs[k].unit].push_back(k);
   std::vector<std::optional<CaseResult>> results(run->cases.size());
-  auto judge_unit = [&](const SplitCapture& capture, const CaptureUnit& unit, const PreparedCaptures* prepared) {
+  auto judge_unit = [&](const SplitCapture& capture, const CaptureUnit& unit, const PreparedCaptures* prepared,
+                        const std::vector<std::uint64_t>& frames) {
     const auto it = jobs_of.find(&unit);
     if (it == jobs_of.end()) return;
     for (const std::size_t k : it->second) {
@@ -187,7 +189,7 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
         const auto start = std::chrono::steady_clock::now();
         record = judge_checks(c, unit.folder, c.settings, checks, CaptureOrigin::elsewhere, prepared);
         record.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        to_original(record, capture, unit);
+        to_original(record, capture, frames);
       }
       record.artifact_dir = unit.folder;
       results[k] = aggregate(c, {std::move(record)}, {});
@@ -210,7 +212,8 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
                              if (it == quic.end()) return;
                              const CaptureUnit& unit = *it->second;
                              workers.submit([&, &unit = unit, c = std::make_shared<dissect::Connection>(std::move(c))] {
-                               judge_unit(capture, unit, prepare(std::move(*c), capture, unit).get());
+                               const auto frames = records_of(*c);
+                               judge_unit(capture, unit, prepare(std::move(*c), capture, frames).get(), frames);
                                if (progress) progress->judged();
                              });
                              if (interruption.signal()) throw Interrupted{};
@@ -220,7 +223,7 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
       }
     workers.wait();
     for (const auto& unit : capture.units)
-      if (unit.transport != "QUIC") judge_unit(capture, unit, nullptr);
+      if (unit.transport != "QUIC") judge_unit(capture, unit, nullptr, unit.frames);
     if (progress) progress->finish_capture();
   }
   // What an interruption left unjudged.
@@ -256,7 +259,7 @@ nlohmann::json offline_json(const std::vector<SplitCapture>& captures, const std
     for (const auto& u : capture.units)
       units.push_back({{"label", u.label},   {"connection", u.number}, {"transport", u.transport},   {"client", u.client},
                        {"server", u.server}, {"roles_from", u.roles_from}, {"folder", u.folder},
-                       {"frames", u.frames.size()}});
+                       {"frames", u.records}});
     list.push_back(
         {{"file", capture.path}, {"vantage", to_string(capture.vantage)}, {"vantage_from", capture.vantage_from},
          {"vantage_ambiguous", capture.vantage_ambiguous},
