@@ -11,14 +11,15 @@
 #               Run N's times are moved N x 10 s later (editcap -t): as on a
 #               server, CLIENTS connections at a time, one batch after the
 #               other, each closed well before the next.
-#   measure     `conform check CAPTURE --keylog KEYS suites/capture` as a user
-#               runs it, whole process, under /usr/bin/time -v: wall time,
-#               MB/s over the capture's size, peak RSS, and the size of --out.
+#   measure     `conform check CAPTURE --keylog KEYS suites/capture -j N` as a
+#               user runs it, whole process, under /usr/bin/time -v, for each
+#               N of JOBS (default "1 2"): wall time, MB/s over the capture's
+#               size, peak RSS, and the size of --out.
 #
 # Defaults: 100 runs x 100 clients x 200 000 bytes, about 2.4 GB and 10 000
 # connections (the issue's size); smaller ones for a quick look, e.g.
 # RUNS=2 CLIENTS=100 BYTES=20000.
-# Usage: [RUNS=N] [CLIENTS=N] [BYTES=N] bench/check_scale.sh [BUILD_DIR [WORK_DIR]]
+# Usage: [RUNS=N] [CLIENTS=N] [BYTES=N] [JOBS="1 2"] bench/check_scale.sh [BUILD_DIR [WORK_DIR]]
 # WORK_DIR (default: a temporary folder, removed at the end) keeps the
 # capture for another measurement when given.
 set -eu
@@ -75,12 +76,14 @@ if [ ! -s "$capture" ]; then
 fi
 size=$(stat -c %s "$capture")
 echo "capture: $size bytes, $runs x $clients connections"
-rm -rf "$work/out"
-/usr/bin/time -v "$build/conform" check "$capture" --keylog "$keys" "$here/suites/capture" --out "$work/out" -q \
-  > "$work/console.txt" 2> "$work/time.txt" || true
-tail -1 "$work/console.txt"
-wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/time.txt")
-rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time.txt")
-secs=$(echo "$wall" | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
-echo "conform check: $wall wall ($secs s), $(echo "scale=1; $size / 1000000 / $secs" | bc) MB/s, peak RSS $((rss / 1024)) MiB"
-echo "--out: $(du -sb "$work/out" | cut -f1) bytes"
+for jobs in ${JOBS:-1 2}; do
+  rm -rf "$work/out"
+  /usr/bin/time -v "$build/conform" check "$capture" --keylog "$keys" "$here/suites/capture" --out "$work/out" -q \
+    -j "$jobs" > "$work/console.txt" 2> "$work/time.txt" || true
+  tail -1 "$work/console.txt"
+  wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/time.txt")
+  rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time.txt")
+  secs=$(echo "$wall" | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
+  echo "conform check -j $jobs: $wall wall ($secs s), $(echo "scale=1; $size / 1000000 / $secs" | bc) MB/s, peak RSS $((rss / 1024)) MiB"
+  echo "--out: $(du -sb "$work/out" | cut -f1) bytes"
+done

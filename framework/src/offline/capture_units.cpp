@@ -309,7 +309,9 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
   out.origin_ns = capture.origin_ns;
   if (!capture.warning.empty()) out.warnings.push_back(capture.warning);
   quic_units(path, capture, root, !key_log_text.empty(), keep, out);
-  tcp_units(path, root, keep, out);
+  // Every record UDP (or a fragment): no TCP connection, and no third
+  // reading of the capture to look for one.
+  if (capture.summary.not_udp) tcp_units(path, root, keep, out);
   if (out.units_total == 0 && capture.corrupt) throw InputError({path}, *capture.corrupt);
   if (out.units_total == 0) {
     const auto cut = capture.cut_frames.size();

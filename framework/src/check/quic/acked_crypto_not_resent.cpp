@@ -45,7 +45,7 @@ class AckedCryptoNotResent final : public QuicCheck {
  private:
 
   static CheckResult judge_one(const Judged& j, Side by) {
-    const Flights flights = crypto_flights(*j.connection, by);
+    const Flights& flights = crypto_flights(*j.connection, by);
     const auto& datagrams = j.connection->connection->datagrams;
     const std::int64_t unseen = unseen_round_trip(j, by);
     const bool at_sender = unseen == 0;

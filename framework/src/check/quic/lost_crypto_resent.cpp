@@ -153,7 +153,7 @@ class LostCryptoResent final : public QuicCheck {
  private:
   static CheckResult judge_one(const Judged& j, Side by, std::size_t max_probes) {
     const auto& c = *j.connection->connection;
-    const Flights flights = crypto_flights(*j.connection, by);
+    const Flights& flights = crypto_flights(*j.connection, by);
     const std::int64_t answer_ns = kReadNs + unseen_round_trip(j, by);
     const std::optional<std::size_t> validated = address_validated_at(c);
     std::vector<std::string> problems;

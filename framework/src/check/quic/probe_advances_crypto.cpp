@@ -35,7 +35,7 @@ class ProbeAdvancesCrypto final : public QuicCheck {
       std::vector<Evidence> ev;
       std::size_t resends = 0;
       std::array<const FlightDatagram*, 2> previous{};
-      const auto flights = crypto_flights(*j.connection, by);
+      const auto& flights = crypto_flights(*j.connection, by);
       for (const auto& d : flights.datagrams)
         for (std::size_t s : {kInitial, kHandshake}) {
           if (!d.resent[s]) continue;

@@ -41,7 +41,7 @@ class ProbeCoalescesSpaces final : public QuicCheck {
     const Side by = side_from(value_or<std::string>(input.params, "by", "server"));
     const auto room = std::uint64_t(value_or<std::int64_t>(input.params, "max_datagram_bytes", 1200));
     return judge_each_connection(run, by, [&](const Judged& j) {
-      const auto flights = crypto_flights(*j.connection, by);
+      const auto& flights = crypto_flights(*j.connection, by);
       const auto& ds = flights.datagrams;
       std::vector<std::string> problems;
       std::vector<Evidence> ev;

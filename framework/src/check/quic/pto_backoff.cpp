@@ -130,7 +130,7 @@ class PtoBackoff final : public QuicCheck {
   }
 
   static CheckResult judge_one(const Judged& j, Side by, double factor) {
-    const Flights flights = crypto_flights(*j.connection, by);
+    const Flights& flights = crypto_flights(*j.connection, by);
     const bool at_sender = at_endpoint(j.vantage, by);
     // From elsewhere, a datagram of the peer reached `by` unless `by`'s own
     // ACKs show it did not (lost after the capture point).

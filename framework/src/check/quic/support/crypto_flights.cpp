@@ -1,6 +1,8 @@
 // Following CRYPTO data and its acknowledgements at the sender.
 #include "check/quic/support/crypto_flights.hpp"
 
+#include <mutex>
+
 #include <algorithm>
 #include <map>
 
@@ -44,7 +46,9 @@ bool ack_eliciting(const dissect::Packet& p) {
   return std::any_of(p.frames.begin(), p.frames.end(), [](const dissect::Frame& f) { return ack_eliciting(f); });
 }
 
-Flights crypto_flights(const ConnectionFacts& c, Side sender) {
+namespace {
+
+Flights work_out_flights(const ConnectionFacts& c, Side sender) {
   Flights out;
   std::array<SpaceState, 3> spaces;
   std::array<std::size_t, 2> overhead{};
@@ -123,6 +127,22 @@ Flights crypto_flights(const ConnectionFacts& c, Side sender) {
     out.datagrams.push_back(std::move(fd));
   }
   return out;
+}
+
+}  // namespace
+
+struct FlightsMemo {
+  std::array<std::once_flag, 2> once;
+  std::array<Flights, 2> flights;
+};
+
+std::shared_ptr<FlightsMemo> new_flights_memo() { return std::make_shared<FlightsMemo>(); }
+
+const Flights& crypto_flights(const ConnectionFacts& c, Side sender) {
+  FlightsMemo& memo = *c.flights_memo;
+  const auto i = static_cast<std::size_t>(sender);
+  std::call_once(memo.once[i], [&] { memo.flights[i] = work_out_flights(c, sender); });
+  return memo.flights[i];
 }
 
 }  // namespace conform::quic_checks

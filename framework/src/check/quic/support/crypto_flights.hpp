@@ -78,7 +78,9 @@ struct Flights {
   std::array<std::vector<CryptoAck>, 2> crypto_acks;
 };
 
-Flights crypto_flights(const ConnectionFacts& c, Side sender);
+/// Worked out once per connection and side (ConnectionFacts::flights_memo),
+/// however many checks ask; each connection's checks run on one thread.
+const Flights& crypto_flights(const ConnectionFacts& c, Side sender);
 
 /// Whether a frame is ack-eliciting (RFC 9002 §2: all but ACK, PADDING and
 /// CONNECTION_CLOSE).

@@ -101,6 +101,7 @@ At ConnectionFacts::at_frame(std::uint64_t frame) const {
 ConnectionFacts analyze_connection(const dissect::Connection& connection) {
   ConnectionFacts facts;
   facts.connection = &connection;
+  facts.flights_memo = new_flights_memo();
   Builder b{facts, {}, {}, {}};
   for (std::size_t i = 0; i < connection.datagrams.size(); ++i) {
     const auto& d = connection.datagrams[i];

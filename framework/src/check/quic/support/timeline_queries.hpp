@@ -17,6 +17,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -92,9 +93,14 @@ struct SideFacts {
   std::vector<std::pair<At, dissect::MalformedFrame>> malformed;
 };
 
+struct FlightsMemo;  // crypto_flights.cpp
+std::shared_ptr<FlightsMemo> new_flights_memo();
+
 /// The queries of one connection.
 struct ConnectionFacts {
   const dissect::Connection* connection = nullptr;
+  /// crypto_flights() of each side, worked out once whichever checks ask.
+  std::shared_ptr<FlightsMemo> flights_memo;
   std::array<SideFacts, 2> sides;  // by Side
   /// Per-stream views (dissect/stream_view.hpp), sorted by ID.
   std::vector<dissect::StreamView> streams;
