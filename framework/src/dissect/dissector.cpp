@@ -42,11 +42,10 @@ struct ConnectionState {
   ConnectionId initial_keys_dcid;   // what the Initial keys were derived from
   std::optional<ConnectionId> retry_scid;
   bool tls_installed = false;
-  // For Dissector::take_ended: the time of its latest datagram, whether a
-  // CONNECTION_CLOSE or Stateless Reset was seen, and whether it was taken.
+  // For Dissector::take_ended: the time of its latest datagram, and
+  // whether a CONNECTION_CLOSE or Stateless Reset was seen.
   std::int64_t last_ns = 0;
   bool closed = false;
-  bool taken = false;
 };
 
 }  // namespace dissector_state
@@ -79,15 +78,26 @@ std::string secret_name(Side sender, PacketType type) {
 
 struct Dissector::State {
   const KeyLog& keys;
+  // The datagrams of no connection; the connections are in `open`.
   Timeline timeline;
-  std::vector<ConnectionState> states;
+  // Each connection not yet taken (take_ended) with what the dissector
+  // tracks of it, by index; a taken one leaves a null pointer, so memory
+  // holds the connections open, not all the capture's.
+  struct Open {
+    Connection connection;
+    ConnectionState state;
+  };
+  std::vector<std::unique_ptr<Open>> open;
+  Connection& connection(std::size_t i) { return open[i]->connection; }
+  const Connection& connection(std::size_t i) const { return open[i]->connection; }
+  ConnectionState& state(std::size_t i) { return open[i]->state; }
   ConnectionTable table;
   Bytes scratch;
   // The time of the datagram added last, and of the last look for ended
   // connections.
   std::int64_t now_ns = 0;
   std::optional<std::int64_t> looked_ns;
-  std::size_t taken = 0;
+  std::size_t taken = 0;  // connections taken so far
 
   explicit State(const KeyLog& k) : keys(k) {}
 
@@ -155,33 +165,31 @@ std::vector<Connection> Dissector::take_ended() {
   constexpr std::int64_t kLookEveryNs = 1'000'000'000;
   if (s_->looked_ns && std::abs(s_->now_ns - *s_->looked_ns) < kLookEveryNs) return ended;
   s_->looked_ns = s_->now_ns;
-  for (std::size_t i = 0; i < s_->states.size(); ++i) {
-    auto& st = s_->states[i];
-    if (st.taken || s_->now_ns < st.last_ns) continue;
-    Connection& c = s_->timeline.connections[i];
+  for (std::size_t i = 0; i < s_->open.size(); ++i) {
+    if (!s_->open[i]) continue;
+    const auto& st = s_->state(i);
+    if (s_->now_ns < st.last_ns) continue;
+    Connection& c = s_->connection(i);
     const auto silence = silence_that_ends(c, st.closed);
     if (!silence || s_->now_ns - st.last_ns <= *silence) continue;
     settle_secrets_found(c, s_->keys);
     ended.push_back(std::move(c));
-    c = Connection{};
-    c.index = i;
-    st = ConnectionState();
-    st.taken = true;
+    s_->open[i].reset();
     ++s_->taken;
     s_->table.remove(i);
   }
   return ended;
 }
 
-std::size_t Dissector::open() const { return s_->states.size() - s_->taken; }
+std::size_t Dissector::open() const { return s_->open.size() - s_->taken; }
 
 Timeline Dissector::finish() {
   Timeline out;
   out.unattributed = std::move(s_->timeline.unattributed);
-  for (std::size_t i = 0; i < s_->timeline.connections.size(); ++i) {
-    if (s_->states[i].taken) continue;
-    settle_secrets_found(s_->timeline.connections[i], s_->keys);
-    out.connections.push_back(std::move(s_->timeline.connections[i]));
+  for (auto& o : s_->open) {
+    if (!o) continue;
+    settle_secrets_found(o->connection, s_->keys);
+    out.connections.push_back(std::move(o->connection));
   }
   return out;
 }
@@ -198,8 +206,8 @@ void Dissector::add(const CapturedDatagram& d) {
       return unattributed("no known connection, and the Fixed Bit is clear (not QUIC, or greased per RFC 9287)");
     return unattributed("no known connection: unknown connection ID and addresses, and not a client's first Initial");
   }
-  auto& datagrams = s_->timeline.connections[route->connection].datagrams;
-  auto& state = s_->states[route->connection];
+  auto& datagrams = s_->connection(route->connection).datagrams;
+  auto& state = s_->state(route->connection);
   state.last_ns = std::max(state.last_ns, d.time_ns);
   auto push = [&](std::span<const std::uint8_t> bytes, std::vector<Packet> packets, std::size_t padding_after) {
     Datagram out;
@@ -242,7 +250,7 @@ constexpr std::uint64_t kGreaseQuicBit = 0x2ab2;
 // Whether the receiver of `r`'s datagrams advertised grease_quic_bit
 // (RFC 9287 §3), so that its peer may send packets with the Fixed Bit clear.
 bool Dissector::State::receiver_allows_greased_fixed_bit(const Route& r) const {
-  const auto& c = timeline.connections[r.connection];
+  const auto& c = connection(r.connection);
   const auto& receiver = r.sender == Side::client ? c.server_parameters : c.client_parameters;
   return receiver && std::any_of(receiver->others.begin(), receiver->others.end(),
                                  [](const auto& p) { return p.first == kGreaseQuicBit; });
@@ -346,19 +354,20 @@ std::optional<Route> Dissector::State::start_connection(const CapturedDatagram& 
   auto unmasked = remove_header_protection(client, bytes, *h, std::nullopt, scratch);
   if (!open_payload(client, bytes, unmasked, scratch)) return std::nullopt;
 
-  const std::size_t conn = timeline.connections.size();
+  const std::size_t conn = open.size();
   Connection c;
   c.index = conn;
   c.client = d.from;
   c.server = d.to;
   c.original_dcid = h->dcid;
-  timeline.connections.push_back(std::move(c));
+  open.push_back(std::make_unique<Open>());
+  open.back()->connection = std::move(c);
   ConnectionState st;
   st.initial_keys_dcid = h->dcid;
   st.ep[index(Side::client)].initial.set_keys(client);
   st.ep[index(Side::server)].initial.set_keys(
       PacketKeys::from_secret(CipherSuite::aes_128_gcm_sha256, secrets.server));
-  states.push_back(std::move(st));
+  open.back()->state = std::move(st);
   // The original DCID addresses the server until it picks its own (0-RTT
   // and Initial retransmissions use it); the SCID addresses the client.
   table.add_cid(conn, Side::server, h->dcid);
@@ -397,10 +406,10 @@ Packet Dissector::State::decode(const Route& r, std::span<const std::uint8_t> by
       p.detail = fmt::format("version 0x{:08x}", h->version);
       return p;
     case PacketType::retry: {
-      const auto& conn = timeline.connections[r.connection];
+      const auto& conn = connection(r.connection);
       p.retry_integrity_ok = retry_integrity_ok(conn.original_dcid, packet);
       if (*p.retry_integrity_ok) {
-        states[r.connection].retry_scid = h->scid;
+        state(r.connection).retry_scid = h->scid;
         table.add_cid(r.connection, Side::server, h->scid);
       }
       return p;
@@ -420,7 +429,7 @@ Packet Dissector::State::decode(const Route& r, std::span<const std::uint8_t> by
     // token its sender issued (RFC 9000 §10.3).
     std::array<std::uint8_t, 16> tail{};
     std::copy(packet.end() - 16, packet.end(), tail.begin());
-    const auto& tokens = states[r.connection].ep[index(r.sender)].reset_tokens;
+    const auto& tokens = state(r.connection).ep[index(r.sender)].reset_tokens;
     if (auto it = tokens.find(tail); it != tokens.end()) {
       p.undecryptable = Undecryptable::stateless_reset;
       p.detail = fmt::format("ends with the Stateless Reset Token of connection ID sequence {} (RFC 9000 §10.3)",
@@ -431,7 +440,7 @@ Packet Dissector::State::decode(const Route& r, std::span<const std::uint8_t> by
 }
 
 LevelKeys* Dissector::State::level(std::size_t conn, Side sender, const Packet& p, std::string& why) {
-  ConnectionState& st = states[conn];
+  ConnectionState& st = state(conn);
   EndpointState& ep = st.ep[index(sender)];
   if (p.type == PacketType::initial) {
     // After a Retry the client derives new Initial keys from the DCID it
@@ -455,7 +464,7 @@ LevelKeys* Dissector::State::level(std::size_t conn, Side sender, const Packet& 
                     : p.type == PacketType::zero_rtt ? &ep.zero_rtt
                                                      : &ep.application;
   if (keys->empty()) {
-    const Connection& c = timeline.connections[conn];
+    const Connection& c = connection(conn);
     if (!c.client_random)
       why = "no ClientHello seen, so no key log line can be matched to this connection";
     else if (!c.secrets_found)
@@ -473,19 +482,19 @@ LevelKeys* Dissector::State::level(std::size_t conn, Side sender, const Packet& 
 // keyed by that one, so the connection's random and the client's transport
 // parameters are read afresh from it.
 void Dissector::State::restart_client_hello(std::size_t conn) {
-  ConnectionState& st = states[conn];
+  ConnectionState& st = state(conn);
   EndpointState& client = st.ep[index(Side::client)];
   client.initial_crypto = CryptoStream();
   client.parameters_read = false;
   st.tls_installed = false;
-  Connection& c = timeline.connections[conn];
+  Connection& c = connection(conn);
   c.client_random.reset();
   c.client_parameters.reset();
 }
 
 void Dissector::State::install_tls_secrets(std::size_t conn) {
-  ConnectionState& st = states[conn];
-  Connection& c = timeline.connections[conn];
+  ConnectionState& st = state(conn);
+  Connection& c = connection(conn);
   if (st.tls_installed || !c.client_random) return;
   st.tls_installed = true;
   auto it = keys.connections.find(*c.client_random);
@@ -522,7 +531,7 @@ void Dissector::State::decrypt(std::size_t conn, Side sender, LevelKeys& keys, c
 
 bool Dissector::State::try_open(std::size_t conn, Side sender, LevelKeys& keys, const PacketKeys& candidate,
                                 const ParsedHeader& h, std::span<const std::uint8_t> bytes, Packet& p) {
-  auto& largest = states[conn].ep[index(sender)].largest[index(p.space)];
+  auto& largest = state(conn).ep[index(sender)].largest[index(p.space)];
   const UnmaskedHeader um = remove_header_protection(candidate, bytes, h, largest, scratch);
   // Key generations to try (RFC 9001 §6.3, §6.5): the current one when the
   // Key Phase bit matches it; else the next (a key update) and then the
@@ -579,8 +588,8 @@ bool Dissector::State::try_open(std::size_t conn, Side sender, LevelKeys& keys, 
 // What decrypted frames teach about the packets still to come.
 void Dissector::State::learn(std::size_t conn, Side sender, const Packet& p,
                              std::span<const std::uint8_t> plaintext) {
-  Connection& c = timeline.connections[conn];
-  EndpointState& ep = states[conn].ep[index(sender)];
+  Connection& c = connection(conn);
+  EndpointState& ep = state(conn).ep[index(sender)];
   bool crypto_added = false;
   for (const Frame& f : p.frames) {
     if (const auto* crypto = std::get_if<CryptoFrame>(&f)) {
@@ -613,14 +622,14 @@ void Dissector::State::learn(std::size_t conn, Side sender, const Packet& p,
 // The client's transport parameters are in its ClientHello (Initial), the
 // server's in EncryptedExtensions (Handshake) (RFC 9001 §8.2).
 void Dissector::State::read_transport_parameters(std::size_t conn, Side sender) {
-  EndpointState& ep = states[conn].ep[index(sender)];
+  EndpointState& ep = state(conn).ep[index(sender)];
   if (ep.parameters_read) return;
   const bool client = sender == Side::client;
   auto message = client ? handshake_message(ep.initial_crypto.contiguous(), 1)
                         : handshake_message(ep.handshake_crypto.contiguous(), 8);
   if (!message) return;
   ep.parameters_read = true;
-  Connection& c = timeline.connections[conn];
+  Connection& c = connection(conn);
   if (!client) c.alpn = selected_alpn(*message).value_or("");
   auto value = transport_parameters_extension(client ? 1 : 8, *message);
   if (!value) {
@@ -640,8 +649,8 @@ void Dissector::State::read_transport_parameters(std::size_t conn, Side sender) 
 }
 
 void Dissector::State::learn_suite(std::size_t conn, CipherSuite suite) {
-  timeline.connections[conn].cipher_suite = suite;
-  for (EndpointState& ep : states[conn].ep)
+  connection(conn).cipher_suite = suite;
+  for (EndpointState& ep : state(conn).ep)
     for (LevelKeys* level : {&ep.zero_rtt, &ep.handshake, &ep.application})
       if (!level->empty()) level->confirm(suite);
 }
