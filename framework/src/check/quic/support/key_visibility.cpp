@@ -6,30 +6,6 @@
 namespace conform::quic_checks {
 namespace {
 
-using dissect::PacketType;
-
-struct Count {
-  std::size_t sent = 0, decrypted = 0;
-};
-
-// The packet type whose payload the level's keys protect (RFC 9001 §4).
-PacketType type_at(KeysNeeded level) {
-  constexpr PacketType kTypes[] = {PacketType::initial, PacketType::handshake, PacketType::one_rtt};
-  return kTypes[static_cast<int>(level)];
-}
-
-Count count(const dissect::Connection& c, dissect::Direction direction, PacketType type) {
-  Count n;
-  for (const auto& d : c.datagrams) {
-    if (d.direction != direction) continue;
-    for (const auto& p : d.packets) {
-      if (p.type != type || p.undecryptable == dissect::Undecryptable::stateless_reset) continue;
-      ++n.sent;
-      if (p.decrypted()) ++n.decrypted;
-    }
-  }
-  return n;
-}
 
 // The client random names the connection as the key log does, so a reader
 // can search the key log for it; addresses may be rewritten (conform check
@@ -58,12 +34,14 @@ const char* to_string(KeysNeeded level) {
 }
 
 std::optional<std::string> undecryptable(const std::vector<const CaptureFacts*>& captures, KeysNeeded level) {
+  // The packets of each level are those its keys protect (RFC 9001 §4):
+  // counted once per connection (ConnectionFacts::protected_packets).
   for (const auto* capture : captures)
-    for (const auto& c : capture->timeline.connections)
+    for (const auto& c : capture->connections)
       for (auto l = KeysNeeded::initial; l <= level; l = KeysNeeded(int(l) + 1))
         for (auto direction : {dissect::Direction::client_to_server, dissect::Direction::server_to_client}) {
-          const Count n = count(c, direction, type_at(l));
-          if (n.sent > 0 && n.decrypted == 0) return why(*capture, c, l, direction, n.sent);
+          const auto& n = c.protected_packets[static_cast<std::size_t>(l)][static_cast<std::size_t>(direction)];
+          if (n.sent > 0 && n.decrypted == 0) return why(*capture, *c.connection, l, direction, n.sent);
         }
   return std::nullopt;
 }

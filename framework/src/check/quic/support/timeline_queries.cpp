@@ -102,6 +102,17 @@ ConnectionFacts analyze_connection(const dissect::Connection& connection) {
   ConnectionFacts facts;
   facts.connection = &connection;
   facts.flights_memo = new_flights_memo();
+  for (const auto& d : connection.datagrams)
+    for (const auto& p : d.packets) {
+      const int level = p.type == dissect::PacketType::initial     ? 0
+                        : p.type == dissect::PacketType::handshake ? 1
+                        : p.type == dissect::PacketType::one_rtt   ? 2
+                                                                   : -1;
+      if (level < 0 || p.undecryptable == dissect::Undecryptable::stateless_reset) continue;
+      auto& n = facts.protected_packets[level][static_cast<std::size_t>(d.direction)];
+      ++n.sent;
+      if (p.decrypted()) ++n.decrypted;
+    }
   Builder b{facts, {}, {}, {}};
   for (std::size_t i = 0; i < connection.datagrams.size(); ++i) {
     const auto& d = connection.datagrams[i];

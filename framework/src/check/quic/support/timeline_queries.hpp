@@ -101,6 +101,14 @@ struct ConnectionFacts {
   const dissect::Connection* connection = nullptr;
   /// crypto_flights() of each side, worked out once whichever checks ask.
   std::shared_ptr<FlightsMemo> flights_memo;
+  /// Packets sent and of those decrypted, by the level of their keys
+  /// (Initial, Handshake, 1-RTT: Initial, Handshake and 1-RTT packets) and
+  /// by direction (dissect::Direction), Stateless Resets aside: counted once
+  /// for every check that asks whether its keys were there (key_visibility).
+  struct Protected {
+    std::size_t sent = 0, decrypted = 0;
+  };
+  std::array<std::array<Protected, 2>, 3> protected_packets{};
   std::array<SideFacts, 2> sides;  // by Side
   /// Per-stream views (dissect/stream_view.hpp), sorted by ID.
   std::vector<dissect::StreamView> streams;
