@@ -107,15 +107,19 @@ BOOST_AUTO_TEST_CASE(every_ngtcp2_capture_is_judged_from_its_handshake) {
                                                                        {"count/server" + at, "PASS"},
                                                                        {"count/server-one-less" + at, "FAIL"}}),
                name);
-    // The unit folder refers to the capture, by path and frames, and holds
-    // the connection's key log lines: no copy of the capture.
+    // The unit folder holds one file: it refers to the capture, by path and
+    // frames, says where it was taken and holds the connection's key log
+    // lines. No copy of the capture.
     const std::string unit = dir + "/out/@check/" + name + "/connection-1/";
     const json source = json::parse(read_file(unit + "source.json"));
     BOOST_TEST(source.at("capture") == fs::absolute(kCaptures + "/ngtcp2/" + name).string(), name);
     BOOST_TEST(source.at("frames").size() == report.at("offline").at("captures")[0].at("units")[0].at("frames"));
     BOOST_TEST(source.at("frames")[0] == 1, name);
-    BOOST_TEST(fs::exists(unit + "keys.log"), name);
-    for (const char* file : {"client.pcap", "server.pcap"}) BOOST_TEST(!fs::exists(unit + file), name << " " << file);
+    BOOST_TEST(source.at("vantage") == report.at("offline").at("captures")[0].at("vantage"), name);
+    // The dsb capture's keys are in the capture itself: the same lines.
+    const std::string keys = fs::path(name).stem().string() == "handshake-dsb" ? "handshake" : fs::path(name).stem().string();
+    BOOST_TEST(source.at("key_log") == read_file(kCaptures + "/ngtcp2/" + keys + ".keys"), name);
+    BOOST_TEST(std::distance(fs::directory_iterator(unit), fs::directory_iterator()) == 1, name);
   }
 }
 
@@ -160,7 +164,10 @@ BOOST_AUTO_TEST_CASE(two_connections_are_judged_one_by_one_with_evidence_in_the_
   for (const auto& [n, random] : std::vector<std::pair<int, std::string>>{
            {1, "55fe3fd8026123aafd507aab8d58e75ab3579a5b77c29c9fd37373c8259f82c7"},
            {2, "71c691f81878660153ca8b86de98d9b150a0e3c2ceadff22e5b6056cc4d1613e"}}) {
-    std::istringstream keys(read_file(dir + "/out/@check/two-connections.pcap/connection-" + std::to_string(n) + "/keys.log"));
+    std::istringstream keys(json::parse(read_file(dir + "/out/@check/two-connections.pcap/connection-" +
+                                                  std::to_string(n) + "/source.json"))
+                                .at("key_log")
+                                .get<std::string>());
     int lines = 0;
     for (std::string line; std::getline(keys, line); ++lines) BOOST_TEST(line.find(" " + random + " ") != std::string::npos, line);
     BOOST_TEST(lines == 10, n);
@@ -343,7 +350,6 @@ BOOST_AUTO_TEST_CASE(a_check_stopped_by_bad_input_leaves_earlier_results_in_out)
     r = run_conform(args, ".", kEnv);
     BOOST_TEST(r.exit_code == 2, r.out + r.err);
     BOOST_TEST(read_file(connection + "/source.json") == before);
-    BOOST_TEST(fs::exists(connection + "/keys.log"));
   }
 }
 
@@ -454,7 +460,9 @@ BOOST_AUTO_TEST_CASE(write_failing_pcaps_copies_the_records_of_failing_connectio
                         "--out", dir + "/out", "--write-failing-pcaps"},
                        ".", kEnv);
   BOOST_TEST(r.exit_code == 1, r.out + r.err);
-  BOOST_TEST(contains(r.out, "wrote connection.pcap for 1 failing connection (--write-failing-pcaps)\n"), r.out);
+  BOOST_TEST(contains(r.out, "wrote connection.pcap and connection.keys for 1 failing connection "
+                             "(--write-failing-pcaps)\n"),
+             r.out);
   const std::string written = dir + "/out/@check/stream-limit.pcap/connection-1/connection.pcap";
   // The capture holds that one connection: its 50 records, byte for byte.
   const auto copy = conform::read_udp_datagrams(written), original = conform::read_udp_datagrams(failing);
@@ -464,7 +472,10 @@ BOOST_AUTO_TEST_CASE(write_failing_pcaps_copies_the_records_of_failing_connectio
     BOOST_TEST(copy[i].payload == original[i].payload, "frame " << i + 1);
     BOOST_TEST(copy[i].time_ns == original[i].time_ns, "frame " << i + 1);
   }
-  BOOST_TEST(fs::exists(dir + "/out/@check/stream-limit.pcap/connection-1/keys.log"));
+  // Its key log lines beside it: the stream-limit key log's, all of them
+  // (one connection).
+  BOOST_TEST(read_file(dir + "/out/@check/stream-limit.pcap/connection-1/connection.keys") ==
+             read_file(kCaptures + "/ngtcp2/stream-limit.keys"));
   for (const char* unit : {"connection-1", "connection-2"})
     BOOST_TEST(!fs::exists(dir + "/out/@check/two-connections.pcap/" + unit + "/connection.pcap"), unit);
   // Without the option nothing is copied.
@@ -735,7 +746,8 @@ BOOST_AUTO_TEST_CASE(vantage_is_inferred_per_capture_and_given_with_vantage) {
   check({"--vantage", "server", "--vantage", "streams-blocked-publish.pcap=client"}, "given");
   BOOST_TEST(vantages("given") == (std::vector<std::string>{"server given wi", "client given wi"}),
              boost::test_tools::per_element());
-  BOOST_TEST(read_file(dir + "/given/@check/loss.pcap/connection-1/vantage") == "server\n");
+  BOOST_TEST(json::parse(read_file(dir + "/given/@check/loss.pcap/connection-1/source.json")).at("vantage") ==
+             "server");
   // By path as well as by file name, however spelled; the replay line keeps it.
   r = check({"--vantage", kCaptures + "/ngtcp2/../ngtcp2/loss.pcap=both"}, "by-path");
   BOOST_TEST(vantages("by-path") == (std::vector<std::string>{"both given wi", "client inferred"}),

@@ -16,7 +16,11 @@ namespace fs = std::filesystem;
 void write_unit_source(const std::string& folder, const UnitSource& source) {
   const fs::path path = fs::path(folder) / kUnitSourceFile;
   std::ofstream out(path);
-  out << nlohmann::json{{"capture", source.capture}, {"frames", source.frames}, {"origin_ns", source.origin_ns}}
+  out << nlohmann::json{{"capture", source.capture},
+                        {"frames", source.frames},
+                        {"origin_ns", source.origin_ns},
+                        {"vantage", source.vantage},
+                        {"key_log", source.key_log}}
       << '\n';
   if (!out) throw std::runtime_error(path.string() + ": cannot write");
 }
@@ -28,7 +32,8 @@ std::optional<UnitSource> read_unit_source(const std::string& folder) {
   try {
     const auto j = nlohmann::json::parse(in);
     UnitSource source{j.at("capture").get<std::string>(), j.at("frames").get<std::vector<std::uint64_t>>(),
-                      j.at("origin_ns").get<std::int64_t>()};
+                      j.at("origin_ns").get<std::int64_t>(), j.value("vantage", std::string()),
+                      j.value("key_log", std::string())};
     if (!std::is_sorted(source.frames.begin(), source.frames.end()))
       throw InputError({path.string()}, "frames are not in ascending order");
     return source;

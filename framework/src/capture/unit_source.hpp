@@ -1,9 +1,11 @@
 // A connection of a capture made elsewhere, kept by reference instead of
-// copied: `conform check` writes into each QUIC connection's folder the
-// capture's path, the frames of the connection and the time its unit's
-// times count from (the capture's first datagram); whatever shows the
-// connection later (the HTML page, report/run_view.cpp) reads its
-// datagrams back from the capture.
+// copied: `conform check` writes into each QUIC connection's folder one
+// file holding the capture's path, the frames of the connection, the time
+// its unit's times count from (the capture's first datagram), where the
+// capture was taken and the connection's key log lines (one file, not
+// three: a capture of ten thousand connections makes ten thousand
+// folders); whatever shows the connection later (the HTML page,
+// report/run_view.cpp) reads its datagrams back from the capture.
 #pragma once
 
 #include "capture/pcap_reader.hpp"
@@ -23,6 +25,10 @@ struct UnitSource {
   /// The connection's records, by frame number, ascending.
   std::vector<std::uint64_t> frames;
   std::int64_t origin_ns = 0;
+  /// Where the capture was taken (capture/vantage.hpp's spelling).
+  std::string vantage;
+  /// The connection's lines of the key log (NSS format).
+  std::string key_log;
 };
 
 /// The file in a unit folder that holds its UnitSource (JSON).

@@ -220,9 +220,9 @@ CLI::App* add_check_command(CLI::App& app, CheckCommandOptions& options) {
       ->type_name("N");
   cmd->add_flag("--write-failing-pcaps", options.write_failing_pcaps,
                 fmt::format("copy the records of each QUIC connection a case failed on into its folder, as {} "
-                            "beside its keys.log, to open in Wireshark (the folders refer to the captures by "
-                            "path and frame numbers otherwise)",
-                            kFailingPcapFile));
+                            "with its key log lines as {}, to open in Wireshark (the folders refer to the "
+                            "captures by path and frame numbers otherwise)",
+                            kFailingPcapFile, kFailingKeysFile));
   auto* shard = add_shard_option(*cmd, options.shard,
                                  "judge only job K's share of the captures of N jobs (captures dealt whole by "
                                  "size, large ones split by connection); `conform merge` joins the jobs' JSON "
@@ -348,8 +348,8 @@ int command_check(const CheckCommandOptions& options) {
   if (options.write_failing_pcaps) {
     const std::size_t written = write_failing_pcaps(*run, split);
     if (options.report.verbosity != Verbosity::quiet)
-      fmt::print("wrote {} for {} failing connection{} (--write-failing-pcaps)\n", kFailingPcapFile, written,
-                 written == 1 ? "" : "s");
+      fmt::print("wrote {} and {} for {} failing connection{} (--write-failing-pcaps)\n", kFailingPcapFile,
+                 kFailingKeysFile, written, written == 1 ? "" : "s");
   }
   RunPlan plan{&run->cases, 1, false, fs::absolute(options.out_dir).string(), {}, {}};
   plan.seeded = false;

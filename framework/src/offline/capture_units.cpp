@@ -52,8 +52,7 @@ void add_vantages(const fs::path& folder, const std::vector<std::string>& vantag
   const fs::path capture = folder / "client.pcap";
   std::vector<std::string> names{"server"};
   names.insert(names.end(), vantages.begin(), vantages.end());
-  // A QUIC unit has no copy to name (write_unit_source refers to its capture).
-  for (const auto& v : fs::exists(capture) ? names : std::vector<std::string>{}) {
+  for (const auto& v : names) {
     const fs::path to = folder / (v + ".pcap");
     std::error_code ec;
     if (fs::exists(to, ec)) continue;
@@ -75,7 +74,7 @@ fs::path unit_folder(const fs::path& root, std::size_t number) {
 
 // QUIC: each connection, by reference to the capture (capture/unit_source.hpp).
 // `keyed`: a key log was given (or the capture holds one).
-void quic_units(const std::string& capture_path, const ReadCapture& capture, const fs::path& root, bool keyed,
+void quic_units(const ReadCapture& capture, const fs::path& root, bool keyed,
                 const UnitFilter& keep, SplitCapture& out) {
   const std::string name = root.filename().string();
   for (const auto& conn : capture.connections) {
@@ -95,7 +94,6 @@ void quic_units(const std::string& capture_path, const ReadCapture& capture, con
     unit.server = conn.server.str();
     if (conn.client_random) unit.client_random = dissect::to_hex(*conn.client_random);
     unit.records = conn.frames.size();
-    write_unit_source(unit.folder, {fs::absolute(capture_path).string(), conn.frames, capture.origin_ns});
     unit.roles_from = conn.frames.empty() ? "the client's Initial"
                                           : fmt::format("the client's Initial (frame {})", conn.frames.front());
     out.units.push_back(std::move(unit));
@@ -308,7 +306,7 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
   for (const auto& v : vantages) out.unit_files.push_back(v + ".pcap");
   out.origin_ns = capture.origin_ns;
   if (!capture.warning.empty()) out.warnings.push_back(capture.warning);
-  quic_units(path, capture, root, !key_log_text.empty(), keep, out);
+  quic_units(capture, root, !key_log_text.empty(), keep, out);
   // Every record UDP (or a fragment): no TCP connection, and no third
   // reading of the capture to look for one.
   if (capture.summary.not_udp) tcp_units(path, root, keep, out);
@@ -343,11 +341,19 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
     out.vantage_ambiguous = inferred.ambiguous;
   }
   const auto key_lines = key_lines_by_random(key_log_text);
+  const std::string absolute = fs::absolute(path).string();
   for (const auto& unit : out.units) {
     // A connection whose ClientHello was not seen gets the whole key log.
     const auto it = unit.client_random.empty() ? key_lines.end() : key_lines.find(unit.client_random);
-    add_vantages(unit.folder, vantages,
-                 unit.client_random.empty() ? key_log_text : it == key_lines.end() ? std::string() : it->second);
+    const std::string& keys =
+        unit.client_random.empty() ? key_log_text : it == key_lines.end() ? std::string() : it->second;
+    if (unit.transport == "QUIC") {
+      const auto sketch = std::lower_bound(capture.connections.begin(), capture.connections.end(), unit.connection,
+                                           [](const ConnectionSketch& c, std::size_t i) { return c.index < i; });
+      write_unit_source(unit.folder, {absolute, sketch->frames, capture.origin_ns, std::string(to_string(out.vantage)), keys});
+      continue;
+    }
+    add_vantages(unit.folder, vantages, keys);
     std::ofstream(fs::path(unit.folder) / kVantageFile) << to_string(out.vantage) << '\n';
   }
   return out;

@@ -5,6 +5,7 @@
 #include "capture/unit_source.hpp"
 
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <unordered_map>
 
@@ -23,6 +24,9 @@ std::size_t write_failing_pcaps(const OfflineRun& run, const std::vector<SplitCa
       const auto source = read_unit_source(unit.folder);
       for (const auto frame : source ? source->frames : std::vector<std::uint64_t>{})
         output_of[frame] = static_cast<int>(outputs.size());
+      // Its key log lines beside it, for Wireshark.
+      std::ofstream(std::filesystem::path(unit.folder) / kFailingKeysFile, std::ios::binary)
+          << (source ? source->key_log : std::string());
       outputs.push_back((std::filesystem::path(unit.folder) / kFailingPcapFile).string());
     }
     if (outputs.empty()) continue;

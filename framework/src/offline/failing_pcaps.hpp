@@ -1,7 +1,8 @@
 // `conform check --write-failing-pcaps`: a QUIC unit's folder refers to its
 // capture (capture/unit_source.hpp) and copies nothing; a person who wants
 // to open a failing connection in Wireshark asks for its records, and gets
-// them, byte for byte, as `connection.pcap` beside the unit's `keys.log`.
+// them, byte for byte, as `connection.pcap`, with its key log lines as
+// `connection.keys`.
 #pragma once
 
 #include "offline/capture_units.hpp"
@@ -14,6 +15,7 @@ namespace conform {
 
 /// The file each failing QUIC unit's records go to, in its folder.
 inline constexpr std::string_view kFailingPcapFile = "connection.pcap";
+inline constexpr std::string_view kFailingKeysFile = "connection.keys";
 
 /// Writes the records of every QUIC unit of `captures` for which a case of
 /// `run` failed, reading each capture once. TCP units already hold theirs.

@@ -207,9 +207,12 @@ json run_view(const std::string& dir, StringTable& strings) {
     }
   }
   // `conform check`'s QUIC unit: no copy, a reference to the capture (one
-  // vantage point, known as both files, as a copy would have been).
+  // vantage point, known as both files, as a copy would have been), with
+  // the connection's key log lines.
   try {
     if (auto source = quic.empty() ? read_unit_source(dir) : std::nullopt) {
+      if (keys.connections.empty() && !source->key_log.empty())
+        keys = dissect::parse_key_log(source->key_log, (folder / kUnitSourceFile).string());
       auto each = [&](const DatagramSink& sink) { for_each_unit_datagram(*source, sink); };
       quic["client.pcap"] = load_vantage(each, "client.pcap", keys);
       quic["server.pcap"] = *quic["client.pcap"];
