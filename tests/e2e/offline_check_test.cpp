@@ -448,6 +448,41 @@ BOOST_AUTO_TEST_CASE(a_progress_line_on_a_terminal_only, *needs({"script"})) {
   BOOST_TEST(!contains(piped.err, "judging"), piped.err);
 }
 
+// A capture checked again under the same name after it was damaged mid-file
+// (record 3, inside its one connection, made to claim 1 GB): nothing ended
+// before the damage, so nothing is judged and the earlier folder stays.
+// And a capture replaced at its path after the check: the HTML page says
+// its view is not of that capture rather than showing another's datagrams.
+BOOST_AUTO_TEST_CASE(a_capture_damaged_or_replaced_after_a_check) {
+  const std::string dir = scratch_dir("offline_damaged_later");
+  const std::string keys = kCaptures + "/ngtcp2/handshake.keys";
+  const std::string bytes = read_file(kCaptures + "/ngtcp2/handshake.pcap");
+  const std::string capture = write_file(dir + "/x.pcap", bytes);
+  auto r = run_conform({"check", capture, "--keylog", keys, "--out", dir + "/out", "--json", dir + "/r.json"}, ".",
+                       kEnv);
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  const std::string source = dir + "/out/@check/x.pcap/connection-1/source.json";
+  const std::string before = read_file(source);
+  BOOST_TEST(!before.empty());
+  std::size_t at = 24;  // pcap: a file header, then 16 bytes a record with its captured length third
+  for (int record = 1; record < 3; ++record) {
+    const auto* p = reinterpret_cast<const unsigned char*>(bytes.data() + at + 8);
+    at += 16 + (p[0] | p[1] << 8 | p[2] << 16 | std::size_t{p[3]} << 24);
+  }
+  std::string damaged = bytes;
+  damaged[at + 11] = 0x40;
+  write_file(capture, damaged);
+  r = run_conform({"check", capture, "--keylog", keys, "--out", dir + "/out"}, ".", kEnv);
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(contains(r.err, "(a corrupt record: nothing was judged)"), r.err);
+  BOOST_TEST(read_file(source) == before);
+  // Replaced by another capture: the page's view names the mismatch.
+  write_file(capture, read_file(kCaptures + "/ngtcp2/stream-limit.pcap"));
+  r = run_conform({"report", dir + "/r.json", "--html", dir + "/later.html"}, ".", kEnv);
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  BOOST_TEST(contains(read_file(dir + "/later.html"), "not the capture conform check read: "));
+}
+
 // The folders refer to the captures; --write-failing-pcaps copies out the
 // records of the connections a case failed on, and only those. stream-limit
 // fails streams_blocked_sent (see the next test); two-connections fails

@@ -388,7 +388,7 @@ std::string text_of(const Connection& c) {
 BOOST_AUTO_TEST_CASE(an_idle_connection_ends_after_its_idle_timeout) {
   const Capture cap = full_connection();
   const KeyLog keys = key_log_for(kRfcClientRandom);
-  Dissector d(keys);
+  Dissector d(keys, Dissector::Ends::when_silent);
   for (const auto& datagram : cap.datagrams) d.add(datagram);
   BOOST_TEST(d.take_ended().empty());
   const std::int64_t last = cap.datagrams.back().time_ns;
@@ -421,7 +421,7 @@ BOOST_AUTO_TEST_CASE(a_closed_connection_ends_after_its_draining_period) {
   const KeyLog keys = read_key_log(base + ".keys");
   const Timeline whole = dissect::dissect(contents.datagrams, keys);
   BOOST_TEST_REQUIRE(whole.connections.size() == 2u);
-  Dissector d(keys);
+  Dissector d(keys, Dissector::Ends::when_silent);
   std::vector<Connection> ended;
   for (const auto& datagram : contents.datagrams) {
     d.add(datagram);
@@ -440,6 +440,36 @@ BOOST_AUTO_TEST_CASE(a_closed_connection_ends_after_its_draining_period) {
   }
   BOOST_TEST(ended[0].datagrams.back().frame == 11u);
   BOOST_TEST(ended[1].datagrams.front().frame == 12u);
+}
+
+// A datagram of an ended connection's IDs and addresses, after its end, is
+// not its: the RFC connection (idle timeout 30 s), then its client's first
+// Initial again 40 s later, which starts a connection of its own; without
+// ends, the same Initial is the first connection's.
+BOOST_AUTO_TEST_CASE(a_datagram_after_its_connection_ended_is_not_its) {
+  const Capture cap = full_connection();
+  const KeyLog keys = key_log_for(kRfcClientRandom);
+  CapturedDatagram again = cap.datagrams.front();
+  again.frame = cap.datagrams.size() + 1;
+  again.time_ns = cap.datagrams.back().time_ns + 40'000'000'000;
+  Dissector ending(keys, Dissector::Ends::when_silent);
+  for (const auto& datagram : cap.datagrams) ending.add(datagram);
+  ending.add(again);
+  const auto ended = ending.take_ended();
+  BOOST_TEST_REQUIRE(ended.size() == 1u);
+  BOOST_TEST(ended[0].datagrams.size() == cap.datagrams.size());
+  const Timeline rest = ending.finish();
+  BOOST_TEST_REQUIRE(rest.connections.size() == 1u);
+  BOOST_TEST(rest.connections[0].index == 1u);
+  BOOST_TEST(rest.connections[0].datagrams.size() == 1u);
+
+  Dissector whole(keys);
+  for (const auto& datagram : cap.datagrams) whole.add(datagram);
+  whole.add(again);
+  BOOST_TEST(whole.take_ended().empty());
+  const Timeline all = whole.finish();
+  BOOST_TEST_REQUIRE(all.connections.size() == 1u);
+  BOOST_TEST(all.connections[0].datagrams.size() == cap.datagrams.size() + 1);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -20,8 +20,10 @@
 namespace conform {
 
 struct UnitSource {
-  /// Absolute path of the capture.
+  /// Absolute path of the capture, and its size when it was read: a
+  /// capture of another size at that path is another capture.
   std::string capture;
+  std::uint64_t bytes = 0;
   /// The connection's records, by frame number, ascending.
   std::vector<std::uint64_t> frames;
   std::int64_t origin_ns = 0;
@@ -43,7 +45,8 @@ std::optional<UnitSource> read_unit_source(const std::string& folder);
 
 /// Calls `on_datagram` with each datagram of `source`'s frames, read from
 /// its capture in file order, times counted from its origin. Throws
-/// InputError as for_each_datagram does.
+/// InputError as for_each_datagram does, and naming the capture when it is
+/// not the one read (another size, or damaged before the last frame).
 void for_each_unit_datagram(const UnitSource& source, const std::function<void(const CapturedDatagram&)>& on_datagram);
 
 }  // namespace conform

@@ -97,9 +97,13 @@ struct Dissector::State {
   // connections.
   std::int64_t now_ns = 0;
   std::optional<std::int64_t> looked_ns;
-  std::size_t taken = 0;  // connections taken so far
+  std::size_t taken = 0;  // connections let go so far
+  std::vector<Connection> ended;  // let go, not yet taken
 
-  explicit State(const KeyLog& k) : keys(k) {}
+  State(const KeyLog& k, bool ends) : keys(k), ends_connections(ends) {}
+  bool ends_connections;
+
+  void end_silent();
 
   std::optional<Route> route(const CapturedDatagram& d);
   std::size_t decode_datagram(const Route& r, std::span<const std::uint8_t> payload, std::vector<Packet>& out,
@@ -123,7 +127,7 @@ struct Dissector::State {
   void read_transport_parameters(std::size_t conn, Side sender);
 };
 
-Dissector::Dissector(const KeyLog& keys) : s_(std::make_unique<State>(keys)) {}
+Dissector::Dissector(const KeyLog& keys, Ends ends) : s_(std::make_unique<State>(keys, ends == Ends::when_silent)) {}
 Dissector::~Dissector() = default;
 
 namespace {
@@ -160,42 +164,49 @@ void settle_secrets_found(Connection& c, const KeyLog& keys) {
 
 }  // namespace
 
-std::vector<Connection> Dissector::take_ended() {
-  std::vector<Connection> ended;
+// Before the datagram at `now_ns` is routed: a connection silent past its
+// end is let go first, so that datagram is not taken for its.
+void Dissector::State::end_silent() {
   constexpr std::int64_t kLookEveryNs = 1'000'000'000;
-  if (s_->looked_ns && std::abs(s_->now_ns - *s_->looked_ns) < kLookEveryNs) return ended;
-  s_->looked_ns = s_->now_ns;
-  for (std::size_t i = 0; i < s_->open.size(); ++i) {
-    if (!s_->open[i]) continue;
-    const auto& st = s_->state(i);
-    if (s_->now_ns < st.last_ns) continue;
-    Connection& c = s_->connection(i);
+  if (looked_ns && std::abs(now_ns - *looked_ns) < kLookEveryNs) return;
+  looked_ns = now_ns;
+  for (std::size_t i = 0; i < open.size(); ++i) {
+    if (!open[i]) continue;
+    const auto& st = state(i);
+    if (now_ns < st.last_ns) continue;
+    Connection& c = connection(i);
     const auto silence = silence_that_ends(c, st.closed);
-    if (!silence || s_->now_ns - st.last_ns <= *silence) continue;
-    settle_secrets_found(c, s_->keys);
+    if (!silence || now_ns - st.last_ns <= *silence) continue;
+    settle_secrets_found(c, keys);
     ended.push_back(std::move(c));
-    s_->open[i].reset();
-    ++s_->taken;
-    s_->table.remove(i);
+    open[i].reset();
+    ++taken;
+    table.remove(i);
   }
-  return ended;
 }
+
+std::vector<Connection> Dissector::take_ended() { return std::exchange(s_->ended, {}); }
 
 std::size_t Dissector::open() const { return s_->open.size() - s_->taken; }
 
 Timeline Dissector::finish() {
   Timeline out;
   out.unattributed = std::move(s_->timeline.unattributed);
+  // Let go but not taken: still the caller's, in order.
+  for (auto& c : s_->ended) out.connections.push_back(std::move(c));
   for (auto& o : s_->open) {
     if (!o) continue;
     settle_secrets_found(o->connection, s_->keys);
     out.connections.push_back(std::move(o->connection));
   }
+  std::stable_sort(out.connections.begin(), out.connections.end(),
+                   [](const Connection& a, const Connection& b) { return a.index < b.index; });
   return out;
 }
 
 void Dissector::add(const CapturedDatagram& d) {
   s_->now_ns = d.time_ns;
+  if (s_->ends_connections) s_->end_silent();
   auto unattributed = [&](std::string reason) {
     s_->timeline.unattributed.push_back({d.frame, d.time_ns, d.from, d.to, d.payload.size(), std::move(reason)});
   };

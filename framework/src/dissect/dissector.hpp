@@ -23,18 +23,24 @@ inline constexpr std::int64_t kDrainNs = 2'997'000'000;
 
 class Dissector {
  public:
+  /// Whether connections end (take_ended): `never` keeps every one to the
+  /// end, as a capture read whole is dissected; `when_silent` lets each go
+  /// once it has ended, before the next datagram is routed, so no later
+  /// datagram is taken for it (conform check reads long captures so).
+  enum class Ends { never, when_silent };
   /// `keys` must outlive the Dissector; an empty KeyLog decrypts Initial
   /// packets only.
-  explicit Dissector(const KeyLog& keys);
+  explicit Dissector(const KeyLog& keys, Ends ends = Ends::never);
   ~Dissector();
   Dissector(const Dissector&) = delete;
   Dissector& operator=(const Dissector&) = delete;
 
   /// Adds the next datagram in capture order.
   void add(const CapturedDatagram& datagram);
-  /// The connections that have ended by the time of the datagram added
-  /// last, in order of first appearance, moved out: the Dissector forgets
-  /// them, and their connection IDs and addresses route no later datagram.
+  /// With Ends::when_silent, the connections that have ended by the time of
+  /// the datagram added last, in order of ending, moved out: the Dissector
+  /// forgot them before routing that datagram, and their connection IDs and
+  /// addresses route no later one.
   /// A connection ends once silent (no datagram of it in the capture) for
   ///   - after a CONNECTION_CLOSE or a Stateless Reset: the closing or
   ///     draining period, three times the PTO (RFC 9000 §10.2), taken for
@@ -48,8 +54,8 @@ class Dissector {
   std::vector<Connection> take_ended();
   /// Connections seen and not yet taken.
   std::size_t open() const;
-  /// The timeline of everything added and not taken, moved out; the
-  /// Dissector is spent.
+  /// The timeline of everything added and not taken (connections in order
+  /// of first appearance), moved out; the Dissector is spent.
   Timeline finish();
 
  private:

@@ -217,7 +217,7 @@ StreamedCapture stream_connections(const std::string& path, const dissect::KeyLo
                                    const std::function<void(dissect::Connection&&)>& on_ended,
                                    CheckProgress* progress, const std::function<void()>& on_read) {
   StreamedCapture out;
-  dissect::Dissector dissector(keys);
+  dissect::Dissector dissector(keys, dissect::Dissector::Ends::when_silent);
   std::function<void(std::uint64_t)> on_offset;
   if (progress) on_offset = [&](std::uint64_t offset) { progress->at(offset, dissector.open()); };
   out.summary = for_each_datagram(
@@ -283,6 +283,9 @@ ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissec
                                open && !read.connections.empty()
                                    ? fmt::format(", the {} still open there {} not", open, open == 1 ? "is" : "are")
                                    : "");
+    // Nothing to judge: stop before anything is written, as a corrupt
+    // record always did.
+    if (read.connections.empty()) throw InputError({path}, *read.corrupt);
   } else {
     read.warning = damage_warning(path, read.summary, "judged");
   }
@@ -350,7 +353,8 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
     if (unit.transport == "QUIC") {
       const auto sketch = std::lower_bound(capture.connections.begin(), capture.connections.end(), unit.connection,
                                            [](const ConnectionSketch& c, std::size_t i) { return c.index < i; });
-      write_unit_source(unit.folder, {absolute, sketch->frames, capture.origin_ns, std::string(to_string(out.vantage)), keys});
+      write_unit_source(unit.folder, {absolute, file_bytes(path), sketch->frames, capture.origin_ns,
+                                      std::string(to_string(out.vantage)), keys});
       continue;
     }
     add_vantages(unit.folder, vantages, keys);

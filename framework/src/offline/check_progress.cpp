@@ -60,7 +60,7 @@ void CheckProgress::draw(bool force) {
   const double rate = seconds > 0 ? read / seconds : 0;
   std::string line = fmt::format("{}: {} of {}", what_, size_text(offset_), size_text(capture_bytes_));
   if (capture_bytes_) line += fmt::format(" ({}%)", offset_ * 100 / capture_bytes_);
-  line += fmt::format(", {} connections open, {} judged", open_, judged_.load());
+  line += fmt::format(", {} connection{} open, {} judged", open_, open_ == 1 ? "" : "s", judged_.load());
   if (rate > 0) {
     line += fmt::format(", {:.0f} MB/s", rate / 1e6);
     if (total_ > read) line += fmt::format(", {:.0f} s left", (total_ - read) / rate);
