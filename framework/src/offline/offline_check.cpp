@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -141,6 +142,31 @@ std::shared_ptr<const quic_checks::QuicCaptures> prepare(dissect::Connection c, 
   return prepared;
 }
 
+// Judged connections handed back to the reader to be freed: their packets
+// were allocated on the reader's thread, and glibc frees a block on the
+// thread that allocated it only under that thread's arena lock, which the
+// reader holds for every packet it dissects (with -j 2, freeing them on
+// the workers cost more CPU than judging there saved).
+class Graveyard {
+ public:
+  void hand_back(std::shared_ptr<const quic_checks::QuicCaptures> judged) {
+    std::lock_guard lock(mutex_);
+    judged_.push_back(std::move(judged));
+  }
+  /// Frees what was handed back, on the calling (reader's) thread.
+  void bury() {
+    std::vector<std::shared_ptr<const quic_checks::QuicCaptures>> dead;
+    {
+      std::lock_guard lock(mutex_);
+      dead.swap(judged_);
+    }
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::shared_ptr<const quic_checks::QuicCaptures>> judged_;
+};
+
 }  // namespace
 
 std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
@@ -198,6 +224,7 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
   // One connection's cases on a worker while the reader goes on; at most
   // two connections a worker wait in the queue.
   TaskPool workers(threads > 1 ? threads : 0, 2 * std::size_t{threads});
+  Graveyard graveyard;
   struct Interrupted {};
   for (const auto& capture : captures) {
     std::map<std::size_t, const CaptureUnit*> quic;  // by connection index
@@ -211,9 +238,12 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
                              const auto it = quic.find(c.index);
                              if (it == quic.end()) return;
                              const CaptureUnit& unit = *it->second;
+                             graveyard.bury();
                              workers.submit([&, &unit = unit, c = std::make_shared<dissect::Connection>(std::move(c))] {
                                const auto frames = records_of(*c);
-                               judge_unit(capture, unit, prepare(std::move(*c), capture, frames).get(), frames);
+                               auto prepared = prepare(std::move(*c), capture, frames);
+                               judge_unit(capture, unit, prepared.get(), frames);
+                               graveyard.hand_back(std::move(prepared));
                                if (progress) progress->judged();
                              });
                              if (interruption.signal()) throw Interrupted{};
@@ -222,6 +252,7 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
       } catch (const Interrupted&) {
       }
     workers.wait();
+    graveyard.bury();
     for (const auto& unit : capture.units)
       if (unit.transport != "QUIC") judge_unit(capture, unit, nullptr, unit.frames);
     if (progress) progress->finish_capture();
