@@ -483,6 +483,20 @@ BOOST_AUTO_TEST_CASE(a_capture_damaged_or_replaced_after_a_check) {
   BOOST_TEST(contains(read_file(dir + "/later.html"), "not the capture conform check read: "));
 }
 
+// Two key logs holding the same lines (a copy, or one concatenated into
+// another): a connection's source.json holds each line once.
+BOOST_AUTO_TEST_CASE(key_log_lines_given_twice_are_kept_once) {
+  const std::string dir = scratch_dir("offline_keys_twice");
+  const std::string keys = kCaptures + "/ngtcp2/retry.keys";
+  const std::string copy = write_file(dir + "/copy.keys", read_file(keys));
+  const auto r = run_conform({"check", kCaptures + "/ngtcp2/retry.pcap", "--keylog", keys, "--keylog", copy, "--out",
+                              dir + "/out", "-q"},
+                             ".", kEnv);
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  BOOST_TEST(json::parse(read_file(dir + "/out/@check/retry.pcap/connection-1/source.json")).at("key_log") ==
+             read_file(keys));
+}
+
 // The folders refer to the captures; --write-failing-pcaps copies out the
 // records of the connections a case failed on, and only those. stream-limit
 // fails streams_blocked_sent (see the next test); two-connections fails

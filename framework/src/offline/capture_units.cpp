@@ -40,7 +40,10 @@ std::unordered_map<std::string, std::string> key_lines_by_random(const std::stri
     std::string label, random;
     if (!(fields >> label >> random) || label.starts_with("#")) continue;
     for (char& c : random) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    by_random[random] += line + '\n';
+    // Key logs given twice, or holding the same lines, give each line once.
+    std::string& lines = by_random[random];
+    const std::string whole = line + '\n';
+    if (!lines.starts_with(whole) && lines.find('\n' + whole) == std::string::npos) lines += whole;
   }
   return by_random;
 }

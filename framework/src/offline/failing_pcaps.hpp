@@ -1,7 +1,8 @@
 // `conform check --write-failing-pcaps`: a QUIC unit's folder refers to its
 // capture (capture/unit_source.hpp) and copies nothing; a person who wants
 // to open a failing connection in Wireshark asks for its records, and gets
-// them, byte for byte, as `connection.pcap`, with its key log lines as
+// them (each record's bytes and time, in a nanosecond pcap) as
+// `connection.pcap`, with its key log lines as
 // `connection.keys`.
 #pragma once
 
