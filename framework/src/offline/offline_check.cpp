@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cctype>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -201,6 +202,13 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
   std::map<const CaptureUnit*, std::vector<std::size_t>> jobs_of;
   for (std::size_t k = 0; k < jobs.size(); ++k) jobs_of[jobs[k].unit].push_back(k);
   std::vector<std::optional<CaseResult>> results(run->cases.size());
+  // The signal caught, if any: polled by the reader (Interruption reads a
+  // pipe and is not for several threads), read by the workers.
+  std::atomic<int> stopped{interruption.signal()};
+  auto poll = [&] {
+    if (const int signal = interruption.signal()) stopped = signal;
+    return stopped.load();
+  };
   auto judge_unit = [&](const SplitCapture& capture, const CaptureUnit& unit, const PreparedCaptures* prepared,
                         const std::vector<std::uint64_t>& frames) {
     const auto it = jobs_of.find(&unit);
@@ -208,7 +216,7 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
     for (const std::size_t k : it->second) {
       const Case& c = run->cases[k];
       RunRecord record;
-      if (const int signal = interruption.signal()) {
+      if (const int signal = stopped.load()) {
         record.status = Status::interrupted;
         record.reason = "not judged: the check was interrupted by " + signal_name(signal);
       } else {
@@ -232,7 +240,7 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
       if (unit.transport == "QUIC" && jobs_of.count(&unit)) quic[unit.connection] = &unit;
     if (progress) progress->start("judging " + std::filesystem::path(capture.path).filename().string(),
                                   quic.empty() ? 0 : file_bytes(capture.path));
-    if (!quic.empty() && !interruption.signal()) try {
+    if (!quic.empty() && !poll()) try {
         stream_connections(capture.path, *capture.keys, [](const CapturedDatagram&) {},
                            [&](dissect::Connection&& c) {
                              const auto it = quic.find(c.index);
@@ -246,7 +254,7 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
                                graveyard.hand_back(std::move(prepared));
                                if (progress) progress->judged();
                              });
-                             if (interruption.signal()) throw Interrupted{};
+                             if (poll()) throw Interrupted{};
                            },
                            progress);
       } catch (const Interrupted&) {
@@ -254,7 +262,10 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
     workers.wait();
     graveyard.bury();
     for (const auto& unit : capture.units)
-      if (unit.transport != "QUIC") judge_unit(capture, unit, nullptr, unit.frames);
+      if (unit.transport != "QUIC") {
+        poll();
+        judge_unit(capture, unit, nullptr, unit.frames);
+      }
     if (progress) progress->finish_capture();
   }
   // What an interruption left unjudged.
