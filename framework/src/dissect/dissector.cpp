@@ -99,6 +99,7 @@ struct Dissector::State {
   std::optional<std::int64_t> looked_ns;
   std::size_t taken = 0;  // connections let go so far
   std::vector<Connection> ended;  // let go, not yet taken
+  std::uint64_t unattributed = 0;
 
   State(const KeyLog& k, bool ends) : keys(k), ends_connections(ends) {}
   bool ends_connections;
@@ -189,6 +190,8 @@ std::vector<Connection> Dissector::take_ended() { return std::exchange(s_->ended
 
 std::size_t Dissector::open() const { return s_->open.size() - s_->taken; }
 
+std::uint64_t Dissector::unattributed() const { return s_->unattributed; }
+
 Timeline Dissector::finish() {
   Timeline out;
   out.unattributed = std::move(s_->timeline.unattributed);
@@ -208,7 +211,8 @@ void Dissector::add(const CapturedDatagram& d) {
   s_->now_ns = d.time_ns;
   if (s_->ends_connections) s_->end_silent();
   auto unattributed = [&](std::string reason) {
-    s_->timeline.unattributed.push_back({d.frame, d.time_ns, d.from, d.to, d.payload.size(), std::move(reason)});
+    if (s_->unattributed++ == 0 || !s_->ends_connections)
+      s_->timeline.unattributed.push_back({d.frame, d.time_ns, d.from, d.to, d.payload.size(), std::move(reason)});
   };
   if (d.payload.empty()) return unattributed("empty UDP payload");
   auto route = s_->route(d);

@@ -27,6 +27,9 @@ class Dissector {
   /// end, as a capture read whole is dissected; `when_silent` lets each go
   /// once it has ended, before the next datagram is routed, so no later
   /// datagram is taken for it (conform check reads long captures so).
+  /// With when_silent the datagrams of no connection are counted
+  /// (unattributed()) and only the first is kept in the timeline, so
+  /// memory does not grow with a capture's other UDP traffic either.
   enum class Ends { never, when_silent };
   /// `keys` must outlive the Dissector; an empty KeyLog decrypts Initial
   /// packets only.
@@ -54,6 +57,8 @@ class Dissector {
   std::vector<Connection> take_ended();
   /// Connections seen and not yet taken.
   std::size_t open() const;
+  /// Datagrams of no connection so far.
+  std::uint64_t unattributed() const;
   /// The timeline of everything added and not taken (connections in order
   /// of first appearance), moved out; the Dissector is spent.
   Timeline finish();

@@ -234,7 +234,8 @@ StreamedCapture stream_connections(const std::string& path, const dissect::KeyLo
   if (on_read) on_read();
   auto rest = dissector.finish();
   for (auto& c : rest.connections) on_ended(std::move(c));
-  out.unattributed = std::move(rest.unattributed);
+  out.unattributed = dissector.unattributed();
+  if (!rest.unattributed.empty()) out.first_unattributed = rest.unattributed.front();
   return out;
 }
 
@@ -295,8 +296,8 @@ ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissec
   if (cut_connection) throw InputError({path}, cut_connection->second);
   std::sort(read.connections.begin(), read.connections.end(),
             [](const ConnectionSketch& a, const ConnectionSketch& b) { return a.index < b.index; });
-  read.unattributed = streamed.unattributed.size();
-  if (!streamed.unattributed.empty()) read.first_unattributed = streamed.unattributed.front();
+  read.unattributed = streamed.unattributed;
+  read.first_unattributed = streamed.first_unattributed;
   read.inferred = survey.infer();
   return read;
 }

@@ -119,12 +119,14 @@ struct ConnectionSketch {
 /// `on_datagram` with each UDP datagram and `on_ended` with each QUIC
 /// connection as it ends (dissect::Dissector::take_ended), the rest at the
 /// capture's end (after `on_read`, when given), and `progress` (when
-/// given) with how far it is. Returns
-/// the datagrams of no connection and the summary. Throws as
-/// for_each_datagram does.
+/// given) with how far it is. Returns the datagrams of no connection
+/// (counted, the first kept) and the summary. Throws as for_each_datagram
+/// does.
 struct StreamedCapture {
   CaptureSummary summary;
-  std::vector<dissect::UnattributedDatagram> unattributed;
+  /// Datagrams of no connection, and the first of them.
+  std::uint64_t unattributed = 0;
+  std::optional<dissect::UnattributedDatagram> first_unattributed;
 };
 StreamedCapture stream_connections(const std::string& path, const dissect::KeyLog& keys,
                                    const std::function<void(const CapturedDatagram&)>& on_datagram,
