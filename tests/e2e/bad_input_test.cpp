@@ -251,6 +251,15 @@ BOOST_AUTO_TEST_CASE(corrupt_and_cut_captures) {
                              "before it are judged, this one is not\n"),
              r.err);
   BOOST_TEST(json::parse(read_file(dir + "/c.json")).at("offline").at("captures")[0].at("warnings").size() == 1u);
+  // Cut inside its first record: nothing to judge, and the error says the
+  // file ends there.
+  const std::string early = write_file(dir + "/early.pcap", bytes.substr(0, 100));
+  r = run_conform({"check", early, "--keylog", keys, suite, "--out", dir + "/out"}, ".", kEnv);
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(r.err.rfind(early + ": no connection to judge: no QUIC client Initial among 0 UDP datagrams and no TCP "
+                                 "segment over IPv4; and the file ends early: frame 1 at byte 24: ",
+                         0) == 0u,
+             r.err);
   r = run_conform({"dissect", cut, "--keylog", keys});
   BOOST_TEST(r.exit_code == 0, r.out + r.err);
   BOOST_TEST(r.err.rfind("warning: " + cut + ": frame 11 at byte ", 0) == 0u, r.err);

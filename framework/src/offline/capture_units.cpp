@@ -321,11 +321,13 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
   if (out.units_total == 0) {
     const auto cut = capture.cut_frames.size();
     // A client Initial is at least 1200 bytes: a short snap length hides it.
-    const std::string why_none =
+    std::string why_none =
         cut ? fmt::format("; the snap length cut {} of them short, and an Initial cut short cannot be read: capture "
                           "with a snap length of at least the path MTU (tcpdump -s 0)",
                           cut)
             : "";
+    // A file cut before its first connection: say where it ends.
+    if (capture.summary.damage) why_none += "; and the file ends early: " + *capture.summary.damage;
     throw InputError({path}, fmt::format("no connection to judge: no QUIC client Initial among {} UDP "
                                          "datagrams and no TCP segment over IPv4{}",
                                          capture.datagrams, why_none));
