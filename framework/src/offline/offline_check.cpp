@@ -16,12 +16,10 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <set>
-#include <sstream>
 
 namespace conform {
 
@@ -143,6 +141,14 @@ std::shared_ptr<const quic_checks::QuicCaptures> prepare(dissect::Connection c, 
   return prepared;
 }
 
+// What a signal left unjudged.
+RunRecord interrupted_record(int signal) {
+  RunRecord record;
+  record.status = Status::interrupted;
+  record.reason = "not judged: the check was interrupted by " + signal_name(signal);
+  return record;
+}
+
 // Judged connections handed back to the reader to be freed: their packets
 // were allocated on the reader's thread, and glibc frees a block on the
 // thread that allocated it only under that thread's arena lock, which the
@@ -217,8 +223,7 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
       const Case& c = run->cases[k];
       RunRecord record;
       if (const int signal = stopped.load()) {
-        record.status = Status::interrupted;
-        record.reason = "not judged: the check was interrupted by " + signal_name(signal);
+        record = interrupted_record(signal);
       } else {
         const auto start = std::chrono::steady_clock::now();
         record = judge_checks(c, unit.folder, c.settings, checks, CaptureOrigin::elsewhere, prepared);
@@ -272,9 +277,7 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
   for (const auto& [unit, ks] : jobs_of)
     for (const std::size_t k : ks)
       if (!results[k]) {
-        RunRecord record;
-        record.status = Status::interrupted;
-        record.reason = "not judged: the check was interrupted by " + signal_name(interruption.signal());
+        RunRecord record = interrupted_record(poll());
         record.artifact_dir = unit->folder;
         results[k] = aggregate(run->cases[k], {std::move(record)}, {});
       }
