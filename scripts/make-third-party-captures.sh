@@ -5,10 +5,11 @@
 # capture, client.pcap, and the case's merged keys.log), and facts.txt:
 # tshark's frame counts and every MAX_STREAMS and STREAMS_BLOCKED value,
 # the ground truth these captures give the third-party corpus.
-# Two captures the relay cannot give run ngtcp2's own programs directly in
-# a private network namespace (`unshare -n`, only lo), captured on lo with
-# tcpdump: unanswered-handshake (nothing answers the ClientHello; the relay
-# would) and gso (the server's GSO batches, which the relay splits).
+# Captures the relay cannot give run the programs directly in a private
+# network namespace (`unshare -n`, only lo), captured on lo with tcpdump:
+# unanswered-handshake (nothing answers the ClientHello; the relay would),
+# gso (the server's GSO batches, which the relay splits), picoquic, and
+# quiche (whose late answers make a relay capture unplaceable).
 # Needs the build, its peers (scripts/setup.sh), tshark, and for the direct
 # captures tcpdump, unshare, openssl and python3. Real time: each run
 # differs a little (timings, connection IDs, counts), and tests pin what the
@@ -91,6 +92,36 @@ if [ "${1:-}" = --inside-gso ]; then
   exit 0
 fi
 
+# Cloudflare quiche against itself, as the suite's quiche case runs it (the
+# external plugin's profile, plugins/external/profiles/quiche.toml): the
+# server opens 40 uni streams of 100 bytes at the client's limit of 10.
+# Direct, not through the relay: a relay capture of these endpoints, which
+# answer 5 ms late on either side, cannot be told from one on the path.
+if [ "${1:-}" = --inside-quiche ]; then
+  d=$2 name=$3 build=$4
+  serve_and_capture "$d" "$name" unused 1
+  limits=(--max-streams-bidi 100 --max-data 1048576 --max-stream-data 1048576 --open-bidi 0 --bytes 100)
+  node "$build/peers/matrixai_quic_peer.mjs" --listen 127.0.0.1:$port --cert "$d/cert.pem" --key "$d/key.pem" \
+    --keylog "$d/server.keys" "${limits[@]}" --max-streams-uni 100 --open-uni 40 --timeout-ms 10000 \
+    >"$d/server.out" 2>"$d/server.err" &
+  server=$!
+  sleep 0.5
+  : > "$d/$name.keys"
+  status=0
+  node "$build/peers/matrixai_quic_peer.mjs" --connect 127.0.0.1:$port --keylog "$d/$name.keys" "${limits[@]}" \
+    --max-streams-uni 10 --open-uni 0 --expect-uni 40 --expect-bidi 0 --timeout-ms 8000 \
+    >"$d/client.out" 2>"$d/client.err" || status=$?
+  sleep 0.3
+  kill "$server" 2>/dev/null || true
+  wait "$server" || true
+  stop_capture "$d"
+  if [ "$status" -ne 0 ]; then
+    echo "$0: quiche: the client exited with status $status: $(tail -3 "$d/client.err" | tr '\n' ' ')" >&2
+    exit 1
+  fi
+  exit 0
+fi
+
 # picoquic's HTTP/3 client sends 40 concurrent GETs to quic-go's server
 # (conform-quic-go of the build) held at 10 bidi streams. picoquic is no
 # Debian or npm package: PICOQUIC_DEMO names a picoquicdemo built from its
@@ -125,7 +156,7 @@ build=$(cd "$build" && pwd)
 shift || true
 stacks=("$@")
 # The stacks there are: the cases of the suite, and the direct captures.
-known=" unanswered-handshake gso picoquic $(sed -n 's/^id = "\(.*\)"$/\1/p' "$here/scripts/third-party-captures.toml" | tr '\n' ' ')"
+known=" unanswered-handshake gso picoquic quiche $(sed -n 's/^id = "\(.*\)"$/\1/p' "$here/scripts/third-party-captures.toml" | tr '\n' ' ')"
 for stack in "${stacks[@]}"; do
   case $known in *" $stack "*) ;; *) echo "$0: no stack '$stack'; there are:$known" >&2; exit 2 ;; esac
 done
@@ -141,7 +172,7 @@ export CONFORM_PLUGIN_PATH=$build/plugins
 cp "$here/scripts/third-party-captures.toml" "$out/suite.toml"
 filters=()
 for stack in "${stacks[@]}"; do
-  case $stack in unanswered-handshake|gso|picoquic) ;; *) filters+=(--filter "$stack") ;; esac
+  case $stack in unanswered-handshake|gso|picoquic|quiche) ;; *) filters+=(--filter "$stack") ;; esac
 done
 [ ${#filters[@]} -eq 0 ] || "$build/conform" run "$out/suite.toml" --out "$out/run" -q -j1 "${filters[@]}" || true
 
@@ -210,6 +241,11 @@ for stack in "${stacks[@]}"; do
       direct_capture --inside-picoquic "each sender's datagrams as it handed them to the kernel"
       made_by="# made by: PICOQUIC_DEMO=PATH scripts/make-third-party-captures.sh BUILD_DIR $stack (unshare -n; tcpdump -i lo; conform-quic-go server -max-streams-bidi 10; SSLKEYLOGFILE=K picoquicdemo -8 -0 -D -a h3 -n localhost 127.0.0.1 $port SCENARIO of 40 GETs)"
       the_case="# summary = \"picoquic's HTTP/3 client sends 40 concurrent requests to quic-go's server held at 10 bidi streams\""
+      ;;
+    quiche)
+      direct_capture --inside-quiche "each sender's datagrams as it handed them to the kernel"
+      made_by="# made by: scripts/make-third-party-captures.sh BUILD_DIR $stack (unshare -n; tcpdump -i lo; node matrixai_quic_peer.mjs --listen 127.0.0.1:$port --open-uni 40 --bytes 100; node matrixai_quic_peer.mjs --connect 127.0.0.1:$port --max-streams-uni 10 --expect-uni 40)"
+      the_case="# summary = \"quiche against itself: the server opens 40 uni streams at a client limit of 10; Retry, then a second ClientHello\""
       ;;
     ngtcp2-duplicate-initial)
       # The server's side: what the relay dropped is visible only there.
