@@ -1,5 +1,5 @@
 // Where a capture was taken, inferred from its ACKs (offline/vantage_inference),
-// against how every committed QUIC capture was made: each `NAME.vantage`
+// against how every committed capture was made: each `NAME.vantage`
 // beside `NAME.pcap` says so (written by the scripts that made it).
 #include "dissect/key_log.hpp"
 #include "offline/capture_units.hpp"
@@ -43,20 +43,31 @@ std::vector<Recorded> recorded_vantages() {
   return out;
 }
 
+// What `conform check` infers of `capture`: its QUIC connections' signs,
+// and its TCP segments' hosts.
 VantageInference infer(const fs::path& capture) {
   std::vector<KeyLogFile> keylogs;
   if (fs::path keys = fs::path(capture).replace_extension(".keys"); fs::exists(keys))
     keylogs.push_back({keys.string(), dissect::read_key_log_text(keys.string())});
   std::string text, sources;
   const auto keys = capture_keys(capture.string(), keylogs, text, sources);
-  return read_for_check(capture.string(), std::make_shared<const dissect::KeyLog>(keys)).inferred;
+  const auto read = read_for_check(capture.string(), std::make_shared<const dissect::KeyLog>(keys));
+  if (!read.summary.not_udp) return read.survey.infer();
+  const auto split = split_capture(capture.string(), read, text, scratch_dir("vantage_" + capture.stem().string()), {},
+                                   std::nullopt, [](std::size_t) { return true; });
+  VantageInference inferred;
+  inferred.vantage = split.vantage;
+  inferred.ambiguous = split.vantage_ambiguous;
+  inferred.reason = split.vantage_from;
+  return inferred;
 }
 
-// A capture whose signs leave the answer open: unanswered-handshake.pcap
+// Captures whose signs leave the answer open: unanswered-handshake.pcap
 // is on one host, but nothing answered, so no ACK shows what reached the
-// server. (A relay capture of two slow endpoints is the other kind:
+// server; synthetic.pcap is TCP between two addresses, made by hand. (A
+// relay capture of two slow endpoints is another kind:
 // offloaded_checksums_place_the_capture_on_the_senders_machine.)
-const std::set<std::string> kAmbiguous = {"unanswered-handshake.pcap"};
+const std::set<std::string> kAmbiguous = {"unanswered-handshake.pcap", "synthetic.pcap"};
 
 }  // namespace
 

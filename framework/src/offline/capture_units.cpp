@@ -165,7 +165,8 @@ std::vector<TcpConnection> tcp_connections(const std::vector<TcpSegment>& segmen
   return out;
 }
 
-void tcp_units(const std::string& path, const fs::path& root, const UnitFilter& keep, SplitCapture& out) {
+void tcp_units(const std::string& path, const fs::path& root, const UnitFilter& keep, SplitCapture& out,
+               VantageSurvey& survey) {
   std::vector<TcpSegment> segments;
   try {
     segments = read_tcp_segments(path, true);
@@ -173,6 +174,7 @@ void tcp_units(const std::string& path, const fs::path& root, const UnitFilter& 
     out.notes.push_back("TCP not read: " + e.diagnostics().front().message);
     return;
   }
+  for (const auto& s : segments) survey.add_tcp_segment(s.src_address, s.dst_address);
   const auto connections = tcp_connections(segments);
   if (connections.empty()) return;
   const std::string name = root.filename().string();
@@ -243,7 +245,6 @@ ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissec
                            CheckProgress* progress) {
   ReadCapture read;
   read.keys = std::move(keys);
-  VantageSurvey survey;
   std::unordered_set<std::uint64_t> cut;
   auto on_datagram = [&](const CapturedDatagram& d) {
     if (read.datagrams++ == 0) read.origin_ns = d.time_ns;
@@ -254,7 +255,7 @@ ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissec
   };
   std::optional<std::pair<std::size_t, std::string>> cut_connection;  // the first connection the snap length cut
   auto on_ended = [&](dissect::Connection&& c) {
-    survey.add(c);
+    read.survey.add(c);
     std::size_t count = 0;
     std::uint64_t first = 0;
     for (const auto& d : c.datagrams)
@@ -298,7 +299,6 @@ ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissec
             [](const ConnectionSketch& a, const ConnectionSketch& b) { return a.index < b.index; });
   read.unattributed = streamed.unattributed;
   read.first_unattributed = streamed.first_unattributed;
-  read.inferred = survey.infer();
   return read;
 }
 
@@ -316,7 +316,8 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
   quic_units(capture, root, !key_log_text.empty(), keep, out);
   // Every record UDP (or a fragment): no TCP connection, and no third
   // reading of the capture to look for one.
-  if (capture.summary.not_udp) tcp_units(path, root, keep, out);
+  VantageSurvey survey = capture.survey;
+  if (capture.summary.not_udp) tcp_units(path, root, keep, out, survey);
   if (out.units_total == 0 && capture.corrupt) throw InputError({path}, *capture.corrupt);
   if (out.units_total == 0) {
     const auto cut = capture.cut_frames.size();
@@ -332,7 +333,7 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
                                          "datagrams and no TCP segment over IPv4{}",
                                          capture.datagrams, why_none));
   }
-  const auto& inferred = capture.inferred;
+  const auto inferred = survey.infer();
   if (given) {
     out.vantage = *given;
     out.vantage_from = "given with --vantage";

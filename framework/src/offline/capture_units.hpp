@@ -150,8 +150,9 @@ struct ReadCapture {
   std::vector<ConnectionSketch> connections;
   std::uint64_t unattributed = 0;
   std::optional<dissect::UnattributedDatagram> first_unattributed;
-  /// Where its signs say it was taken.
-  VantageInference inferred;
+  /// The signs of where it was taken, of its QUIC connections
+  /// (split_capture adds its TCP segments' and infers).
+  VantageSurvey survey;
   std::shared_ptr<const dissect::KeyLog> keys;
   /// A file cut inside its last record: judged up to it (see damage_warning).
   std::string warning;

@@ -186,18 +186,43 @@ void VantageSurvey::add(const dissect::Connection& c) {
     AckReader(c, acker).read(one);
     pool(acker == Side::client ? client_ : server_, one);
   }
-  // Whether every datagram so far went from and to one address.
   for (const auto& d : c.datagrams) {
     if (many_hosts_) break;
-    NetEndpoint from = d.from, to = d.to;
-    from.port = to.port = 0;
-    if (from != to || (host_ && *host_ != from)) many_hosts_ = true;
-    host_ = from;
+    add_hosts(d.from, d.to);
   }
 }
 
+void VantageSurvey::add_tcp_segment(std::uint32_t from, std::uint32_t to) {
+  ++tcp_segments_;
+  add_hosts(NetEndpoint{from, 0}, NetEndpoint{to, 0});
+}
+
+// Whether every datagram or segment so far went from and to one address.
+void VantageSurvey::add_hosts(NetEndpoint from, NetEndpoint to) {
+  from.port = to.port = 0;
+  if (from != to || (host_ && *host_ != from)) many_hosts_ = true;
+  host_ = from;
+}
+
+namespace {
+
+std::string host_text(const NetEndpoint& host) {
+  const std::string text = host.str();
+  return text.substr(0, text.rfind(':'));
+}
+
+}  // namespace
+
 VantageInference VantageSurvey::infer() const {
   VantageInference out;
+  if (host_ && !many_hosts_) out.one_host = host_text(*host_);
+  if (!connections_ && tcp_segments_ && out.one_host) {
+    out.vantage = Vantage::both;
+    out.reason = fmt::format("no QUIC connection; every TCP segment went between two ports of {}, so both endpoints "
+                             "ran on the machine that recorded them",
+                             *out.one_host);
+    return out;
+  }
   if (!connections_) {
     out.ambiguous = true;
     out.reason = "cannot tell: no QUIC connection to read it from (no TCP check needs it), so taken as on the path";
@@ -205,10 +230,6 @@ VantageInference VantageSurvey::infer() const {
   }
   out.client = client_;
   out.server = server_;
-  if (host_ && !many_hosts_) {
-    const std::string text = host_->str();
-    out.one_host = text.substr(0, text.rfind(':'));
-  }
   const bool same = out.one_host.has_value();
   const bool client = at_host(out.client, out.server, same), server = at_host(out.server, out.client, same);
   // Only its ACKs show whether what the capture saw arriving reached an

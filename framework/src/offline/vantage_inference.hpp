@@ -2,7 +2,8 @@
 // (docs/offline.md, "Vantage"). Signs of a host, each settling one side:
 //
 //   one host  Every datagram went between two ports of one IP address:
-//             both endpoints ran on the machine that recorded them.
+//             both endpoints ran on the machine that recorded them. The
+//             only sign a capture without QUIC gives (TCP segments).
 //   sender    An endpoint's datagrams all carry a UDP checksum left for
 //             the network card to finish (offload: the field holds the
 //             pseudo-header's sum), or some were recorded as GSO
@@ -93,10 +94,15 @@ inline constexpr std::int64_t kNearNs = 1'000'000;
 class VantageSurvey {
  public:
   void add(const dissect::Connection& c);
+  /// A TCP segment (IPv4, host byte order): where its hosts are, and no
+  /// more (no TCP check needs the vantage).
+  void add_tcp_segment(std::uint32_t from, std::uint32_t to);
   VantageInference infer() const;
 
  private:
-  std::size_t connections_ = 0;
+  void add_hosts(NetEndpoint from, NetEndpoint to);
+
+  std::size_t connections_ = 0, tcp_segments_ = 0;
   AckerSigns client_, server_;
   std::optional<NetEndpoint> host_;
   bool many_hosts_ = false;
