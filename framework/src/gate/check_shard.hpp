@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace conform {
@@ -72,9 +73,13 @@ struct CheckShardReport {
   std::vector<Capture> captures;
   /// Where each case of the report falls in the whole check: the case's
   /// index, its capture's index in the list, its connection's number.
+  /// Ordered as the whole check reports them: by capture, connection, case.
   struct Place {
     std::size_t case_index = 0, capture = 0, connection = 0;
-    auto operator<=>(const Place&) const = default;
+    friend bool operator==(const Place&, const Place&) = default;
+    friend auto operator<=>(const Place& a, const Place& b) {
+      return std::tie(a.capture, a.connection, a.case_index) <=> std::tie(b.capture, b.connection, b.case_index);
+    }
   };
   std::vector<Place> judged;
 };

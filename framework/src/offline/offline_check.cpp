@@ -187,9 +187,9 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
   };
   std::vector<Job> jobs;
   std::set<std::string> transports;
-  for (std::size_t i = 0; i < cases.size(); ++i)
-    for (std::size_t k = 0; k < captures.size(); ++k)
-      for (const auto& unit : captures[k].units) {
+  for (std::size_t k = 0; k < captures.size(); ++k)
+    for (const auto& unit : captures[k].units)
+      for (std::size_t i = 0; i < cases.size(); ++i) {
         transports.insert(unit.transport);
         if (!applies(cases[i], unit.transport, checks)) continue;
         Case judged = cases[i];
@@ -204,7 +204,8 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
                                  "of {} checks (suites/tcp judges TCP, suites/capture QUIC)",
                                  fmt::join(transports, " and "), fmt::join(transports, " or ")));
   // Unit by unit, each with all its cases, as its capture is read again
-  // and each of its QUIC connections ends; results in case order all the same.
+  // and each of its QUIC connections ends; results in capture, connection
+  // and case order all the same.
   std::map<const CaptureUnit*, std::vector<std::size_t>> jobs_of;
   for (std::size_t k = 0; k < jobs.size(); ++k) jobs_of[jobs[k].unit].push_back(k);
   std::vector<std::optional<CaseResult>> results(run->cases.size());

@@ -12,7 +12,8 @@
 //   judge    the second reading hands each QUIC connection, as it ends, to
 //            one of `-j` threads, which judges every case on it
 //            (judge_offline); TCP connections from their folders after
-//   write    results in case and connection order whatever the threads;
+//   write    results in capture, connection and case order whatever the
+//            threads;
 //            each connection's folder refers to the capture by path and
 //            frame numbers (capture/unit_source.hpp), and failing ones are
 //            copied out on request (failing_pcaps.hpp)
@@ -62,7 +63,7 @@ struct KeyLogFile {
 dissect::KeyLog capture_keys(const std::string& capture, const std::vector<KeyLogFile>& keylogs,
                              std::string& text, std::string& sources);
 
-/// Every (case, unit) judged, in case order then unit order.
+/// Every (case, unit) judged, by capture, then unit, then case.
 struct OfflineRun {
   /// `cases[k]` is the case of `results[k]`, its id `ID @ capture#N`.
   std::vector<Case> cases;
