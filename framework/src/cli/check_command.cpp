@@ -342,16 +342,8 @@ int command_check(const CheckCommandOptions& options) {
 
   Interruption interruption;
   const unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
-  const auto run =
-      judge_offline(cases, split, CheckRegistry::builtin(), interruption, shard.has_value(), jobs, &progress);
-  progress.done();
-  if (options.write_failing_pcaps) {
-    const std::size_t written = write_failing_pcaps(*run, split);
-    if (options.report.verbosity != Verbosity::quiet)
-      fmt::print("wrote {} and {} for {} failing connection{} (--write-failing-pcaps)\n", kFailingPcapFile,
-                 kFailingKeysFile, written, written == 1 ? "" : "s");
-  }
-  RunPlan plan{&run->cases, 1, false, fs::absolute(options.out_dir).string(), {}, {}};
+  const auto judged = plan_offline(cases, split, CheckRegistry::builtin(), shard.has_value());
+  RunPlan plan{&judged.cases, 1, false, fs::absolute(options.out_dir).string(), {}, {}};
   plan.seeded = false;
   std::string inputs;
   for (const auto& c : capture_inputs) inputs += " " + shell_quote(c);
@@ -374,18 +366,36 @@ int command_check(const CheckCommandOptions& options) {
         if (shares[k].read) c.connections = split[i++].units_total;
         s.captures.push_back(std::move(c));
       }
-      for (const auto& place : run->places)
+      for (const auto& place : judged.places)
         s.judged.push_back({place.case_index, taken[place.capture], place.connection});
       return to_json(s);
     });
-  const int code = reports.report(plan, run->results, run->totals);
+  // Each result goes to the reports as soon as its turn comes, and is not kept.
+  reports.begin(plan);
+  FailingUnits failing(split.size());
+  const auto totals = judge_offline(
+      judged, split, CheckRegistry::builtin(), interruption,
+      [&](const CaseResult& result, std::size_t k) {
+        if (result.status == Status::fail) failing[judged.places[k].capture].insert(judged.places[k].connection);
+        progress.done();
+        reports.case_done(result);
+      },
+      jobs, &progress);
+  progress.done();
+  if (options.write_failing_pcaps) {
+    const std::size_t written = write_failing_pcaps(failing, split);
+    if (options.report.verbosity != Verbosity::quiet)
+      fmt::print("wrote {} and {} for {} failing connection{} (--write-failing-pcaps)\n", kFailingPcapFile,
+                 kFailingKeysFile, written, written == 1 ? "" : "s");
+  }
+  const int code = reports.end(totals);
   // A corrupt record: what came before it is judged and reported; the
   // capture is still bad input.
   std::vector<Diagnostic> corrupt;
   for (const auto& c : split)
     if (c.corrupt) corrupt.push_back({{c.path}, *c.corrupt});
   if (!corrupt.empty()) throw InputError(std::move(corrupt));
-  return interrupted_exit(interruption, run->totals, code);
+  return interrupted_exit(interruption, totals, code);
 }
 
 }  // namespace conform

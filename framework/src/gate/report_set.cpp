@@ -29,15 +29,26 @@ void ReportSet::add_section(const std::string& key, const std::function<nlohmann
 }
 
 int ReportSet::report(const RunPlan& plan, const std::vector<CaseResult>& results, const RunTotals& totals) {
-  std::vector<Reporter*> reporters{&console_};
-  if (baseline_) reporters.push_back(baseline_.get());
-  if (!junit_path_.empty()) reporters.push_back(&junit_);
-  if (!json_path_.empty()) reporters.push_back(&json_);
-  if (html_) reporters.push_back(html_.get());
-  for (auto* r : reporters) r->begin(plan);
-  for (const auto& result : results)
-    for (auto* r : reporters) r->case_done(result);
-  for (auto* r : reporters) r->end(totals);
+  begin(plan);
+  for (const auto& result : results) case_done(result);
+  return end(totals);
+}
+
+void ReportSet::begin(const RunPlan& plan) {
+  reporters_ = {&console_};
+  if (baseline_) reporters_.push_back(baseline_.get());
+  if (!junit_path_.empty()) reporters_.push_back(&junit_);
+  if (!json_path_.empty()) reporters_.push_back(&json_);
+  if (html_) reporters_.push_back(html_.get());
+  for (auto* r : reporters_) r->begin(plan);
+}
+
+void ReportSet::case_done(const CaseResult& result) {
+  for (auto* r : reporters_) r->case_done(result);
+}
+
+int ReportSet::end(const RunTotals& totals) {
+  for (auto* r : reporters_) r->end(totals);
   if (baseline_) return baseline_->comparison().failed() ? 1 : 0;
   return totals.failures(fail_on_) ? 1 : 0;
 }

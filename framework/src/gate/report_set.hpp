@@ -35,12 +35,19 @@ class ReportSet {
   /// (DocumentReporter::add_section).
   void add_section(const std::string& key, const std::function<nlohmann::json()>& render);
 
-  /// Hands `results` to every reporter and writes the files. Returns 1 when
-  /// a case failed at a level `--fail-on` counts (with a baseline: when the
-  /// gate failed), else 0.
+  /// Hands `results` to every reporter and writes the files: begin(), each
+  /// case_done(), end().
   int report(const RunPlan& plan, const std::vector<CaseResult>& results, const RunTotals& totals);
 
+  /// The same one result at a time, for results not all at hand at once.
+  void begin(const RunPlan& plan);
+  void case_done(const CaseResult& result);
+  /// Writes the files. Returns 1 when a case failed at a level `--fail-on`
+  /// counts (with a baseline: when the gate failed), else 0.
+  int end(const RunTotals& totals);
+
  private:
+  std::vector<Reporter*> reporters_;
   ConsoleReporter console_;
   std::unique_ptr<BaselineReporter> baseline_;
   std::string junit_path_, json_path_;

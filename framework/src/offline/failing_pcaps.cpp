@@ -6,15 +6,11 @@
 
 #include <filesystem>
 #include <fstream>
-#include <set>
 #include <unordered_map>
 
 namespace conform {
 
-std::size_t write_failing_pcaps(const OfflineRun& run, const std::vector<SplitCapture>& captures) {
-  std::vector<std::set<std::size_t>> failing(captures.size());  // unit numbers, by capture
-  for (std::size_t k = 0; k < run.results.size(); ++k)
-    if (run.results[k].status == Status::fail) failing[run.places[k].capture].insert(run.places[k].connection);
+std::size_t write_failing_pcaps(const FailingUnits& failing, const std::vector<SplitCapture>& captures) {
   std::size_t written = 0;
   for (std::size_t k = 0; k < captures.size(); ++k) {
     std::unordered_map<std::uint64_t, int> output_of;

@@ -7,8 +7,8 @@
 #pragma once
 
 #include "offline/capture_units.hpp"
-#include "offline/offline_check.hpp"
 
+#include <set>
 #include <string_view>
 #include <vector>
 
@@ -18,10 +18,13 @@ namespace conform {
 inline constexpr std::string_view kFailingPcapFile = "connection.pcap";
 inline constexpr std::string_view kFailingKeysFile = "connection.keys";
 
-/// Writes the records of every QUIC unit of `captures` for which a case of
-/// `run` failed, reading each capture once. TCP units already hold theirs.
+/// The connections a case failed on: unit numbers, by capture.
+using FailingUnits = std::vector<std::set<std::size_t>>;
+
+/// Writes the records of every QUIC unit of `captures` that `failing`
+/// names, reading each capture once. TCP units already hold theirs.
 /// Returns how many were written. Throws InputError naming a capture that
 /// cannot be read, std::runtime_error naming a file that cannot be written.
-std::size_t write_failing_pcaps(const OfflineRun& run, const std::vector<SplitCapture>& captures);
+std::size_t write_failing_pcaps(const FailingUnits& failing, const std::vector<SplitCapture>& captures);
 
 }  // namespace conform

@@ -149,43 +149,75 @@ RunRecord interrupted_record(int signal) {
   return record;
 }
 
-// Judged connections handed back to the reader to be freed: their packets
-// were allocated on the reader's thread, and glibc frees a block on the
-// thread that allocated it only under that thread's arena lock, which the
-// reader holds for every packet it dissects (with -j 2, freeing them on
-// the workers cost more CPU than judging there saved).
+// Judged connections handed back to the reader to be freed, and their
+// results to be handed on in order: their packets were allocated on the
+// reader's thread, and glibc frees a block on the thread that allocated it
+// only under that thread's arena lock, which the reader holds for every
+// packet it dissects (with -j 2, freeing them on the workers cost more CPU
+// than judging there saved); and reporters are not for several threads.
 class Graveyard {
  public:
+  Graveyard(const OfflineSink& sink, std::size_t total) : sink_(sink), total_(total) {}
+
   void hand_back(std::shared_ptr<const quic_checks::QuicCaptures> judged) {
     std::lock_guard lock(mutex_);
     judged_.push_back(std::move(judged));
   }
-  /// Frees what was handed back, on the calling (reader's) thread.
+  /// The k-th result, judged (any thread).
+  void judged(std::size_t k, CaseResult&& result) {
+    std::lock_guard lock(mutex_);
+    ready_.emplace(k, std::move(result));
+  }
+  /// Frees what was handed back and hands on the results whose turn has
+  /// come, on the calling (reader's) thread.
   void bury() {
     std::vector<std::shared_ptr<const quic_checks::QuicCaptures>> dead;
+    std::map<std::size_t, CaseResult> ready;
     {
       std::lock_guard lock(mutex_);
       dead.swap(judged_);
+      // Only those in turn: the others wait for the connections before them.
+      auto it = ready_.begin();
+      for (std::size_t k = next_; it != ready_.end() && it->first == k; ++it, ++k) {}
+      ready.insert(std::make_move_iterator(ready_.begin()), std::make_move_iterator(it));
+      ready_.erase(ready_.begin(), it);
+      next_ += ready.size();
     }
+    for (const auto& [k, result] : ready) hand_on(k, result);
   }
+  /// After the last result: what never came (an interruption) as made by
+  /// `missing`.
+  void finish(const std::function<CaseResult(std::size_t)>& missing) {
+    bury();
+    for (std::size_t k = next_; k < total_; ++k) {
+      auto it = ready_.find(k);
+      hand_on(k, it != ready_.end() ? it->second : missing(k));
+    }
+    next_ = total_;
+    ready_.clear();
+  }
+  const RunTotals& totals() const { return totals_; }
 
  private:
+  void hand_on(std::size_t k, const CaseResult& result) {
+    totals_.add(result);
+    sink_(result, k);
+  }
+
+  const OfflineSink& sink_;
+  std::size_t total_;
   std::mutex mutex_;
   std::vector<std::shared_ptr<const quic_checks::QuicCaptures>> judged_;
+  std::map<std::size_t, CaseResult> ready_;
+  std::size_t next_ = 0;
+  RunTotals totals_;
 };
 
 }  // namespace
 
-std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
-                                          const std::vector<SplitCapture>& captures,
-                                          const CheckRegistry& checks, Interruption& interruption,
-                                          bool may_be_empty, unsigned threads, CheckProgress* progress) {
-  auto run = std::make_unique<OfflineRun>();
-  struct Job {
-    const SplitCapture* capture;
-    const CaptureUnit* unit;
-  };
-  std::vector<Job> jobs;
+OfflinePlan plan_offline(const std::vector<Case>& cases, const std::vector<SplitCapture>& captures,
+                         const CheckRegistry& checks, bool may_be_empty) {
+  OfflinePlan plan;
   std::set<std::string> transports;
   for (std::size_t k = 0; k < captures.size(); ++k)
     for (const auto& unit : captures[k].units)
@@ -194,21 +226,26 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
         if (!applies(cases[i], unit.transport, checks)) continue;
         Case judged = cases[i];
         judged.settings.id = cases[i].id() + " @ " + unit.label;
-        run->cases.push_back(std::move(judged));
-        run->places.push_back({i, k, unit.number});
-        jobs.push_back({&captures[k], &unit});
+        plan.cases.push_back(std::move(judged));
+        plan.places.push_back({i, k, unit.number});
       }
-  if (run->cases.empty() && !may_be_empty)
+  if (plan.cases.empty() && !may_be_empty)
     throw InputError({captures.front().path},
                      fmt::format("no chosen case judges what the captures hold ({} connections only): name a suite "
                                  "of {} checks (suites/tcp judges TCP, suites/capture QUIC)",
                                  fmt::join(transports, " and "), fmt::join(transports, " or ")));
+  return plan;
+}
+
+RunTotals judge_offline(const OfflinePlan& plan, const std::vector<SplitCapture>& captures,
+                        const CheckRegistry& checks, Interruption& interruption, const OfflineSink& sink,
+                        unsigned threads, CheckProgress* progress) {
   // Unit by unit, each with all its cases, as its capture is read again
-  // and each of its QUIC connections ends; results in capture, connection
-  // and case order all the same.
-  std::map<const CaptureUnit*, std::vector<std::size_t>> jobs_of;
-  for (std::size_t k = 0; k < jobs.size(); ++k) jobs_of[jobs[k].unit].push_back(k);
-  std::vector<std::optional<CaseResult>> results(run->cases.size());
+  // and each of its QUIC connections ends; its cases are consecutive in
+  // the plan.
+  std::map<std::pair<std::size_t, std::size_t>, std::vector<std::size_t>> jobs_of;  // (capture, unit number)
+  for (std::size_t k = 0; k < plan.places.size(); ++k)
+    jobs_of[{plan.places[k].capture, plan.places[k].connection}].push_back(k);
   // The signal caught, if any: polled by the reader (Interruption reads a
   // pipe and is not for several threads), read by the workers.
   std::atomic<int> stopped{interruption.signal()};
@@ -216,12 +253,14 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
     if (const int signal = interruption.signal()) stopped = signal;
     return stopped.load();
   };
-  auto judge_unit = [&](const SplitCapture& capture, const CaptureUnit& unit, const PreparedCaptures* prepared,
+  Graveyard graveyard(sink, plan.cases.size());
+  auto judge_unit = [&](std::size_t capture_index, const CaptureUnit& unit, const PreparedCaptures* prepared,
                         const std::vector<std::uint64_t>& frames) {
-    const auto it = jobs_of.find(&unit);
+    const auto it = jobs_of.find({capture_index, unit.number});
     if (it == jobs_of.end()) return;
+    const SplitCapture& capture = captures[capture_index];
     for (const std::size_t k : it->second) {
-      const Case& c = run->cases[k];
+      const Case& c = plan.cases[k];
       RunRecord record;
       if (const int signal = stopped.load()) {
         record = interrupted_record(signal);
@@ -232,18 +271,18 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
         to_original(record, capture, frames);
       }
       record.artifact_dir = unit.folder;
-      results[k] = aggregate(c, {std::move(record)}, {});
+      graveyard.judged(k, aggregate(c, {std::move(record)}, {}));
     }
   };
   // One connection's cases on a worker while the reader goes on; at most
   // two connections a worker wait in the queue.
   TaskPool workers(threads > 1 ? threads : 0, 2 * std::size_t{threads});
-  Graveyard graveyard;
   struct Interrupted {};
-  for (const auto& capture : captures) {
+  for (std::size_t capture_index = 0; capture_index < captures.size(); ++capture_index) {
+    const SplitCapture& capture = captures[capture_index];
     std::map<std::size_t, const CaptureUnit*> quic;  // by connection index
     for (const auto& unit : capture.units)
-      if (unit.transport == "QUIC" && jobs_of.count(&unit)) quic[unit.connection] = &unit;
+      if (unit.transport == "QUIC" && jobs_of.count({capture_index, unit.number})) quic[unit.connection] = &unit;
     if (progress) progress->start("judging " + std::filesystem::path(capture.path).filename().string(),
                                   quic.empty() ? 0 : file_bytes(capture.path));
     if (!quic.empty() && !poll()) try {
@@ -256,7 +295,7 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
                              workers.submit([&, &unit = unit, c = std::make_shared<dissect::Connection>(std::move(c))] {
                                const auto frames = records_of(*c);
                                auto prepared = prepare(std::move(*c), capture, frames);
-                               judge_unit(capture, unit, prepared.get(), frames);
+                               judge_unit(capture_index, unit, prepared.get(), frames);
                                graveyard.hand_back(std::move(prepared));
                                if (progress) progress->judged();
                              });
@@ -270,23 +309,20 @@ std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
     for (const auto& unit : capture.units)
       if (unit.transport != "QUIC") {
         poll();
-        judge_unit(capture, unit, nullptr, unit.frames);
+        judge_unit(capture_index, unit, nullptr, unit.frames);
+        graveyard.bury();
       }
     if (progress) progress->finish_capture();
   }
   // What an interruption left unjudged.
-  for (const auto& [unit, ks] : jobs_of)
-    for (const std::size_t k : ks)
-      if (!results[k]) {
-        RunRecord record = interrupted_record(poll());
-        record.artifact_dir = unit->folder;
-        results[k] = aggregate(run->cases[k], {std::move(record)}, {});
-      }
-  for (auto& result : results) {
-    run->totals.add(*result);
-    run->results.push_back(std::move(*result));
-  }
-  return run;
+  graveyard.finish([&](std::size_t k) {
+    RunRecord record = interrupted_record(poll());
+    const auto& place = plan.places[k];
+    for (const auto& unit : captures[place.capture].units)
+      if (unit.number == place.connection) record.artifact_dir = unit.folder;
+    return aggregate(plan.cases[k], {std::move(record)}, {});
+  });
+  return graveyard.totals();
 }
 
 std::function<std::string(const CaseResult&)> check_replay(const std::string& inputs) {

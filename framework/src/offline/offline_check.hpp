@@ -63,13 +63,12 @@ struct KeyLogFile {
 dissect::KeyLog capture_keys(const std::string& capture, const std::vector<KeyLogFile>& keylogs,
                              std::string& text, std::string& sources);
 
-/// Every (case, unit) judged, by capture, then unit, then case.
-struct OfflineRun {
-  /// `cases[k]` is the case of `results[k]`, its id `ID @ capture#N`.
+/// Every (case, unit) to judge, by capture, then unit, then case: what a
+/// report announces before the first result.
+struct OfflinePlan {
+  /// `cases[k]` is the case of the k-th result, its id `ID @ capture#N`.
   std::vector<Case> cases;
-  std::vector<CaseResult> results;
-  RunTotals totals;
-  /// Where `results[k]` falls: its case's index in `cases` as given, its
+  /// Where `cases[k]` falls: its case's index in the cases as given, its
   /// capture's index in `captures`, its connection's number there.
   struct Place {
     std::size_t case_index = 0, capture = 0, connection = 0;
@@ -77,24 +76,33 @@ struct OfflineRun {
   std::vector<Place> places;
 };
 
-/// Judges `cases` on every unit of `captures` with `checks`. Evidence that
-/// names a unit's capture file is rewritten to name the original capture
-/// and its frame number there, and summaries and reasons name the original
-/// capture instead of the unit's vantage files. A run that could not be
-/// judged for want of keys says where the keys came from. Each capture
-/// is read again, one datagram at a time, and each QUIC connection judged
-/// once it ends, on `threads` threads besides the reader when `threads` > 1
-/// (the results are the same, in the same order, whatever `threads`), and
-/// `progress` (when given) told how far it is. Once
+/// The (case, unit) pairs of `cases` on the units of `captures` whose
+/// transport every check of the case reads. Throws InputError when there is
+/// none, unless `may_be_empty` (a job of a sharded check, whose share may
+/// hold none).
+OfflinePlan plan_offline(const std::vector<Case>& cases, const std::vector<SplitCapture>& captures,
+                         const CheckRegistry& checks, bool may_be_empty = false);
+
+/// Receives the k-th result of an OfflinePlan (its case `plan.cases[k]`),
+/// in order, on the thread that called judge_offline.
+using OfflineSink = std::function<void(const CaseResult& result, std::size_t k)>;
+
+/// Judges every (case, unit) of `plan` with `checks` and hands each result
+/// to `sink` in plan order as soon as those before it are judged, keeping
+/// none (a connection's results wait only for the connections before it).
+/// Evidence that names a unit's capture file is rewritten to name the
+/// original capture and its frame number there, and summaries and reasons
+/// name the original capture instead of the unit's vantage files. A run
+/// that could not be judged for want of keys says where the keys came from.
+/// Each capture is read again, one datagram at a time, and each QUIC
+/// connection judged once it ends, on `threads` threads besides the reader
+/// when `threads` > 1 (the results are the same, in the same order, whatever
+/// `threads`), and `progress` (when given) told how far it is. Once
 /// `interruption` has caught a signal, the (case, unit) pairs not yet
-/// judged are INTERRUPTED. Throws InputError when no case judges any
-/// connection, unless `may_be_empty` (a job of a sharded check, whose
-/// share may hold none).
-std::unique_ptr<OfflineRun> judge_offline(const std::vector<Case>& cases,
-                                          const std::vector<SplitCapture>& captures,
-                                          const CheckRegistry& checks, Interruption& interruption,
-                                          bool may_be_empty = false, unsigned threads = 1,
-                                          CheckProgress* progress = nullptr);
+/// judged are INTERRUPTED. Returns the totals.
+RunTotals judge_offline(const OfflinePlan& plan, const std::vector<SplitCapture>& captures,
+                        const CheckRegistry& checks, Interruption& interruption, const OfflineSink& sink,
+                        unsigned threads = 1, CheckProgress* progress = nullptr);
 
 /// The command that replays a case of a check: `conform check` with
 /// `inputs` (captures and options), the case's suite, and a filter on its
