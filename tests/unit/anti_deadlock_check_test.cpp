@@ -176,6 +176,49 @@ BOOST_AUTO_TEST_CASE(from_the_path_a_silence_that_may_hide_a_lost_probe_is_not_j
              r.summary);
 }
 
+// From the server's host, a ClientHello in two datagrams (a post-quantum
+// key share): the server acknowledges the first at once, and the second
+// passes the capture right after, answering nothing. The round trip the
+// capture cannot see is each side's first ACK (10 ms and 0 ms), not the 0
+// ms between the server's reply and the client's next datagram, so 45 ms
+// of silence is within the bound (before, the bound was 2 ms).
+BOOST_AUTO_TEST_CASE(from_the_server_a_first_flight_of_two_datagrams_is_no_round_trip) {
+  TimelineBuilder b;
+  b.send(Side::client, 0, {initial(0, {crypto(0, 1100), padding(50)})});
+  b.send(Side::server, 0, {initial(0, {ack(0, 0)})});
+  b.send(Side::client, 0, {initial(1, {crypto(1100, 500), padding(600)})});
+  b.send(Side::server, 0, {initial(1, {ack(0, 1), crypto(0, 90)})});
+  b.send(Side::client, 10 * kMs, {initial(2, {ack(0, 1), padding(1100)})});
+  b.send(Side::client, 45 * kMs, {handshake(0, {ping(), padding(1100)})});
+  b.send(Side::server, 45 * kMs, {handshake(0, {ack(0, 0), crypto(0, 400)})});
+  auto r = judge("client_anti_deadlock_probe", client_run(b, Vantage::server), {});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  BOOST_TEST(r.summary ==
+                 "2 quiet spells with nothing unacknowledged before a Handshake ACK, the longest 45.000 ms (bound "
+                 "70.000 ms: twice the first PTO for an RTT of 10.000 ms, plus 10.000 ms for the round trip a "
+                 "capture on the server's host cannot see)",
+             r.summary);
+}
+
+// From the server's host, its ACK of the ClientHello never reached the
+// client: the client's later ACK covers the server's Initial 1, not 0
+// (RFC 9000 §13.1). The client was never told everything was acknowledged
+// by it, so its silence after it is no wait.
+BOOST_AUTO_TEST_CASE(from_the_server_an_ack_lost_past_the_capture_starts_no_wait) {
+  TimelineBuilder b;
+  b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(900)})});
+  b.send(Side::server, 0, {initial(0, {ack(0, 0), crypto(0, 90)})});
+  b.send(Side::client, 1000 * kMs, {initial(1, {crypto(0, 300), padding(900)})});
+  b.send(Side::server, 1000 * kMs, {initial(1, {ack(0, 1), crypto(0, 90)})});
+  b.send(Side::client, 1010 * kMs, {initial(2, {ack(1, 1), padding(1100)})});
+  b.send(Side::client, 1040 * kMs, {handshake(0, {ping(), padding(1100)})});
+  auto r = judge("client_anti_deadlock_probe", client_run(b, Vantage::server), {});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  BOOST_TEST(r.summary.starts_with("1 quiet spell with nothing unacknowledged before a Handshake ACK, the longest "
+                                   "40.000 ms"),
+             r.summary);
+}
+
 // The client gives up and closes 30 ms into the silence (within twice the
 // PTO, 60 ms): the spell ends there, and a capture that ends after the
 // close shows no deadlock. A close after 90 ms of silence still fails.

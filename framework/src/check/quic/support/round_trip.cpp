@@ -3,6 +3,7 @@
 
 #include <conform/value.hpp>
 
+#include <algorithm>
 #include <map>
 #include <variant>
 
@@ -19,15 +20,51 @@ StatedRoundTrip stated_round_trip(const CheckInput& input) {
   return {};
 }
 
-std::optional<std::int64_t> handshake_round_trip(const dissect::Connection& c) {
-  std::optional<std::int64_t> first, replied;
+namespace {
+
+// The end of the Initial CRYPTO `d` carries (0: none).
+std::uint64_t initial_crypto_end(const dissect::Datagram& d) {
+  std::uint64_t end = 0;
+  for (const auto& p : d.packets)
+    if (p.space == dissect::PacketSpace::initial)
+      for (const auto& f : p.frames)
+        if (const auto* c = std::get_if<dissect::CryptoFrame>(&f)) end = std::max(end, c->offset + c->length);
+  return end;
+}
+
+// Without an ACK of each endpoint: from the client's first datagram to its
+// first after the server's first reply that is not the rest of its first
+// flight (Initial CRYPTO beyond what it had sent).
+std::optional<std::int64_t> first_answer(const dissect::Connection& c) {
+  std::optional<std::int64_t> first;
+  bool replied = false;
+  std::uint64_t sent_to = 0;
   for (const auto& d : c.datagrams) {
     const bool client = d.direction == dissect::Direction::client_to_server;
-    if (client && !first) first = d.time_ns;
-    else if (!client && first && !replied) replied = d.time_ns;
-    else if (client && replied) return d.time_ns - *first;
+    if (!client) {
+      replied = replied || first.has_value();
+      continue;
+    }
+    if (!first) first = d.time_ns;
+    const std::uint64_t end = initial_crypto_end(d);
+    if (replied && end <= sent_to) return d.time_ns - *first;
+    sent_to = std::max(sent_to, end);
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> handshake_round_trip(const dissect::Connection& c) {
+  // Each endpoint's first ACK of a packet of its peer that the capture saw:
+  // the leg from the capture point to that endpoint and back. The two legs
+  // make one round trip wherever the capture was taken, and neither counts
+  // the rest of a first flight of several datagrams (a ClientHello too
+  // large for one) or a Retry's round trip as part of it.
+  const auto client_leg = rtt_samples(c, dissect::Side::server);
+  const auto server_leg = rtt_samples(c, dissect::Side::client);
+  if (client_leg.empty() || server_leg.empty()) return first_answer(c);
+  return client_leg.front().ns + server_leg.front().ns;
 }
 
 std::vector<RttSample> rtt_samples(const dissect::Connection& c, dissect::Side sender) {

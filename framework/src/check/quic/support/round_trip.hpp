@@ -26,12 +26,16 @@ struct StatedRoundTrip {
 /// `rtt_ms` (integer or floating) when positive, else none.
 StatedRoundTrip stated_round_trip(const CheckInput& input);
 
-/// The handshake's round trip as any capture point sees it: from the
-/// client's first datagram to its first datagram after the server's first
-/// reply. Both endpoints' processing is in it, and where the capture was
-/// taken is not (what one leg gains the other loses), so it bounds the
-/// delay a capture not at an endpoint cannot see (docs/offline.md,
-/// "Vantage"). nullopt before the client answers the server.
+/// The handshake's round trip as any capture point sees it: each
+/// endpoint's first ACK of a packet of its peer's that the capture saw
+/// (Initial ACKs are sent at once, RFC 9000 §13.2.1) less that packet's
+/// passing, added. Both endpoints' processing is in it, and where the
+/// capture was taken is not (what one leg gains the other loses), so it
+/// bounds the delay a capture not at an endpoint cannot see
+/// (docs/offline.md, "Vantage"). Without an ACK of each: from the
+/// client's first datagram to its first after the server's first reply
+/// that does not carry the rest of its first flight. nullopt when neither
+/// shows.
 std::optional<std::int64_t> handshake_round_trip(const dissect::Connection& c);
 
 /// An RTT sample of one sender as a capture shows it (RFC 9002 §5.1): the
