@@ -60,16 +60,6 @@ bool carries_handshake_space(const dissect::Datagram& d) {
   });
 }
 
-// The end of the highest Handshake CRYPTO data in `d`, 0 when none.
-std::uint64_t handshake_crypto_end(const dissect::Datagram& d) {
-  std::uint64_t end = 0;
-  for (const auto& p : d.packets)
-    if (p.space == dissect::PacketSpace::handshake)
-      for (const auto& f : p.frames)
-        if (const auto* c = std::get_if<dissect::CryptoFrame>(&f)) end = std::max(end, c->offset + c->length);
-  return end;
-}
-
 /// What one connection's client capture shows, datagram by datagram.
 class Exposure {
  public:
@@ -214,7 +204,7 @@ class AntiDeadlockProbe final : public QuicCheck {
       if (!own && !at_client && shown_not_received(c, Side::client, i)) continue;
       const bool eliciting_own = own && std::any_of(d.packets.begin(), d.packets.end(),
                                                          [](const dissect::Packet& p) { return ack_eliciting(p); });
-      const std::uint64_t sent_to = own ? handshake_crypto_end(d) : 0;
+      const std::uint64_t sent_to = own ? quic_checks::crypto_end(d, dissect::PacketSpace::handshake) : 0;
       if (since && eliciting_own && sent_to > crypto_end && arrived == 0) {
         ++processing;  // new data from what it already held: processing, not waiting
         --spells;

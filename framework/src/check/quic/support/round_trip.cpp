@@ -1,6 +1,8 @@
 // The round trip a suite states for a check.
 #include "check/quic/support/round_trip.hpp"
 
+#include "check/quic/support/timeline_queries.hpp"
+
 #include <conform/value.hpp>
 
 #include <algorithm>
@@ -22,16 +24,6 @@ StatedRoundTrip stated_round_trip(const CheckInput& input) {
 
 namespace {
 
-// The end of the Initial CRYPTO `d` carries (0: none).
-std::uint64_t initial_crypto_end(const dissect::Datagram& d) {
-  std::uint64_t end = 0;
-  for (const auto& p : d.packets)
-    if (p.space == dissect::PacketSpace::initial)
-      for (const auto& f : p.frames)
-        if (const auto* c = std::get_if<dissect::CryptoFrame>(&f)) end = std::max(end, c->offset + c->length);
-  return end;
-}
-
 // Without an ACK of each endpoint: from the client's first datagram to its
 // first after the server's first reply that is not the rest of its first
 // flight (Initial CRYPTO beyond what it had sent).
@@ -46,7 +38,7 @@ std::optional<std::int64_t> first_answer(const dissect::Connection& c) {
       continue;
     }
     if (!first) first = d.time_ns;
-    const std::uint64_t end = initial_crypto_end(d);
+    const std::uint64_t end = crypto_end(d, dissect::PacketSpace::initial);
     if (replied && end <= sent_to) return d.time_ns - *first;
     sent_to = std::max(sent_to, end);
   }

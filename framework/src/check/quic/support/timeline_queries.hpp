@@ -131,6 +131,16 @@ bool carries(const dissect::Packet& p) {
   return std::any_of(p.frames.begin(), p.frames.end(), [](const dissect::Frame& f) { return std::holds_alternative<F>(f); });
 }
 
+/// The end of the highest CRYPTO data of `space` in `d`, 0 when none.
+inline std::uint64_t crypto_end(const dissect::Datagram& d, dissect::PacketSpace space) {
+  std::uint64_t end = 0;
+  for (const auto& p : d.packets)
+    if (p.space == space)
+      for (const auto& f : p.frames)
+        if (const auto* c = std::get_if<dissect::CryptoFrame>(&f)) end = std::max(end, c->offset + c->length);
+  return end;
+}
+
 /// The sender of a datagram of the timeline.
 inline Side sender_of(const dissect::Datagram& d) {
   return d.direction == dissect::Direction::client_to_server ? Side::client : Side::server;
