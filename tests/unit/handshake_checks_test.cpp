@@ -510,6 +510,41 @@ BOOST_AUTO_TEST_CASE(an_early_packet_never_acknowledged_needs_the_receivers_capt
   BOOST_TEST((judge("server_buffers_early_packets", path, {}).verdict == Verdict::pass));
 }
 
+// The client's own capture of a lost Finished (RFC 9000 §13.1): its
+// datagram with the Finished and a 1-RTT packet passes the capture and is
+// lost; the 1-RTT packet after it reaches the server before its keys. The
+// server's ACKs pass over the lost datagram (Handshake 1 acknowledged
+// without 0; 1-RTT 1 without 0), so none of it arrived, and the CRYPTO that
+// did came with the Finished sent again. Buffered (acknowledged later):
+// PASS; dropped: NOT JUDGED from here (lost or dropped, the capture cannot
+// tell), never NOT EXERCISED. Before, the lost Finished counted as
+// received and nothing was early.
+BOOST_AUTO_TEST_CASE(a_finished_lost_past_the_senders_capture_makes_its_next_packets_early) {
+  const auto lost_finished = [](bool buffered) {
+    TimelineBuilder b;
+    b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+    b.send(Side::server, 1 * kMs, {initial(0, {ack(0, 0), crypto(0, 90)}), handshake(0, {crypto(0, 800)})});
+    b.send(Side::client, 3 * kMs, {handshake(0, {ack(0, 0), crypto(0, 36)}), one_rtt(0, {stream(0, 0, 10, false)})});
+    b.send(Side::client, 4 * kMs, {one_rtt(1, {stream(0, 10, 10, true)})});
+    b.send(Side::client, 20 * kMs, {handshake(1, {crypto(0, 36)})});
+    b.send(Side::server, 22 * kMs, {handshake(1, {ack(1, 1)})});
+    b.send(Side::client, 22 * kMs, {one_rtt(2, {stream(0, 20, 10, true)})});
+    b.send(Side::server, 24 * kMs, {one_rtt(0, buffered ? std::vector{ack(1, 2)} : std::vector{ack(2, 2)})});
+    return b;
+  };
+  auto kept = lost_finished(true);
+  auto r = judge("server_buffers_early_packets", server_run(kept, Vantage::client), {});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  BOOST_TEST(r.summary == "1 packets arrived before their keys, all acknowledged later", r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{4}));
+  auto dropped = lost_finished(false);
+  r = judge("server_buffers_early_packets", server_run(dropped, Vantage::client), {});
+  BOOST_TEST((r.verdict == Verdict::not_judged), r.summary);
+  BOOST_TEST(r.summary.find("1-RTT packet 1 of the client (frame 4, 4.000 ms) came before the server could have its "
+                            "keys and was never acknowledged") != std::string::npos,
+             r.summary);
+}
+
 // From a capture not at the client, intervals of 3 ms then 3 ms fail only
 // when the packet numbers show nothing unseen between the bursts; probes
 // numbered 1 then 3 may have had a lost probe 2 between them, which would

@@ -11,8 +11,11 @@
 #pragma once
 
 #include "check/quic/support/blocked_sent.hpp"
+#include "check/quic/support/unseen_packets.hpp"
 
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace conform::quic_checks {
 
@@ -47,7 +50,7 @@ class EarlyPacketsBuffered : public QuicCheck {
   }
   std::optional<VantageNeed> vantage_need() const override {
     return VantageNeed{"the receiver's host",
-                       "an early packet acknowledged later counts as buffered; one never acknowledged is NOT JUDGED, as it may have been lost past the capture point"};
+                       "an early packet acknowledged later counts as buffered; one never acknowledged is NOT JUDGED, as it may have been lost past the capture point; a datagram the receiver's ACKs show it never got gave it no keys, and one holding a packet it could read (a lost Finished) was lost whole"};
   }
   std::vector<ValueSpec> params() const override {
     return {{"min_early", ValueType::integer, Value{std::int64_t{0}},
@@ -72,10 +75,26 @@ class EarlyPacketsBuffered : public QuicCheck {
     RangeSet initial_crypto, handshake_crypto;
     std::vector<Early> early;
     std::array<RangeSet, 3> acked;  // packet numbers the receiver acknowledged, by space
+    const bool at_receiver = at_endpoint(j.vantage, receiver_);
     for (std::size_t i = 0; i < c.datagrams.size(); ++i) {
       const auto& d = c.datagrams[i];
       const At at{d.frame, d.time_ns, i};
       const bool from_peer = sender_of(d) == peer;
+      auto has_keys = [&](const dissect::Packet& p) {
+        return p.space == dissect::PacketSpace::handshake ? initial_crypto.prefix() >= initial_end
+               : p.type == dissect::PacketType::one_rtt   ? handshake_crypto.prefix() >= handshake_end
+                                                          : true;
+      };
+      // From elsewhere, a datagram the receiver's ACKs show it never got
+      // (RFC 9000 §13.1): if it held a packet the receiver could have read,
+      // it was lost whole past the capture point (a sender's own capture of
+      // a lost Finished) and none of it arrived, early or not; else its
+      // packets count as early, and never acknowledged, are NOT JUDGED from
+      // here. Either way its CRYPTO gave no keys.
+      const bool lost = from_peer && !at_receiver && shown_not_received(c, receiver_, i);
+      if (lost && std::any_of(d.packets.begin(), d.packets.end(),
+                              [&](const dissect::Packet& p) { return p.decrypted() && has_keys(p); }))
+        continue;
       for (const auto& p : d.packets) {
         if (!p.decrypted()) continue;
         const auto space = std::size_t(p.space);
@@ -85,12 +104,10 @@ class EarlyPacketsBuffered : public QuicCheck {
               for (const auto& r : ack->ranges) acked[space].add(r.smallest, r.largest + 1);
           continue;
         }
-        const bool keys = p.space == dissect::PacketSpace::handshake ? initial_crypto.prefix() >= initial_end
-                          : p.type == dissect::PacketType::one_rtt   ? handshake_crypto.prefix() >= handshake_end
-                                                                     : true;
+        const bool keys = has_keys(p);
         if (!keys) early.push_back({at, p.space, p.type, *p.packet_number});
         for (const auto& f : p.frames)
-          if (const auto* cf = std::get_if<dissect::CryptoFrame>(&f))
+          if (const auto* cf = std::get_if<dissect::CryptoFrame>(&f); cf && !lost)
             (p.space == dissect::PacketSpace::initial ? initial_crypto : handshake_crypto)
                 .add(cf->offset, cf->offset + cf->length);
       }
@@ -114,7 +131,7 @@ class EarlyPacketsBuffered : public QuicCheck {
     if (dropped > 1) problems.front() += fmt::format(" ({} such packets)", dropped);
     // Only a capture at the receiver shows that what it saw arrived; from
     // anywhere else a packet never acknowledged may have been lost past it.
-    if (dropped && !at_endpoint(j.vantage, receiver_))
+    if (dropped && !at_receiver)
       return needs_vantage(j, receiver_, "receive side",
                            fmt::format("{} packet {} of the {} (frame {}, {}) came before the {} could have its keys "
                                        "and was never acknowledged{}: it may have been lost past the capture point",
