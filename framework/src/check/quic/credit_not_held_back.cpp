@@ -8,10 +8,11 @@
 // entering recovery, so this asks for more than RFC 9002 strictly allows
 // whenever the window is full, and the suite says so. Read at the receiver
 // `by`: the peer's data as it arrived, the raises and datagrams as sent.
-// From a capture taken elsewhere `by`'s datagrams seen within the
-// handshake's round trip after the data reached the limit may have left
-// before the data reached `by`: they are not counted, and the summary says
-// so (docs/offline.md, "Vantage"). Nor are those `by` sent while the
+// From a capture taken elsewhere `by`'s datagrams seen before its first
+// ACK of the data that reached the limit may have left before that data
+// reached it (a queue on the way delays it by more than any round trip the
+// handshake showed): they are not counted, and the summary says so
+// (docs/offline.md, "Vantage"). Nor are those `by` sent while the
 // peer's stream data that reached it had a hole (bytes missing below the
 // highest offset received on a stream, a loss not yet repaired): the
 // application reads a stream in order (RFC 9000 §2.2), so it cannot consume,
@@ -51,7 +52,7 @@ class CreditNotHeldBack final : public QuicCheck {
   }
   std::optional<VantageNeed> vantage_need() const override {
     return VantageNeed{"`by`'s host",
-                       "`by`'s datagrams within the handshake's round trip after the data reached the limit are not counted (they may have left before it arrived), as the summary says"};
+                       "`by`'s datagrams before its first ACK of the data that reached the limit are not counted (they may have left before it arrived), as the summary says"};
   }
   std::vector<ValueSpec> params() const override {
     return {side_param("by", "the receiver of the data, which returns the credit"),
@@ -77,17 +78,15 @@ class CreditNotHeldBack final : public QuicCheck {
       std::vector<Evidence> ev;
       std::size_t episodes = 0, longest = 0;
       bool wanted_more = false;
-      // What a capture not at `by` cannot see: the data's way to `by` and
-      // back, within the handshake's round trip.
-      const std::int64_t unseen = unseen_round_trip(j, by);
-      const std::vector<bool> holed = holes_after(conn, by);
+      const bool at_by = at_endpoint(j.vantage, by);
+      const std::vector<bool> holed = holes_after(conn, by, at_by);
       std::size_t behind_holes = 0;
       for (const CreditScope& scope : scopes(j, by, input)) {
         wanted_more = wanted_more || scope.wanted > scope.initial;
         for (const AtLimit& h : scope.walk.at_limit) {
           if (scope.wanted <= h.limit) continue;
           ++episodes;
-          const auto [count, first, holding] = datagrams_between(conn, by, h, unseen, holed);
+          const auto [count, first, holding] = datagrams_between(conn, by, h, at_by, holed);
           behind_holes += holding;
           longest = std::max(longest, count);
           if (count <= slack) continue;
@@ -109,11 +108,10 @@ class CreditNotHeldBack final : public QuicCheck {
         return not_exercised(fmt::format("the {} never wanted more than an initial data limit of the {}",
                                          to_string(dissect::other(by)), to_string(by)));
       const std::string widened =
-          at_endpoint(j.vantage, by)
-              ? std::string()
-              : fmt::format(" (not counting those within {} of the data reaching the limit: the capture, taken on {}, "
-                            "cannot tell whether they left before the data reached the {})",
-                            ms(unseen), describe(j.vantage), to_string(by));
+          at_by ? std::string()
+                : fmt::format(" (not counting those before its first ACK of the data that reached the limit: the "
+                              "capture, taken on {}, cannot tell whether they left before that data reached the {})",
+                              describe(j.vantage), to_string(by));
       const std::string holes =
           behind_holes ? fmt::format(" (not counting {} sent while the {}'s data that reached the {} had a hole, "
                                      "which stops the reader until it is filled)",
@@ -161,23 +159,42 @@ class CreditNotHeldBack final : public QuicCheck {
   }
 
   // After each datagram of the connection, whether the peer's stream data
-  // that reached `by` so far has a hole on some stream.
-  static std::vector<bool> holes_after(const ConnectionFacts& conn, Side by) {
+  // that reached `by` so far has a hole on some stream. At `by`'s host that
+  // is the data seen so far; from elsewhere, what the capture saw of the
+  // peer is not yet what `by` had (in flight, or lost past the capture
+  // point), so it is the data of the peer's packets `by` had acknowledged
+  // by then (its ACK ranges cover all it had received, RFC 9000 §13.2.3).
+  static std::vector<bool> holes_after(const ConnectionFacts& conn, Side by, bool at_by) {
     const auto& datagrams = conn.connection->datagrams;
     std::map<std::uint64_t, dissect::RangeSet> received;
     std::set<std::uint64_t> holed;
+    auto arrived = [&](const dissect::Packet& p) {
+      for (const auto& f : p.frames)
+        if (const auto* sf = std::get_if<dissect::StreamFrame>(&f); sf && sf->length > 0) {
+          auto& r = received[sf->stream_id];
+          r.add(sf->offset, sf->offset + sf->length);
+          if (r.ranges().size() > 1 || r.prefix() == 0) holed.insert(sf->stream_id);
+          else holed.erase(sf->stream_id);
+        }
+    };
+    std::map<std::uint64_t, const dissect::Packet*> unacknowledged;  // the peer's 1-RTT packets, by number
     std::vector<bool> out;
     out.reserve(datagrams.size());
     for (const auto& d : datagrams) {
-      if (sender_of(d) != by)
-        for (const auto& p : d.packets)
-          for (const auto& f : p.frames)
-            if (const auto* sf = std::get_if<dissect::StreamFrame>(&f); sf && sf->length > 0) {
-              auto& r = received[sf->stream_id];
-              r.add(sf->offset, sf->offset + sf->length);
-              if (r.ranges().size() > 1 || r.prefix() == 0) holed.insert(sf->stream_id);
-              else holed.erase(sf->stream_id);
-            }
+      const bool from_peer = sender_of(d) != by;
+      for (const auto& p : d.packets) {
+        if (from_peer && at_by) arrived(p);
+        if (at_by || p.space != dissect::PacketSpace::application) continue;
+        if (from_peer && p.packet_number) unacknowledged.emplace(*p.packet_number, &p);
+        if (from_peer) continue;
+        for (const auto& f : p.frames)
+          if (const auto* ack = std::get_if<dissect::AckFrame>(&f))
+            for (const auto& r : ack->ranges)
+              for (auto it = unacknowledged.lower_bound(r.smallest); it != unacknowledged.end() && it->first <= r.largest;) {
+                arrived(*it->second);
+                it = unacknowledged.erase(it);
+              }
+      }
       out.push_back(!holed.empty());
     }
     return out;
@@ -191,15 +208,17 @@ class CreditNotHeldBack final : public QuicCheck {
 
   // The datagrams `by` sent after the peer reached the limit and before the
   // raise (all later ones when none came), and the first of them; those
-  // seen within `unseen` ns of the limit being reached, and those sent while
-  // the peer's data had a hole (`holed`), are left out.
-  static Between datagrams_between(const ConnectionFacts& conn, Side by, const AtLimit& h, std::int64_t unseen,
+  // sent while the peer's data had a hole (`holed`) are left out, and from
+  // a capture not at `by` (`at_by` false) those before `by` acknowledged
+  // the data that reached the limit.
+  static Between datagrams_between(const ConnectionFacts& conn, Side by, const AtLimit& h, bool at_by,
                                    const std::vector<bool>& holed) {
     const auto& datagrams = conn.connection->datagrams;
     const std::size_t end = h.raised ? h.raised->at.datagram : datagrams.size();
+    const std::size_t from = at_by ? h.reached.datagram + 1 : first_ack_of(conn, by, h.reached.datagram);
     Between out;
-    for (std::size_t i = h.reached.datagram + 1; i < end; ++i) {
-      if (sender_of(datagrams[i]) != by || datagrams[i].time_ns - h.reached.time_ns < unseen) continue;
+    for (std::size_t i = from; i < end; ++i) {
+      if (sender_of(datagrams[i]) != by) continue;
       if (holed[i]) {
         ++out.holding;
         continue;
@@ -207,6 +226,25 @@ class CreditNotHeldBack final : public QuicCheck {
       if (out.count++ == 0) out.first = conn.at(i);
     }
     return out;
+  }
+
+  // The first datagram of `by` after `data` that acknowledges a 1-RTT packet
+  // of datagram `data` (RFC 9000 §13.2: sent once it arrived), else the end.
+  static std::size_t first_ack_of(const ConnectionFacts& conn, Side by, std::size_t data) {
+    const auto& datagrams = conn.connection->datagrams;
+    std::vector<std::uint64_t> pns;
+    for (const auto& p : datagrams[data].packets)
+      if (p.packet_number && p.space == dissect::PacketSpace::application) pns.push_back(*p.packet_number);
+    for (std::size_t i = data + 1; i < datagrams.size(); ++i) {
+      if (sender_of(datagrams[i]) != by) continue;
+      for (const auto& p : datagrams[i].packets)
+        for (const auto& f : p.frames)
+          if (const auto* ack = std::get_if<dissect::AckFrame>(&f); ack && p.space == dissect::PacketSpace::application)
+            for (const auto& r : ack->ranges)
+              for (const auto pn : pns)
+                if (pn >= r.smallest && pn <= r.largest) return i;
+    }
+    return datagrams.size();
   }
 };
 

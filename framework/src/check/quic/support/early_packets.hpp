@@ -91,7 +91,8 @@ class EarlyPacketsBuffered : public QuicCheck {
       // a lost Finished) and none of it arrived, early or not; else its
       // packets count as early, and never acknowledged, are NOT JUDGED from
       // here. Either way its CRYPTO gave no keys.
-      const bool lost = from_peer && !at_receiver && shown_not_received(c, receiver_, i);
+      const bool keyed = initial_crypto.prefix() >= initial_end && handshake_crypto.prefix() >= handshake_end;
+      const bool lost = from_peer && !at_receiver && !keyed && shown_not_received(c, receiver_, i);
       if (lost && std::any_of(d.packets.begin(), d.packets.end(),
                               [&](const dissect::Packet& p) { return p.decrypted() && has_keys(p); }))
         continue;
