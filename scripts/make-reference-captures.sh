@@ -70,6 +70,8 @@ capture() {
   # Where it was taken (docs/offline.md, "Vantage"): tests/unit/vantage_inference_test.cpp holds `conform check`'s inference to it.
   if [ "$name" = loss ]; then
     printf 'path\ntcpdump on the loopback both programs ran on, but each drops 5 %% of what it receives after the capture (--rx-loss): what the capture shows arriving may never have reached either\n'
+  elif [ "$name" = migration ]; then
+    printf 'server\ntcpdump on the loopback both programs ran on, but the server'"'"'s packets to the client'"'"'s old port, after it moved, never reached the client (its ACKs pass over them for good): not the client'"'"'s receive side\n'
   else
     printf 'both\ntcpdump on the loopback of the network namespace both gtlsclient and gtlsserver ran in\n'
   fi > "$out/$name.vantage"

@@ -1,6 +1,7 @@
 #include "offline/vantage_inference.hpp"
 
 #include "check/quic/support/quic_check.hpp"
+#include "dissect/range_set.hpp"
 
 #include <fmt/format.h>
 
@@ -56,6 +57,9 @@ class AckReader {
         if (d.ttl) count_hops(d.ttl, signs);
       }
       for (const auto& p : d.packets) {
+        // A Retry abandons the Initials before it (RFC 9000 §17.2.5):
+        // nothing acknowledges them.
+        if (from_acker && p.type == dissect::PacketType::retry) seen_[std::size_t(dissect::PacketSpace::initial)].clear();
         if (!p.decrypted() || p.space == dissect::PacketSpace::none) continue;
         const auto space = std::size_t(p.space);
         if (!from_acker) {
@@ -69,13 +73,29 @@ class AckReader {
           }
       }
     }
-    for (const auto& space : skipped_)
-      for (const auto& [pn, frame] : space) {
-        if (signs.skipped++ == 0 || frame < signs.first_skipped_frame) signs.first_skipped_frame = frame;
+    // Packets the capture saw that no ACK ever covered although a later one
+    // acknowledged a higher number of their space (between its ranges or
+    // below them) never reached the acker.
+    for (std::size_t space = 0; space < seen_.size(); ++space) {
+      const auto& acks = acks_[space];
+      std::vector<std::uint64_t> highest_after(acks.size() + 1, 0);  // the largest of acks[k..]
+      for (std::size_t k = acks.size(); k-- > 0;) highest_after[k] = std::max(highest_after[k + 1], acks[k].largest + 1);
+      for (const auto& [pn, seen] : seen_[space]) {
+        if (acked_[space].contains(pn)) continue;
+        const auto first_after = std::upper_bound(acks.begin(), acks.end(), seen.time_ns,
+                                                  [](std::int64_t t, const AckSeen& a) { return t < a.time_ns; });
+        if (highest_after[std::size_t(first_after - acks.begin())] <= pn + 1) continue;
+        if (signs.skipped++ == 0 || seen.frame < signs.first_skipped_frame) signs.first_skipped_frame = seen.frame;
       }
+    }
   }
 
  private:
+  struct AckSeen {
+    std::int64_t time_ns;
+    std::uint64_t largest;
+  };
+
   void read_ack(const dissect::AckFrame& ack, dissect::PacketSpace space, std::int64_t now, AckerSigns& signs) {
     const auto s = std::size_t(space);
     auto& seen = seen_[s];
@@ -89,18 +109,8 @@ class AckReader {
       const std::int64_t reaction = std::max<std::int64_t>(0, now - it->second.time_ns - held);
       signs.reaction_ns = std::min(signs.reaction_ns.value_or(reaction), reaction);
     }
-    std::vector<dissect::AckRange> ranges = ack.ranges;
-    std::sort(ranges.begin(), ranges.end(), [](const auto& a, const auto& b) { return a.smallest < b.smallest; });
-    auto& skipped = skipped_[s];
-    for (std::size_t k = 0; k < ranges.size(); ++k) {
-      for (auto it = skipped.lower_bound(ranges[k].smallest); it != skipped.end() && it->first <= ranges[k].largest;)
-        it = skipped.erase(it);
-      if (k + 1 == ranges.size()) break;
-      // Between two acknowledged ranges: what the capture saw before this
-      // ACK had not reached the acker.
-      for (auto it = seen.upper_bound(ranges[k].largest); it != seen.end() && it->first < ranges[k + 1].smallest; ++it)
-        if (it->second.time_ns < now) skipped.emplace(it->first, it->second.frame);
-    }
+    for (const auto& r : ack.ranges) acked_[s].add(r.smallest, r.largest + 1);
+    acks_[s].push_back({now, ack.largest});
   }
 
   const dissect::Connection& c_;
@@ -108,7 +118,8 @@ class AckReader {
   unsigned exponent_ = 3;  // §18.2's default
   std::array<std::map<std::uint64_t, Seen>, 3> seen_;
   std::array<std::optional<std::uint64_t>, 3> reacted_;
-  std::array<std::map<std::uint64_t, std::uint64_t>, 3> skipped_;  // packet number -> frame
+  std::array<dissect::RangeSet, 3> acked_;   // every packet number an ACK covered
+  std::array<std::vector<AckSeen>, 3> acks_;  // each ACK, in capture order
 };
 
 void pool(AckerSigns& into, const AckerSigns& one) {

@@ -22,11 +22,12 @@
 //             packet and the ACK spent between the capture point and the
 //             endpoint: near zero on its host, about a round trip on its
 //             peer's host.
-//   gaps      An ACK that leaves out a packet the capture saw before it,
-//             with later packets acknowledged around it, and no later ACK
-//             covering it, says the packet never reached the endpoint:
-//             it was lost beyond the capture point, which is therefore not
-//             the endpoint's receive side.
+//   gaps      A packet the capture saw that no ACK ever covered, although
+//             a later ACK acknowledged a higher number of its space
+//             (between its ranges or below them), never reached the
+//             endpoint: it was lost beyond the capture point, which is
+//             therefore not the endpoint's receive side. (Initials a Retry
+//             abandoned are left out.)
 //
 // An endpoint is where the capture was taken when it skipped none of what
 // the capture saw and a host sign says so, or, without one, it reacts
