@@ -280,6 +280,37 @@ BOOST_AUTO_TEST_CASE(credit_not_held_back_from_elsewhere_sees_holes_in_what_the_
              r.summary);
 }
 
+// From the server's host, the client's packet 1 never shows (lost before
+// the capture point): it may have carried MAX_DATA, so its two ACKs after
+// it prove nothing held back, and NOT JUDGED; an ACK seen before it, with
+// packet 0, still leaves without the raise: with a bound of 0, a FAIL.
+BOOST_AUTO_TEST_CASE(credit_not_held_back_from_elsewhere_counts_only_up_to_an_unseen_packet) {
+  auto held = [](bool ack_before_the_gap) {
+    TimelineBuilder b;
+    b.params(Side::client).initial_max_data = 1000;
+    b.params(Side::client).initial_max_stream_data_uni = 100000;
+    b.send(Side::server, 20 * kMs, {stream(3, 0, 1000, false)});
+    std::uint64_t pn = 0;
+    if (ack_before_the_gap) b.send(Side::client, 45 * kMs, {one_rtt(pn++, {ack(0, 0)})});
+    ++pn;  // lost before the capture point
+    b.send(Side::client, 50 * kMs, {one_rtt(pn++, {ack(0, 0)})});
+    b.send(Side::client, 51 * kMs, {one_rtt(pn++, {ack(0, 0)})});
+    b.send(Side::client, 52 * kMs, {one_rtt(pn++, {max_data(2000)})});
+    b.send(Side::server, 60 * kMs, {stream(3, 1000, 500, true)});
+    return b;
+  };
+  auto r = judge("credit_not_held_back", client_run(held(false), Vantage::server), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::not_judged), r.summary);
+  BOOST_TEST(r.summary.find("the client's first application packet the capture shows is 1, at frame 2: what it sent "
+                            "before went unseen, and a raise may have gone with it") != std::string::npos,
+             r.summary);
+  r = judge("credit_not_held_back", client_run(held(true), Vantage::server), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(r.summary.find("the client sent 1 datagrams without MAX_DATA (the first at frame 2, 45.000 ms)") !=
+                 std::string::npos,
+             r.summary);
+}
+
 BOOST_AUTO_TEST_CASE(credit_not_held_back_judges_stream_limits_and_ignores_a_peer_done_at_the_limit) {
   // Stream 3's limit of 600 is reached at frame 2, with more to come (no
   // FIN); one ACK leaves before MAX_STREAM_DATA.

@@ -6,8 +6,8 @@
 
 namespace conform::quic_checks {
 
-std::optional<std::string> packet_number_gap(const dissect::Connection& c, Side sender, dissect::PacketSpace space,
-                                             std::size_t from, std::size_t to) {
+std::optional<UnseenGap> first_unseen(const dissect::Connection& c, Side sender, dissect::PacketSpace space,
+                                      std::size_t from, std::size_t to) {
   std::optional<std::uint64_t> last;
   for (std::size_t i = 0; i <= to && i < c.datagrams.size(); ++i) {
     const auto& d = c.datagrams[i];
@@ -15,16 +15,25 @@ std::optional<std::string> packet_number_gap(const dissect::Connection& c, Side 
     for (const auto& p : d.packets) {
       if (p.space != space || !p.packet_number) continue;
       const std::uint64_t expected = last ? *last + 1 : 0;
-      if (i > from && *p.packet_number != expected)
-        return last ? fmt::format("the {}'s {} packet {} at frame {} comes after packet {}: what it sent between "
-                                  "went unseen",
-                                  to_string(sender), dissect::to_string(space), *p.packet_number, d.frame, *last)
-                    : fmt::format("the {}'s first {} packet the capture shows is {}, at frame {}: what it sent "
-                                  "before went unseen",
-                                  to_string(sender), dissect::to_string(space), *p.packet_number, d.frame);
+      if (i > from && *p.packet_number != expected) {
+        const std::string why =
+            last ? fmt::format("the {}'s {} packet {} at frame {} comes after packet {}: what it sent between went "
+                               "unseen",
+                               to_string(sender), dissect::to_string(space), *p.packet_number, d.frame, *last)
+                 : fmt::format("the {}'s first {} packet the capture shows is {}, at frame {}: what it sent before "
+                               "went unseen",
+                               to_string(sender), dissect::to_string(space), *p.packet_number, d.frame);
+        return UnseenGap{i, why};
+      }
       last = *p.packet_number;
     }
   }
+  return std::nullopt;
+}
+
+std::optional<std::string> packet_number_gap(const dissect::Connection& c, Side sender, dissect::PacketSpace space,
+                                             std::size_t from, std::size_t to) {
+  if (auto gap = first_unseen(c, sender, space, from, to)) return gap->why;
   return std::nullopt;
 }
 

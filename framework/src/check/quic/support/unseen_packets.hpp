@@ -22,6 +22,15 @@ namespace conform::quic_checks {
 std::optional<std::string> packet_number_gap(const dissect::Connection& c, Side sender, dissect::PacketSpace space,
                                              std::size_t from, std::size_t to);
 
+/// Where packet_number_gap() found the gap: the datagram of the packet
+/// after it, and why.
+struct UnseenGap {
+  std::size_t datagram = 0;
+  std::string why;
+};
+std::optional<UnseenGap> first_unseen(const dissect::Connection& c, Side sender, dissect::PacketSpace space,
+                                      std::size_t from, std::size_t to);
+
 /// The datagram after `from` holding `sender`'s next packet in `space`, or nullopt.
 std::optional<std::size_t> next_in_space(const dissect::Connection& c, Side sender, dissect::PacketSpace space,
                                          std::size_t from);
