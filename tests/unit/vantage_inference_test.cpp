@@ -49,7 +49,8 @@ VantageInference infer(const fs::path& capture) {
   std::vector<KeyLogFile> keylogs;
   if (fs::path keys = fs::path(capture).replace_extension(".keys"); fs::exists(keys))
     keylogs.push_back({keys.string(), dissect::read_key_log_text(keys.string())});
-  std::string text, sources;
+  CaptureKeyText text;
+  std::string sources;
   const auto keys = capture_keys(capture.string(), keylogs, text, sources);
   const auto read = read_for_check(capture.string(), std::make_shared<const dissect::KeyLog>(keys));
   if (!read.summary.not_udp) return read.survey.infer();

@@ -297,6 +297,10 @@ int command_check(const CheckCommandOptions& options) {
   // earlier results there as they were.
   std::vector<KeyLogFile> keylogs;
   for (const auto& path : options.keylogs) keylogs.push_back({path, dissect::read_key_log_text(path)});
+  // What a job of a sharded check says of them (its report's inputs digest).
+  std::string keylog_digests;
+  if (shard)
+    for (const auto& k : keylogs) keylog_digests += "\t" + cases_digest({k.text});
   CheckProgress progress(options.report.verbosity != Verbosity::quiet);
   {
     std::uint64_t total = 0;
@@ -306,7 +310,8 @@ int command_check(const CheckCommandOptions& options) {
   }
   std::vector<ReadCapture> read_captures;
   std::vector<std::size_t> taken;  // the list index of each capture read
-  std::vector<std::string> key_texts, key_sources;
+  std::vector<CaptureKeyText> key_texts;
+  std::vector<std::string> key_sources;
   for (std::size_t k = 0; k < captures.size(); ++k) {
     if (!shares[k].read) continue;
     taken.push_back(k);
@@ -330,6 +335,7 @@ int command_check(const CheckCommandOptions& options) {
   // gone into the folders: judging reads the captures again.
   read_captures = {};
   key_texts = {};
+  keylogs = {};
   const auto with_mutants = std::count_if(cases.begin(), cases.end(),
                                           [](const Case& c) { return !c.decl->mutants.empty(); });
   progress.done();  // the lines below, then the line again while judging
@@ -359,7 +365,7 @@ int command_check(const CheckCommandOptions& options) {
     reports.add_section("check_shard", [&] {
       CheckShardReport s{*shard, options.split_bytes, case_ids_digest(cases), cases.size(), "", inputs, {}, {}};
       std::string options_read = inputs;
-      for (const auto& k : keylogs) options_read += "\t" + cases_digest({k.text});
+      options_read += keylog_digests;
       s.inputs_digest = check_inputs_digest(captures, shares, options.split_bytes, options_read);
       for (std::size_t k = 0, i = 0; k < captures.size(); ++k) {
         CheckShardReport::Capture c{captures[k], shares[k].bytes, shares[k].read, shares[k].split, 0};

@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <sstream>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -32,20 +31,41 @@ namespace {
 // random (lower-case hex), read once per capture: a unit's key log holds its
 // own connection's secrets, not the whole capture's, so --out (and the time
 // to write it) grows with the capture, not with its square.
-std::unordered_map<std::string, std::string> key_lines_by_random(const std::string& key_log_text) {
-  std::unordered_map<std::string, std::string> by_random;
-  std::istringstream in(key_log_text);
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream fields(line);
-    std::string label, random;
-    if (!(fields >> label >> random) || label.starts_with("#")) continue;
+// Views into the text: a key log of ten thousand connections is read once,
+// not copied line by line.
+using KeyLines = std::unordered_map<std::string, std::vector<std::string_view>>;
+void add_key_lines(std::string_view key_log_text, KeyLines& by_random) {
+  while (!key_log_text.empty()) {
+    const auto end = key_log_text.find('\n');
+    const std::string_view line = key_log_text.substr(0, end);
+    key_log_text.remove_prefix(end == std::string_view::npos ? key_log_text.size() : end + 1);
+    // LABEL RANDOM ...: fields apart by spaces or tabs.
+    const auto label_start = line.find_first_not_of(" \t");
+    if (label_start == std::string_view::npos || line[label_start] == '#') continue;
+    const auto label_end = line.find_first_of(" \t", label_start);
+    if (label_end == std::string_view::npos) continue;
+    const auto random_start = line.find_first_not_of(" \t", label_end);
+    if (random_start == std::string_view::npos) continue;
+    const auto random_end = line.find_first_of(" \t\r", random_start);
+    std::string random(line.substr(random_start, random_end - random_start));
     for (char& c : random) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     // Key logs given twice, or holding the same lines, give each line once.
-    std::string& lines = by_random[random];
-    const std::string whole = line + '\n';
-    if (!lines.starts_with(whole) && lines.find('\n' + whole) == std::string::npos) lines += whole;
+    auto& lines = by_random[random];
+    if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
   }
+}
+
+KeyLines key_lines_by_random(const CaptureKeyText& text) {
+  KeyLines by_random;
+  add_key_lines(text.embedded, by_random);
+  for (const auto file : text.files) add_key_lines(file, by_random);
   return by_random;
+}
+
+std::string joined_lines(const std::vector<std::string_view>& lines) {
+  std::string out;
+  for (const auto& line : lines) (out += line) += '\n';
+  return out;
 }
 
 // A TCP unit's capture under every vantage name a check may open, and the
@@ -113,6 +133,8 @@ std::vector<std::uint64_t> records_of(const dissect::Connection& c) {
   std::vector<std::uint64_t> frames;
   for (const auto& d : c.datagrams)
     if (frames.empty() || frames.back() != d.frame) frames.push_back(d.frame);
+  // Kept for every connection until the capture is split: no spare room.
+  frames.shrink_to_fit();
   return frames;
 }
 
@@ -302,7 +324,20 @@ ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissec
   return read;
 }
 
-SplitCapture split_capture(const std::string& path, const ReadCapture& capture, const std::string& key_log_text,
+bool CaptureKeyText::empty() const {
+  return embedded.empty() && std::all_of(files.begin(), files.end(), [](std::string_view f) { return f.empty(); });
+}
+
+std::string CaptureKeyText::whole() const {
+  std::string out = embedded;
+  for (const auto file : files) {
+    out += file;
+    if (!out.empty() && out.back() != '\n') out += '\n';
+  }
+  return out;
+}
+
+SplitCapture split_capture(const std::string& path, const ReadCapture& capture, const CaptureKeyText& key_log_text,
                            const std::string& root, const std::vector<std::string>& vantages,
                            std::optional<Vantage> given, const UnitFilter& keep) {
   SplitCapture out;
@@ -355,8 +390,8 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
   for (const auto& unit : out.units) {
     // A connection whose ClientHello was not seen gets the whole key log.
     const auto it = unit.client_random.empty() ? key_lines.end() : key_lines.find(unit.client_random);
-    const std::string& keys =
-        unit.client_random.empty() ? key_log_text : it == key_lines.end() ? std::string() : it->second;
+    const std::string keys =
+        unit.client_random.empty() ? key_log_text.whole() : it == key_lines.end() ? std::string() : joined_lines(it->second);
     if (unit.transport == "QUIC") {
       const auto sketch = std::lower_bound(capture.connections.begin(), capture.connections.end(), unit.connection,
                                            [](const ConnectionSketch& c, std::size_t i) { return c.index < i; });

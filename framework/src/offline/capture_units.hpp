@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace conform {
@@ -170,6 +171,18 @@ struct ReadCapture {
 ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissect::KeyLog> keys,
                            CheckProgress* progress = nullptr);
 
+/// The key log text a capture's connections take their lines from: the
+/// secrets its pcapng Decryption Secrets Blocks hold, then each --keylog
+/// file's text, seen, not copied (a key log of ten thousand connections
+/// given with as many captures is held once).
+struct CaptureKeyText {
+  std::string embedded;
+  std::vector<std::string_view> files;
+  bool empty() const;
+  /// All of it, as one NSS key log.
+  std::string whole() const;
+};
+
 /// Which connections of a capture (by number, from 1) a job judges.
 using UnitFilter = std::function<bool(std::size_t number)>;
 
@@ -187,7 +200,7 @@ using UnitFilter = std::function<bool(std::size_t number)>;
 /// Only the connections `keep` takes become units (and folders); the others
 /// are counted, and their notes kept, so every job says the same of a
 /// capture.
-SplitCapture split_capture(const std::string& path, const ReadCapture& capture, const std::string& key_log_text,
+SplitCapture split_capture(const std::string& path, const ReadCapture& capture, const CaptureKeyText& key_log_text,
                            const std::string& root, const std::vector<std::string>& vantages,
                            std::optional<Vantage> given, const UnitFilter& keep = [](std::size_t) { return true; });
 

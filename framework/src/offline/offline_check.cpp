@@ -48,9 +48,9 @@ std::vector<std::string> named_vantages(const std::vector<Case>& cases) {
 }
 
 dissect::KeyLog capture_keys(const std::string& capture, const std::vector<KeyLogFile>& keylogs,
-                             std::string& text, std::string& sources) {
+                             CaptureKeyText& text, std::string& sources) {
   dissect::KeyLog keys;
-  text.clear();
+  text = {};
   const auto blocks = read_pcapng_secrets(capture);
   sources = keylogs.empty() ? "no --keylog given" : "key logs:";
   for (const auto& k : keylogs) sources += " " + k.path;
@@ -58,13 +58,12 @@ dissect::KeyLog capture_keys(const std::string& capture, const std::vector<KeyLo
                                               blocks.size() == 1 ? "" : "s");
   for (const auto& block : blocks) {
     dissect::merge_key_log(keys, dissect::parse_key_log(block.key_log, capture + " (Decryption Secrets Block)"));
-    text += block.key_log;
-    if (!text.empty() && text.back() != '\n') text += '\n';
+    text.embedded += block.key_log;
+    if (!text.embedded.empty() && text.embedded.back() != '\n') text.embedded += '\n';
   }
   for (const auto& k : keylogs) {
     dissect::merge_key_log(keys, dissect::parse_key_log(k.text, k.path));
-    text += k.text;
-    if (!text.empty() && text.back() != '\n') text += '\n';
+    text.files.push_back(k.text);
   }
   dissect::require_well_formed(keys);
   return keys;

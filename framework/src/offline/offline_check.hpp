@@ -56,12 +56,12 @@ struct KeyLogFile {
 };
 
 /// The key material for `capture`: the secrets of its pcapng Decryption
-/// Secrets Blocks, then those of `keylogs`. `text` receives the same as one
-/// NSS key log, `sources` says where it came from ("key logs: a.keys",
-/// "no key log: ..."). Throws InputError naming the file and line for a
-/// malformed key log line.
+/// Secrets Blocks, then those of `keylogs`. `text` receives their text
+/// (views of `keylogs`' own, which must outlive it), `sources` says where it
+/// came from ("key logs: a.keys", "no key log: ..."). Throws InputError
+/// naming the file and line for a malformed key log line.
 dissect::KeyLog capture_keys(const std::string& capture, const std::vector<KeyLogFile>& keylogs,
-                             std::string& text, std::string& sources);
+                             CaptureKeyText& text, std::string& sources);
 
 /// Every (case, unit) to judge, by capture, then unit, then case: what a
 /// report announces before the first result.
