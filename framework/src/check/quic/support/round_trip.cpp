@@ -6,6 +6,7 @@
 #include <conform/value.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <variant>
 
@@ -21,6 +22,38 @@ StatedRoundTrip stated_round_trip(const CheckInput& input) {
   if (network > 0) return {network, "network rtt_ms"};
   return {};
 }
+
+namespace {
+
+// `sender`'s RTT samples in capture order, stopping after `limit`.
+std::vector<RttSample> samples_of(const dissect::Connection& c, dissect::Side sender, std::size_t limit) {
+  const auto from_sender = sender == dissect::Side::client ? dissect::Direction::client_to_server
+                                                           : dissect::Direction::server_to_client;
+  std::vector<RttSample> samples;
+  std::map<std::pair<dissect::PacketSpace, std::uint64_t>, std::int64_t> sent;
+  std::map<dissect::PacketSpace, std::uint64_t> largest;
+  for (std::size_t i = 0; i < c.datagrams.size() && samples.size() < limit; ++i) {
+    const auto& d = c.datagrams[i];
+    for (const auto& p : d.packets) {
+      if (d.direction == from_sender) {
+        if (p.packet_number) sent.emplace(std::pair{p.space, *p.packet_number}, d.time_ns);
+        continue;
+      }
+      for (const auto& f : p.frames) {
+        const auto* ack = std::get_if<dissect::AckFrame>(&f);
+        if (!ack) continue;
+        const auto it = sent.find({p.space, ack->largest});
+        const auto known = largest.find(p.space);
+        if (it == sent.end() || (known != largest.end() && known->second >= ack->largest)) continue;
+        largest[p.space] = ack->largest;
+        samples.push_back({i, d.time_ns - it->second});
+      }
+    }
+  }
+  return samples;
+}
+
+}  // namespace
 
 namespace {
 
@@ -53,37 +86,15 @@ std::optional<std::int64_t> handshake_round_trip(const dissect::Connection& c) {
   // make one round trip wherever the capture was taken, and neither counts
   // the rest of a first flight of several datagrams (a ClientHello too
   // large for one) or a Retry's round trip as part of it.
-  const auto client_leg = rtt_samples(c, dissect::Side::server);
-  const auto server_leg = rtt_samples(c, dissect::Side::client);
+  const auto client_leg = samples_of(c, dissect::Side::server, 1);
+  const auto server_leg = samples_of(c, dissect::Side::client, 1);
   if (client_leg.empty() || server_leg.empty()) return first_answer(c);
   return client_leg.front().ns + server_leg.front().ns;
 }
 
+
 std::vector<RttSample> rtt_samples(const dissect::Connection& c, dissect::Side sender) {
-  const auto from_sender = sender == dissect::Side::client ? dissect::Direction::client_to_server
-                                                           : dissect::Direction::server_to_client;
-  std::vector<RttSample> samples;
-  std::map<std::pair<dissect::PacketSpace, std::uint64_t>, std::int64_t> sent;
-  std::map<dissect::PacketSpace, std::uint64_t> largest;
-  for (std::size_t i = 0; i < c.datagrams.size(); ++i) {
-    const auto& d = c.datagrams[i];
-    for (const auto& p : d.packets) {
-      if (d.direction == from_sender) {
-        if (p.packet_number) sent.emplace(std::pair{p.space, *p.packet_number}, d.time_ns);
-        continue;
-      }
-      for (const auto& f : p.frames) {
-        const auto* ack = std::get_if<dissect::AckFrame>(&f);
-        if (!ack) continue;
-        const auto it = sent.find({p.space, ack->largest});
-        const auto known = largest.find(p.space);
-        if (it == sent.end() || (known != largest.end() && known->second >= ack->largest)) continue;
-        largest[p.space] = ack->largest;
-        samples.push_back({i, d.time_ns - it->second});
-      }
-    }
-  }
-  return samples;
+  return samples_of(c, sender, std::numeric_limits<std::size_t>::max());
 }
 
 }  // namespace conform::quic_checks
