@@ -623,6 +623,37 @@ BOOST_AUTO_TEST_CASE(pto_backoff_from_elsewhere_needs_every_probe_seen) {
   BOOST_TEST((judge("pto_backoff", client_run(skipped), {{"by", "client"}}).verdict == Verdict::fail));
 }
 
+// From the server's host, the client's Initials 0 and 1 never show (lost
+// before the capture point): its one Initial seen may be a probe, so "no
+// two probes" cannot be told, NOT JUDGED, not NOT EXERCISED. A sender that
+// numbers every space from one counter (lsquic) leaves gaps in a space
+// that its other spaces filled: not unseen.
+BOOST_AUTO_TEST_CASE(probe_checks_from_elsewhere_say_not_judged_when_packets_went_unseen) {
+  TimelineBuilder lost_first;
+  lost_first.send(Side::client, 2000 * kMs, {initial(2, {crypto(0, 300), padding(856)})});
+  lost_first.send(Side::server, 2001 * kMs, {initial(0, {ack(2, 2), crypto(0, 90)}), handshake(0, {crypto(0, 400)})});
+  lost_first.send(Side::client, 2002 * kMs, {handshake(0, {ack(0, 0), crypto(0, 36)})});
+  auto r = judge("pto_backoff", client_run(lost_first, Vantage::server), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::not_judged), r.summary);
+  BOOST_TEST(r.summary.ends_with("the client's first initial packet the capture shows is 2, at frame 1: what it sent "
+                                 "before went unseen"),
+             r.summary);
+  r = judge("probes_carry_crypto", client_run(lost_first, Vantage::server), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::not_judged), r.summary);
+  // At the client, its own numbering: nothing unseen.
+  r = judge("pto_backoff", client_run(lost_first), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::not_exercised), r.summary);
+  // One counter for every space: Handshake 1, then 1-RTT 2, then Handshake 3.
+  TimelineBuilder shared;
+  shared.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+  shared.send(Side::server, 1 * kMs, {initial(0, {ack(0, 0), crypto(0, 90)}), handshake(1, {crypto(0, 400)})});
+  shared.send(Side::client, 2 * kMs, {handshake(0, {ack(1, 1), crypto(0, 36)})});
+  shared.send(Side::server, 3 * kMs, {one_rtt(2, {dissect::HandshakeDoneFrame{}})});
+  shared.send(Side::server, 3 * kMs, {handshake(3, {ack(0, 0)})});
+  r = judge("pto_backoff", server_run(shared, Vantage::client), {{"by", "server"}});
+  BOOST_TEST((r.verdict == Verdict::not_exercised), r.summary);
+}
+
 BOOST_AUTO_TEST_CASE(handshake_time_in_ms_and_round_trips) {
   TimelineBuilder b;
   b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});

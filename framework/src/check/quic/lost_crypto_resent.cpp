@@ -207,9 +207,11 @@ class LostCryptoResent final : public QuicCheck {
         missed = std::move(next);
       }
     }
-    if (probes == 0)
+    if (probes == 0) {
+      if (auto why = handshake_packets_unseen(j, by)) return needs_vantage(j, by, "own capture", *why);
       return not_exercised(fmt::format("no PTO probe of the {} while CRYPTO it sent was unacknowledged",
                                        to_string(by)));
+    }
     if (!problems.empty()) return verdict(problems, failed, "");
     return verdict(problems, resent,
                    fmt::format("{} PTO probe{} while CRYPTO was unacknowledged, {} re-sending some; none went "

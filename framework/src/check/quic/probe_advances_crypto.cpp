@@ -52,8 +52,10 @@ class ProbeAdvancesCrypto final : public QuicCheck {
           ev.push_back(evidence(*j.capture, prev->at, fmt::format("{} CRYPTO {}", space_name(s), format_ranges(prev->crypto[s]))));
           ev.push_back(evidence(*j.capture, d.at, fmt::format("{} CRYPTO {} again", space_name(s), format_ranges(d.crypto[s]))));
         }
-      if (resends == 0)
+      if (resends == 0) {
+        if (auto why = handshake_packets_unseen(j, by)) return needs_vantage(j, by, "own capture", *why);
         return not_exercised(fmt::format("the {} never re-sent CRYPTO data", to_string(by)));
+      }
       return verdict(problems, ev,
                      fmt::format("{} re-sendings of CRYPTO; none repeated the previous one while "
                                  "other bytes waited",

@@ -74,10 +74,12 @@ class ProbeCoalescesSpaces final : public QuicCheck {
                                        pending.size(), space_name(other), format_ranges(pending)));
         ev.push_back(evidence(*j.capture, d.at, fmt::format("probe without {} CRYPTO", space_name(other))));
       }
-      if (judged == 0)
+      if (judged == 0) {
+        if (auto why = handshake_packets_unseen(j, by)) return needs_vantage(j, by, "own capture", *why);
         return not_exercised(fmt::format("the {} never re-sent CRYPTO while both Initial and Handshake CRYPTO were "
                                          "unacknowledged",
                                          to_string(by)));
+      }
       const std::string unread =
           unknown == 0 ? std::string()
                        : fmt::format("; {} had room only if their undecryptable packets were padding", unknown);

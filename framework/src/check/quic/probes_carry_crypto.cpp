@@ -40,8 +40,10 @@ class ProbesCarryCrypto final : public QuicCheck {
                                          format_ranges(d.unacked[s])));
           ev.push_back(evidence(*j.capture, d.at, fmt::format("{} probe without CRYPTO", space_name(s))));
         }
-      if (probes == 0 && problems.empty())
+      if (probes == 0 && problems.empty()) {
+        if (auto why = handshake_packets_unseen(j, by)) return needs_vantage(j, by, "own capture", *why);
         return not_exercised(fmt::format("the {} never re-sent CRYPTO data (no probe)", to_string(by)));
+      }
       return verdict(problems, ev,
                      fmt::format("{} datagrams re-sent CRYPTO; no ack-eliciting Initial or "
                                  "Handshake packet went without it while some was unacknowledged",

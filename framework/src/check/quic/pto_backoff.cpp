@@ -266,10 +266,12 @@ class PtoBackoff final : public QuicCheck {
       answers_note += fmt::format("; the backoff kept across {} Initial ACK{} after the first (RFC 9002 §6.2.1), an "
                                   "interval across one at least as long as the one before",
                                   kept, kept == 1 ? "" : "s");
-    if (compared == 0)
+    if (compared == 0) {
+      if (auto why = handshake_packets_unseen(j, by)) return needs_vantage(j, by, "own capture", *why);
       return not_exercised(fmt::format("no two successive PTO probe bursts of the {} without a new acknowledgement "
                                        "between them ({} probe bursts){}",
                                        to_string(by), bursts, answers_note));
+    }
     return verdict(problems, ev,
                    (bursts ? fmt::format("{} probe bursts, at most {} in a row without a new acknowledgement, each "
                                          "interval at least {}× the one before",

@@ -2,6 +2,7 @@
 #include "check/quic/support/quic_check.hpp"
 
 #include "check/quic/support/round_trip.hpp"
+#include "check/quic/support/unseen_packets.hpp"
 #include "common/input_error.hpp"
 
 #include <fmt/format.h>
@@ -150,6 +151,20 @@ CheckResult judge_by(const QuicRun& run, const std::string& by,
 std::int64_t unseen_round_trip(const Judged& j, Side endpoint) {
   if (at_endpoint(j.vantage, endpoint)) return 0;
   return handshake_round_trip(*j.connection->connection).value_or(0);
+}
+
+std::optional<std::string> handshake_packets_unseen(const Judged& j, Side sender) {
+  if (at_endpoint(j.vantage, sender)) return std::nullopt;
+  const auto& c = *j.connection->connection;
+  if (c.datagrams.empty()) return std::nullopt;
+  const std::size_t last = c.datagrams.size() - 1;
+  // Initial packet 0 carries the first flight: a capture without it missed
+  // some. A Handshake space may start past 0 (lsquic's does): only a gap
+  // after its first packet the capture shows counts.
+  if (auto why = packet_number_gap(c, sender, dissect::PacketSpace::initial, kFromTheStart, last)) return why;
+  if (const auto first = next_in_space(c, sender, dissect::PacketSpace::handshake, kFromTheStart))
+    return packet_number_gap(c, sender, dissect::PacketSpace::handshake, *first, last);
+  return std::nullopt;
 }
 
 CheckResult needs_vantage(const Judged& j, Side endpoint, const std::string& what, const std::string& why) {

@@ -103,6 +103,13 @@ std::int64_t unseen_round_trip(const Judged& j, Side endpoint);
 /// between the endpoints: <why>".
 CheckResult needs_vantage(const Judged& j, Side endpoint, const std::string& what, const std::string& why);
 
+/// From a capture not at `sender`'s host, why its Initial or Handshake
+/// packets may not all show there (RFC 9000 §12.3: Initial packets not from
+/// 0, or a gap after the first packet of either space the capture shows): a
+/// probe check that found no probe then says NOT JUDGED, not NOT EXERCISED.
+/// nullopt at its host, or with no gap.
+std::optional<std::string> handshake_packets_unseen(const Judged& j, Side sender);
+
 /// The same connection (same original Destination Connection ID, else same
 /// client address) in another capture, or nullptr.
 const ConnectionFacts* same_connection(const CaptureFacts* other, const dissect::Connection& c);

@@ -22,6 +22,10 @@ namespace conform::quic_checks {
 std::optional<std::string> packet_number_gap(const dissect::Connection& c, Side sender, dissect::PacketSpace space,
                                              std::size_t from, std::size_t to);
 
+/// `from` for first_unseen() and packet_number_gap() that looks from the
+/// connection's first datagram on, a first packet not numbered 0 included.
+inline constexpr std::size_t kFromTheStart = static_cast<std::size_t>(-1);
+
 /// Where packet_number_gap() found the gap: the datagram of the packet
 /// after it, and why.
 struct UnseenGap {
