@@ -53,6 +53,10 @@ Flights work_out_flights(const ConnectionFacts& c, Side sender) {
   std::array<SpaceState, 3> spaces;
   std::array<std::size_t, 2> overhead{};
   const auto& datagrams = c.connection->datagrams;
+  // One entry a datagram of the sender, held as long as the connection is:
+  // no spare room.
+  out.datagrams.reserve(std::size_t(std::count_if(datagrams.begin(), datagrams.end(),
+                                                  [&](const dissect::Datagram& d) { return sender_of(d) == sender; })));
   for (std::size_t i = 0; i < datagrams.size(); ++i) {
     const auto& d = datagrams[i];
     const At at{d.frame, d.time_ns, i};
