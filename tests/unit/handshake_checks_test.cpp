@@ -654,6 +654,24 @@ BOOST_AUTO_TEST_CASE(probe_checks_from_elsewhere_say_not_judged_when_packets_wen
   BOOST_TEST((r.verdict == Verdict::not_exercised), r.summary);
 }
 
+// From the client's host, the server's HANDSHAKE_DONE shows its handshake
+// completed on the client's Finished, a Handshake packet (RFC 9001 §4.1.2):
+// its Initial keys were gone by then (§4.9.1), whether or not it
+// acknowledged that packet, so an Initial after it is a MUST failure.
+BOOST_AUTO_TEST_CASE(initial_keys_discarded_by_a_server_that_said_handshake_done) {
+  TimelineBuilder b;
+  b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+  b.send(Side::server, 10 * kMs, {initial(0, {ack(0, 0), crypto(0, 90)}), handshake(0, {crypto(0, 400)})});
+  b.send(Side::client, 20 * kMs, {handshake(0, {crypto(0, 36)})});
+  b.send(Side::server, 30 * kMs, {one_rtt(0, {dissect::HandshakeDoneFrame{}})});
+  b.send(Side::server, 40 * kMs, {initial(1, {crypto(0, 90)})});
+  auto r = judge("initial_keys_discarded", server_run(b, Vantage::client), {{"by", "server"}});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(r.summary.find("the server sent an Initial packet at frame 5 (40.000 ms) after discarding its Initial keys "
+                            "at frame 4") != std::string::npos,
+             r.summary);
+}
+
 BOOST_AUTO_TEST_CASE(handshake_time_in_ms_and_round_trips) {
   TimelineBuilder b;
   b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});

@@ -22,8 +22,8 @@ class InitialKeysDiscarded final : public QuicCheck {
   }
   std::optional<VantageNeed> vantage_need() const override {
     return VantageNeed{"the server's host, for the server",
-                       "the server's keys count as discarded from its first ACK of a client Handshake packet, not "
-                       "from that packet passing the capture point"};
+                       "the server's keys count as discarded from its first ACK of a client Handshake packet or its "
+                       "HANDSHAKE_DONE, not from that packet passing the capture point"};
   }
   std::vector<ValueSpec> params() const override {
     return {side_param("by", "whose Initial packets count", std::string("any"), true)};
@@ -65,9 +65,14 @@ class InitialKeysDiscarded final : public QuicCheck {
         // the client's packet before it arrives, or not arriving at all:
         // there the server is known to have processed one once it
         // acknowledges it (its own datagrams keep their order).
-        if (!discarded && p.type == dissect::PacketType::handshake && p.decrypted() &&
-            (side == Side::client ? own : at_server ? !own : own && carries<dissect::AckFrame>(p)))
-          discarded = at;
+        // A server's HANDSHAKE_DONE shows it too, from anywhere: its
+        // handshake completed on the client's Finished, a Handshake packet
+        // (RFC 9001 §4.1.2).
+        const bool handshake_known =
+            p.type == dissect::PacketType::handshake &&
+            (side == Side::client ? own : at_server ? !own : own && carries<dissect::AckFrame>(p));
+        const bool done_sent = side == Side::server && own && carries<dissect::HandshakeDoneFrame>(p);
+        if (!discarded && p.decrypted() && (handshake_known || done_sent)) discarded = at;
       }
     }
     if (!discarded) return not_exercised(fmt::format("the {} never had to discard its Initial keys", to_string(side)));
