@@ -861,6 +861,27 @@ BOOST_AUTO_TEST_CASE(datagram_size_after_loss_from_elsewhere_waits_a_round_trip_
   BOOST_TEST((r.verdict == Verdict::pass), r.summary);
 }
 
+// From the server's host, the client's 1-RTT packet 1 never shows: lost
+// before the capture point, its size is unknown, and the 1500-byte
+// datagram after it may be what its loss forbade: NOT JUDGED. At the
+// client the same numbers are its own: nothing was lost, NOT EXERCISED.
+BOOST_AUTO_TEST_CASE(datagram_size_after_loss_from_elsewhere_after_an_unseen_packet_is_not_judged) {
+  TimelineBuilder b;
+  b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+  b.send(Side::server, 10 * kMs, {initial(0, {ack(0, 0), crypto(0, 90)})}, 1200);
+  b.send(Side::client, 11 * kMs, {handshake(0, {crypto(0, 36)})});
+  b.send(Side::client, 20 * kMs, {one_rtt(0, {stream(0, 0, 1000, false)})}, 1100);
+  b.send(Side::client, 40 * kMs, {one_rtt(2, {stream(0, 2400, 1400, false)})}, 1500);
+  auto r = judge("datagram_size_after_loss", client_run(b, Vantage::server), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::not_judged), r.summary);
+  BOOST_TEST(r.summary.ends_with("the client's application packet 2 at frame 5 comes after packet 0: what it sent "
+                                 "between went unseen, and a datagram of 1500 bytes above the size known to reach "
+                                 "the server at frame 5 came after it"),
+             r.summary);
+  r = judge("datagram_size_after_loss", client_run(b), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::not_exercised), r.summary);
+}
+
 BOOST_AUTO_TEST_CASE(amplification_limit_before_address_validation) {
   TimelineBuilder b;
   b.send(Side::client, 0, {initial(0, {crypto(0, 300)})}, 1200);

@@ -174,7 +174,7 @@ class DatagramSizeAfterLoss final : public QuicCheck {
   }
   std::optional<VantageNeed> vantage_need() const override {
     return VantageNeed{"`by`'s host",
-                       "an ACK that shows a loss counts from one handshake round trip after it passed the capture point"};
+                       "an ACK that shows a loss counts from one handshake round trip after it passed the capture point; a gap in `by`'s packet numbers (a datagram lost before the capture point) followed by a datagram above the size known to reach the peer that is no PMTU probe makes a capture with no failure NOT JUDGED"};
   }
   std::vector<ValueSpec> params() const override {
     return {side_param("by", "whose datagrams count", std::string("any"), true)};
@@ -200,11 +200,13 @@ class DatagramSizeAfterLoss final : public QuicCheck {
     std::vector<std::string> problems;
     std::vector<Evidence> ev;
     std::size_t known = assured, next_rise = 0;
+    std::vector<std::size_t> above_known;  // `by`'s datagrams above the size known then, no PMTU probe
     for (std::size_t i = 0; i < c.datagrams.size(); ++i) {
       while (next_rise < history.known.size() && history.known[next_rise].from <= i)
         known = history.known[next_rise++].size;
       const auto& e = c.datagrams[i];
       if (sender_of(e) != by || e.size <= known || is_pmtu_probe(e)) continue;
+      above_known.push_back(i);
       for (const Lost& l : lost) {
         const auto& d = c.datagrams[l.datagram];
         if (i <= l.after || e.time_ns < l.time_ns || d.size <= known || d.size > e.size) continue;
@@ -222,6 +224,18 @@ class DatagramSizeAfterLoss final : public QuicCheck {
     for (const Lost& l : lost)
       losses.push_back(evidence(*j.capture, j.connection->at(l.datagram),
                                 fmt::format("{} bytes, never acknowledged: {}", c.datagrams[l.datagram].size, l.how)));
+    // From elsewhere, a datagram lost before the capture point (a gap in
+    // `by`'s packet numbers) is one the capture cannot size: a larger one
+    // seen after it may be what its loss forbade.
+    if (problems.empty())
+      if (const auto gap = packets_unseen(j, by))
+        if (const auto it = std::lower_bound(above_known.begin(), above_known.end(), gap->datagram);
+            it != above_known.end())
+          return needs_vantage(j, by, "own capture",
+                               fmt::format("{}, and a datagram of {} bytes above the size known to reach the {} at "
+                                           "frame {} came after it",
+                                           gap->why, c.datagrams[*it].size, to_string(dissect::other(by)),
+                                           c.datagrams[*it].frame));
     if (lost.empty())
       return not_exercised(fmt::format("no datagram of the {} above {} bytes and above every one acknowledged was "
                                        "lost",

@@ -208,7 +208,7 @@ class LostCryptoResent final : public QuicCheck {
       }
     }
     if (probes == 0) {
-      if (auto why = handshake_packets_unseen(j, by)) return needs_vantage(j, by, "own capture", *why);
+      if (auto gap = handshake_packets_unseen(j, by)) return needs_vantage(j, by, "own capture", gap->why);
       return not_exercised(fmt::format("no PTO probe of the {} while CRYPTO it sent was unacknowledged",
                                        to_string(by)));
     }

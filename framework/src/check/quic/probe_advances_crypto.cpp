@@ -53,7 +53,7 @@ class ProbeAdvancesCrypto final : public QuicCheck {
           ev.push_back(evidence(*j.capture, d.at, fmt::format("{} CRYPTO {} again", space_name(s), format_ranges(d.crypto[s]))));
         }
       if (resends == 0) {
-        if (auto why = handshake_packets_unseen(j, by)) return needs_vantage(j, by, "own capture", *why);
+        if (auto gap = handshake_packets_unseen(j, by)) return needs_vantage(j, by, "own capture", gap->why);
         return not_exercised(fmt::format("the {} never re-sent CRYPTO data", to_string(by)));
       }
       return verdict(problems, ev,

@@ -75,7 +75,7 @@ class ProbeCoalescesSpaces final : public QuicCheck {
         ev.push_back(evidence(*j.capture, d.at, fmt::format("probe without {} CRYPTO", space_name(other))));
       }
       if (judged == 0) {
-        if (auto why = handshake_packets_unseen(j, by)) return needs_vantage(j, by, "own capture", *why);
+        if (auto gap = handshake_packets_unseen(j, by)) return needs_vantage(j, by, "own capture", gap->why);
         return not_exercised(fmt::format("the {} never re-sent CRYPTO while both Initial and Handshake CRYPTO were "
                                          "unacknowledged",
                                          to_string(by)));

@@ -41,7 +41,7 @@ class ProbesCarryCrypto final : public QuicCheck {
           ev.push_back(evidence(*j.capture, d.at, fmt::format("{} probe without CRYPTO", space_name(s))));
         }
       if (probes == 0 && problems.empty()) {
-        if (auto why = handshake_packets_unseen(j, by)) return needs_vantage(j, by, "own capture", *why);
+        if (auto gap = handshake_packets_unseen(j, by)) return needs_vantage(j, by, "own capture", gap->why);
         return not_exercised(fmt::format("the {} never re-sent CRYPTO data (no probe)", to_string(by)));
       }
       return verdict(problems, ev,

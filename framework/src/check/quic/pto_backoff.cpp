@@ -267,7 +267,7 @@ class PtoBackoff final : public QuicCheck {
                                   "interval across one at least as long as the one before",
                                   kept, kept == 1 ? "" : "s");
     if (compared == 0) {
-      if (auto why = handshake_packets_unseen(j, by)) return needs_vantage(j, by, "own capture", *why);
+      if (auto gap = handshake_packets_unseen(j, by)) return needs_vantage(j, by, "own capture", gap->why);
       return not_exercised(fmt::format("no two successive PTO probe bursts of the {} without a new acknowledgement "
                                        "between them ({} probe bursts){}",
                                        to_string(by), bursts, answers_note));

@@ -153,7 +153,7 @@ std::int64_t unseen_round_trip(const Judged& j, Side endpoint) {
   return handshake_round_trip(*j.connection->connection).value_or(0);
 }
 
-std::optional<std::string> handshake_packets_unseen(const Judged& j, Side sender) {
+std::optional<UnseenGap> handshake_packets_unseen(const Judged& j, Side sender) {
   if (at_endpoint(j.vantage, sender)) return std::nullopt;
   const auto& c = *j.connection->connection;
   if (c.datagrams.empty()) return std::nullopt;
@@ -161,9 +161,18 @@ std::optional<std::string> handshake_packets_unseen(const Judged& j, Side sender
   // Initial packet 0 carries the first flight: a capture without it missed
   // some. A Handshake space may start past 0 (lsquic's does): only a gap
   // after its first packet the capture shows counts.
-  if (auto why = packet_number_gap(c, sender, dissect::PacketSpace::initial, kFromTheStart, last)) return why;
+  if (auto gap = first_unseen(c, sender, dissect::PacketSpace::initial, kFromTheStart, last)) return gap;
   if (const auto first = next_in_space(c, sender, dissect::PacketSpace::handshake, kFromTheStart))
-    return packet_number_gap(c, sender, dissect::PacketSpace::handshake, *first, last);
+    return first_unseen(c, sender, dissect::PacketSpace::handshake, *first, last);
+  return std::nullopt;
+}
+
+std::optional<UnseenGap> packets_unseen(const Judged& j, Side sender) {
+  if (auto gap = handshake_packets_unseen(j, sender)) return gap;
+  if (at_endpoint(j.vantage, sender)) return std::nullopt;
+  const auto& c = *j.connection->connection;
+  if (const auto first = next_in_space(c, sender, dissect::PacketSpace::application, kFromTheStart))
+    return first_unseen(c, sender, dissect::PacketSpace::application, *first, c.datagrams.size() - 1);
   return std::nullopt;
 }
 

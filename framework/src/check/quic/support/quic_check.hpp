@@ -9,6 +9,7 @@
 #include "check/check.hpp"
 #include "check/quic/support/capture_facts.hpp"
 #include "check/quic/support/key_visibility.hpp"
+#include "check/quic/support/unseen_packets.hpp"
 #include "dissect/range_set.hpp"
 
 #include <functional>
@@ -108,7 +109,9 @@ CheckResult needs_vantage(const Judged& j, Side endpoint, const std::string& wha
 /// 0, or a gap after the first packet of either space the capture shows): a
 /// probe check that found no probe then says NOT JUDGED, not NOT EXERCISED.
 /// nullopt at its host, or with no gap.
-std::optional<std::string> handshake_packets_unseen(const Judged& j, Side sender);
+std::optional<UnseenGap> handshake_packets_unseen(const Judged& j, Side sender);
+/// The same, and a gap in its 1-RTT packet numbers after the first.
+std::optional<UnseenGap> packets_unseen(const Judged& j, Side sender);
 
 /// The same connection (same original Destination Connection ID, else same
 /// client address) in another capture, or nullptr.
