@@ -227,15 +227,9 @@ void tcp_units(const std::string& path, const fs::path& root, const UnitFilter& 
 
 }  // namespace
 
-dissect::Connection unit_connection(dissect::Connection c, const SplitCapture& capture,
-                                    const std::vector<std::uint64_t>& frames) {
+dissect::Connection unit_connection(dissect::Connection c, const SplitCapture& capture) {
   c.index = 0;
-  std::size_t at = 0;  // frames[at] is the datagram's record
-  for (auto& d : c.datagrams) {
-    while (at < frames.size() && frames[at] != d.frame) ++at;
-    d.frame = at + 1;
-    d.time_ns -= capture.origin_ns;
-  }
+  for (auto& d : c.datagrams) d.time_ns -= capture.origin_ns;
   return c;
 }
 

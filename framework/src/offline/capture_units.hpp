@@ -95,12 +95,9 @@ struct SplitCapture {
 std::vector<std::uint64_t> records_of(const dissect::Connection& c);
 
 /// A QUIC unit's connection `c` (dissected from its capture) as its checks
-/// see it: times since the capture's first datagram, frames numbered from 1
-/// in the order of `frames` (records_of(c): evidence is translated back
-/// with them), as conform's own run of one connection would show it.
-/// Addresses stay the capture's.
-dissect::Connection unit_connection(dissect::Connection c, const SplitCapture& capture,
-                                    const std::vector<std::uint64_t>& frames);
+/// see it: times since the capture's first datagram, frame numbers and
+/// addresses the capture's, so that summaries name what Wireshark shows.
+dissect::Connection unit_connection(dissect::Connection c, const SplitCapture& capture);
 
 /// The size of the file at `path`, 0 when it cannot be told.
 std::uint64_t file_bytes(const std::string& path);

@@ -94,7 +94,8 @@ std::string name_original(const std::string& text, const std::string& original,
 }
 
 // Evidence in the unit's files, pointed back at the original capture.
-// `frames`: the unit's records (evidence frame k is frames[k - 1]).
+// `frames`: a TCP unit's records (its copy's frame k is frames[k - 1]);
+// empty for a QUIC unit, whose frames are the capture's already.
 void to_original(RunRecord& record, const SplitCapture& capture, const std::vector<std::uint64_t>& frames) {
   namespace fs = std::filesystem;
   const auto& unit_files = capture.unit_files;
@@ -105,7 +106,7 @@ void to_original(RunRecord& record, const SplitCapture& capture, const std::vect
       e.text = name_original(e.text, original, unit_files);
       if (std::find(unit_files.begin(), unit_files.end(), e.capture) == unit_files.end()) continue;
       e.capture = capture.path;
-      e.frame = e.frame >= 1 && e.frame <= frames.size() ? frames[e.frame - 1] : 0;
+      if (!frames.empty()) e.frame = e.frame >= 1 && e.frame <= frames.size() ? frames[e.frame - 1] : 0;
     }
   }
   record.reason = name_original(record.reason, original, unit_files);
@@ -129,10 +130,9 @@ bool applies(const Case& c, const std::string& transport, const CheckRegistry& c
 
 // A QUIC unit's connection `c` for its checks, under the names its folder
 // would give it (client.pcap and server.pcap, one vantage point).
-std::shared_ptr<const quic_checks::QuicCaptures> prepare(dissect::Connection c, const SplitCapture& capture,
-                                                        const std::vector<std::uint64_t>& frames) {
+std::shared_ptr<const quic_checks::QuicCaptures> prepare(dissect::Connection c, const SplitCapture& capture) {
   dissect::Timeline timeline;
-  timeline.connections.push_back(unit_connection(std::move(c), capture, frames));
+  timeline.connections.push_back(unit_connection(std::move(c), capture));
   auto prepared = std::make_shared<quic_checks::QuicCaptures>();
   prepared->clients.push_back(quic_checks::make_capture_facts("client.pcap", std::move(timeline)));
   prepared->server = quic_checks::renamed(*prepared->clients.front(), "server.pcap");
@@ -292,9 +292,8 @@ RunTotals judge_offline(const OfflinePlan& plan, const std::vector<SplitCapture>
                              const CaptureUnit& unit = *it->second;
                              graveyard.bury();
                              workers.submit([&, &unit = unit, c = std::make_shared<dissect::Connection>(std::move(c))] {
-                               const auto frames = records_of(*c);
-                               auto prepared = prepare(std::move(*c), capture, frames);
-                               judge_unit(capture_index, unit, prepared.get(), frames);
+                               auto prepared = prepare(std::move(*c), capture);
+                               judge_unit(capture_index, unit, prepared.get(), {});
                                graveyard.hand_back(std::move(prepared));
                                if (progress) progress->judged();
                              });
