@@ -295,6 +295,10 @@ int command_check(const CheckCommandOptions& options) {
   const auto shares = shares_of(captures, shard, options.split_bytes);
   // Every input is read before --out is touched: a bad one leaves the
   // earlier results there as they were.
+  // Caught from the first reading on: a signal while the captures are read
+  // and split must not end the process between writing connection folders
+  // and writing the reports; judging then marks every case INTERRUPTED.
+  Interruption interruption;
   std::vector<KeyLogFile> keylogs;
   for (const auto& path : options.keylogs) keylogs.push_back({path, dissect::read_key_log_text(path)});
   // What a job of a sharded check says of them (its report's inputs digest).
@@ -346,7 +350,6 @@ int command_check(const CheckCommandOptions& options) {
   for (const auto& c : split)
     for (const auto& w : c.warnings) fmt::print(stderr, "warning: {}\n", w);
 
-  Interruption interruption;
   const unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   const auto judged = plan_offline(cases, split, CheckRegistry::builtin(), shard.has_value());
   RunPlan plan{&judged.cases, 1, false, fs::absolute(options.out_dir).string(), {}, {}};
