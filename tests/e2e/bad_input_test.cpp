@@ -206,6 +206,9 @@ BOOST_AUTO_TEST_CASE(a_corrupt_record_after_a_connection_ended_judges_that_one) 
   BOOST_TEST(units[0].at("frames") == 11);
   BOOST_TEST(report.at("cases").size() == 2u);
   for (const auto& c : report.at("cases")) BOOST_TEST(c.at("id").get<std::string>().ends_with(" @ corrupt.pcap#1"));
+  // The report says so too, in the words of the error line.
+  const std::string corrupt_text = report.at("offline").at("captures")[0].at("corrupt");
+  BOOST_TEST(r.err == bad + ": " + corrupt_text + "\n", corrupt_text);
 }
 
 // A corrupt record is exit 2 naming frame and byte offset; a file cut

@@ -343,7 +343,8 @@ nlohmann::json offline_json(const std::vector<SplitCapture>& captures, const std
     list.push_back(
         {{"file", capture.path}, {"vantage", to_string(capture.vantage)}, {"vantage_from", capture.vantage_from},
          {"vantage_ambiguous", capture.vantage_ambiguous},
-         {"units", units}, {"notes", capture.notes}, {"warnings", capture.warnings}});
+         {"units", units}, {"notes", capture.notes}, {"warnings", capture.warnings},
+         {"corrupt", capture.corrupt ? json(*capture.corrupt) : json()}});
   }
   json mutants = json::array();
   for (const auto& c : cases)
