@@ -2,6 +2,7 @@
 #include "offline/check_progress.hpp"
 
 #include <fmt/format.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -65,6 +66,10 @@ void CheckProgress::draw(bool force) {
     line += fmt::format(", {:.0f} MB/s", rate / 1e6);
     if (total_ > read) line += fmt::format(", {:.0f} s left", (total_ - read) / rate);
   }
+  // Never wider than the terminal: a line that wraps leaves its first row
+  // behind at each redraw.
+  if (winsize w{}; ioctl(STDERR_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col > 1 && line.size() >= w.ws_col)
+    line.resize(w.ws_col - 1);
   fmt::print(stderr, "\r\033[K{}", line);
   std::fflush(stderr);
 }
