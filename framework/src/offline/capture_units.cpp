@@ -380,12 +380,15 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
     out.vantage_ambiguous = inferred.ambiguous;
   }
   const auto key_lines = key_lines_by_random(key_log_text);
+  std::optional<std::string> whole_key_log;  // made once, for connections whose ClientHello was not seen
   const std::string absolute = fs::absolute(path).string();
   for (const auto& unit : out.units) {
     // A connection whose ClientHello was not seen gets the whole key log.
     const auto it = unit.client_random.empty() ? key_lines.end() : key_lines.find(unit.client_random);
-    const std::string keys =
-        unit.client_random.empty() ? key_log_text.whole() : it == key_lines.end() ? std::string() : joined_lines(it->second);
+    if (unit.client_random.empty() && !whole_key_log) whole_key_log = key_log_text.whole();
+    const std::string keys = unit.client_random.empty() ? *whole_key_log
+                             : it == key_lines.end()   ? std::string()
+                                                       : joined_lines(it->second);
     if (unit.transport == "QUIC") {
       const auto sketch = std::lower_bound(capture.connections.begin(), capture.connections.end(), unit.connection,
                                            [](const ConnectionSketch& c, std::size_t i) { return c.index < i; });

@@ -245,6 +245,9 @@ RunTotals judge_offline(const OfflinePlan& plan, const std::vector<SplitCapture>
   std::map<std::pair<std::size_t, std::size_t>, std::vector<std::size_t>> jobs_of;  // (capture, unit number)
   for (std::size_t k = 0; k < plan.places.size(); ++k)
     jobs_of[{plan.places[k].capture, plan.places[k].connection}].push_back(k);
+  std::map<std::pair<std::size_t, std::size_t>, const CaptureUnit*> unit_of;  // the same key
+  for (std::size_t k = 0; k < captures.size(); ++k)
+    for (const auto& unit : captures[k].units) unit_of[{k, unit.number}] = &unit;
   // The signal caught, if any: polled by the reader (Interruption reads a
   // pipe and is not for several threads), read by the workers.
   std::atomic<int> stopped{interruption.signal()};
@@ -315,9 +318,7 @@ RunTotals judge_offline(const OfflinePlan& plan, const std::vector<SplitCapture>
   // What an interruption left unjudged.
   graveyard.finish([&](std::size_t k) {
     RunRecord record = interrupted_record(poll());
-    const auto& place = plan.places[k];
-    for (const auto& unit : captures[place.capture].units)
-      if (unit.number == place.connection) record.artifact_dir = unit.folder;
+    record.artifact_dir = unit_of.at({plan.places[k].capture, plan.places[k].connection})->folder;
     return aggregate(plan.cases[k], {std::move(record)}, {});
   });
   return graveyard.totals();

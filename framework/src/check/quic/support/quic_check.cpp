@@ -153,27 +153,33 @@ std::int64_t unseen_round_trip(const Judged& j, Side endpoint) {
   return handshake_round_trip(*j.connection->connection).value_or(0);
 }
 
+namespace {
+
+// A gap in `sender`'s packet numbers of `space` after its first packet
+// the capture shows (a space may start past 0: lsquic's Handshake does).
+std::optional<UnseenGap> gap_after_first(const dissect::Connection& c, Side sender, dissect::PacketSpace space) {
+  if (const auto first = next_in_space(c, sender, space, kFromTheStart))
+    return first_unseen(c, sender, space, *first, c.datagrams.size() - 1);
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<UnseenGap> handshake_packets_unseen(const Judged& j, Side sender) {
   if (at_endpoint(j.vantage, sender)) return std::nullopt;
   const auto& c = *j.connection->connection;
   if (c.datagrams.empty()) return std::nullopt;
-  const std::size_t last = c.datagrams.size() - 1;
   // Initial packet 0 carries the first flight: a capture without it missed
-  // some. A Handshake space may start past 0 (lsquic's does): only a gap
-  // after its first packet the capture shows counts.
-  if (auto gap = first_unseen(c, sender, dissect::PacketSpace::initial, kFromTheStart, last)) return gap;
-  if (const auto first = next_in_space(c, sender, dissect::PacketSpace::handshake, kFromTheStart))
-    return first_unseen(c, sender, dissect::PacketSpace::handshake, *first, last);
-  return std::nullopt;
+  // some.
+  if (auto gap = first_unseen(c, sender, dissect::PacketSpace::initial, kFromTheStart, c.datagrams.size() - 1))
+    return gap;
+  return gap_after_first(c, sender, dissect::PacketSpace::handshake);
 }
 
 std::optional<UnseenGap> packets_unseen(const Judged& j, Side sender) {
   if (auto gap = handshake_packets_unseen(j, sender)) return gap;
   if (at_endpoint(j.vantage, sender)) return std::nullopt;
-  const auto& c = *j.connection->connection;
-  if (const auto first = next_in_space(c, sender, dissect::PacketSpace::application, kFromTheStart))
-    return first_unseen(c, sender, dissect::PacketSpace::application, *first, c.datagrams.size() - 1);
-  return std::nullopt;
+  return gap_after_first(*j.connection->connection, sender, dissect::PacketSpace::application);
 }
 
 CheckResult needs_vantage(const Judged& j, Side endpoint, const std::string& what, const std::string& why) {
