@@ -29,6 +29,21 @@ BOOST_AUTO_TEST_CASE(secrets_are_indexed_by_client_random) {
   BOOST_TEST(s.client_early.size() == 32u);
 }
 
+// Labels QUIC does not use (TLS 1.2, exporters) are skipped but must still
+// be hex: their lines are copied into each connection's folder, and a byte
+// that is no text there stopped conform check with an internal error.
+BOOST_AUTO_TEST_CASE(unused_labels_must_still_be_hex) {
+  const std::string r(64, 'a');
+  const KeyLog log = parse_key_log("EXPORTER_SECRET " + r + " 12\xcf" + "4\n" +  // 1
+                                       "CLIENT_RANDOM zz 00\n" +                   // 2
+                                       "CLIENT_RANDOM " + r + " 0011\n",           // 3: fine
+                                   "k.log");
+  BOOST_REQUIRE_EQUAL(log.problems.size(), 2u);
+  BOOST_TEST(log.problems[0].pos.line == 1u);
+  BOOST_TEST(log.problems[1].pos.line == 2u);
+  BOOST_TEST(log.problems[0].message == "expected 'LABEL <client random> <secret>' in hex after 'EXPORTER_SECRET'");
+}
+
 BOOST_AUTO_TEST_CASE(bad_lines_name_file_and_line_and_the_rest_still_counts) {
   const std::string r(64, 'b');
   const std::string s(64, 'c');

@@ -53,7 +53,13 @@ KeyLog parse_key_log(std::string_view text, const std::string& file) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     auto f = fields(line);
     if (f.empty() || f[0].front() == '#') continue;
-    if (ignored_label(f[0])) continue;
+    if (ignored_label(f[0])) {
+      // Not used, but still an NSS key log line: hex, as the file copies it
+      // on into each connection's folder.
+      if (f.size() != 3 || !from_hex(f[1]) || !from_hex(f[2]))
+        problem("expected 'LABEL <client random> <secret>' in hex after " + quote_bytes(f[0], '\'', 32));
+      continue;
+    }
     TlsSecrets probe;
     if (!slot(probe, f[0])) {
       // A binary file given by mistake: its bytes are shown escaped, and few.
