@@ -82,6 +82,37 @@ BOOST_AUTO_TEST_CASE(a_blocked_frame_just_after_the_raise_reports_the_wait_for_b
   }
 }
 
+// The receiver's capture of a download (flow-control/connection-window-
+// download/client.pcap): the client's raise to 300 passes the capture point
+// before the server's data reaching the old limit 100 arrives; the server
+// filled it before the raise reached it. Its DATA_BLOCKED 100 reports that
+// wait; without it, from the client's host the capture cannot tell whether
+// the raise was there in time, and at the server's host it was.
+BOOST_AUTO_TEST_CASE(a_raise_on_its_way_when_the_sender_reached_the_limit) {
+  auto raised_first = [](bool blocked_frame) {
+    TimelineBuilder b;
+    b.params(Side::client).initial_max_data = 100;
+    b.send(Side::client, 1 * kMs, {max_data(300)});
+    b.send(Side::server, 2 * kMs, {stream(1, 0, 100, false)});
+    if (blocked_frame) b.send(Side::server, 2 * kMs, {data_blocked(100)});
+    b.send(Side::server, 12 * kMs, {stream(1, 100, 100, true)});
+    return b;
+  };
+  auto r = judge("data_blocked_sent", server_run(raised_first(true), Vantage::client), {{"by", "server"}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{3}));
+  r = judge("data_blocked_sent", server_run(raised_first(false), Vantage::client), {{"by", "server"}});
+  BOOST_TEST((r.verdict == Verdict::not_judged), r.summary);
+  BOOST_TEST(r.summary == "cannot judge: connection data: used all of the limit 100 at frame 2 (2.000 ms) after the "
+                          "raise of frame 1 passed the capture point, no DATA_BLOCKED 100: whether the raise had "
+                          "reached the sender, the capture cannot tell",
+             r.summary);
+  r = judge("data_blocked_sent", server_run(raised_first(false), Vantage::server), {{"by", "server"}});
+  BOOST_TEST((r.verdict == Verdict::not_exercised), r.summary);
+  r = judge("blocked_frames_not_early", server_run(raised_first(true), Vantage::client), {{"by", "server"}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+}
+
 BOOST_AUTO_TEST_CASE(data_beyond_the_limit_fails) {
   TimelineBuilder b;
   b.params(Side::server).initial_max_data = 100;

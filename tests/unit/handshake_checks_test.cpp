@@ -34,6 +34,17 @@ TimelineBuilder client_probes(const std::vector<std::int64_t>& probes) {
   return b;
 }
 
+// A handshake whose round trip, as the server's host sees it, is 11 ms:
+// the client's Initial, the server's answer 10 ms later, the client's
+// Handshake packet 1 ms after that.
+TimelineBuilder handshake_of_11_ms() {
+  TimelineBuilder b;
+  b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+  b.send(Side::server, 10 * kMs, {initial(0, {ack(0, 0), crypto(0, 90)})}, 1200);
+  b.send(Side::client, 11 * kMs, {handshake(0, {crypto(0, 36)})});
+  return b;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(handshake_checks_test)
@@ -62,6 +73,23 @@ BOOST_AUTO_TEST_CASE(probe_coalesces_spaces_when_the_other_flight_fits) {
   BOOST_TEST((r.verdict == Verdict::pass), r.summary);
   BOOST_TEST(r.summary == "1 datagrams re-sent CRYPTO while both spaces had some unacknowledged; 0 carried both, the "
                           "others had no room");
+}
+
+// The client acknowledged the server's second Initial, not its first: loss
+// detection declares the first lost (RFC 9002 §6.1), and its repair owes
+// the Handshake space nothing; a probe at the PTO after it does.
+BOOST_AUTO_TEST_CASE(probe_coalesces_spaces_leaves_loss_repairs_alone) {
+  auto b = server_flight(800);
+  b.send(Side::server, 1 * kMs, {initial(1, {crypto(90, 10)})});
+  b.send(Side::client, 3 * kMs, {initial(1, {ack(1, 1)})});
+  b.send(Side::server, 4 * kMs, {initial(2, {crypto(0, 90), padding(1000)})});
+  auto r = judge("probe_coalesces_spaces", server_run(b), {});
+  BOOST_TEST((r.verdict == Verdict::not_exercised), r.summary);
+
+  b.send(Side::server, 100 * kMs, {initial(3, {crypto(0, 90), padding(1000)})});
+  r = judge("probe_coalesces_spaces", server_run(b), {});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{6}));
 }
 
 BOOST_AUTO_TEST_CASE(probe_coalesces_spaces_cannot_see_room_behind_an_undecryptable_packet) {
@@ -811,6 +839,31 @@ BOOST_AUTO_TEST_CASE(datagram_size_after_loss_does_not_count_what_a_retry_discar
   BOOST_TEST((r.verdict == Verdict::not_exercised), r.summary);
 }
 
+// The ClientHello sent again after a Retry starts the Initial space anew
+// (RFC 9002 §6.3): it is no re-sending, so no probe; one of it that the
+// client sends later, unanswered, is.
+BOOST_AUTO_TEST_CASE(the_client_hello_after_a_retry_is_no_probe) {
+  const dissect::Bytes token{7, 7, 7};
+  Packet retry = packet(dissect::PacketType::retry, 0, {});
+  retry.token = token;
+  const auto with_token = [&](Packet p) {
+    p.token = token;
+    return p;
+  };
+  TimelineBuilder b;
+  b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+  b.send(Side::server, 1 * kMs, {retry}, 100);
+  b.send(Side::client, 2 * kMs, {with_token(initial(1, {crypto(0, 300), padding(856)}))});
+  for (const char* check : {"probes_carry_crypto", "probe_advances_crypto"}) {
+    auto r = judge(check, client_run(b), {{"by", "client"}});
+    BOOST_TEST((r.verdict == Verdict::not_exercised), check << ": " << r.summary);
+  }
+  b.send(Side::client, 300 * kMs, {with_token(initial(2, {crypto(0, 300), padding(856)}))});
+  auto r = judge("probes_carry_crypto", client_run(b), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  BOOST_TEST(r.summary.starts_with("1 datagrams re-sent CRYPTO"), r.summary);
+}
+
 // A loss shown by an ACK of a later packet counts from RFC 9002 §6.1.2's
 // time threshold (9/8 of the largest RTT sample, here 3 ms) or the ACK,
 // whichever is later, and 1 ms to read it. Sizes up to RFC 9000 §14's 1252 bytes are assured: their
@@ -843,10 +896,7 @@ BOOST_AUTO_TEST_CASE(datagram_size_after_loss_from_an_ack_of_later_packets) {
 // From the server's host the ACK that shows the loss may still be on its
 // way to the client for one handshake round trip (here 11 ms).
 BOOST_AUTO_TEST_CASE(datagram_size_after_loss_from_elsewhere_waits_a_round_trip_more) {
-  TimelineBuilder b;
-  b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
-  b.send(Side::server, 10 * kMs, {initial(0, {ack(0, 0), crypto(0, 90)})}, 1200);
-  b.send(Side::client, 11 * kMs, {handshake(0, {crypto(0, 36)})});
+  TimelineBuilder b = handshake_of_11_ms();
   b.send(Side::client, 20 * kMs, {one_rtt(0, {stream(0, 0, 1400, false)})}, 1500);
   b.send(Side::client, 21 * kMs, {one_rtt(1, {stream(0, 1400, 200, false)})}, 1000);
   b.send(Side::server, 30 * kMs, {one_rtt(0, {ack(1, 1)})}, 50);
@@ -866,10 +916,7 @@ BOOST_AUTO_TEST_CASE(datagram_size_after_loss_from_elsewhere_waits_a_round_trip_
 // datagram after it may be what its loss forbade: NOT JUDGED. At the
 // client the same numbers are its own: nothing was lost, NOT EXERCISED.
 BOOST_AUTO_TEST_CASE(datagram_size_after_loss_from_elsewhere_after_an_unseen_packet_is_not_judged) {
-  TimelineBuilder b;
-  b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
-  b.send(Side::server, 10 * kMs, {initial(0, {ack(0, 0), crypto(0, 90)})}, 1200);
-  b.send(Side::client, 11 * kMs, {handshake(0, {crypto(0, 36)})});
+  TimelineBuilder b = handshake_of_11_ms();
   b.send(Side::client, 20 * kMs, {one_rtt(0, {stream(0, 0, 1000, false)})}, 1100);
   b.send(Side::client, 40 * kMs, {one_rtt(2, {stream(0, 2400, 1400, false)})}, 1500);
   auto r = judge("datagram_size_after_loss", client_run(b, Vantage::server), {{"by", "client"}});
@@ -880,6 +927,30 @@ BOOST_AUTO_TEST_CASE(datagram_size_after_loss_from_elsewhere_after_an_unseen_pac
              r.summary);
   r = judge("datagram_size_after_loss", client_run(b), {{"by", "client"}});
   BOOST_TEST((r.verdict == Verdict::not_exercised), r.summary);
+}
+
+// Once the client knew its 1500-byte datagram was lost (frame 6, and a
+// round trip for the ACK to reach it), its packet 2 never shows at the
+// server's host: it may have been as large, so the capture cannot tell.
+BOOST_AUTO_TEST_CASE(datagram_size_after_loss_from_elsewhere_cannot_size_what_went_unseen_after_it) {
+  const auto after_loss = [](std::uint64_t pn) {
+    TimelineBuilder b = handshake_of_11_ms();
+    b.send(Side::client, 20 * kMs, {one_rtt(0, {stream(0, 0, 1400, false)})}, 1500);
+    b.send(Side::client, 21 * kMs, {one_rtt(1, {stream(0, 1400, 200, false)})}, 1000);
+    b.send(Side::server, 30 * kMs, {one_rtt(0, {ack(1, 1)})}, 50);
+    b.send(Side::client, 60 * kMs, {one_rtt(pn, {stream(0, 0, 1000, false)})}, 1100);
+    return b;
+  };
+  auto r = judge("datagram_size_after_loss", client_run(after_loss(3), Vantage::server), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::not_judged), r.summary);
+  BOOST_TEST(r.summary.ends_with("the client's application packet 3 at frame 7 comes after packet 1: what it sent "
+                                 "between went unseen, after the client knew the 1500-byte datagram of frame 4 was "
+                                 "lost: the capture cannot tell how large what it sent then was"),
+             r.summary);
+  r = judge("datagram_size_after_loss", client_run(after_loss(2), Vantage::server), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  r = judge("datagram_size_after_loss", client_run(after_loss(3)), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
 }
 
 BOOST_AUTO_TEST_CASE(amplification_limit_before_address_validation) {

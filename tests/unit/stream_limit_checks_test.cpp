@@ -577,11 +577,16 @@ BOOST_AUTO_TEST_CASE(a_blocked_frame_ahead_of_the_streams_of_its_burst_is_not_ea
   };
   auto r = burst(false);
   BOOST_TEST((r.verdict == Verdict::pass), r.summary);
-  // A datagram from the server could have changed what the client knew:
-  // the frame is judged by the one stream it had sent before.
+  // A datagram from the server came in between: the second stream may be
+  // one the client opened on reading it, or one it had opened already and
+  // queued behind the first (a stream is opened before its frames are
+  // sent). The capture cannot tell which.
   r = burst(true);
-  BOOST_TEST((r.verdict == Verdict::fail));
-  BOOST_TEST(r.summary == "STREAMS_BLOCKED (uni) 2 at frame 1 while the limit was 2 and 1 of it used", r.summary);
+  BOOST_TEST((r.verdict == Verdict::not_judged), r.summary);
+  BOOST_TEST(r.summary == "cannot judge: 1 blocked frames carried a stream limit before the capture showed it used up "
+                          "(queued streams are opened before their frames are sent); the first: STREAMS_BLOCKED (uni) "
+                          "2 at frame 1 with 1 streams shown opened; the rest show later",
+             r.summary);
 }
 
 // The corpus's firefox-quic-go (frames 195-197): STREAMS_BLOCKED 3 goes out
@@ -606,6 +611,12 @@ BOOST_AUTO_TEST_CASE(a_blocked_frame_counts_the_streams_of_its_whole_write) {
   auto r = write(100);
   BOOST_TEST((r.verdict == Verdict::pass), r.summary);
   r = write(150);
+  BOOST_TEST((r.verdict == Verdict::not_judged), r.summary);
+  // A sender that never uses all of the limit had not opened those streams.
+  TimelineBuilder b;
+  b.params(Side::server).initial_max_streams_uni = 3;
+  b.send(Side::client, 1 * kMs, {streams_blocked(false, 3), client_uni(0, 0, 10, true), client_uni(1, 0, 100, true)});
+  r = judge("blocked_frames_not_early", client_run(b), {{"by", "client"}});
   BOOST_TEST((r.verdict == Verdict::fail));
   BOOST_TEST(r.summary == "STREAMS_BLOCKED (uni) 3 at frame 1 while the limit was 3 and 2 of it used", r.summary);
 }
@@ -633,6 +644,17 @@ BOOST_AUTO_TEST_CASE(a_blocked_frame_with_a_limit_raised_but_not_yet_read_is_not
   r = stale(true);
   BOOST_TEST((r.verdict == Verdict::fail));
   BOOST_TEST(r.summary == "STREAMS_BLOCKED (uni) 2 at frame 4 while the limit was 3 and 3 of it used", r.summary);
+  // The old limit 2 before the client's second stream shows, the raise
+  // not yet used: it may have queued that stream already, the capture
+  // cannot tell.
+  TimelineBuilder queued;
+  queued.params(Side::server).initial_max_streams_uni = 2;
+  queued.send(Side::client, 1 * kMs, {client_uni(0)});
+  queued.send(Side::server, 2 * kMs, {max_streams(false, 3)});
+  queued.send(Side::client, 2 * kMs + 181'000, {streams_blocked(false, 2)});
+  queued.send(Side::client, 2 * kMs + 300'000, {client_uni(1)});
+  r = judge("blocked_frames_not_early", client_run(queued), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::not_judged), r.summary);
   // A value the server never granted is never in force.
   TimelineBuilder b;
   b.params(Side::server).initial_max_streams_uni = 2;

@@ -12,7 +12,11 @@
 // counts as used from the write that carries its first frame, even where
 // that write runs on into the next datagram after the peer's (Firefox puts
 // STREAMS_BLOCKED 86 in a full datagram with 84 streams, and streams 84, 85
-// in the rest of that write: streams_opened_by_write()).
+// in the rest of that write: streams_opened_by_write()). A stream is opened
+// before its frames are sent, and they may wait behind the congestion
+// window: a STREAMS_BLOCKED carrying the limit in force before the capture
+// shows it used up, from a sender that goes on to use all of it, may have
+// had every stream open already, which the capture cannot tell.
 #include "check/quic/support/blocked_sent.hpp"
 #include "check/registrar.hpp"
 
@@ -31,7 +35,8 @@ class BlockedFramesNotEarly final : public QuicCheck {
   std::string summary() const override {
     return "every *_BLOCKED frame `by` sends carries the limit in force, sent only once `by` has used all of it; "
            "an older limit counts as in force while `by` has used exactly all of it, not beyond (a raise it has not "
-           "yet read)";
+           "yet read); a STREAMS_BLOCKED sent before the capture shows its streams, from a sender that goes on to open them "
+           "all, cannot be judged (a queued stream is open before its frames are sent)";
   }
   std::optional<VantageNeed> vantage_need() const override { return blocked_frames_vantage(); }
   std::vector<ValueSpec> params() const override { return {blocked_by_param()}; }
@@ -46,20 +51,31 @@ class BlockedFramesNotEarly final : public QuicCheck {
     const auto& conn = *j.connection;
     const Side peer = dissect::other(by);
     if (!conn.parameters(peer)) return no_transport_parameters(peer, j);
-    std::vector<std::string> problems;
+    std::vector<std::string> problems, untold;
     std::vector<Evidence> ev;
     std::size_t frames = 0;
+    // `sent`: the sender's blocked frames of the same limit, the frame among them.
     auto judge_frame = [&](const std::string& name, const At& at, std::uint64_t value, std::uint64_t initial,
                            const std::vector<LimitSeen>& raises, const std::vector<LimitSeen>& usage,
-                           bool streams = false) {
+                           const std::vector<LimitSeen>& sent, bool streams = false) {
       ++frames;
       const std::uint64_t limit = limit_before(initial, raises, at.datagram);
       const std::uint64_t used =
           streams ? streams_opened_by_write(usage, at, conn, by) : usage_through_burst(usage, at, conn, by);
       if (value == limit && used >= limit) return;
-      if (value < limit && granted_before(initial, raises, value, at.datagram) &&
-          usage_until(usage, at.datagram) == value)
+      const bool granted = value == limit || granted_before(initial, raises, value, at.datagram);
+      const bool in_force = granted && still_in_force(usage, sent, value, at.datagram);
+      // An older limit, used up and still in force as far as `by` knew.
+      if (value < limit && in_force && usage_until(usage, at.datagram) >= value) return;
+      // A stream is opened before its first frame is sent, which may wait
+      // behind the congestion window: when the sender goes on to use all
+      // of the limit, the capture cannot tell whether it had opened those
+      // streams when it wrote the frame.
+      if (streams && in_force && usage_until(usage, conn.connection->datagrams.size()) >= value) {
+        untold.push_back(fmt::format("{} {} at frame {} with {} streams shown opened; the rest show later", name,
+                                     value, at.frame, used));
         return;
+      }
       problems.push_back(fmt::format("{} {} at frame {} while the limit was {} and {} of it used", name, value,
                                      at.frame, limit, used));
       ev.push_back(evidence(*j.capture, at, fmt::format("{} {}: limit {}, used {}", name, value, limit, used)));
@@ -69,27 +85,39 @@ class BlockedFramesNotEarly final : public QuicCheck {
       const auto usage = stream_count_usage(conn.side(by).opened[d]);
       for (const auto& f : conn.side(by).streams_blocked[d])
         judge_frame(fmt::format("STREAMS_BLOCKED ({})", to_string(dir)), f.at, f.value,
-                    *initial_max_streams(conn, peer, dir), conn.side(peer).max_streams[d], usage, true);
+                    *initial_max_streams(conn, peer, dir), conn.side(peer).max_streams[d], usage,
+                    conn.side(by).streams_blocked[d], true);
     }
     for (const auto& f : conn.side(by).data_blocked)
       judge_frame("DATA_BLOCKED", f.at, f.value, *initial_max_data(conn, peer), conn.side(peer).max_data,
-                  conn.side(by).data_sent);
+                  conn.side(by).data_sent, conn.side(by).data_blocked);
     if (!conn.side(by).stream_data_blocked.empty()) {
       const auto offsets = stream_offsets(conn, by);
-      std::unordered_map<std::uint64_t, std::vector<LimitSeen>> raises;
+      std::unordered_map<std::uint64_t, std::vector<LimitSeen>> raises, sent;
       for (const auto& m : conn.side(peer).max_stream_data) raises[m.stream_id].push_back({m.at, m.value});
+      for (const auto& b : conn.side(by).stream_data_blocked) sent[b.stream_id].push_back({b.at, b.value});
       const std::vector<LimitSeen> none;
       for (const auto& f : conn.side(by).stream_data_blocked) {
         auto o = offsets.find(f.stream_id);
         auto r = raises.find(f.stream_id);
         judge_frame(fmt::format("STREAM_DATA_BLOCKED (stream {})", f.stream_id), f.at, f.value,
                     *initial_max_stream_data(conn, peer, f.stream_id), r == raises.end() ? none : r->second,
-                    o == offsets.end() ? none : o->second);
+                    o == offsets.end() ? none : o->second, sent[f.stream_id]);
       }
     }
     if (frames == 0)
       return not_exercised(fmt::format("the {} sent no STREAMS_BLOCKED, DATA_BLOCKED or STREAM_DATA_BLOCKED", to_string(by)));
-    return verdict(problems, ev, fmt::format("{} blocked frames, each at the limit in force and fully used", frames));
+    if (problems.empty() && untold.size() == frames)
+      return {Verdict::not_judged,
+              fmt::format("cannot judge: {} blocked frames carried a stream limit before the capture showed it "
+                          "used up (queued streams are opened before their frames are sent); the first: {}",
+                          frames, untold.front()),
+              {}};
+    const std::string told =
+        untold.empty() ? std::string()
+                       : fmt::format(" ({} carried a stream limit whose last streams showed only later)", untold.size());
+    return verdict(problems, ev,
+                   fmt::format("{} blocked frames, each at the limit in force and fully used{}", frames, told));
   }
 };
 

@@ -36,10 +36,11 @@ class DataBlockedSent final : public QuicCheck {
       const auto& conn = *j.connection;
       const auto initial = initial_max_data(conn, dissect::other(by));
       if (!initial) return no_transport_parameters(dissect::other(by), j);
-      const BlockedScope scope{"connection data", "DATA_BLOCKED",
-                               walk_limit(*initial, conn.side(dissect::other(by)).max_data, conn.side(by).data_sent,
-                                          conn.at(0)),
-                               0, "", &conn.side(by).data_blocked};
+      BlockedScope scope{"connection data", "DATA_BLOCKED",
+                         walk_limit(*initial, conn.side(dissect::other(by)).max_data, conn.side(by).data_sent,
+                                    conn.at(0)),
+                         0, "", &conn.side(by).data_blocked};
+      scope.at_sender = at_endpoint(j.vantage, by);
       return judge_limit(scope, *j.capture, input, {"sent", "bytes"}, "expected_bytes",
                          expected_bytes(input.settings, by, j), *initial);
     });

@@ -22,6 +22,7 @@
 #include "check/quic/support/blocked_sent.hpp"
 #include "check/quic/support/crypto_flights.hpp"
 #include "check/quic/support/round_trip.hpp"
+#include "check/quic/support/retry.hpp"
 #include "check/registrar.hpp"
 
 #include <fmt/format.h>
@@ -86,24 +87,6 @@ struct AckHistory {
   std::vector<KnownSize> known;
 };
 
-// Whether client datagram `d` holds an Initial that a Retry discarded (RFC
-// 9002 §6.3): once the server sent a Retry, one without its token. (By
-// token, not capture order: at the server's host a datagram the client
-// sent before the Retry may arrive after it.)
-bool discarded_by_retry(const dissect::Datagram& d, const std::optional<dissect::Bytes>& retry_token) {
-  if (!retry_token) return false;
-  for (const auto& p : d.packets)
-    if (p.type == dissect::PacketType::initial && p.token != *retry_token) return true;
-  return false;
-}
-
-std::optional<dissect::Bytes> retry_token(const dissect::Connection& c) {
-  for (const auto& d : c.datagrams)
-    for (const auto& p : d.packets)
-      if (p.type == dissect::PacketType::retry) return p.token;
-  return std::nullopt;
-}
-
 AckHistory ack_history(const dissect::Connection& c, Side by, std::size_t assured) {
   AckHistory h;
   h.known.push_back({0, assured});
@@ -162,6 +145,21 @@ std::optional<Lost> known_lost(const Sent& s, const dissect::Connection& c, cons
               fmt::format("frame {} acknowledged later packets without it", ack.frame)};
 }
 
+// From elsewhere, the first gap in `by`'s packet numbers among what it sent
+// from `since_ns` on: a datagram the capture cannot size.
+std::optional<UnseenGap> unseen_since(const Judged& j, Side by, std::int64_t since_ns) {
+  const auto& c = *j.connection->connection;
+  if (at_endpoint(j.vantage, by)) return std::nullopt;
+  const auto first = std::find_if(c.datagrams.begin(), c.datagrams.end(),
+                                  [&](const dissect::Datagram& d) { return d.time_ns >= since_ns; });
+  if (first == c.datagrams.end()) return std::nullopt;
+  const auto i = std::size_t(first - c.datagrams.begin());
+  const std::size_t from = i == 0 ? kFromTheStart : i - 1;
+  for (auto space : {dissect::PacketSpace::initial, dissect::PacketSpace::handshake, dissect::PacketSpace::application})
+    if (auto gap = first_unseen(c, by, space, from, c.datagrams.size() - 1)) return gap;
+  return std::nullopt;
+}
+
 class DatagramSizeAfterLoss final : public QuicCheck {
  public:
   KeysNeeded keys_needed() const override { return KeysNeeded::one_rtt; }
@@ -174,7 +172,7 @@ class DatagramSizeAfterLoss final : public QuicCheck {
   }
   std::optional<VantageNeed> vantage_need() const override {
     return VantageNeed{"`by`'s host",
-                       "an ACK that shows a loss counts from one handshake round trip after it passed the capture point; a gap in `by`'s packet numbers (a datagram lost before the capture point) followed by a datagram above the size known to reach the peer that is no PMTU probe makes a capture with no failure NOT JUDGED"};
+                       "an ACK that shows a loss counts from one handshake round trip after it passed the capture point; a gap in `by`'s packet numbers (a datagram lost before the capture point) followed by a datagram above the size known to reach the peer that is no PMTU probe, or any such gap once `by` knew of a loss, makes a capture with no failure NOT JUDGED"};
   }
   std::vector<ValueSpec> params() const override {
     return {side_param("by", "whose datagrams count", std::string("any"), true)};
@@ -236,6 +234,17 @@ class DatagramSizeAfterLoss final : public QuicCheck {
                                            "frame {} came after it",
                                            gap->why, c.datagrams[*it].size, to_string(dissect::other(by)),
                                            c.datagrams[*it].frame));
+    // And one it sent once it knew of a loss may have been that large.
+    if (problems.empty() && !lost.empty()) {
+      const auto first = std::min_element(lost.begin(), lost.end(),
+                                          [](const Lost& a, const Lost& b) { return a.time_ns < b.time_ns; });
+      if (const auto gap = unseen_since(j, by, first->time_ns))
+        return needs_vantage(j, by, "own capture",
+                             fmt::format("{}, after the {} knew the {}-byte datagram of frame {} was lost: the "
+                                         "capture cannot tell how large what it sent then was",
+                                         gap->why, to_string(by), c.datagrams[first->datagram].size,
+                                         c.datagrams[first->datagram].frame));
+    }
     if (lost.empty())
       return not_exercised(fmt::format("no datagram of the {} above {} bytes and above every one acknowledged was "
                                        "lost",

@@ -5,10 +5,12 @@
 // §6.2.4: "the sender SHOULD send ack-eliciting packets from other packet
 // number spaces with in-flight data, coalescing packets if possible"
 // (RFC 9000 §12.2: coalescing).
-// "Pending" leaves out what the same burst (datagrams within 1 ms before)
-// already re-sent. Bytes after a datagram's packets that cannot start one
-// (quiche's zeros) are room, as PADDING is. Judged at the sender's own
-// capture.
+// A re-sending of bytes that loss detection declared lost (RFC 9002 §6.1:
+// in packets sent before one the peer acknowledged) is a repair, not a
+// probe: the ACK said which flight was lost. "Pending" leaves out what the
+// same burst (datagrams within 1 ms before) already re-sent. Bytes after a
+// datagram's packets that cannot start one (quiche's zeros) are room, as
+// PADDING is. Judged at the sender's own capture.
 #include "check/quic/support/blocked_sent.hpp"
 #include "check/quic/support/crypto_flights.hpp"
 #include "check/registrar.hpp"
@@ -17,6 +19,12 @@
 
 namespace conform::quic_checks {
 namespace {
+
+// Whether `d` re-sent CRYPTO as a probe may: not only what loss detection
+// declared lost, which asks nothing of the other space.
+bool probes(const FlightDatagram& d) {
+  return (d.resent[kInitial] && !d.repairs_loss[kInitial]) || (d.resent[kHandshake] && !d.repairs_loss[kHandshake]);
+}
 
 class ProbeCoalescesSpaces final : public QuicCheck {
  public:
@@ -48,8 +56,7 @@ class ProbeCoalescesSpaces final : public QuicCheck {
       std::size_t both = 0, judged = 0, unknown = 0;
       for (std::size_t i = 0; i < ds.size(); ++i) {
         const auto& d = ds[i];
-        if (!(d.resent[kInitial] || d.resent[kHandshake]) || d.unacked[kInitial].empty() || d.unacked[kHandshake].empty())
-          continue;
+        if (!probes(d) || d.unacked[kInitial].empty() || d.unacked[kHandshake].empty()) continue;
         ++judged;
         if (!d.crypto[kInitial].empty() && !d.crypto[kHandshake].empty()) {
           ++both;

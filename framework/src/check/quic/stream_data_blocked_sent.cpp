@@ -54,6 +54,7 @@ class StreamDataBlockedSent final : public QuicCheck {
                            walk_limit(*initial_max_stream_data(conn, peer, id), r == raises.end() ? none : r->second,
                                       usage, usage.front().at),
                            0, "", b == blocked.end() ? &none : &b->second};
+        scope.at_sender = at_endpoint(j.vantage, by);
         const auto* view = conn.stream(id);
         const auto& flow = view->flow(data);
         const bool ended = flow.fin_size || flow.reset;

@@ -37,10 +37,11 @@ class StreamsBlockedSent final : public QuicCheck {
       const auto initial = initial_max_streams(conn, dissect::other(by), dir);
       if (!initial) return no_transport_parameters(dissect::other(by), j);
       const std::string streams = std::string(to_string(dir)) + " streams";
-      const BlockedScope scope{streams, "STREAMS_BLOCKED",
-                               walk_limit(*initial, conn.side(dissect::other(by)).max_streams[std::size_t(dir)],
-                                          stream_count_usage(conn.side(by).opened[std::size_t(dir)]), conn.at(0)),
-                               0, "", &conn.side(by).streams_blocked[std::size_t(dir)]};
+      BlockedScope scope{streams, "STREAMS_BLOCKED",
+                         walk_limit(*initial, conn.side(dissect::other(by)).max_streams[std::size_t(dir)],
+                                    stream_count_usage(conn.side(by).opened[std::size_t(dir)]), conn.at(0)),
+                         0, "", &conn.side(by).streams_blocked[std::size_t(dir)]};
+      scope.at_sender = at_endpoint(j.vantage, by);
       return judge_limit(scope, *j.capture, input, {"opened", streams}, "expected",
                          expected_streams(input.settings, by, dir, j), *initial);
     });

@@ -7,6 +7,16 @@
 
 namespace conform::quic_checks {
 
+namespace {
+
+// The frame reporting a wait at an older limit whose raise the capture saw
+// first: one carrying it before the sender used the raise.
+const LimitSeen* in_flight_frame(const BlockedScope& scope, const AtLimit& a) {
+  return find_frame(*scope.blocked, a.limit, 0, raise_read_at(a.passed ? &*a.passed : nullptr, *scope.blocked, a.limit));
+}
+
+}  // namespace
+
 void judge_blocked(const BlockedScope& scope, const CaptureFacts& capture, std::int64_t grace_ns,
                    BlockedFindings& found) {
   if (scope.walk.beyond) {
@@ -21,16 +31,28 @@ void judge_blocked(const BlockedScope& scope, const CaptureFacts& capture, std::
   for (const AtLimit& a : scope.walk.at_limit) {
     if (scope.wanted <= a.limit) continue;
     if (a.raised && a.raised->at.time_ns - a.reached.time_ns <= grace_ns) continue;
-    std::optional<std::size_t> until;
-    if (a.passed) until = a.passed->at.datagram;
+    const auto until = raise_read_at(a.passed ? &*a.passed : nullptr, *scope.blocked, a.limit);
     // A frame carrying this limit was sent while it was in force (limits only
     // grow), so it counts even in a datagram before the one where the usage
     // reached the limit: a stack that knows it will block says so as it
     // queues the last streams, often in an earlier packet of the same burst.
-    // It counts after the raise too, until the sender uses it: only then is
-    // the raise known to have reached it (AtLimit::passed), the rule
-    // blocked_frames_not_early follows.
+    // It counts after the raise too, until the sender shows it read it
+    // (raise_read_at), the rule blocked_frames_not_early follows.
     waits.emplace_back(&a, find_frame(*scope.blocked, a.limit, 0, until));
+  }
+  for (const AtLimit& a : scope.walk.reached_in_flight) {
+    if (scope.wanted <= a.limit) continue;
+    if (const LimitSeen* f = in_flight_frame(scope, a)) {
+      ++found.needed;
+      found.evidence.push_back(quic_checks::evidence(
+          capture, f->at, fmt::format("{} {} ({}, the raise still on its way)", scope.blocked_frame, a.limit, scope.what)));
+    } else if (!scope.at_sender) {
+      found.untold.push_back(fmt::format(
+          "{}: used all of the limit {} at frame {} ({}) after the raise of frame {} passed the capture point, no {} "
+          "{}: whether the raise had reached the sender, the capture cannot tell",
+          scope.what, a.limit, a.reached.frame, ms(a.reached.time_ns), a.raised->at.frame, scope.blocked_frame,
+          a.limit));
+    }
   }
   const bool reports = std::any_of(waits.begin(), waits.end(), [](const auto& w) { return w.second != nullptr; });
   for (const auto& [a, f] : waits) {
@@ -74,6 +96,8 @@ bool exercised(const BlockedScope& scope) {
   if (scope.walk.beyond) return true;
   for (const AtLimit& a : scope.walk.at_limit)
     if (scope.wanted > a.limit) return true;
+  for (const AtLimit& a : scope.walk.reached_in_flight)
+    if (scope.wanted > a.limit && (!scope.at_sender || in_flight_frame(scope, a))) return true;
   return false;
 }
 
@@ -107,7 +131,8 @@ VantageNeed blocked_frames_vantage() {
   return {"any capture point",
           "judged alike: a raise counts as known to the sender once its own datagrams use it, and a frame carrying "
           "the old limit counts until then; a wait at a limit that a capture shows was a wait at the sender too, "
-          "at least as long"};
+          "at least as long; an older limit used up after its raise passed the capture point counts as a wait when the "
+          "sender reported it, and is untold without the frame from anywhere but the sender"};
 }
 
 ValueSpec blocked_by_param() { return side_param("by", "the sender that may be blocked"); }

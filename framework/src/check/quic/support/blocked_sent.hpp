@@ -27,6 +27,9 @@ struct BlockedScope {
   /// Whether `wanted` was wanted from the start (Demand::at_once), so at
   /// every limit short of it; else only in total.
   bool wanted_at_once = true;
+  /// Whether the capture was taken at the sender: a raise it saw before the
+  /// usage reached the old limit had then reached the sender too.
+  bool at_sender = true;
 };
 
 /// What judge_blocked() found over one or more scopes.
@@ -49,7 +52,10 @@ struct BlockedFindings {
 /// of `scope` (it reports the waits it has), is untold, not a problem,
 /// unless the demand was wanted at once (scope.wanted_at_once). A sender
 /// that reports none is judged by its demand: nothing shows it reports any
-/// wait.
+/// wait. An older limit the usage reached after the capture saw a raise
+/// (LimitWalk::reached_in_flight) is a wait the sender reported when it
+/// sent the frame; without it, from a capture not at the sender, whether it
+/// waited is untold.
 void judge_blocked(const BlockedScope& scope, const CaptureFacts& capture, std::int64_t grace_ns,
                    BlockedFindings& found);
 

@@ -1,7 +1,10 @@
 // Following CRYPTO data and its acknowledgements at the sender.
 #include "check/quic/support/crypto_flights.hpp"
 
+#include "check/quic/support/retry.hpp"
+
 #include <mutex>
+#include <optional>
 
 #include <algorithm>
 #include <map>
@@ -22,6 +25,15 @@ struct SpaceState {
   std::map<std::uint64_t, SentPacket> unacked;  // by packet number
   RangeSet sent;
   RangeSet acked;
+  std::optional<std::uint64_t> largest_acked;
+
+  // Of `bytes`, those only in unacknowledged packets that loss detection
+  // may have declared lost: sent before the largest acknowledged one.
+  bool only_in_lost(const RangeSet& bytes) const {
+    RangeSet lost, in_flight;
+    for (const auto& [pn, p] : unacked) (largest_acked && pn < *largest_acked ? lost : in_flight).add(p.crypto);
+    return !bytes.empty() && !bytes.overlaps(in_flight) && lost.covers(bytes) && !acked.overlaps(bytes);
+  }
 };
 
 int space_index(dissect::PacketSpace s) {
@@ -57,9 +69,17 @@ Flights work_out_flights(const ConnectionFacts& c, Side sender) {
   // no spare room.
   out.datagrams.reserve(std::size_t(std::count_if(datagrams.begin(), datagrams.end(),
                                                   [&](const dissect::Datagram& d) { return sender_of(d) == sender; })));
+  // A client's Initial space starts again with its first Initial that
+  // carries the Retry's token (RFC 9002 §6.3): that ClientHello is new data,
+  // not a re-sending, and nothing before it is owed.
+  std::optional<dissect::Bytes> retry = sender == Side::client ? retry_token(*c.connection) : std::nullopt;
   for (std::size_t i = 0; i < datagrams.size(); ++i) {
     const auto& d = datagrams[i];
     const At at{d.frame, d.time_ns, i};
+    if (sender_of(d) == sender && answers_retry(d, retry)) {
+      spaces[kInitial] = {};
+      retry.reset();
+    }
     if (sender_of(d) != sender) {
       // The peer's ACK frames, as they arrived.
       bool newly = false, beyond_initial = false;
@@ -71,6 +91,7 @@ Flights work_out_flights(const ConnectionFacts& c, Side sender) {
           if (const auto* ack = std::get_if<dissect::AckFrame>(&f))
             for (const auto& r : ack->ranges) {
               auto& st = spaces[s];
+              st.largest_acked = std::max(st.largest_acked.value_or(0), r.largest);
               for (auto it = st.unacked.lower_bound(r.smallest); it != st.unacked.end() && it->first <= r.largest;) {
                 st.acked.add(it->second.crypto);
                 if (s < 2) crypto_acked[s].add(it->second.crypto);
@@ -116,7 +137,13 @@ Flights work_out_flights(const ConnectionFacts& c, Side sender) {
         overhead[s] = p.length - std::min(p.payload_length, p.length) + kCryptoFrameHeader;
         if (eliciting && !has_crypto) fd.eliciting_without_crypto[s] = true;
         if (has_crypto) {
-          if (spaces[s].sent.overlaps(sent.crypto)) fd.resent[s] = true;
+          if (spaces[s].sent.overlaps(sent.crypto)) {
+            // A second packet of the space in the datagram re-sending
+            // bytes is a repair only if the first one was.
+            const bool repair = spaces[s].only_in_lost(sent.crypto.intersect(spaces[s].sent));
+            fd.repairs_loss[s] = (fd.resent[s] ? fd.repairs_loss[s] : true) && repair;
+            fd.resent[s] = true;
+          }
           if (!spaces[s].sent.covers(sent.crypto)) fd.fresh[s] = true;
           fd.crypto[s].add(sent.crypto);
         }

@@ -40,6 +40,10 @@ struct FlightDatagram {
   std::array<RangeSet, 2> crypto;           // CRYPTO offsets carried, by space
   std::array<bool, 2> resent{};             // some were sent before
   std::array<bool, 2> fresh{};              // some were never sent before
+  /// Every byte it re-sent was carried before only in packets sent before
+  /// one the peer had acknowledged by then: loss detection's repair (RFC
+  /// 9002 §6.1 declares only such packets lost), which need not be a probe.
+  std::array<bool, 2> repairs_loss{};
   std::array<RangeSet, 2> unacked;          // sent before it, unacknowledged when it left
   std::array<bool, 2> eliciting_without_crypto{};  // an ack-eliciting packet of the space with no CRYPTO
   /// Bytes a packet of the space adds besides its data (header, AEAD tag,

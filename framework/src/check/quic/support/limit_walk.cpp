@@ -2,9 +2,21 @@
 #include "check/quic/support/limit_walk.hpp"
 
 #include <algorithm>
+#include <set>
 #include <variant>
 
 namespace conform::quic_checks {
+
+namespace {
+
+// Whether `w` already has `limit` as reached, either way. Usage does not go
+// down, so only the latest of each list can be at that limit.
+bool reached(const LimitWalk& w, std::uint64_t limit) {
+  return (!w.at_limit.empty() && w.at_limit.back().limit == limit) ||
+         (!w.reached_in_flight.empty() && w.reached_in_flight.back().limit == limit);
+}
+
+}  // namespace
 
 LimitWalk walk_limit(std::uint64_t initial, const std::vector<LimitSeen>& raises, const std::vector<LimitSeen>& usage,
                      const At& start) {
@@ -12,11 +24,22 @@ LimitWalk walk_limit(std::uint64_t initial, const std::vector<LimitSeen>& raises
   std::uint64_t limit = initial;
   if (initial == 0) w.at_limit.push_back({0, start, std::nullopt, std::nullopt});
   std::size_t ri = 0;
+  std::set<std::uint64_t> granted{initial};  // the limits seen so far
   for (const auto& u : usage) {
-    for (; ri < raises.size() && raises[ri].at.datagram < u.at.datagram; ++ri) limit = std::max(limit, raises[ri].value);
+    for (; ri < raises.size() && raises[ri].at.datagram < u.at.datagram; ++ri) {
+      limit = std::max(limit, raises[ri].value);
+      granted.insert(raises[ri].value);
+    }
     if (u.value > limit && !w.beyond) w.beyond = {u, limit};
     if (u.value >= limit && (w.at_limit.empty() || w.at_limit.back().limit != limit))
       w.at_limit.push_back({limit, u.at, std::nullopt, std::nullopt});
+    else if (u.value < limit && granted.count(u.value) && !reached(w, u.value)) {
+      const auto above = std::find_if(raises.begin(), raises.begin() + std::ptrdiff_t(ri),
+                                      [&](const LimitSeen& r) { return r.value > u.value; });
+      const LimitSeen* beyond = first_beyond(usage, u.value);
+      if (above != raises.begin() + std::ptrdiff_t(ri))
+        w.reached_in_flight.push_back({u.value, u.at, *above, beyond ? std::optional(*beyond) : std::nullopt});
+    }
     w.used = std::max(w.used, u.value);
   }
   for (; ri < raises.size(); ++ri) limit = std::max(limit, raises[ri].value);
@@ -27,11 +50,33 @@ LimitWalk walk_limit(std::uint64_t initial, const std::vector<LimitSeen>& raises
   for (auto& a : w.at_limit) {
     while (j < raises.size() && !(raises[j].value > a.limit && raises[j].at.datagram > a.reached.datagram)) ++j;
     if (j < raises.size()) a.raised = raises[j];
-    auto beyond = std::upper_bound(usage.begin(), usage.end(), a.limit,
-                                   [](std::uint64_t v, const LimitSeen& u) { return v < u.value; });
-    if (beyond != usage.end()) a.passed = *beyond;
+    if (const LimitSeen* beyond = first_beyond(usage, a.limit)) a.passed = *beyond;
   }
   return w;
+}
+
+const LimitSeen* first_beyond(const std::vector<LimitSeen>& usage, std::uint64_t limit) {
+  auto beyond = std::upper_bound(usage.begin(), usage.end(), limit,
+                                 [](std::uint64_t v, const LimitSeen& u) { return v < u.value; });
+  return beyond == usage.end() ? nullptr : &*beyond;
+}
+
+std::optional<std::size_t> raise_read_at(const LimitSeen* passed, const std::vector<LimitSeen>& blocked,
+                                         std::uint64_t limit) {
+  std::optional<std::size_t> at;
+  if (passed) at = passed->at.datagram;
+  for (const auto& b : blocked)
+    if (b.value > limit) {
+      if (!at || b.at.datagram < *at) at = b.at.datagram;
+      break;  // in capture order: the first is the earliest
+    }
+  return at;
+}
+
+bool still_in_force(const std::vector<LimitSeen>& usage, const std::vector<LimitSeen>& blocked, std::uint64_t limit,
+                    std::size_t datagram) {
+  const auto read = raise_read_at(first_beyond(usage, limit), blocked, limit);
+  return !read || *read > datagram;
 }
 
 std::vector<LimitSeen> stream_count_usage(const std::vector<StreamOpened>& opened) {

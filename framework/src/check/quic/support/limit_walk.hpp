@@ -13,12 +13,29 @@
 
 namespace conform::quic_checks {
 
+/// What a sender knew of a raise: the one rule every blocked-frame check
+/// follows (RFC 9000 §4.1, §4.6, §19.12-§19.14). A limit once granted stays
+/// in force, as far as the sender knew, until the first sign in its own
+/// datagrams that it read a raise: a usage beyond the limit, or a blocked
+/// frame of its own carrying a higher limit. That holds wherever the
+/// capture was taken: a raise reaches the sender a one-way delay after the
+/// capture saw it, and is read when it is. The first of `usage` beyond
+/// `limit`, or nullptr while none went beyond.
+const LimitSeen* first_beyond(const std::vector<LimitSeen>& usage, std::uint64_t limit);
+/// The datagram of that first sign, given the first usage beyond `limit`
+/// (`passed`) and the sender's blocked frames of the limit; nullopt while
+/// there is none.
+std::optional<std::size_t> raise_read_at(const LimitSeen* passed, const std::vector<LimitSeen>& blocked,
+                                         std::uint64_t limit);
+/// Whether `limit` was still in force for the sender in datagram
+/// `datagram` by that rule: no sign of a raise read up to that datagram.
+bool still_in_force(const std::vector<LimitSeen>& usage, const std::vector<LimitSeen>& blocked, std::uint64_t limit,
+                    std::size_t datagram);
+
 /// The usage reached `limit` at `reached`; `raised` is the first frame
 /// raising the limit above it after that, if any; `passed` the first usage
-/// beyond it, if any: the first sign, in the sender's own datagrams, that
-/// it knew of the raise. Until then the limit was in force as far as the
-/// sender knew, wherever the capture was taken (the raise may reach it a
-/// one-way delay after the capture saw it, and it reads it when it does).
+/// beyond it (first_beyond), if any: one sign that the sender had read a
+/// raise (raise_read_at).
 struct AtLimit {
   std::uint64_t limit = 0;
   At reached;
@@ -28,6 +45,11 @@ struct AtLimit {
 
 struct LimitWalk {
   std::vector<AtLimit> at_limit;
+  /// Older limits the usage reached exactly after the capture saw a raise
+  /// above them, before any usage beyond them (`raised` is that raise, seen
+  /// before `reached`). From a capture not at the sender the raise may
+  /// still have been on its way: the sender may have been at the limit.
+  std::vector<AtLimit> reached_in_flight;
   /// The first usage above the limit in force, and that limit.
   std::optional<std::pair<LimitSeen, std::uint64_t>> beyond;
   std::uint64_t final_limit = 0;
