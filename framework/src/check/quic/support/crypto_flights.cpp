@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace conform::quic_checks {
 namespace {
@@ -27,13 +28,27 @@ struct SpaceState {
   RangeSet acked;
   std::optional<std::uint64_t> largest_acked;
 
-  // Of `bytes`, those only in unacknowledged packets that loss detection
-  // may have declared lost: sent before the largest acknowledged one.
-  bool only_in_lost(const RangeSet& bytes) const {
-    RangeSet lost, in_flight;
-    for (const auto& [pn, p] : unacked) (largest_acked && pn < *largest_acked ? lost : in_flight).add(p.crypto);
-    return !bytes.empty() && !bytes.overlaps(in_flight) && lost.covers(bytes) && !acked.overlaps(bytes);
+  // Whether re-sending `bytes` repairs a loss: every byte unacknowledged
+  // and in a packet that loss detection may have declared lost (sent
+  // before the largest acknowledged one) whose bytes have not gone out
+  // again since. A copy still in flight does not matter: a stack re-sends
+  // what a lost packet held, once; a later re-sending is a probe's, unless
+  // a later ACK shows the repair lost too.
+  bool repair(const RangeSet& bytes) {
+    if (!largest_acked || bytes.empty() || acked.overlaps(bytes)) return false;
+    RangeSet lost;
+    std::vector<std::uint64_t> used;
+    for (const auto& [pn, p] : unacked) {
+      if (pn >= *largest_acked) break;
+      if (repaired.count(pn) || !p.crypto.overlaps(bytes)) continue;
+      lost.add(p.crypto);
+      used.push_back(pn);
+    }
+    if (!lost.covers(bytes)) return false;
+    repaired.insert(used.begin(), used.end());
+    return true;
   }
+  std::set<std::uint64_t> repaired;  // lost packets whose bytes went out again
 };
 
 int space_index(dissect::PacketSpace s) {
@@ -140,7 +155,7 @@ Flights work_out_flights(const ConnectionFacts& c, Side sender) {
           if (spaces[s].sent.overlaps(sent.crypto)) {
             // A second packet of the space in the datagram re-sending
             // bytes is a repair only if the first one was.
-            const bool repair = spaces[s].only_in_lost(sent.crypto.intersect(spaces[s].sent));
+            const bool repair = spaces[s].repair(sent.crypto.intersect(spaces[s].sent));
             fd.repairs_loss[s] = (fd.resent[s] ? fd.repairs_loss[s] : true) && repair;
             fd.resent[s] = true;
           }
