@@ -113,6 +113,19 @@ BOOST_AUTO_TEST_CASE(a_raise_on_its_way_when_the_sender_reached_the_limit) {
   BOOST_TEST((r.verdict == Verdict::pass), r.summary);
 }
 
+// A MAX_DATA smaller than one before it changes nothing (RFC 9000 §19.9):
+// usage that lands on its value was at no limit.
+BOOST_AUTO_TEST_CASE(a_smaller_raise_after_a_larger_one_is_no_limit) {
+  TimelineBuilder b;
+  b.params(Side::client).initial_max_data = 100;
+  b.send(Side::client, 1 * kMs, {max_data(300)});
+  b.send(Side::client, 2 * kMs, {max_data(200)});
+  b.send(Side::server, 3 * kMs, {stream(1, 0, 200, false)});
+  b.send(Side::server, 12 * kMs, {stream(1, 200, 100, true)});
+  auto r = judge("data_blocked_sent", server_run(b, Vantage::client), {{"by", "server"}});
+  BOOST_TEST((r.verdict == Verdict::not_exercised), r.summary);
+}
+
 BOOST_AUTO_TEST_CASE(data_beyond_the_limit_fails) {
   TimelineBuilder b;
   b.params(Side::server).initial_max_data = 100;

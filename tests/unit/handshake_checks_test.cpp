@@ -92,6 +92,18 @@ BOOST_AUTO_TEST_CASE(probe_coalesces_spaces_leaves_loss_repairs_alone) {
   BOOST_TEST(frames_of(r) == (Frames{6}));
 }
 
+// A repair may take more than one packet: the lost Initial's 90 bytes go
+// out again in two, both loss detection's.
+BOOST_AUTO_TEST_CASE(probe_coalesces_spaces_leaves_a_repair_in_two_packets_alone) {
+  auto b = server_flight(800);
+  b.send(Side::server, 1 * kMs, {initial(1, {crypto(90, 10)})});
+  b.send(Side::client, 3 * kMs, {initial(1, {ack(1, 1)})});
+  b.send(Side::server, 4 * kMs, {initial(2, {crypto(0, 50), padding(1000)})});
+  b.send(Side::server, 4 * kMs, {initial(3, {crypto(50, 40), padding(1000)})});
+  auto r = judge("probe_coalesces_spaces", server_run(b), {});
+  BOOST_TEST((r.verdict == Verdict::not_exercised), r.summary);
+}
+
 BOOST_AUTO_TEST_CASE(probe_coalesces_spaces_cannot_see_room_behind_an_undecryptable_packet) {
   // A probe: the Initial re-sent, then a 1000-byte 1-RTT packet that no key
   // opens. Padding or data, the capture cannot tell, so whether the 800
@@ -494,6 +506,39 @@ BOOST_AUTO_TEST_CASE(client_buffers_early_packets_and_acknowledges_them) {
   BOOST_TEST(r.summary == "0 packets arrived before their keys, fewer than min_early=1", r.summary);
 }
 
+// early-packets/server-hello-reordered from the server's host: it sends its
+// Initial CRYPTO 0-89, then 90-99 with its Handshake packet; the network
+// holds the first back past the capture point. The client's ACK of Initial
+// 1 without 0 shows the second datagram arrived first, when the CRYPTO it
+// had acknowledged lacked 0-89: its Handshake packet was early. Buffered,
+// it is acknowledged later: PASS. Dropped, never acknowledged: its datagram
+// arrived (Initial 1 was acknowledged), so the drop is shown from here too.
+BOOST_AUTO_TEST_CASE(the_receivers_acks_show_a_packet_reordered_ahead_of_its_keys) {
+  const auto reordered = [](bool buffered) {
+    TimelineBuilder b;
+    b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+    b.send(Side::server, 10 * kMs, {initial(0, {crypto(0, 90)})});
+    b.send(Side::server, 10 * kMs, {initial(1, {crypto(90, 10)}), handshake(0, {crypto(0, 800)})});
+    b.send(Side::client, 20 * kMs, {initial(1, {ack(1, 1)})});
+    if (buffered) {
+      b.send(Side::client, 24 * kMs, {initial(2, {ack(0, 1)}), handshake(0, {ack(0, 0), crypto(0, 36)})});
+    } else {
+      b.send(Side::client, 24 * kMs, {initial(2, {ack(0, 1)})});
+      b.send(Side::server, 40 * kMs, {handshake(1, {crypto(0, 800)})});
+      b.send(Side::client, 50 * kMs, {handshake(0, {ack(1, 1), crypto(0, 36)})});
+    }
+    return b;
+  };
+  auto r = judge("client_buffers_early_packets", client_run(reordered(true), Vantage::server), {});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{3}));
+  r = judge("client_buffers_early_packets", client_run(reordered(false), Vantage::server), {});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(r.summary == "Handshake packet 0 of the server arrived at frame 3 (10.000 ms) before the client could "
+                          "have its keys and was never acknowledged",
+             r.summary);
+}
+
 BOOST_AUTO_TEST_CASE(server_buffers_early_one_rtt_packets) {
   TimelineBuilder b;
   b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
@@ -862,6 +907,26 @@ BOOST_AUTO_TEST_CASE(the_client_hello_after_a_retry_is_no_probe) {
   auto r = judge("probes_carry_crypto", client_run(b), {{"by", "client"}});
   BOOST_TEST((r.verdict == Verdict::pass), r.summary);
   BOOST_TEST(r.summary.starts_with("1 datagrams re-sent CRYPTO"), r.summary);
+}
+
+// At the server's host an Initial the client sent before it read the Retry
+// (no token) may arrive after the one that answers it: it belongs to the
+// space the Retry discarded, and re-sends nothing of the new one. No probe
+// then (taken for one, the verdict would be PASS); the packet numbers out
+// of order leave the capture unable to tell: NOT JUDGED.
+BOOST_AUTO_TEST_CASE(an_initial_from_before_the_retry_seen_late_is_no_probe) {
+  const dissect::Bytes token{7, 7, 7};
+  Packet retry = packet(dissect::PacketType::retry, 0, {});
+  retry.token = token;
+  Packet answer = initial(2, {crypto(0, 300), padding(856)});
+  answer.token = token;
+  TimelineBuilder b;
+  b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
+  b.send(Side::server, 1 * kMs, {retry}, 100);
+  b.send(Side::client, 2 * kMs, {answer});
+  b.send(Side::client, 2 * kMs + 500'000, {initial(1, {crypto(0, 300), padding(856)})});
+  auto r = judge("probes_carry_crypto", client_run(b, Vantage::server), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::not_judged), r.summary);
 }
 
 // A loss shown by an ACK of a later packet counts from RFC 9002 §6.1.2's

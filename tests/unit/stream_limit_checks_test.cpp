@@ -655,6 +655,18 @@ BOOST_AUTO_TEST_CASE(a_blocked_frame_with_a_limit_raised_but_not_yet_read_is_not
   queued.send(Side::client, 2 * kMs + 300'000, {client_uni(1)});
   r = judge("blocked_frames_not_early", client_run(queued), {{"by", "client"}});
   BOOST_TEST((r.verdict == Verdict::not_judged), r.summary);
+  // Its STREAMS_BLOCKED 5 shows it had read the raise before its third
+  // stream showed: that stream was opened after, and the frame saying 3
+  // was early.
+  TimelineBuilder read_first;
+  read_first.params(Side::server).initial_max_streams_uni = 3;
+  read_first.send(Side::client, 1 * kMs, {streams_blocked(false, 3), client_uni(0)});
+  read_first.send(Side::server, 2 * kMs, {max_streams(false, 5)});
+  read_first.send(Side::client, 3 * kMs, {streams_blocked(false, 5)});
+  read_first.send(Side::client, 4 * kMs, {client_uni(1), client_uni(2), client_uni(3), client_uni(4)});
+  r = judge("blocked_frames_not_early", client_run(read_first), {{"by", "client"}});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(r.summary == "STREAMS_BLOCKED (uni) 3 at frame 1 while the limit was 3 and 1 of it used", r.summary);
   // A value the server never granted is never in force.
   TimelineBuilder b;
   b.params(Side::server).initial_max_streams_uni = 2;

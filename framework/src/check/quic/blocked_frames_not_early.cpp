@@ -22,10 +22,22 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <unordered_map>
 
 namespace conform::quic_checks {
 namespace {
+
+// Whether the sender's usage reached `limit` no later than the first sign
+// that it read a raise above it (raise_read_at).
+bool used_up_before_raise_read(const std::vector<LimitSeen>& usage, const std::vector<LimitSeen>& sent,
+                               std::uint64_t limit) {
+  const auto reach = std::lower_bound(usage.begin(), usage.end(), limit,
+                                      [](const LimitSeen& u, std::uint64_t v) { return u.value < v; });
+  if (reach == usage.end()) return false;
+  const auto read = raise_read_at(first_beyond(usage, limit), sent, limit);
+  return !read || reach->at.datagram <= *read;
+}
 
 class BlockedFramesNotEarly final : public QuicCheck {
  public:
@@ -69,9 +81,10 @@ class BlockedFramesNotEarly final : public QuicCheck {
       if (value < limit && in_force && usage_until(usage, at.datagram) >= value) return;
       // A stream is opened before its first frame is sent, which may wait
       // behind the congestion window: when the sender goes on to use all
-      // of the limit, the capture cannot tell whether it had opened those
-      // streams when it wrote the frame.
-      if (streams && in_force && usage_until(usage, conn.connection->datagrams.size()) >= value) {
+      // of the limit before any sign that it read a raise, the capture
+      // cannot tell whether it had opened those streams when it wrote the
+      // frame.
+      if (streams && in_force && used_up_before_raise_read(usage, sent, value)) {
         untold.push_back(fmt::format("{} {} at frame {} with {} streams shown opened; the rest show later", name,
                                      value, at.frame, used));
         return;

@@ -146,7 +146,10 @@ std::optional<Lost> known_lost(const Sent& s, const dissect::Connection& c, cons
 }
 
 // From elsewhere, the first gap in `by`'s packet numbers among what it sent
-// from `since_ns` on: a datagram the capture cannot size.
+// from `since_ns` on: a datagram the capture cannot size. (The gap may
+// hold packets sent just before `since_ns`, the capture cannot tell.) A
+// space whose first packet comes after that is looked at from that packet
+// on: a space may start past 0 (lsquic's Handshake does).
 std::optional<UnseenGap> unseen_since(const Judged& j, Side by, std::int64_t since_ns) {
   const auto& c = *j.connection->connection;
   if (at_endpoint(j.vantage, by)) return std::nullopt;
@@ -154,9 +157,12 @@ std::optional<UnseenGap> unseen_since(const Judged& j, Side by, std::int64_t sin
                                   [&](const dissect::Datagram& d) { return d.time_ns >= since_ns; });
   if (first == c.datagrams.end()) return std::nullopt;
   const auto i = std::size_t(first - c.datagrams.begin());
-  const std::size_t from = i == 0 ? kFromTheStart : i - 1;
-  for (auto space : {dissect::PacketSpace::initial, dissect::PacketSpace::handshake, dissect::PacketSpace::application})
+  for (auto space : {dissect::PacketSpace::initial, dissect::PacketSpace::handshake, dissect::PacketSpace::application}) {
+    const auto opening = next_in_space(c, by, space, kFromTheStart);
+    if (!opening) continue;
+    const std::size_t from = *opening < i ? i - 1 : *opening;
     if (auto gap = first_unseen(c, by, space, from, c.datagrams.size() - 1)) return gap;
+  }
   return std::nullopt;
 }
 

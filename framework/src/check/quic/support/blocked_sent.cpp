@@ -42,6 +42,8 @@ void judge_blocked(const BlockedScope& scope, const CaptureFacts& capture, std::
   }
   for (const AtLimit& a : scope.walk.reached_in_flight) {
     if (scope.wanted <= a.limit) continue;
+    // Gone past the limit within the grace: at most that long a wait.
+    if (a.passed && a.passed->at.time_ns - a.reached.time_ns <= grace_ns) continue;
     if (const LimitSeen* f = in_flight_frame(scope, a)) {
       ++found.needed;
       found.evidence.push_back(quic_checks::evidence(

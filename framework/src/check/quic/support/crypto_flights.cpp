@@ -29,26 +29,24 @@ struct SpaceState {
   std::optional<std::uint64_t> largest_acked;
 
   // Whether re-sending `bytes` repairs a loss: every byte unacknowledged
-  // and in a packet that loss detection may have declared lost (sent
-  // before the largest acknowledged one) whose bytes have not gone out
-  // again since. A copy still in flight does not matter: a stack re-sends
-  // what a lost packet held, once; a later re-sending is a probe's, unless
-  // a later ACK shows the repair lost too.
+  // and still owed by a packet that loss detection may have declared lost
+  // (sent before the largest acknowledged one). A copy still in flight does
+  // not matter: a stack re-sends what a lost packet held, once, in as many
+  // packets as it takes; a later re-sending of the same bytes is a probe's,
+  // unless a later ACK shows the repair lost too.
   bool repair(const RangeSet& bytes) {
     if (!largest_acked || bytes.empty() || acked.overlaps(bytes)) return false;
     RangeSet lost;
-    std::vector<std::uint64_t> used;
     for (const auto& [pn, p] : unacked) {
       if (pn >= *largest_acked) break;
-      if (repaired.count(pn) || !p.crypto.overlaps(bytes)) continue;
-      lost.add(p.crypto);
-      used.push_back(pn);
+      lost.add(owed.try_emplace(pn, p.crypto).first->second);
     }
     if (!lost.covers(bytes)) return false;
-    repaired.insert(used.begin(), used.end());
+    for (auto& [pn, o] : owed) o = o.minus(bytes);
     return true;
   }
-  std::set<std::uint64_t> repaired;  // lost packets whose bytes went out again
+  // Of the packets declared lost, the bytes not yet re-sent by a repair.
+  std::map<std::uint64_t, RangeSet> owed;
 };
 
 int space_index(dissect::PacketSpace s) {
@@ -87,14 +85,18 @@ Flights work_out_flights(const ConnectionFacts& c, Side sender) {
   // A client's Initial space starts again with its first Initial that
   // carries the Retry's token (RFC 9002 §6.3): that ClientHello is new data,
   // not a re-sending, and nothing before it is owed.
-  std::optional<dissect::Bytes> retry = sender == Side::client ? retry_token(*c.connection) : std::nullopt;
+  // An Initial without the token seen after that was sent before the Retry
+  // and reached the capture point late: it belongs to the space discarded.
+  const std::optional<dissect::Bytes> retry = sender == Side::client ? retry_token(*c.connection) : std::nullopt;
+  bool restarted = false;
   for (std::size_t i = 0; i < datagrams.size(); ++i) {
     const auto& d = datagrams[i];
     const At at{d.frame, d.time_ns, i};
-    if (sender_of(d) == sender && answers_retry(d, retry)) {
+    if (sender_of(d) == sender && !restarted && answers_retry(d, retry)) {
       spaces[kInitial] = {};
-      retry.reset();
+      restarted = true;
     }
+    const bool discarded = restarted && sender_of(d) == sender && discarded_by_retry(d, retry);
     if (sender_of(d) != sender) {
       // The peer's ACK frames, as they arrived.
       bool newly = false, beyond_initial = false;
@@ -108,6 +110,7 @@ Flights work_out_flights(const ConnectionFacts& c, Side sender) {
               auto& st = spaces[s];
               st.largest_acked = std::max(st.largest_acked.value_or(0), r.largest);
               for (auto it = st.unacked.lower_bound(r.smallest); it != st.unacked.end() && it->first <= r.largest;) {
+                st.owed.erase(it->first);
                 st.acked.add(it->second.crypto);
                 if (s < 2) crypto_acked[s].add(it->second.crypto);
                 it = st.unacked.erase(it);
@@ -147,7 +150,7 @@ Flights work_out_flights(const ConnectionFacts& c, Side sender) {
       if (p.undecryptable) fd.unread += p.length;
       fd.ack_eliciting = fd.ack_eliciting || eliciting;
       if (s == 2 && eliciting) fd.one_rtt_eliciting = true;
-      if (s < 0) continue;
+      if (s < 0 || (discarded && s == static_cast<int>(kInitial))) continue;
       if (s < 2) {
         overhead[s] = p.length - std::min(p.payload_length, p.length) + kCryptoFrameHeader;
         if (eliciting && !has_crypto) fd.eliciting_without_crypto[s] = true;

@@ -40,9 +40,10 @@ struct FlightDatagram {
   std::array<RangeSet, 2> crypto;           // CRYPTO offsets carried, by space
   std::array<bool, 2> resent{};             // some were sent before
   std::array<bool, 2> fresh{};              // some were never sent before
-  /// Every byte it re-sent was in a packet sent before one the peer had
-  /// acknowledged by then, and not yet acknowledged: loss detection's
-  /// repair (RFC 9002 §6.1 declares only such packets lost), not a probe.
+  /// Every byte it re-sent was owed by a packet sent before one the peer
+  /// had acknowledged by then, unacknowledged and not yet re-sent by an
+  /// earlier repair: loss detection's repair (RFC 9002 §6.1 declares only
+  /// such packets lost), not a probe.
   std::array<bool, 2> repairs_loss{};
   std::array<RangeSet, 2> unacked;          // sent before it, unacknowledged when it left
   std::array<bool, 2> eliciting_without_crypto{};  // an ack-eliciting packet of the space with no CRYPTO

@@ -6,11 +6,15 @@
 // must resend them (RFC 9001 §5.7 and §4.1.4: MAY buffer; the fix of
 // shared/background/client-packet-buffering-and-pq-handshake.md). Read at
 // the receiver's capture: arrivals and the ACK frames it sent. A capture
-// taken elsewhere shows a packet acknowledged as arrived, but one never
-// acknowledged may have been lost past it: NOT JUDGED.
+// taken elsewhere shows a packet acknowledged as arrived, and one in a
+// datagram another packet of which was acknowledged, but one never
+// acknowledged may otherwise have been lost past it: NOT JUDGED. There the
+// receiver's ACKs also show packets reordered ahead of their keys past the
+// capture point (shown_early).
 #pragma once
 
 #include "check/quic/support/blocked_sent.hpp"
+#include "check/quic/support/shown_early.hpp"
 #include "check/quic/support/unseen_packets.hpp"
 
 #include <fmt/format.h>
@@ -18,13 +22,6 @@
 #include <algorithm>
 
 namespace conform::quic_checks {
-
-struct Early {
-  At at;
-  dissect::PacketSpace space;
-  dissect::PacketType type;
-  std::uint64_t pn = 0;
-};
 
 // The end of the CRYPTO data `sender` sent in `space` anywhere in the capture.
 inline std::uint64_t crypto_end(const dissect::Connection& c, Side sender, dissect::PacketSpace space) {
@@ -50,7 +47,7 @@ class EarlyPacketsBuffered : public QuicCheck {
   }
   std::optional<VantageNeed> vantage_need() const override {
     return VantageNeed{"the receiver's host",
-                       "an early packet acknowledged later counts as buffered; one never acknowledged is NOT JUDGED, as it may have been lost past the capture point; a datagram the receiver's ACKs show it never got gave it no keys, and one holding a packet it could read (a lost Finished) was lost whole"};
+                       "an early packet acknowledged later counts as buffered; one never acknowledged is NOT JUDGED, as it may have been lost past the capture point, unless the receiver acknowledged another packet of its datagram; a datagram the receiver's ACKs show it never got gave it no keys, and one holding a packet it could read (a lost Finished) was lost whole; a packet the receiver's ACKs show arrived while the CRYPTO it had acknowledged lacked its keys was early, whatever order the capture shows"};
   }
   std::vector<ValueSpec> params() const override {
     return {{"min_early", ValueType::integer, Value{std::int64_t{0}},
@@ -113,32 +110,53 @@ class EarlyPacketsBuffered : public QuicCheck {
                 .add(cf->offset, cf->offset + cf->length);
       }
     }
+    // From elsewhere the capture order is not the arrival order: the
+    // receiver's ACKs show packets the network reordered ahead of their keys.
+    if (!at_receiver) {
+      for (const Early& e : shown_early(c, receiver_, initial_end, handshake_end))
+        if (std::none_of(early.begin(), early.end(),
+                         [&](const Early& k) { return k.space == e.space && k.pn == e.pn; }))
+          early.push_back(e);
+      std::stable_sort(early.begin(), early.end(), [](const Early& a, const Early& b) { return a.at < b.at; });
+    }
     std::vector<std::string> problems;
     std::vector<Evidence> ev;
     std::size_t dropped = 0;
-    const Early* first_dropped = nullptr;
+    const Early* first_dropped = nullptr;  // the first the capture cannot show arrived
     for (const Early& e : early) {
       const bool was_acked = acked[std::size_t(e.space)].contains(e.pn);
       ev.push_back(evidence(*j.capture, e.at,
                             fmt::format("{} packet {} arrived before its keys; {}", dissect::to_string(e.type), e.pn,
                                         was_acked ? "acknowledged later" : "never acknowledged")));
-      if (!was_acked && !first_dropped) first_dropped = &e;
-      if (!was_acked && dropped++ == 0)
+      if (was_acked) continue;
+      // A packet the receiver acknowledged another packet of its datagram
+      // of arrived, wherever the capture was taken.
+      const bool arrived = at_receiver || shown_received(c.datagrams[e.at.datagram], acked, e.space, e.pn);
+      if (!arrived) {
+        if (!first_dropped) first_dropped = &e;
+        continue;
+      }
+      if (dropped++ == 0)
         problems.push_back(fmt::format("{} packet {} of the {} arrived at frame {} ({}) before the {} could have its "
                                        "keys and was never acknowledged",
                                        dissect::to_string(e.type), e.pn, to_string(peer), e.at.frame,
                                        ms(e.at.time_ns), to_string(receiver_)));
     }
     if (dropped > 1) problems.front() += fmt::format(" ({} such packets)", dropped);
-    // Only a capture at the receiver shows that what it saw arrived; from
-    // anywhere else a packet never acknowledged may have been lost past it.
-    if (dropped && !at_receiver)
+    // Only a capture at the receiver, or an acknowledgement of its
+    // datagram, shows that what it saw arrived; from anywhere else a packet
+    // never acknowledged may have been lost past it.
+    if (first_dropped && problems.empty()) {
+      const auto unseen = std::size_t(std::count_if(early.begin(), early.end(), [&](const Early& e) {
+        return !acked[std::size_t(e.space)].contains(e.pn) && !shown_received(c.datagrams[e.at.datagram], acked, e.space, e.pn);
+      }));
       return needs_vantage(j, receiver_, "receive side",
                            fmt::format("{} packet {} of the {} (frame {}, {}) came before the {} could have its keys "
                                        "and was never acknowledged{}: it may have been lost past the capture point",
                                        dissect::to_string(first_dropped->type), first_dropped->pn, to_string(peer),
                                        first_dropped->at.frame, ms(first_dropped->at.time_ns), to_string(receiver_),
-                                       dropped > 1 ? fmt::format(" ({} such packets)", dropped) : ""));
+                                       unseen > 1 ? fmt::format(" ({} such packets)", unseen) : ""));
+    }
     if (early.size() < min_early)
       problems.push_back(fmt::format("{} packets arrived before their keys, fewer than min_early={}", early.size(), min_early));
     if (early.empty() && problems.empty())

@@ -2,7 +2,6 @@
 #include "check/quic/support/limit_walk.hpp"
 
 #include <algorithm>
-#include <set>
 #include <variant>
 
 namespace conform::quic_checks {
@@ -24,21 +23,27 @@ LimitWalk walk_limit(std::uint64_t initial, const std::vector<LimitSeen>& raises
   std::uint64_t limit = initial;
   if (initial == 0) w.at_limit.push_back({0, start, std::nullopt, std::nullopt});
   std::size_t ri = 0;
-  std::set<std::uint64_t> granted{initial};  // the limits seen so far
+  // The limits in force one after another: the initial one and each raise
+  // above the one before (a smaller MAX_* frame changes nothing, §19.9),
+  // rising in value and in capture order.
+  std::vector<LimitSeen> steps{{start, initial}};
   for (const auto& u : usage) {
-    for (; ri < raises.size() && raises[ri].at.datagram < u.at.datagram; ++ri) {
-      limit = std::max(limit, raises[ri].value);
-      granted.insert(raises[ri].value);
-    }
+    for (; ri < raises.size() && raises[ri].at.datagram < u.at.datagram; ++ri)
+      if (raises[ri].value > limit) {
+        limit = raises[ri].value;
+        steps.push_back(raises[ri]);
+      }
     if (u.value > limit && !w.beyond) w.beyond = {u, limit};
-    if (u.value >= limit && (w.at_limit.empty() || w.at_limit.back().limit != limit))
+    if (u.value >= limit && (w.at_limit.empty() || w.at_limit.back().limit != limit)) {
       w.at_limit.push_back({limit, u.at, std::nullopt, std::nullopt});
-    else if (u.value < limit && granted.count(u.value) && !reached(w, u.value)) {
-      const auto above = std::find_if(raises.begin(), raises.begin() + std::ptrdiff_t(ri),
-                                      [&](const LimitSeen& r) { return r.value > u.value; });
-      const LimitSeen* beyond = first_beyond(usage, u.value);
-      if (above != raises.begin() + std::ptrdiff_t(ri))
+    } else if (u.value < limit && !reached(w, u.value)) {
+      // Exactly an older limit: the step after it is the raise above it.
+      const auto above = std::upper_bound(steps.begin(), steps.end(), u.value,
+                                          [](std::uint64_t v, const LimitSeen& s) { return v < s.value; });
+      if (above != steps.begin() && std::prev(above)->value == u.value && above != steps.end()) {
+        const LimitSeen* beyond = first_beyond(usage, u.value);
         w.reached_in_flight.push_back({u.value, u.at, *above, beyond ? std::optional(*beyond) : std::nullopt});
+      }
     }
     w.used = std::max(w.used, u.value);
   }
