@@ -73,14 +73,34 @@ bool ack_eliciting(const dissect::Packet& p) {
 
 namespace {
 
+// One past the sender's first datagram after its last one holding an
+// Initial or Handshake packet; with none of those, one past its first
+// datagram. The whole connection when no datagram of the sender follows.
+std::size_t handshake_flights_end(const std::vector<dissect::Datagram>& datagrams, Side sender) {
+  const auto handshake = [](const dissect::Packet& p) {
+    return p.space == dissect::PacketSpace::initial || p.space == dissect::PacketSpace::handshake;
+  };
+  std::optional<std::size_t> last;
+  for (std::size_t i = datagrams.size(); i-- > 0 && !last;)
+    if (sender_of(datagrams[i]) == sender && std::any_of(datagrams[i].packets.begin(), datagrams[i].packets.end(), handshake))
+      last = i;
+  for (std::size_t i = last ? *last + 1 : 0; i < datagrams.size(); ++i)
+    if (sender_of(datagrams[i]) == sender) return i + 1;
+  return datagrams.size();
+}
+
 Flights work_out_flights(const ConnectionFacts& c, Side sender) {
   Flights out;
   std::array<SpaceState, 3> spaces;
   std::array<std::size_t, 2> overhead{};
   const auto& datagrams = c.connection->datagrams;
-  // One entry a datagram of the sender, held as long as the connection is:
-  // no spare room.
-  out.datagrams.reserve(std::size_t(std::count_if(datagrams.begin(), datagrams.end(),
+  // Through the sender's first datagram after its last Initial or
+  // Handshake packet: after that there is no CRYPTO of these spaces to
+  // follow, and the entries of a long connection's other datagrams would be
+  // held as long as it is, for nothing (pto_backoff ends its chain at that
+  // first datagram of 1-RTT packets alone).
+  const std::size_t end = handshake_flights_end(datagrams, sender);
+  out.datagrams.reserve(std::size_t(std::count_if(datagrams.begin(), datagrams.begin() + std::ptrdiff_t(end),
                                                   [&](const dissect::Datagram& d) { return sender_of(d) == sender; })));
   // A client's Initial space starts again with its first Initial that
   // carries the Retry's token (RFC 9002 §6.3): that ClientHello is new data,
@@ -89,7 +109,7 @@ Flights work_out_flights(const ConnectionFacts& c, Side sender) {
   // and reached the capture point late: it belongs to the space discarded.
   const std::optional<dissect::Bytes> retry = sender == Side::client ? retry_token(*c.connection) : std::nullopt;
   bool restarted = false;
-  for (std::size_t i = 0; i < datagrams.size(); ++i) {
+  for (std::size_t i = 0; i < end; ++i) {
     const auto& d = datagrams[i];
     const At at{d.frame, d.time_ns, i};
     if (sender_of(d) == sender && !restarted && answers_retry(d, retry)) {

@@ -76,7 +76,10 @@ struct CryptoAck {
 };
 
 struct Flights {
-  /// Every datagram the sender sent, in order.
+  /// Every datagram the sender sent, in order, through its first datagram
+  /// after its last Initial or Handshake packet (the handshake's flights;
+  /// what follows carries none of their CRYPTO). The ACKs below stop there
+  /// too.
   std::vector<FlightDatagram> datagrams;
   std::vector<NewAck> new_acks;
   /// By space, in order of arrival.
