@@ -338,6 +338,17 @@ BOOST_AUTO_TEST_CASE(report_replaces_an_existing_file) {
   BOOST_TEST(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);
 }
 
+// A report named by a symbolic link (/dev/stdout is one) is written
+// through it: the link stays a link, its target gets the text.
+BOOST_AUTO_TEST_CASE(report_writes_through_a_symbolic_link) {
+  const std::string dir = conform::test::scratch_dir("report_link");
+  const std::string target = conform::test::write_file(dir + "/target.txt", "old\n");
+  fs::create_symlink(target, dir + "/link.txt");
+  write_file_atomically(dir + "/link.txt", "new\n");
+  BOOST_TEST(fs::is_symlink(dir + "/link.txt"));
+  BOOST_TEST(conform::test::read_file(target) == "new\n");
+}
+
 // ---- JUnit report ----
 
 BOOST_AUTO_TEST_CASE(junit_report_golden) {

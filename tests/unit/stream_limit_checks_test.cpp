@@ -391,6 +391,20 @@ BOOST_AUTO_TEST_CASE(a_reporters_silent_wait_with_a_demand_only_in_total_is_not_
                           "(opened 5) says nothing of whether it wished for more while at this one)",
              r.summary);
 
+  // The fifth stream 0.3 ms after the raise to 5 reached the client's host:
+  // it had been waiting at 4 with it. A wish shown, not untold: FAIL. From
+  // the server's host the raise reaches the client later, so the capture
+  // cannot tell.
+  auto at_once = at_two_then_four(true);
+  at_once.connection().datagrams.back().time_ns = 20 * kMs + 300'000;
+  r = judge("streams_blocked_sent", client_run(at_once), params);
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(r.summary == "bidi streams: at the limit 4 from frame 3 (10.300 ms) wanting 5 (opened 5; it used the raise "
+                          "on arrival, frame 5), raised at frame 4; no STREAMS_BLOCKED 4 sent",
+             r.summary);
+  r = judge("streams_blocked_sent", client_run(at_once, Vantage::server), params);
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+
   // Never reporting a wait: judged by the demand.
   r = judge("streams_blocked_sent", client_run(at_two_then_four(false)), params);
   BOOST_TEST((r.verdict == Verdict::fail), r.summary);

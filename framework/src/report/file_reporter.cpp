@@ -32,9 +32,11 @@ void write_file_atomically(const std::string& path, const std::string& text) {
   const fs::path target(path);
   std::error_code ec;
   if (fs::is_directory(target, ec)) throw InputError({path}, "cannot write the report: is a folder");
-  // A device, pipe or socket (/dev/stdout, a FIFO a CI step reads) is
-  // written in place: renaming a temporary file over it would replace it.
-  if (fs::exists(target, ec) && !fs::is_regular_file(target, ec)) {
+  // A device, pipe or socket (a FIFO a CI step reads), or a symbolic link
+  // (/dev/stdout, whatever it points to), is written in place, through the
+  // link: renaming a temporary file over it would replace it (as root,
+  // /dev/stdout itself).
+  if (fs::is_symlink(target, ec) || (fs::exists(target, ec) && !fs::is_regular_file(target, ec))) {
     // errno is cleared before the open, so a failed open keeps its reason.
     errno = 0;
     std::ofstream out(target, std::ios::binary);

@@ -1,6 +1,8 @@
 // Judging *_BLOCKED frames against episodes at a limit.
 #include "check/quic/support/blocked_sent.hpp"
 
+#include "check/quic/support/crypto_flights.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -13,6 +15,14 @@ namespace {
 // first: one carrying it before the sender used the raise.
 const LimitSeen* in_flight_frame(const BlockedScope& scope, const AtLimit& a) {
   return find_frame(*scope.blocked, a.limit, 0, raise_read_at(a.passed ? &*a.passed : nullptr, *scope.blocked, a.limit));
+}
+
+// Whether the sender, at its own capture, went past the limit within
+// kReadNs of the raise's arrival: it had been waiting at the limit with more
+// to send, the wish RFC 9000 §4.1 and §4.6 ask it to report.
+bool used_raise_at_once(const BlockedScope& scope, const AtLimit& a) {
+  return scope.at_sender && a.raised && a.passed && a.passed->at.datagram > a.raised->at.datagram &&
+         a.passed->at.time_ns - a.raised->at.time_ns <= kReadNs;
 }
 
 }  // namespace
@@ -65,7 +75,7 @@ void judge_blocked(const BlockedScope& scope, const CaptureFacts& capture, std::
       continue;
     }
     const std::string raised = a->raised ? fmt::format("raised at frame {}", a->raised->at.frame) : "never raised";
-    if (reports && !scope.wanted_at_once) {
+    if (reports && !scope.wanted_at_once && !used_raise_at_once(scope, *a)) {
       found.untold.push_back(fmt::format(
           "{}: at the limit {} from frame {} ({}), {}, no {} {}: the sender sends {} at its other limits, and its "
           "demand ({}) says nothing of whether it wished for more while at this one",
@@ -74,9 +84,12 @@ void judge_blocked(const BlockedScope& scope, const CaptureFacts& capture, std::
       continue;
     }
     ++found.needed;
+    const std::string why = reports && !scope.wanted_at_once
+                                ? fmt::format("{}; it used the raise on arrival, frame {}", scope.why, a->passed->at.frame)
+                                : scope.why;
     found.problems.push_back(fmt::format("{}: at the limit {} from frame {} ({}) wanting {} ({}), {}; no {} {} sent",
                                          scope.what, a->limit, a->reached.frame, ms(a->reached.time_ns), scope.wanted,
-                                         scope.why, raised, scope.blocked_frame, a->limit));
+                                         why, raised, scope.blocked_frame, a->limit));
     found.evidence.push_back(
         quic_checks::evidence(capture, a->reached, fmt::format("{} reached the limit {}", scope.what, a->limit)));
   }

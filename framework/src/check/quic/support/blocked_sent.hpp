@@ -50,9 +50,10 @@ struct BlockedFindings {
 /// says the sender wanted more at some time, not while at this limit. So a
 /// wait without the frame, of a sender whose frames report its other waits
 /// of `scope` (it reports the waits it has), is untold, not a problem,
-/// unless the demand was wanted at once (scope.wanted_at_once). A sender
-/// that reports none is judged by its demand: nothing shows it reports any
-/// wait. An older limit the usage reached after the capture saw a raise
+/// unless the demand was wanted at once (scope.wanted_at_once) or, at the
+/// sender's own capture, it went past the limit within kReadNs of the
+/// raise's arrival (it had been waiting with more). A sender that reports
+/// none is judged by its demand: nothing shows it reports any wait. An older limit the usage reached after the capture saw a raise
 /// (LimitWalk::reached_in_flight) is a wait the sender reported when it
 /// sent the frame; without it, from a capture not at the sender, whether it
 /// waited is untold.
