@@ -2,7 +2,7 @@
 # The README's two commands on a fresh Debian 12 system, timed (issue 31):
 # a minimal bookworm made by debootstrap in WORK/root, entered with chroot,
 # holding only what a clone needs (git, ca-certificates) and the machine's
-# own apt sources, resolver and local CA certificates (a workplace whose
+# resolver and local CA certificates and Debian 12's own apt sources (a workplace whose
 # egress goes through a TLS proxy has its CA there; npm needs it). Nothing
 # of the project is installed: setup.sh's apt-get installs it all, g++,
 # cmake and Node.js included, which a new machine of this kind may have
@@ -13,7 +13,8 @@
 # Needs root (debootstrap, chroot, mounts) and Debian's debootstrap, which it
 # installs if missing. It binds /proc, /sys and /dev into the new system and
 # unmounts them on exit.
-# Usage: sudo bash bench/fresh_machine.sh WORK   (WORK is removed first)
+# Usage: sudo bash bench/fresh_machine.sh WORK   (a new folder, or an earlier
+#        run's, which is removed first)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:?usage: bash bench/fresh_machine.sh WORK}
@@ -23,20 +24,36 @@ if [ -n "$(git -C "$here" status --porcelain --untracked-files=no)" ]; then
   echo "fresh_machine.sh: $here has uncommitted changes; it times HEAD, so commit first" >&2
   exit 2
 fi
-command -v debootstrap > /dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap > /dev/null
+case "$(realpath -m "$work")" in
+  / | "$(realpath -m "$HOME")" | "$here" | "$here"/*)
+    echo "fresh_machine.sh: WORK must be a folder of its own, not /, your home or the checkout" >&2
+    exit 2 ;;
+esac
+if [ -e "$work" ] && [ ! -f "$work/debootstrap.log" ]; then
+  echo "fresh_machine.sh: $work exists and is no earlier run's folder (no debootstrap.log); give a new folder" >&2
+  exit 2
+fi
+if ! command -v debootstrap > /dev/null; then
+  apt-get update -q > /dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap > /dev/null
+fi
 
 unmount() { umount -R "$root/proc" "$root/sys" "$root/dev" 2> /dev/null || true; }
 trap unmount EXIT
 unmount
-rm -rf "$work"
+# Never remove through a mount left by an earlier run (the host's /dev).
+if findmnt -rn -o TARGET | grep -q "^$(realpath -m "$work")/"; then
+  echo "fresh_machine.sh: something is still mounted under $work; unmount it first" >&2
+  exit 2
+fi
+rm -rf --one-file-system "$work"
 mkdir -p "$work"
 
 echo "debootstrap (minbase bookworm) into $root ..."
 debootstrap --variant=minbase bookworm "$root" http://deb.debian.org/debian > "$work/debootstrap.log" 2>&1
-if [ -d /etc/apt/sources.list.d ] && ls /etc/apt/sources.list.d/*.sources > /dev/null 2>&1; then
-  cp /etc/apt/sources.list.d/*.sources "$root/etc/apt/sources.list.d/"
-  rm -f "$root/etc/apt/sources.list"
-fi
+printf '%s\n' "deb http://deb.debian.org/debian bookworm main" \
+  "deb http://deb.debian.org/debian bookworm-updates main" \
+  "deb http://deb.debian.org/debian-security bookworm-security main" > "$root/etc/apt/sources.list"
 cp /etc/resolv.conf /etc/hosts "$root/etc/"
 mkdir -p "$root/usr/local/share/ca-certificates"
 cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/" 2> /dev/null || true
