@@ -272,6 +272,23 @@ BOOST_AUTO_TEST_CASE(corrupt_and_cut_captures) {
   BOOST_TEST(contains(r.out, "#10 "), r.out);
 }
 
+// A pcapng block whose length points past the end of the file: the damage
+// is named at the block's own start, not at start + the bogus length (the
+// bad-input attack saw "at byte 1195733061" for a 30 kB file).
+BOOST_AUTO_TEST_CASE(a_garbage_pcapng_block_is_named_where_it_starts) {
+  const std::string dir = scratch_dir("bad_input_garbage_block");
+  const std::string bytes = read_file(kNgtcp2 + "handshake-dsb.pcapng");
+  // A block of an unknown type (0x99) claiming 1 GiB, little-endian as the file.
+  const std::string garbage{"\x99\x00\x00\x00\x00\x00\x00\x40\x00\x00\x00\x00\x00\x00\x00\x00", 16};
+  const std::string bad = write_file(dir + "/garbage.pcapng", bytes + garbage);
+  auto r = run_conform({"dissect", bad, "--keylog", kNgtcp2 + "handshake.keys"});
+  BOOST_TEST(contains(r.err, " at byte " + std::to_string(bytes.size()) + ": "), r.err);
+  // Not a file on disk: a device is named as such, not as missing.
+  r = run_conform({"check", "/dev/null", "--out", dir + "/out"}, ".", kEnv);
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(contains(r.err, "/dev/null: not a capture file on disk (a device, pipe or folder)"), r.err);
+}
+
 // A pcapng Decryption Secrets Block whose lengths do not hold together is
 // exit 2 naming the block and its byte offset, in check and dissect alike:
 // ignoring it would leave packets undecrypted for no visible reason.

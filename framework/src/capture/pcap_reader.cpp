@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <span>
@@ -196,13 +197,17 @@ long record_offset(const std::string& path, std::uint64_t n) {
   std::ifstream in(path, std::ios::binary);
   std::uint32_t magic = read_u32(in, false);
   if (!in) return -1;
+  // A damaged length points past the end of the file: the damage is where
+  // the record or block that holds it starts.
+  std::error_code ec;
+  const std::uint64_t size = std::filesystem::file_size(path, ec);
   if (magic == 0xa1b2c3d4 || magic == 0xa1b23c4d || magic == 0xd4c3b2a1 || magic == 0x4d3cb2a1) {
     const bool swapped = magic == 0xd4c3b2a1 || magic == 0x4d3cb2a1;
     std::uint64_t offset = 24;  // the file header
     for (std::uint64_t k = 1; k < n; ++k) {
       in.seekg(static_cast<std::streamoff>(offset + 8));
       const std::uint32_t captured = read_u32(in, swapped);
-      if (!in) break;
+      if (!in || (!ec && offset + 16 + std::uint64_t{captured} > size)) break;
       offset += 16 + std::uint64_t{captured};
     }
     return static_cast<long>(offset);
@@ -222,7 +227,7 @@ long record_offset(const std::string& path, std::uint64_t n) {
     const std::uint32_t type = swapped ? __builtin_bswap32(raw_type) : raw_type;
     const std::uint32_t length = swapped ? __builtin_bswap32(raw_length) : raw_length;
     if ((type == 6 || type == 3 || type == 2) && ++packets == n) return static_cast<long>(offset);
-    if (length < 12) return static_cast<long>(offset);
+    if (length < 12 || (!ec && offset + length > size)) return static_cast<long>(offset);
     offset += length;
   }
 }

@@ -263,7 +263,10 @@ int command_check(const CheckCommandOptions& options) {
   // What the command line alone shows wrong, all of it at once.
   std::vector<Diagnostic> problems;
   for (const auto& c : captures)
-    if (std::error_code ec; !fs::is_regular_file(c, ec)) problems.push_back({{c}, "no such capture file"});
+    if (std::error_code ec; !fs::is_regular_file(c, ec))
+      problems.push_back({{c}, fs::exists(c, ec) ? "not a capture file on disk (a device, pipe or folder): conform "
+                                                   "check reads a capture twice, so it needs a regular file"
+                                                 : "no such capture file"});
   std::vector<std::optional<Vantage>> given;
   try {
     given = given_vantages(options.vantages, captures, labels);
