@@ -135,7 +135,7 @@ BOOST_AUTO_TEST_CASE(rfc_initials_decode_to_their_frames) {
   BOOST_TEST(p1.decrypted());
   BOOST_TEST(*p1.packet_number == 1u);
   BOOST_TEST(p1.packet_number_length == 2u);
-  BOOST_TEST(to_hex(p1.scid) == kServerCid);
+  BOOST_TEST(to_hex(p1.extras().scid) == kServerCid);
   BOOST_TEST_REQUIRE(p1.frames.size() == 2u);
   const auto& ack = frame_at<AckFrame>(p1, 0);
   BOOST_TEST(ack.largest == 0u);
@@ -229,7 +229,7 @@ BOOST_AUTO_TEST_CASE(without_secrets_packets_stay_with_the_reason) {
   BOOST_TEST_REQUIRE(none.connections.size() == 1u);
   const Packet& hs = none.connections[0].datagrams[1].packets.at(1);
   BOOST_TEST((hs.undecryptable == Undecryptable::no_keys));
-  BOOST_TEST(hs.detail.find(kRfcClientRandom) != std::string::npos);
+  BOOST_TEST(hs.extras().detail.find(kRfcClientRandom) != std::string::npos);
   // Every datagram is still there, attributed to its connection.
   BOOST_TEST(none.connections[0].datagrams.size() == cap.datagrams.size());
 
@@ -238,7 +238,7 @@ BOOST_AUTO_TEST_CASE(without_secrets_packets_stay_with_the_reason) {
   BOOST_TEST(!t.connections[0].secrets_found);
   const Packet& p = t.connections[0].datagrams[3].packets.at(0);
   BOOST_TEST((p.undecryptable == Undecryptable::no_keys));
-  BOOST_TEST(p.detail.find("key log has no secrets for client random") != std::string::npos);
+  BOOST_TEST(p.extras().detail.find("key log has no secrets for client random") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(stateless_reset_is_recognised_by_its_token) {
@@ -256,7 +256,7 @@ BOOST_AUTO_TEST_CASE(stateless_reset_is_recognised_by_its_token) {
   BOOST_TEST(dgs[dgs.size() - 2].packets.at(0).decrypted());
   const Packet& p = dgs.back().packets.at(0);
   BOOST_TEST((p.undecryptable == Undecryptable::stateless_reset));
-  BOOST_TEST(p.detail.find("sequence 1") != std::string::npos, p.detail);
+  BOOST_TEST(p.extras().detail.find("sequence 1") != std::string::npos, p.extras().detail);
   // The tampered packet of full_connection() is no reset: no token matches.
   BOOST_TEST((dgs[6].packets.at(0).undecryptable == Undecryptable::authentication_failed));
 }
@@ -275,12 +275,12 @@ BOOST_AUTO_TEST_CASE(retry_is_verified_and_initial_keys_follow_the_new_dcid) {
   BOOST_TEST_REQUIRE(dgs.size() == 3u);
   const Packet& retry = dgs[1].packets.at(0);
   BOOST_TEST((retry.type == PacketType::retry));
-  BOOST_TEST(*retry.retry_integrity_ok);
-  BOOST_TEST(std::string(retry.token.begin(), retry.token.end()) == "token");
+  BOOST_TEST(*retry.extras().retry_integrity_ok);
+  BOOST_TEST(std::string(retry.extras().token.begin(), retry.extras().token.end()) == "token");
   const Packet& again = dgs[2].packets.at(0);
   BOOST_TEST(again.decrypted());
   BOOST_TEST(*again.packet_number == 3u);
-  BOOST_TEST(std::string(again.token.begin(), again.token.end()) == "token");
+  BOOST_TEST(std::string(again.extras().token.begin(), again.extras().token.end()) == "token");
 }
 
 // Cloudflare quiche starts TLS again after a Retry: the Initial that follows
@@ -310,7 +310,7 @@ BOOST_AUTO_TEST_CASE(a_new_client_hello_after_retry_chooses_the_key_log_entry) {
   BOOST_TEST_REQUIRE(c.datagrams.size() == 4u);
   const Packet& handshake = c.datagrams[3].packets.at(0);
   BOOST_TEST((handshake.type == PacketType::handshake));
-  BOOST_TEST(handshake.decrypted(), handshake.detail);
+  BOOST_TEST(handshake.decrypted(), handshake.extras().detail);
   frame_at<PingFrame>(handshake, 0);
 }
 
@@ -343,10 +343,10 @@ BOOST_AUTO_TEST_CASE(truncated_and_unknown_packets_are_recorded) {
   const Packet& truncated = dgs[1].packets.at(0);
   BOOST_TEST((truncated.undecryptable == Undecryptable::malformed_header));
   BOOST_TEST(truncated.length == 60u);
-  BOOST_TEST(truncated.detail.find("runs past the end") != std::string::npos);
+  BOOST_TEST(truncated.extras().detail.find("runs past the end") != std::string::npos);
   const Packet& vn = dgs[2].packets.at(0);
   BOOST_TEST((vn.type == PacketType::version_negotiation));
-  BOOST_TEST(vn.supported_versions == (std::vector<std::uint32_t>{1, 0x1a2a3a4a}));
+  BOOST_TEST(vn.extras().supported_versions == (std::vector<std::uint32_t>{1, 0x1a2a3a4a}));
 }
 
 // A connection seen only as the client's Initial never needed its TLS

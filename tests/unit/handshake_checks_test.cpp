@@ -869,16 +869,16 @@ BOOST_AUTO_TEST_CASE(datagram_size_after_loss_after_an_ack_declared_the_size_los
 BOOST_AUTO_TEST_CASE(datagram_size_after_loss_does_not_count_what_a_retry_discarded) {
   const dissect::Bytes token{7, 7, 7};
   Packet retry = packet(dissect::PacketType::retry, 0, {});
-  retry.token = token;
+  retry.edit_extras().token = token;
   Packet again = initial(1, {crypto(0, 1300)});
-  again.token = token;
+  again.edit_extras().token = token;
   TimelineBuilder b;
   b.send(Side::client, 0, {initial(0, {crypto(0, 1300)})}, 1400);
   b.send(Side::server, 1 * kMs, {retry}, 100);
   b.send(Side::client, 2 * kMs, {again}, 1400);
   b.send(Side::server, 3 * kMs, {initial(0, {ack(1, 1), crypto(0, 90)})}, 1200);
   Packet more = initial(2, {ack(0, 0), crypto(1300, 10)});
-  more.token = token;
+  more.edit_extras().token = token;
   b.send(Side::client, 20 * kMs, {more}, 1400);
   auto r = judge("datagram_size_after_loss", client_run(b), {{"by", "client"}});
   BOOST_TEST((r.verdict == Verdict::not_exercised), r.summary);
@@ -890,9 +890,9 @@ BOOST_AUTO_TEST_CASE(datagram_size_after_loss_does_not_count_what_a_retry_discar
 BOOST_AUTO_TEST_CASE(the_client_hello_after_a_retry_is_no_probe) {
   const dissect::Bytes token{7, 7, 7};
   Packet retry = packet(dissect::PacketType::retry, 0, {});
-  retry.token = token;
+  retry.edit_extras().token = token;
   const auto with_token = [&](Packet p) {
-    p.token = token;
+    p.edit_extras().token = token;
     return p;
   };
   TimelineBuilder b;
@@ -917,9 +917,9 @@ BOOST_AUTO_TEST_CASE(the_client_hello_after_a_retry_is_no_probe) {
 BOOST_AUTO_TEST_CASE(an_initial_from_before_the_retry_seen_late_is_no_probe) {
   const dissect::Bytes token{7, 7, 7};
   Packet retry = packet(dissect::PacketType::retry, 0, {});
-  retry.token = token;
+  retry.edit_extras().token = token;
   Packet answer = initial(2, {crypto(0, 300), padding(856)});
-  answer.token = token;
+  answer.edit_extras().token = token;
   TimelineBuilder b;
   b.send(Side::client, 0, {initial(0, {crypto(0, 300), padding(856)})});
   b.send(Side::server, 1 * kMs, {retry}, 100);

@@ -141,7 +141,7 @@ BOOST_AUTO_TEST_CASE(retry) {
     for (const auto& p : d.packets)
       if (p.type == PacketType::retry) {
         ++retries;
-        BOOST_TEST(p.retry_integrity_ok.value_or(false));
+        BOOST_TEST(p.extras().retry_integrity_ok.value_or(false));
       }
   BOOST_TEST(retries == 1u);
 }

@@ -298,7 +298,7 @@ Packet Dissector::State::decode(const Route& r, std::span<const std::uint8_t> by
     p.space = space_of(p.type);
     p.length = bytes.size();
     p.undecryptable = Undecryptable::malformed_header;
-    p.detail = why;
+    p.edit_extras().detail = why;
     return p;
   }
   p.type = h->type;
@@ -306,21 +306,24 @@ Packet Dissector::State::decode(const Route& r, std::span<const std::uint8_t> by
   p.length = h->end;
   p.version = h->version;
   p.dcid = h->dcid;
-  p.scid = h->scid;
-  p.token.assign(h->token.begin(), h->token.end());
+  if (h->long_header) {
+    p.edit_extras().scid = h->scid;
+    p.edit_extras().token.assign(h->token.begin(), h->token.end());
+  }
   const auto packet = bytes.first(h->end);
   switch (h->type) {
     case PacketType::version_negotiation:
-      p.supported_versions = supported_versions(packet.subspan(h->pn_offset));
+      p.edit_extras().supported_versions = supported_versions(packet.subspan(h->pn_offset));
       return p;
     case PacketType::unknown_version:
       p.undecryptable = Undecryptable::unknown_version;
-      p.detail = fmt::format("version 0x{:08x}", h->version);
+      p.edit_extras().detail = fmt::format("version 0x{:08x}", h->version);
       return p;
     case PacketType::retry: {
       const auto& conn = connection(r.connection);
-      p.retry_integrity_ok = retry_integrity_ok(conn.original_dcid, packet);
-      if (*p.retry_integrity_ok) {
+      const bool intact = retry_integrity_ok(conn.original_dcid, packet);
+      p.edit_extras().retry_integrity_ok = intact;
+      if (intact) {
         state(r.connection).retry_scid = h->scid;
         table.add_cid(r.connection, Side::server, h->scid);
       }
@@ -331,7 +334,7 @@ Packet Dissector::State::decode(const Route& r, std::span<const std::uint8_t> by
   LevelKeys* keys = level(r.connection, r.sender, p, why);
   if (!keys || keys->empty()) {
     p.undecryptable = Undecryptable::no_keys;
-    p.detail = why;
+    p.edit_extras().detail = why;
     return p;
   }
   decrypt(r.connection, r.sender, *keys, *h, packet, p);
@@ -344,7 +347,7 @@ Packet Dissector::State::decode(const Route& r, std::span<const std::uint8_t> by
     const auto& tokens = state(r.connection).ep[index(r.sender)].reset_tokens;
     if (auto it = tokens.find(tail); it != tokens.end()) {
       p.undecryptable = Undecryptable::stateless_reset;
-      p.detail = fmt::format("ends with the Stateless Reset Token of connection ID sequence {} (RFC 9000 §10.3)",
+      p.edit_extras().detail = fmt::format("ends with the Stateless Reset Token of connection ID sequence {} (RFC 9000 §10.3)",
                              it->second);
     }
   }

@@ -110,7 +110,7 @@ void Dissector::State::decrypt(std::size_t conn, Side sender, LevelKeys& keys, c
       if (try_open(conn, sender, keys, candidate, h, bytes, p)) return;
   }
   p.undecryptable = Undecryptable::authentication_failed;
-  p.detail = p.type == PacketType::one_rtt
+  p.edit_extras().detail = p.type == PacketType::one_rtt
                  ? "AEAD tag did not verify with the current, next or previous 1-RTT keys"
                  : fmt::format("AEAD tag did not verify with the {} keys", to_string(p.type));
 }

@@ -14,6 +14,7 @@
 #include "dissect/transport_parameters.hpp"
 
 #include "capture/pcap_reader.hpp"
+#include "common/boxed.hpp"
 
 #include <cstdint>
 #include <map>
@@ -39,33 +40,50 @@ enum class Undecryptable : std::uint8_t {
 };
 std::string_view to_string(Undecryptable reason);
 
-struct Packet {
-  PacketType type = PacketType::one_rtt;
-  PacketSpace space = PacketSpace::none;
-  std::size_t offset = 0;  // bytes from the start of the UDP payload
-  std::size_t length = 0;  // bytes of this packet, header and tag included
-  std::uint32_t version = 0;
-  ConnectionId dcid;
+/// What few packets carry: long-header fields, a Retry's or a Version
+/// Negotiation's contents, why a packet could not be read. Kept out of line
+/// so that the many 1-RTT packets of a long connection carry one pointer:
+/// `conform check` holds every packet of a connection until it ends.
+struct PacketExtras {
   ConnectionId scid;  // long headers
   Bytes token;        // Initial Token or Retry Token
+  std::optional<bool> retry_integrity_ok;  // Retry: RFC 9001 §5.8
+  std::vector<std::uint32_t> supported_versions;  // Version Negotiation
+  std::string detail;  // for `Packet::undecryptable`: what exactly
+};
+
+struct Packet {
+  std::size_t offset = 0;  // bytes from the start of the UDP payload
+  std::size_t length = 0;  // bytes of this packet, header and tag included
+  std::size_t payload_length = 0;  // plaintext bytes of frames
   /// Set once header protection is removed (RFC 9001 §5.4), which needs keys.
   std::optional<std::uint64_t> packet_number;
+  ConnectionId dcid;
+  std::vector<Frame> frames;
+  std::uint32_t version = 0;
   unsigned packet_number_length = 0;  // 1-4 bytes on the wire
-  std::optional<unsigned> key_phase;  // 1-RTT: the Key Phase bit (RFC 9001 §6)
   /// 1-RTT: key updates the sender made before these keys; 0 is
   /// *_TRAFFIC_SECRET_0 (RFC 9001 §6.1).
   unsigned key_generation = 0;
+  std::optional<unsigned> key_phase;  // 1-RTT: the Key Phase bit (RFC 9001 §6)
+  PacketType type = PacketType::one_rtt;
+  PacketSpace space = PacketSpace::none;
   /// The Reserved Bits after header protection removal; a sender MUST set
   /// them to 0 (RFC 9000 §17.2, §17.3.1).
   std::uint8_t reserved_bits = 0;
-  std::size_t payload_length = 0;  // plaintext bytes of frames
   std::optional<Undecryptable> undecryptable;
-  std::string detail;  // for `undecryptable`: what exactly
-  std::optional<bool> retry_integrity_ok;  // Retry: RFC 9001 §5.8
-  std::vector<std::uint32_t> supported_versions;  // Version Negotiation
-  std::vector<Frame> frames;
 
   bool decrypted() const { return !undecryptable && packet_number.has_value(); }
+  /// The packet's extras, empty ones when it has none.
+  const PacketExtras& extras() const {
+    static const PacketExtras none;
+    return extras_.get() ? *extras_.get() : none;
+  }
+  /// The packet's extras to fill in, made on first use.
+  PacketExtras& edit_extras() { return extras_.make(); }
+
+ private:
+  Boxed<PacketExtras> extras_;
 };
 
 /// Where a datagram came from when the capture held several in one record:

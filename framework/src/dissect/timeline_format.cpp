@@ -37,17 +37,17 @@ std::string describe_packet(const Packet& p) {
   if (p.reserved_bits) s += fmt::format(" reserved_bits={}", p.reserved_bits);
   s += fmt::format(" {}B", p.length);
   if (p.type == PacketType::retry) {
-    s += fmt::format(" scid={} token_len={} integrity={}", to_hex(p.scid), p.token.size(),
-                     p.retry_integrity_ok.value_or(false) ? "ok" : "BAD");
+    s += fmt::format(" scid={} token_len={} integrity={}", to_hex(p.extras().scid), p.extras().token.size(),
+                     p.extras().retry_integrity_ok.value_or(false) ? "ok" : "BAD");
     return s;
   }
   if (p.type == PacketType::version_negotiation) {
     s += " versions=";
-    for (std::size_t i = 0; i < p.supported_versions.size(); ++i)
-      s += fmt::format("{}0x{:08x}", i ? "," : "", p.supported_versions[i]);
+    for (std::size_t i = 0; i < p.extras().supported_versions.size(); ++i)
+      s += fmt::format("{}0x{:08x}", i ? "," : "", p.extras().supported_versions[i]);
     return s;
   }
-  if (p.undecryptable) return s + fmt::format(" UNDECRYPTABLE {}: {}", to_string(*p.undecryptable), p.detail);
+  if (p.undecryptable) return s + fmt::format(" UNDECRYPTABLE {}: {}", to_string(*p.undecryptable), p.extras().detail);
   s += ":";
   for (std::size_t i = 0; i < p.frames.size(); ++i) s += (i ? ", " : " ") + describe_frame(p.frames[i]);
   return s;
@@ -186,10 +186,10 @@ nlohmann::json packet_json(const Packet& p) {
   j["length"] = p.length;
   if (p.type != PacketType::one_rtt) {
     j["version"] = p.version;
-    j["scid"] = to_hex(p.scid);
+    j["scid"] = to_hex(p.extras().scid);
   }
   j["dcid"] = to_hex(p.dcid);
-  if (!p.token.empty()) j["token"] = to_hex(p.token);
+  if (!p.extras().token.empty()) j["token"] = to_hex(p.extras().token);
   if (p.packet_number) {
     j["packet_number"] = *p.packet_number;
     j["packet_number_length"] = p.packet_number_length;
@@ -200,11 +200,11 @@ nlohmann::json packet_json(const Packet& p) {
     j["key_phase"] = *p.key_phase;
     j["key_generation"] = p.key_generation;
   }
-  if (p.retry_integrity_ok) j["retry_integrity_ok"] = *p.retry_integrity_ok;
-  if (p.type == PacketType::version_negotiation) j["supported_versions"] = p.supported_versions;
+  if (p.extras().retry_integrity_ok) j["retry_integrity_ok"] = *p.extras().retry_integrity_ok;
+  if (p.type == PacketType::version_negotiation) j["supported_versions"] = p.extras().supported_versions;
   if (p.undecryptable) {
     j["undecryptable"] = to_string(*p.undecryptable);
-    j["detail"] = p.detail;
+    j["detail"] = p.extras().detail;
   }
   auto frames = nlohmann::json::array();
   for (const auto& f : p.frames) frames.push_back(frame_to_json(f));

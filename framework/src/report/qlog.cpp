@@ -139,7 +139,7 @@ json header_json(const dissect::Packet& p) {
   if (p.packet_number) h["packet_number"] = *p.packet_number;
   if (p.type != dissect::PacketType::one_rtt && p.type != dissect::PacketType::unknown_version) {
     h["version"] = fmt::format("{:08x}", p.version);
-    h["scid"] = dissect::to_hex(p.scid);
+    h["scid"] = dissect::to_hex(p.extras().scid);
   }
   h["dcid"] = dissect::to_hex(p.dcid);
   if (p.key_phase) h["key_phase_bit"] = *p.key_phase;
@@ -199,11 +199,11 @@ json packet_data(const dissect::Packet& p, std::size_t datagram_id, bool coalesc
   if (coalesced) data["is_coalesced"] = true;
   if (p.type == dissect::PacketType::version_negotiation) {
     json versions = json::array();
-    for (auto v : p.supported_versions) versions.push_back(fmt::format("{:08x}", v));
+    for (auto v : p.extras().supported_versions) versions.push_back(fmt::format("{:08x}", v));
     data["supported_versions"] = versions;
   }
-  if (p.type == dissect::PacketType::retry && !p.token.empty())
-    data["retry_token"] = {{"raw", {{"length", p.token.size()}, {"data", dissect::to_hex(p.token)}}}};
+  if (p.type == dissect::PacketType::retry && !p.extras().token.empty())
+    data["retry_token"] = {{"raw", {{"length", p.extras().token.size()}, {"data", dissect::to_hex(p.extras().token)}}}};
   json frames = json::array();
   for (const auto& f : p.frames) frames.push_back(frame_json(f, delay_exponent));
   if (!frames.empty()) data["frames"] = std::move(frames);
@@ -237,7 +237,7 @@ void write_connection(EventWriter& events, const dissect::Connection& c, QlogVan
       if (!readable) {
         json data = {{"header", header_json(p)}, {"raw", {{"length", p.length}}},
                      {"datagram_id", i}, {"trigger", drop_trigger(*p.undecryptable)},
-                     {"details", p.detail}};
+                     {"details", p.extras().detail}};
         events.write(d.time_ns, "quic:packet_dropped", std::move(data), group);
         continue;
       }

@@ -48,7 +48,7 @@ json packet_json(const dissect::Packet& p, StringTable& strings) {
   json packet = {strings.index(std::string(dissect::to_string(p.type))),
                  p.packet_number ? json(*p.packet_number) : json(nullptr), p.length, std::move(frames)};
   if (p.undecryptable)
-    packet.push_back({strings.index(std::string(dissect::to_string(*p.undecryptable))), strings.index(p.detail)});
+    packet.push_back({strings.index(std::string(dissect::to_string(*p.undecryptable))), strings.index(p.extras().detail)});
   return packet;
 }
 

@@ -7,7 +7,7 @@ namespace {
 
 bool has_initial(const dissect::Datagram& d, bool with_token, const dissect::Bytes& token) {
   return std::any_of(d.packets.begin(), d.packets.end(), [&](const dissect::Packet& p) {
-    return p.type == dissect::PacketType::initial && (p.token == token) == with_token;
+    return p.type == dissect::PacketType::initial && (p.extras().token == token) == with_token;
   });
 }
 
@@ -16,7 +16,7 @@ bool has_initial(const dissect::Datagram& d, bool with_token, const dissect::Byt
 std::optional<dissect::Bytes> retry_token(const dissect::Connection& c) {
   for (const auto& d : c.datagrams)
     for (const auto& p : d.packets)
-      if (p.type == dissect::PacketType::retry) return p.token;
+      if (p.type == dissect::PacketType::retry) return p.extras().token;
   return std::nullopt;
 }
 
