@@ -1,6 +1,7 @@
 // The UDP datagrams of a capture, read through libpcap; link layers and IP
 // headers are unwrapped here (RFC 791, RFC 8200, RFC 768).
 #include "capture/pcap_reader.hpp"
+#include "capture/pcap_open.hpp"
 
 #include "common/input_error.hpp"
 
@@ -237,11 +238,9 @@ long record_offset(const std::string& path, std::uint64_t n) {
 CaptureSummary for_each_datagram(const std::string& path,
                                  const std::function<void(const CapturedDatagram&)>& on_datagram,
                                  const std::function<void(std::uint64_t offset)>& on_offset) {
-  char err[PCAP_ERRBUF_SIZE] = {};
-  std::unique_ptr<pcap_t, decltype(&pcap_close)> pcap(
-      pcap_open_offline_with_tstamp_precision(path.c_str(), PCAP_TSTAMP_PRECISION_NANO, err), &pcap_close);
-  if (!pcap) throw InputError({path}, std::string("cannot read capture: ") + err);
-  const int link_type = pcap_datalink(pcap.get());
+  const PcapFile capture(path);
+  pcap_t* const pcap = capture.get();
+  const int link_type = pcap_datalink(pcap);
   const char* link_name = pcap_datalink_val_to_name(link_type);
   if (!supported(link_type))
     throw InputError({path}, std::string("unsupported link type ") + (link_name ? link_name : std::to_string(link_type)));
@@ -251,10 +250,10 @@ CaptureSummary for_each_datagram(const std::string& path,
   const u_char* data = nullptr;
   int rc = 0;
   CapturedDatagram d;  // reused: its payload buffer keeps its capacity
-  while ((rc = pcap_next_ex(pcap.get(), &header, &data)) == 1) {
+  while ((rc = pcap_next_ex(pcap, &header, &data)) == 1) {
     const std::uint64_t frame = ++summary.records;
     if (on_offset && frame % kOffsetEvery == 0)
-      if (FILE* file = pcap_file(pcap.get())) on_offset(static_cast<std::uint64_t>(std::max(0L, std::ftell(file))));
+      if (FILE* file = pcap_file(pcap)) on_offset(static_cast<std::uint64_t>(std::max(0L, std::ftell(file))));
     d.from = d.to = NetEndpoint{};
     d.truncated = d.checksum_offloaded = false;
     switch (parse_udp(ip_packet(link_type, {data, header->caplen}), d)) {
@@ -275,7 +274,7 @@ CaptureSummary for_each_datagram(const std::string& path,
     on_datagram(d);
   }
   if (rc == PCAP_ERROR) {
-    const std::string why = pcap_geterr(pcap.get());
+    const std::string why = pcap_geterr(pcap);
     const long offset = record_offset(path, summary.records + 1);
     summary.damage = "frame " + std::to_string(summary.records + 1) +
                      (offset >= 0 ? " at byte " + std::to_string(offset) : std::string()) + ": " + why;

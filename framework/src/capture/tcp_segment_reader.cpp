@@ -1,6 +1,7 @@
 // The TCP segments of a capture, read through libpcap. Kept apart from the
 // UDP reader: the two share only libpcap, and each parses its own headers.
 #include "capture/tcp_segment_reader.hpp"
+#include "capture/pcap_open.hpp"
 
 #include "common/input_error.hpp"
 
@@ -82,12 +83,9 @@ std::optional<TcpSegment> parse_tcp(std::span<const std::uint8_t> ip, std::uint3
 }  // namespace
 
 std::vector<TcpSegment> read_tcp_segments(const std::string& path, bool allow_cut_end) {
-  char err[PCAP_ERRBUF_SIZE] = {};
-  std::unique_ptr<pcap_t, decltype(&pcap_close)> pcap(
-      pcap_open_offline_with_tstamp_precision(path.c_str(), PCAP_TSTAMP_PRECISION_NANO, err),
-      &pcap_close);
-  if (!pcap) throw InputError({path}, std::string("cannot read capture: ") + err);
-  const int link_type = pcap_datalink(pcap.get());
+  const PcapFile capture(path);
+  pcap_t* const pcap = capture.get();
+  const int link_type = pcap_datalink(pcap);
   if (link_type != DLT_RAW && link_type != DLT_EN10MB && link_type != DLT_LINUX_SLL)
     throw InputError({path}, std::string("unsupported link type ") +
                                  (pcap_datalink_val_to_name(link_type) ?: "?"));
@@ -96,7 +94,7 @@ std::vector<TcpSegment> read_tcp_segments(const std::string& path, bool allow_cu
   const u_char* data = nullptr;
   std::uint64_t frame = 0;
   int rc = 0;
-  while ((rc = pcap_next_ex(pcap.get(), &header, &data)) == 1) {
+  while ((rc = pcap_next_ex(pcap, &header, &data)) == 1) {
     ++frame;
     std::span<const std::uint8_t> whole{data, header->caplen};
     auto ip = ipv4_packet(link_type, whole);
@@ -110,7 +108,7 @@ std::vector<TcpSegment> read_tcp_segments(const std::string& path, bool allow_cu
     out.push_back(*segment);
   }
   if (rc == PCAP_ERROR) {
-    const std::string why = pcap_geterr(pcap.get());
+    const std::string why = pcap_geterr(pcap);
     // libpcap's words for a short read at the end of the file.
     if (allow_cut_end && why.find("truncated") != std::string::npos) return out;
     throw InputError({path}, "frame " + std::to_string(frame + 1) + ": " + why);
