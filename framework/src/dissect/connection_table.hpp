@@ -14,6 +14,8 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -51,15 +53,21 @@ class ConnectionTable {
  private:
   using Key = std::pair<NetEndpoint, NetEndpoint>;  // (client, server)
 
-  // Ordered lexicographically and searchable by a view, so a lookup per
-  // datagram allocates nothing.
-  struct ByteOrder {
+  // Hashed and searchable by a view, so a lookup per datagram allocates
+  // nothing and compares one ID, not a tree's path of them.
+  struct ByteHash {
     using is_transparent = void;
-    bool operator()(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) const {
-      return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
+    std::size_t operator()(std::span<const std::uint8_t> id) const {
+      return std::hash<std::string_view>{}({reinterpret_cast<const char*>(id.data()), id.size()});
     }
   };
-  std::map<ConnectionId, std::pair<std::size_t, Side>, ByteOrder> owners_;
+  struct ByteEqual {
+    using is_transparent = void;
+    bool operator()(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) const {
+      return std::equal(a.begin(), a.end(), b.begin(), b.end());
+    }
+  };
+  std::unordered_map<ConnectionId, std::pair<std::size_t, Side>, ByteHash, ByteEqual> owners_;
   std::set<std::size_t, std::greater<>> lengths_;
   std::map<Key, std::size_t> client_server_;
   std::map<std::pair<std::size_t, Side>, std::vector<ConnectionId>> cids_;

@@ -9,6 +9,8 @@
 #include <array>
 #include <map>
 #include <set>
+#include <utility>
+#include <vector>
 
 namespace conform {
 namespace {
@@ -38,6 +40,48 @@ struct Seen {
   std::uint64_t frame;
 };
 
+// The packets of one space the capture saw, by number, the first sighting
+// of each. Numbers rise in a space, so almost every one is appended to a
+// sorted vector; one below the last goes to a map (a map's node for every
+// packet was most of the survey's time on large captures).
+class SeenPackets {
+ public:
+  void add(std::uint64_t pn, Seen seen) {
+    if (in_order_.empty() || in_order_.back().first < pn)
+      in_order_.emplace_back(pn, seen);
+    else if (!in_vector(pn))
+      late_.emplace(pn, seen);
+  }
+  const Seen* find(std::uint64_t pn) const {
+    if (const auto it = lower(pn); it != in_order_.end() && it->first == pn) return &it->second;
+    const auto it = late_.find(pn);
+    return it == late_.end() ? nullptr : &it->second;
+  }
+  void clear() {
+    in_order_.clear();
+    late_.clear();
+  }
+  /// Each packet, in no particular order.
+  template <class F>
+  void for_each(F f) const {
+    for (const auto& [pn, seen] : in_order_) f(pn, seen);
+    for (const auto& [pn, seen] : late_) f(pn, seen);
+  }
+
+ private:
+  using Entry = std::pair<std::uint64_t, Seen>;
+  std::vector<Entry>::const_iterator lower(std::uint64_t pn) const {
+    return std::lower_bound(in_order_.begin(), in_order_.end(), pn,
+                            [](const Entry& e, std::uint64_t n) { return e.first < n; });
+  }
+  bool in_vector(std::uint64_t pn) const {
+    const auto it = lower(pn);
+    return it != in_order_.end() && it->first == pn;
+  }
+  std::vector<Entry> in_order_;
+  std::map<std::uint64_t, Seen> late_;
+};
+
 // What one connection shows of `acker`'s ACKs of its peer's packets.
 class AckReader {
  public:
@@ -63,7 +107,7 @@ class AckReader {
         if (!p.decrypted() || p.space == dissect::PacketSpace::none) continue;
         const auto space = std::size_t(p.space);
         if (!from_acker) {
-          seen_[space].emplace(*p.packet_number, Seen{d.time_ns, d.frame});
+          seen_[space].add(*p.packet_number, Seen{d.time_ns, d.frame});
           continue;
         }
         for (const auto& f : p.frames)
@@ -80,13 +124,13 @@ class AckReader {
       const auto& acks = acks_[space];
       std::vector<std::uint64_t> highest_after(acks.size() + 1, 0);  // the largest of acks[k..]
       for (std::size_t k = acks.size(); k-- > 0;) highest_after[k] = std::max(highest_after[k + 1], acks[k].largest + 1);
-      for (const auto& [pn, seen] : seen_[space]) {
-        if (acked_[space].contains(pn)) continue;
+      seen_[space].for_each([&](std::uint64_t pn, const Seen& seen) {
+        if (acked_[space].contains(pn)) return;
         const auto first_after = std::upper_bound(acks.begin(), acks.end(), seen.time_ns,
                                                   [](std::int64_t t, const AckSeen& a) { return t < a.time_ns; });
-        if (highest_after[std::size_t(first_after - acks.begin())] <= pn + 1) continue;
+        if (highest_after[std::size_t(first_after - acks.begin())] <= pn + 1) return;
         if (signs.skipped++ == 0 || seen.frame < signs.first_skipped_frame) signs.first_skipped_frame = seen.frame;
-      }
+      });
     }
   }
 
@@ -103,10 +147,10 @@ class AckReader {
     // says how long it was held.
     const std::int64_t held =
         space == dissect::PacketSpace::application ? std::int64_t(ack.ack_delay << exponent_) * 1000 : 0;
-    if (auto it = seen.find(ack.largest); it != seen.end() && (!reacted_[s] || ack.largest > *reacted_[s])) {
+    if (const Seen* first = seen.find(ack.largest); first && (!reacted_[s] || ack.largest > *reacted_[s])) {
       reacted_[s] = ack.largest;
       ++signs.samples;
-      const std::int64_t reaction = std::max<std::int64_t>(0, now - it->second.time_ns - held);
+      const std::int64_t reaction = std::max<std::int64_t>(0, now - first->time_ns - held);
       signs.reaction_ns = std::min(signs.reaction_ns.value_or(reaction), reaction);
     }
     for (const auto& r : ack.ranges) acked_[s].add(r.smallest, r.largest + 1);
@@ -116,7 +160,7 @@ class AckReader {
   const dissect::Connection& c_;
   Side acker_;
   unsigned exponent_ = 3;  // §18.2's default
-  std::array<std::map<std::uint64_t, Seen>, 3> seen_;
+  std::array<SeenPackets, 3> seen_;
   std::array<std::optional<std::uint64_t>, 3> reacted_;
   std::array<dissect::RangeSet, 3> acked_;   // every packet number an ACK covered
   std::array<std::vector<AckSeen>, 3> acks_;  // each ACK, in capture order
