@@ -76,14 +76,20 @@ if [ ! -s "$capture" ]; then
 fi
 size=$(stat -c %s "$capture")
 echo "capture: $size bytes, $runs x $clients connections"
+# Each measurement writes a --out folder of a new name, and they are removed
+# only after the last: ext4 makes files slowly (several seconds for the
+# 10 000 folders) right after as many were deleted, which a user's first
+# check does not pay.
+rm -rf "$work"/out "$work"/out-*
 for jobs in ${JOBS:-1 2}; do
-  rm -rf "$work/out"
-  /usr/bin/time -v "$build/conform" check "$capture" --keylog "$keys" "$here/suites/capture" --out "$work/out" -q \
+  out=$work/out-$$-j$jobs
+  /usr/bin/time -v "$build/conform" check "$capture" --keylog "$keys" "$here/suites/capture" --out "$out" -q \
     -j "$jobs" > "$work/console.txt" 2> "$work/time.txt" || true
   tail -1 "$work/console.txt"
   wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/time.txt")
   rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time.txt")
   secs=$(echo "$wall" | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
   echo "conform check -j $jobs: $wall wall ($secs s), $(echo "scale=1; $size / 1000000 / $secs" | bc) MB/s, peak RSS $((rss / 1024)) MiB"
-  echo "--out: $(du -sb "$work/out" | cut -f1) bytes"
+  echo "--out: $(du -sb "$out" | cut -f1) bytes"
 done
+rm -rf "$work"/out-*
