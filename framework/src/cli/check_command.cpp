@@ -137,10 +137,12 @@ std::vector<std::optional<Vantage>> given_vantages(const std::vector<std::string
     } else if (named.empty()) {
       problem(fmt::format("'{}' names no capture given", file));
     } else if (named.size() > 1) {
+      // What names each alone: its console label, or its path where the
+      // label is the very name refused.
       std::vector<std::string> which;
-      for (std::size_t k : named) which.push_back(labels[k]);
-      problem(fmt::format("'{}' names {} captures given: name one by its path or as the console does ({})", file,
-                          named.size(), fmt::join(which, ", ")));
+      for (std::size_t k : named) which.push_back(labels[k] != file ? labels[k] : captures[k]);
+      problem(fmt::format("'{}' names {} captures given: name one by its path or as the console labels it ({})",
+                          file, named.size(), fmt::join(which, ", ")));
     } else if (auto& slot = for_one[named.front()]; slot && *slot != *v) {
       problem(fmt::format("{} given two vantages: {} and {}", captures[named.front()], to_string(*slot),
                           to_string(*v)));
