@@ -158,7 +158,7 @@ BOOST_AUTO_TEST_CASE(a_malformed_key_log_is_exit_2_naming_the_line) {
   const std::string many = write_file(dir + "/many.keys", garbage);
   r = run_conform({"dissect", capture, "--keylog", many});
   BOOST_TEST(r.exit_code == 2);
-  BOOST_TEST(contains(r.err, many + ":5:1: client random is not 32 bytes of hex\n" + many +
+  BOOST_TEST(contains(r.err, many + ":5:25: client random is not 32 bytes of hex\n" + many +
                                  ": 3 more malformed key log lines\n"),
              r.err);
 
@@ -327,6 +327,20 @@ BOOST_AUTO_TEST_CASE(a_damaged_secrets_block_is_exit_2_naming_block_and_byte) {
     BOOST_TEST(r.err == expected, d.name << ": " << r.err);
     BOOST_TEST(r.out.empty(), d.name);
   }
+  // A key log line in the block that is no key log line: named by the
+  // block's byte and the line's place in it, in check and dissect alike.
+  std::string bad_line = bytes;
+  const std::size_t random_at = kDsb + 16 + std::string("CLIENT_HANDSHAKE_TRAFFIC_SECRET ").size();
+  bad_line[random_at] = 'z';
+  const std::string capture = write_file(dir + "/line.pcapng", bad_line);
+  const std::string expected =
+      capture + " (Decryption Secrets Block at byte 108):1:33: client random is not 32 bytes of hex";
+  auto r = run_conform({"check", capture, suite, "--out", dir + "/out", "--json", dir + "/r.json"}, ".", kEnv);
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(contains(r.err, expected), r.err);
+  r = run_conform({"dissect", capture});
+  BOOST_TEST(r.exit_code == 2, r.err);
+  BOOST_TEST(contains(r.err, expected), r.err);
 }
 
 // A size without an upper bound let one typo allocate gigabytes: the

@@ -60,6 +60,11 @@ BOOST_AUTO_TEST_CASE(bad_lines_name_file_and_line_and_the_rest_still_counts) {
   }
   BOOST_TEST(log.problems[0].str().rfind("k.log:1:1: ", 0) == 0u);
   BOOST_TEST(log.problems[0].message.find("unknown key log label") != std::string::npos);
+  // Each at the field it is about: the whole line for a count of fields,
+  // the client random on line 3, the secret on line 4.
+  BOOST_TEST(log.problems[1].pos.column == 1u);
+  BOOST_TEST(log.problems[2].pos.column == 25u);
+  BOOST_TEST(log.problems[3].pos.column == 25u + r.size() + 1u);
   BOOST_TEST(log.connections.size() == 1u);
 }
 

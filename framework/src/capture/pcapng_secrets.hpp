@@ -13,6 +13,12 @@ namespace conform {
 struct SecretsBlock {
   std::uint64_t offset = 0;  // bytes from the start of the file
   std::string key_log;       // NSS key log text
+
+  /// How a problem in its key log names it: "CAPTURE (Decryption Secrets
+  /// Block at byte N)", followed by the line and column.
+  std::string source(const std::string& capture) const {
+    return capture + " (Decryption Secrets Block at byte " + std::to_string(offset) + ")";
+  }
 };
 
 /// The TLS key logs of every Decryption Secrets Block of `path`, in file

@@ -46,9 +46,7 @@ int command_dissect(const DissectCommandOptions& options) {
   dissect::KeyLog keys;
   // Secrets embedded in a pcapng come first; --keylog files add to them.
   for (const auto& block : read_pcapng_secrets(options.capture))
-    dissect::merge_key_log(keys, dissect::parse_key_log(block.key_log,
-                                                        options.capture + " (Decryption Secrets Block at byte " +
-                                                            std::to_string(block.offset) + ")"));
+    dissect::merge_key_log(keys, dissect::parse_key_log(block.key_log, block.source(options.capture)));
   for (const auto& path : options.keylogs) dissect::merge_key_log(keys, dissect::read_key_log(path));
   dissect::require_well_formed(keys);
   // Datagrams stream into the dissector: memory holds the timeline, not

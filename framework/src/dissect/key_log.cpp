@@ -42,13 +42,16 @@ std::vector<std::string_view> fields(std::string_view line) {
 KeyLog parse_key_log(std::string_view text, const std::string& file) {
   KeyLog log;
   std::uint32_t line_no = 0;
-  auto problem = [&](std::string message) {
-    log.problems.push_back({{file, line_no, 1}, std::move(message)});  // the whole line
+  std::string_view line;
+  // At the field it is about (a view into `line`), else the line's start.
+  auto problem = [&](std::string message, std::string_view field = {}) {
+    const auto column = field.empty() ? 1u : static_cast<std::uint32_t>(field.data() - line.data() + 1);
+    log.problems.push_back({{file, line_no, column}, std::move(message)});
   };
   while (!text.empty()) {
     ++line_no;
     std::size_t eol = text.find('\n');
-    std::string_view line = text.substr(0, eol);
+    line = text.substr(0, eol);
     text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     auto f = fields(line);
@@ -57,13 +60,13 @@ KeyLog parse_key_log(std::string_view text, const std::string& file) {
       // Not used, but still an NSS key log line: hex, as the file copies it
       // on into each connection's folder.
       if (f.size() != 3 || !from_hex(f[1]) || !from_hex(f[2]))
-        problem("expected 'LABEL <client random> <secret>' in hex after " + quote_bytes(f[0], '\'', 32));
+        problem("expected 'LABEL <client random> <secret>' in hex after " + quote_bytes(f[0], '\'', 32), f[0]);
       continue;
     }
     TlsSecrets probe;
     if (!slot(probe, f[0])) {
       // A binary file given by mistake: its bytes are shown escaped, and few.
-      problem("unknown key log label " + quote_bytes(f[0], '\'', 32));
+      problem("unknown key log label " + quote_bytes(f[0], '\'', 32), f[0]);
       continue;
     }
     if (f.size() != 3) {
@@ -72,12 +75,12 @@ KeyLog parse_key_log(std::string_view text, const std::string& file) {
     }
     auto random = from_hex(f[1]);
     if (!random || random->size() != 32) {
-      problem("client random is not 32 bytes of hex");
+      problem("client random is not 32 bytes of hex", f[1]);
       continue;
     }
     auto secret = from_hex(f[2]);
     if (!secret || (secret->size() != 32 && secret->size() != 48)) {
-      problem("secret is not 32 or 48 bytes of hex (TLS 1.3 SHA-256 or SHA-384)");
+      problem("secret is not 32 or 48 bytes of hex (TLS 1.3 SHA-256 or SHA-384)", f[2]);
       continue;
     }
     ClientRandom key{};

@@ -57,7 +57,7 @@ dissect::KeyLog capture_keys(const std::string& capture, const std::vector<KeyLo
   if (!blocks.empty()) sources += fmt::format(", {} Decryption Secrets Block{} in the capture", blocks.size(),
                                               blocks.size() == 1 ? "" : "s");
   for (const auto& block : blocks) {
-    dissect::merge_key_log(keys, dissect::parse_key_log(block.key_log, capture + " (Decryption Secrets Block)"));
+    dissect::merge_key_log(keys, dissect::parse_key_log(block.key_log, block.source(capture)));
     text.embedded += block.key_log;
     if (!text.embedded.empty() && text.embedded.back() != '\n') text.embedded += '\n';
   }
