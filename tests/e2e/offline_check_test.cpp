@@ -333,6 +333,32 @@ BOOST_AUTO_TEST_CASE(a_quic_connection_cut_by_the_snap_length_is_exit_2_not_a_pa
              r.err);
 }
 
+// A capture that stops 5.203 ms into the client's wait (tshark: frame 2,
+// the server's ACK of the ClientHello, at 7.819 ms; frame 3, the client's
+// ACK-only Handshake packet, at 13.022 ms; nothing after it in the first
+// three records) cannot show whether a probe came within twice the first
+// PTO: 2 x (7.819 + 2 x 7.819) = 46.914 ms (RFC 9002 §6.2.1). It was a
+// MUST-level FAIL, "the handshake deadlocked".
+BOOST_AUTO_TEST_CASE(a_capture_cut_in_the_clients_wait_is_no_deadlock) {
+  const std::string dir = scratch_dir("offline_cut_wait");
+  const std::string in = read_file(kCaptures + "/ngtcp2/handshake.pcap");
+  std::size_t offset = 24;  // the global header, then three records
+  for (int record = 0; record < 3; ++record) {
+    std::uint32_t captured = 0;
+    std::memcpy(&captured, in.data() + offset + 8, 4);
+    offset += 16 + captured;
+  }
+  const std::string cut = write_file(dir + "/three.pcap", in.substr(0, offset));
+  auto r = run_conform({"check", cut, "--keylog", kCaptures + "/ngtcp2/handshake.keys", kSuites + "/rfc9000",
+                        "--filter", "handshake-loss/anti-deadlock-probe", "--out", dir + "/out"},
+                       ".", kEnv);
+  BOOST_TEST(contains(r.out, "NOT JUDGED  handshake-loss/anti-deadlock-probe @ three.pcap#1"), r.out);
+  BOOST_TEST(contains(r.out, "client_anti_deadlock_probe: cannot judge: the capture ends 5.203 ms into a quiet spell "
+                             "of the client's from frame 2 (7.819 ms), within the bound of 46.914 ms (twice the "
+                             "first PTO for an RTT of 7.819 ms): it does not show whether a probe came after"),
+             r.out);
+}
+
 BOOST_AUTO_TEST_CASE(a_check_stopped_by_bad_input_leaves_earlier_results_in_out) {
   const std::string dir = scratch_dir("offline_keeps_out");
   const std::string capture = kCaptures + "/ngtcp2/handshake.pcap";

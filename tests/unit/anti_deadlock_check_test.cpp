@@ -58,6 +58,26 @@ BOOST_AUTO_TEST_CASE(a_capture_that_ends_in_the_silence_is_a_deadlock) {
   BOOST_TEST(frames_of(r) == (std::vector<std::uint64_t>{2}));
 }
 
+// A capture made elsewhere shows nothing after its last record: one whose
+// recording shows the silence for no longer than the bound cannot tell a
+// deadlock from a probe that came after; one that went on past it can.
+BOOST_AUTO_TEST_CASE(a_capture_made_elsewhere_that_ends_within_the_bound_is_not_judged) {
+  TimelineBuilder b = acknowledged_hello();
+  auto run = client_run(b);
+  run.set_observed_until_ns(70 * kMs);  // 60 ms of silence from frame 2: the bound
+  auto r = judge("client_anti_deadlock_probe", run, {});
+  BOOST_TEST((r.verdict == Verdict::not_judged), r.summary);
+  BOOST_TEST(r.summary ==
+                 "cannot judge: the capture ends 60.000 ms into a quiet spell of the client's from frame 2 (10.000 "
+                 "ms), within the bound of 60.000 ms (twice the first PTO for an RTT of 10.000 ms): it does not "
+                 "show whether a probe came after",
+             r.summary);
+  run.set_observed_until_ns(71 * kMs);  // recorded 1 ms past the bound
+  r = judge("client_anti_deadlock_probe", run, {});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(r.summary.find("never sent a probe: the handshake deadlocked") != std::string::npos, r.summary);
+}
+
 BOOST_AUTO_TEST_CASE(nothing_to_judge_once_a_handshake_packet_is_acknowledged) {
   // The whole flight arrives with the ServerHello: the client's Finished
   // goes out at once and its Handshake ACK ends the rule.

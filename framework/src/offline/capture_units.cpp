@@ -263,7 +263,8 @@ ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissec
   read.keys = std::move(keys);
   std::unordered_set<std::uint64_t> cut;
   auto on_datagram = [&](const CapturedDatagram& d) {
-    if (read.datagrams++ == 0) read.origin_ns = d.time_ns;
+    if (read.datagrams++ == 0) read.origin_ns = read.end_ns = d.time_ns;
+    read.end_ns = std::max(read.end_ns, d.time_ns);
     if (d.truncated) {
       read.cut_frames.push_back(d.frame);
       cut.insert(d.frame);
@@ -341,6 +342,7 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
   out.unit_files = {"client.pcap", "server.pcap"};
   for (const auto& v : vantages) out.unit_files.push_back(v + ".pcap");
   out.origin_ns = capture.origin_ns;
+  out.end_ns = capture.end_ns;
   if (!capture.warning.empty()) out.warnings.push_back(capture.warning);
   quic_units(capture, root, !key_log_text.empty(), keep, out);
   // Every record UDP (or a fragment): no TCP connection, and no third

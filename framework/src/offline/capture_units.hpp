@@ -84,6 +84,9 @@ struct SplitCapture {
   /// time of its first datagram, from which a unit's times count.
   std::shared_ptr<const dissect::KeyLog> keys;
   std::int64_t origin_ns = 0;
+  /// The time of its last datagram: as far as it shows anything (a
+  /// capture file does not record when recording stopped).
+  std::int64_t end_ns = 0;
   /// The names a unit's checks know its capture by (client.pcap,
   /// server.pcap, one per other vantage the checks name): evidence and
   /// summaries that name one are pointed back at the capture.
@@ -142,6 +145,7 @@ struct ReadCapture {
   /// their times from it), and the frames of those the snap length cut.
   std::uint64_t datagrams = 0;
   std::int64_t origin_ns = 0;
+  std::int64_t end_ns = 0;  // the latest datagram's time
   std::vector<std::uint64_t> cut_frames;
   /// Its QUIC connections in order of first appearance, and its datagrams
   /// of none (the first with why).

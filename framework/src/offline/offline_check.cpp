@@ -137,6 +137,7 @@ std::shared_ptr<const quic_checks::QuicCaptures> prepare(dissect::Connection c, 
   prepared->clients.push_back(quic_checks::make_capture_facts("client.pcap", std::move(timeline)));
   prepared->server = quic_checks::renamed(*prepared->clients.front(), "server.pcap");
   prepared->vantage = capture.vantage;
+  prepared->observed_until_ns = capture.end_ns - capture.origin_ns;
   return prepared;
 }
 

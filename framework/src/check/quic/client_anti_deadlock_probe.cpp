@@ -6,7 +6,9 @@
 // deadlocks the handshake). Judged at the client's capture: each such
 // quiet spell must end, by an ack-eliciting client datagram or by the
 // condition ending (a Handshake ACK or HANDSHAKE_DONE arriving), within
-// `max_wait_ms`; one still open when the capture ends is a deadlock. A
+// `max_wait_ms`; one still open when the capture ends is a deadlock, if the
+// capture went on past the bound (a capture made elsewhere ends at its last
+// record, and one that ends sooner cannot tell: NOT JUDGED). A
 // spell that ends with the client sending Handshake CRYPTO it never sent
 // before, with none of the server's Initial or Handshake packets arriving in
 // it, was no wait: the client already held what it needed for that data
@@ -146,11 +148,13 @@ class AntiDeadlockProbe final : public QuicCheck {
 
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const double max_wait = value_or<double>(input.params, "max_wait_ms", -1.0);
-    return judge_each_connection(run, Side::client, [&](const Judged& j) { return judge_one(j, max_wait); });
+    const auto observed_until = run.observed_until_ns();
+    return judge_each_connection(run, Side::client,
+                                 [&](const Judged& j) { return judge_one(j, max_wait, observed_until); });
   }
 
  private:
-  static CheckResult judge_one(const Judged& j, double max_wait_ms) {
+  static CheckResult judge_one(const Judged& j, double max_wait_ms, std::optional<std::int64_t> observed_until) {
     const auto& c = *j.connection->connection;
     Exposure e;
     std::optional<At> since;  // when the current quiet spell began
@@ -235,6 +239,16 @@ class AntiDeadlockProbe final : public QuicCheck {
                            "point would not show",
                            since->frame);
     if (!unseen.empty()) return needs_vantage(j, Side::client, "own capture", unseen);
+    // A capture made elsewhere shows nothing after its last record: a spell
+    // it shows for no longer than the bound may have ended in a probe after
+    // recording stopped.
+    if (since && problems.empty() && observed_until && *observed_until - since->time_ns <= bound)
+      return {Verdict::not_judged,
+              fmt::format("cannot judge: the capture ends {} into a quiet spell of the client's from frame {} ({}), "
+                          "within the bound of {} ({}): it does not show whether a probe came after",
+                          ms(*observed_until - since->time_ns), since->frame, ms(since->time_ns), ms(bound),
+                          bound_source),
+              {}};
     if (since && problems.empty()) {
       // No probe, no Handshake ACK, no HANDSHAKE_DONE to the end: deadlock.
       problems.push_back(fmt::format("the client had nothing unacknowledged and no Handshake ACK from frame {} ({}) "

@@ -27,6 +27,10 @@ struct QuicCaptures : PreparedCaptures {
   std::shared_ptr<const CaptureFacts> server;
   std::vector<std::shared_ptr<const CaptureFacts>> clients;
   Vantage vantage = Vantage::path;
+  /// How long the captures show, in the timelines' time: the last record
+  /// of a capture made elsewhere, which does not record when recording
+  /// stopped. Unset for a run's own captures, recorded to the run's end.
+  std::optional<std::int64_t> observed_until_ns;
 };
 
 /// The captures of one run. Either read from an artifact folder (each
@@ -56,10 +60,14 @@ class QuicRun {
   Vantage vantage(Side side) const;
   /// A run whose captures were all taken at `v` (tests).
   void set_vantage(Vantage v) { given_ = v; }
+  /// QuicCaptures::observed_until_ns; unset for a run's own captures.
+  std::optional<std::int64_t> observed_until_ns() const { return observed_until_; }
+  void set_observed_until_ns(std::int64_t t) { observed_until_ = t; }
 
  private:
   std::string dir_;
   mutable std::optional<std::optional<Vantage>> given_;
+  std::optional<std::int64_t> observed_until_;
   mutable bool server_loaded_ = false, clients_loaded_ = false;
   mutable std::shared_ptr<const CaptureFacts> server_;
   mutable std::vector<std::shared_ptr<const CaptureFacts>> clients_;
