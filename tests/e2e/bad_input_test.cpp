@@ -272,6 +272,25 @@ BOOST_AUTO_TEST_CASE(corrupt_and_cut_captures) {
   BOOST_TEST(contains(r.out, "#10 "), r.out);
 }
 
+// A record claiming more captured bytes than its packet held (caplen
+// 100000 over an original length of 498, tshark: frame 4 at byte 2669 of
+// handshake.pcap) runs past the end of the file, as a capture cut mid-write
+// does, but no cut writes that: a corrupt record, exit 2, not a warning
+// and exit 0 with the last 7 records silently dropped (bad-input attack).
+BOOST_AUTO_TEST_CASE(a_record_longer_than_its_packet_is_corrupt_not_cut) {
+  const std::string dir = scratch_dir("bad_input_caplen");
+  std::string bytes = read_file(kNgtcp2 + "handshake.pcap");
+  const std::uint32_t caplen = 100000;
+  std::memcpy(bytes.data() + 2669 + 8, &caplen, 4);
+  const std::string bad = write_file(dir + "/past3.pcap", bytes);
+  const std::string expected = bad + ": frame 4 at byte 2669: truncated dump file; tried to read 100000 captured "
+                                     "bytes, only got 5931 (its captured length 100000 exceeds its original length "
+                                     "498) (a corrupt record: nothing was shown)\n";
+  auto r = run_conform({"dissect", bad, "--keylog", kNgtcp2 + "handshake.keys"});
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(r.err == expected, r.err);
+}
+
 // A pcapng block whose length points past the end of the file: the damage
 // is named at the block's own start, not at start + the bogus length (the
 // bad-input attack saw "at byte 1195733061" for a 30 kB file).

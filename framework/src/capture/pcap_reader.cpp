@@ -14,7 +14,9 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <span>
+#include <utility>
 
 namespace conform {
 namespace {
@@ -191,13 +193,29 @@ std::uint32_t read_u32(std::istream& in, bool swapped) {
   return swapped ? __builtin_bswap32(v) : v;
 }
 
-// Where record `n` (from 1) of `path` starts, walked only once a record
-// turned out damaged (asking the position of every record on the way cost
-// a system call each); -1 when the layout is neither pcap nor pcapng.
-long record_offset(const std::string& path, std::uint64_t n) {
+// A damaged record: where it starts (-1 when the layout is neither pcap
+// nor pcapng), and its captured and original lengths when its header holds
+// both (a pcap record, a pcapng Enhanced Packet Block).
+struct DamagedRecord {
+  long offset = -1;
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> lengths;
+};
+
+// Record `n` (from 1) of `path`, walked only once a record turned out
+// damaged (asking the position of every record on the way cost a system
+// call each).
+DamagedRecord damaged_record(const std::string& path, std::uint64_t n) {
   std::ifstream in(path, std::ios::binary);
   std::uint32_t magic = read_u32(in, false);
-  if (!in) return -1;
+  if (!in) return {};
+  // Its two lengths, `at` bytes into the record at `offset`.
+  auto lengths_at = [&](std::uint64_t offset, std::uint64_t at, bool swapped) -> DamagedRecord {
+    in.clear();
+    in.seekg(static_cast<std::streamoff>(offset + at));
+    const std::uint32_t captured = read_u32(in, swapped), original = read_u32(in, swapped);
+    if (!in) return {static_cast<long>(offset), std::nullopt};
+    return {static_cast<long>(offset), std::pair{captured, original}};
+  };
   // A damaged length points past the end of the file: the damage is where
   // the record or block that holds it starts.
   std::error_code ec;
@@ -211,9 +229,9 @@ long record_offset(const std::string& path, std::uint64_t n) {
       if (!in || (!ec && offset + 16 + std::uint64_t{captured} > size)) break;
       offset += 16 + std::uint64_t{captured};
     }
-    return static_cast<long>(offset);
+    return lengths_at(offset, 8, swapped);
   }
-  if (magic != 0x0a0d0d0a) return -1;
+  if (magic != 0x0a0d0d0a) return {};
   // pcapng: blocks of type, length, body; each Section Header Block says
   // its byte order; packets are in Enhanced (6), Simple (3) and obsolete
   // Packet (2) Blocks.
@@ -223,12 +241,13 @@ long record_offset(const std::string& path, std::uint64_t n) {
     in.seekg(static_cast<std::streamoff>(offset));
     const std::uint32_t raw_type = read_u32(in, false);
     std::uint32_t raw_length = read_u32(in, false);
-    if (!in) return static_cast<long>(offset);
+    if (!in) return {static_cast<long>(offset), std::nullopt};
     if (raw_type == 0x0a0d0d0a) swapped = read_u32(in, false) == 0x4d3c2b1a;
     const std::uint32_t type = swapped ? __builtin_bswap32(raw_type) : raw_type;
     const std::uint32_t length = swapped ? __builtin_bswap32(raw_length) : raw_length;
-    if ((type == 6 || type == 3 || type == 2) && ++packets == n) return static_cast<long>(offset);
-    if (length < 12 || (!ec && offset + length > size)) return static_cast<long>(offset);
+    if ((type == 6 || type == 3 || type == 2) && ++packets == n)
+      return type == 6 ? lengths_at(offset, 20, swapped) : DamagedRecord{static_cast<long>(offset), std::nullopt};
+    if (length < 12 || (!ec && offset + length > size)) return {static_cast<long>(offset), std::nullopt};
     offset += length;
   }
 }
@@ -275,12 +294,19 @@ CaptureSummary for_each_datagram(const std::string& path,
   }
   if (rc == PCAP_ERROR) {
     const std::string why = pcap_geterr(pcap);
-    const long offset = record_offset(path, summary.records + 1);
+    const DamagedRecord record = damaged_record(path, summary.records + 1);
     summary.damage = "frame " + std::to_string(summary.records + 1) +
-                     (offset >= 0 ? " at byte " + std::to_string(offset) : std::string()) + ": " + why;
+                     (record.offset >= 0 ? " at byte " + std::to_string(record.offset) : std::string()) + ": " + why;
     // libpcap's words for a short read at the end of the file (pcap and
-    // pcapng alike): "truncated dump file; tried to read ...".
+    // pcapng alike): "truncated dump file; tried to read ...". Unless the
+    // record says it captured more than the packet held: no capture cut
+    // mid-write writes that, a damaged length does.
     summary.cut_short = why.find("truncated") != std::string::npos;
+    if (summary.cut_short && record.lengths && record.lengths->first > record.lengths->second) {
+      summary.cut_short = false;
+      *summary.damage += " (its captured length " + std::to_string(record.lengths->first) +
+                         " exceeds its original length " + std::to_string(record.lengths->second) + ")";
+    }
   }
   return summary;
 }

@@ -299,13 +299,16 @@ int command_check(const CheckCommandOptions& options) {
   const auto shard = shard_of(options.shard);
   const auto shares = shares_of(captures, shard, options.split_bytes);
   // Every input is read before --out is touched: a bad one leaves the
-  // earlier results there as they were.
-  // Caught from the first reading on: a signal while the captures are read
-  // and split must not end the process between writing connection folders
-  // and writing the reports; judging then marks every case INTERRUPTED.
-  Interruption interruption;
+  // earlier results there as they were. The key logs first, before any
+  // signal is caught: one may be a pipe whose writer never comes, and a
+  // signal must end the wait (nothing is written yet).
   std::vector<KeyLogFile> keylogs;
   for (const auto& path : options.keylogs) keylogs.push_back({path, dissect::read_key_log_text(path)});
+  // Caught from the first reading of a capture on: a signal while the
+  // captures are read and split must not end the process between writing
+  // connection folders and writing the reports; judging then marks every
+  // case INTERRUPTED.
+  Interruption interruption;
   // What a job of a sharded check says of them (its report's inputs digest).
   std::string keylog_digests;
   if (shard)
