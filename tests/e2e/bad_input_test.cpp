@@ -306,6 +306,12 @@ BOOST_AUTO_TEST_CASE(a_garbage_pcapng_block_is_named_where_it_starts) {
   r = run_conform({"check", "/dev/null", "--out", dir + "/out"}, ".", kEnv);
   BOOST_TEST(r.exit_code == 2, r.out + r.err);
   BOOST_TEST(contains(r.err, "/dev/null: not a capture file on disk (a device, pipe or folder)"), r.err);
+  // dissect alike (it said "cannot read capture: Illegal seek" for a pipe).
+  r = run_conform({"dissect", "/dev/null"});
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(r.err == "/dev/null: not a capture file on disk (a device, pipe or folder): conform reads a capture more "
+                      "than once, so it needs a regular file\n",
+             r.err);
 }
 
 // A pcapng Decryption Secrets Block whose lengths do not hold together is

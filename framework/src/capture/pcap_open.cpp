@@ -3,6 +3,7 @@
 #include "common/input_error.hpp"
 
 #include <cstdio>
+#include <filesystem>
 
 namespace conform {
 
@@ -11,6 +12,14 @@ namespace {
 constexpr std::size_t kReadBuffer = std::size_t{1} << 20;
 
 }  // namespace
+
+std::optional<std::string> not_a_capture_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(path, ec)) return std::nullopt;
+  if (!std::filesystem::exists(path, ec)) return "no such capture file";
+  return "not a capture file on disk (a device, pipe or folder): conform reads a capture more than once, so it "
+         "needs a regular file";
+}
 
 PcapFile::PcapFile(const std::string& path) : buffer_(new char[kReadBuffer]) {
   char err[PCAP_ERRBUF_SIZE] = {};

@@ -8,9 +8,15 @@
 #include <pcap/pcap.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace conform {
+
+/// Why `path` cannot be read as a capture before it is opened: missing, or
+/// no regular file (a device, pipe or folder: conform reads a capture more
+/// than once). Nothing when it is a file on disk.
+std::optional<std::string> not_a_capture_file(const std::string& path);
 
 class PcapFile {
  public:

@@ -321,7 +321,8 @@ std::string damage_warning(const std::string& path, const CaptureSummary& summar
   if (!summary.damage) return {};
   if (!summary.cut_short) throw InputError({path}, *summary.damage + " (a corrupt record: nothing was " + used + ")");
   return path + ": " + *summary.damage + ": the file ends inside this record, as a capture cut mid-write does; the " +
-         std::to_string(summary.records) + " frames before it are " + used + ", this one is not";
+         std::to_string(summary.records) + (summary.records == 1 ? " frame before it is " : " frames before it are ") +
+         used + ", this one is not";
 }
 
 std::vector<CapturedDatagram> read_udp_datagrams(const std::string& path) {

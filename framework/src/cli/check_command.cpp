@@ -5,6 +5,7 @@
 #include "cli/commands.hpp"
 #include "cli/gate_options.hpp"
 #include "cli/select.hpp"
+#include "capture/pcap_open.hpp"
 #include "offline/failing_pcaps.hpp"
 #include "offline/offline_check.hpp"
 #include "gate/report_set.hpp"
@@ -265,10 +266,7 @@ int command_check(const CheckCommandOptions& options) {
   // What the command line alone shows wrong, all of it at once.
   std::vector<Diagnostic> problems;
   for (const auto& c : captures)
-    if (std::error_code ec; !fs::is_regular_file(c, ec))
-      problems.push_back({{c}, fs::exists(c, ec) ? "not a capture file on disk (a device, pipe or folder): conform "
-                                                   "check reads a capture twice, so it needs a regular file"
-                                                 : "no such capture file"});
+    if (const auto problem = not_a_capture_file(c)) problems.push_back({{c}, *problem});
   std::vector<std::optional<Vantage>> given;
   try {
     given = given_vantages(options.vantages, captures, labels);

@@ -1,4 +1,5 @@
 // `conform dissect`: a capture and its key logs in, the timeline out.
+#include "capture/pcap_open.hpp"
 #include "capture/pcap_reader.hpp"
 #include "capture/pcapng_secrets.hpp"
 #include "cli/commands.hpp"
@@ -43,6 +44,7 @@ int command_dissect(const DissectCommandOptions& options) {
   if (options.qlog != "-") refuse_overwriting({{"--qlog", options.qlog}}, inputs);
   // Read every input before printing anything, so an unreadable file ends
   // the command with its one line and nothing else.
+  if (const auto problem = not_a_capture_file(options.capture)) throw InputError({options.capture}, *problem);
   dissect::KeyLog keys;
   // Secrets embedded in a pcapng come first; --keylog files add to them.
   for (const auto& block : read_pcapng_secrets(options.capture))
