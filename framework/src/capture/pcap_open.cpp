@@ -28,7 +28,8 @@ PcapFile::PcapFile(const std::string& path) : buffer_(new char[kReadBuffer]) {
     pcap_.reset(pcap_fopen_offline_with_tstamp_precision(file, PCAP_TSTAMP_PRECISION_NANO, err));
     if (!pcap_) std::fclose(file);
   } else {
-    // libpcap's own words for a file it cannot open ("-" is its stdin).
+    // libpcap's own words for a file it cannot open (permission denied),
+    // as before this reader had a buffer of its own.
     pcap_.reset(pcap_open_offline_with_tstamp_precision(path.c_str(), PCAP_TSTAMP_PRECISION_NANO, err));
   }
   if (!pcap_) throw InputError({path}, std::string("cannot read capture: ") + err);
