@@ -42,6 +42,9 @@ BOOST_AUTO_TEST_CASE(unused_labels_must_still_be_hex) {
   BOOST_TEST(log.problems[0].pos.line == 1u);
   BOOST_TEST(log.problems[1].pos.line == 2u);
   BOOST_TEST(log.problems[0].message == "expected 'LABEL <client random> <secret>' in hex after 'EXPORTER_SECRET'");
+  // At the field that is no hex: the secret on line 1, the random on line 2.
+  BOOST_TEST(log.problems[0].pos.column == 16u + r.size() + 2u);
+  BOOST_TEST(log.problems[1].pos.column == 15u);
 }
 
 BOOST_AUTO_TEST_CASE(bad_lines_name_file_and_line_and_the_rest_still_counts) {

@@ -60,7 +60,8 @@ KeyLog parse_key_log(std::string_view text, const std::string& file) {
       // Not used, but still an NSS key log line: hex, as the file copies it
       // on into each connection's folder.
       if (f.size() != 3 || !from_hex(f[1]) || !from_hex(f[2]))
-        problem("expected 'LABEL <client random> <secret>' in hex after " + quote_bytes(f[0], '\'', 32), f[0]);
+        problem("expected 'LABEL <client random> <secret>' in hex after " + quote_bytes(f[0], '\'', 32),
+                f.size() != 3 ? std::string_view{} : !from_hex(f[1]) ? f[1] : f[2]);
       continue;
     }
     TlsSecrets probe;
