@@ -78,6 +78,23 @@ BOOST_AUTO_TEST_CASE(a_capture_made_elsewhere_that_ends_within_the_bound_is_not_
   BOOST_TEST(r.summary.find("never sent a probe: the handshake deadlocked") != std::string::npos, r.summary);
 }
 
+// Only the verdict that a later end could change says it rests on the
+// end: conform check judges such a connection again once it has read the
+// capture to its end.
+BOOST_AUTO_TEST_CASE(only_a_verdict_within_the_bound_rests_on_the_capture_end) {
+  quic_checks::QuicCaptures prepared;
+  prepared.clients.push_back(acknowledged_hello().facts("client.pcap"));
+  prepared.vantage = Vantage::client;
+  prepared.observed_until_ns = 71 * kMs;
+  auto r = judge("client_anti_deadlock_probe", quic_checks::QuicRun(prepared), {});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(!prepared.rested_on_capture_end);
+  prepared.observed_until_ns = 70 * kMs;
+  r = judge("client_anti_deadlock_probe", quic_checks::QuicRun(prepared), {});
+  BOOST_TEST((r.verdict == Verdict::not_judged), r.summary);
+  BOOST_TEST(prepared.rested_on_capture_end);
+}
+
 BOOST_AUTO_TEST_CASE(nothing_to_judge_once_a_handshake_packet_is_acknowledged) {
   // The whole flight arrives with the ServerHello: the client's Finished
   // goes out at once and its Handshake ACK ends the rule.

@@ -148,13 +148,12 @@ class AntiDeadlockProbe final : public QuicCheck {
 
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const double max_wait = value_or<double>(input.params, "max_wait_ms", -1.0);
-    const auto observed_until = run.observed_until_ns();
-    return judge_each_connection(run, Side::client,
-                                 [&](const Judged& j) { return judge_one(j, max_wait, observed_until); });
+    return judge_each_connection(run, Side::client, [&](const Judged& j) { return judge_one(j, max_wait, run); });
   }
 
  private:
-  static CheckResult judge_one(const Judged& j, double max_wait_ms, std::optional<std::int64_t> observed_until) {
+  static CheckResult judge_one(const Judged& j, double max_wait_ms, const QuicRun& run) {
+    const auto observed_until = run.observed_until_ns();
     const auto& c = *j.connection->connection;
     Exposure e;
     std::optional<At> since;  // when the current quiet spell began
@@ -241,14 +240,17 @@ class AntiDeadlockProbe final : public QuicCheck {
     if (!unseen.empty()) return needs_vantage(j, Side::client, "own capture", unseen);
     // A capture made elsewhere shows nothing after its last record: a spell
     // it shows for no longer than the bound may have ended in a probe after
-    // recording stopped.
-    if (since && problems.empty() && observed_until && *observed_until - since->time_ns <= bound)
+    // recording stopped. Only this verdict rests on where the capture
+    // ends: a spell it shows for longer stays longer however late the end.
+    if (since && problems.empty() && observed_until && *observed_until - since->time_ns <= bound) {
+      run.rests_on_capture_end();
       return {Verdict::not_judged,
               fmt::format("cannot judge: the capture ends {} into a quiet spell of the client's from frame {} ({}), "
                           "within the bound of {} ({}): it does not show whether a probe came after",
                           ms(*observed_until - since->time_ns), since->frame, ms(since->time_ns), ms(bound),
                           bound_source),
               {}};
+    }
     if (since && problems.empty()) {
       // No probe, no Handshake ACK, no HANDSHAKE_DONE to the end: deadlock.
       problems.push_back(fmt::format("the client had nothing unacknowledged and no Handshake ACK from frame {} ({}) "

@@ -19,6 +19,7 @@ QuicRun::QuicRun(std::string artifact_dir) : dir_(std::move(artifact_dir)) {}
 QuicRun::QuicRun(const QuicCaptures& prepared) : QuicRun(prepared.server, prepared.clients) {
   given_.emplace(prepared.vantage);
   observed_until_ = prepared.observed_until_ns;
+  prepared_ = &prepared;
 }
 
 QuicRun QuicRun::of(const CheckInput& input) {

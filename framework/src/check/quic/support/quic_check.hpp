@@ -31,6 +31,13 @@ struct QuicCaptures : PreparedCaptures {
   /// of a capture made elsewhere, which does not record when recording
   /// stopped. Unset for a run's own captures, recorded to the run's end.
   std::optional<std::int64_t> observed_until_ns;
+  /// Set by a check whose verdict rests on where the captures end, one it
+  /// could have judged otherwise had they gone on (QuicRun::
+  /// rests_on_capture_end): `conform check`, which judges a connection
+  /// once it has ended, before the capture's last record is read, judges
+  /// such a connection again once it knows where the capture ends. Written
+  /// by the one thread judging the connection's cases.
+  mutable bool rested_on_capture_end = false;
 };
 
 /// The captures of one run. Either read from an artifact folder (each
@@ -63,11 +70,17 @@ class QuicRun {
   /// QuicCaptures::observed_until_ns; unset for a run's own captures.
   std::optional<std::int64_t> observed_until_ns() const { return observed_until_; }
   void set_observed_until_ns(std::int64_t t) { observed_until_ = t; }
+  /// A check's verdict rests on observed_until_ns(): a later end could
+  /// change it (QuicCaptures::rested_on_capture_end).
+  void rests_on_capture_end() const {
+    if (prepared_) prepared_->rested_on_capture_end = true;
+  }
 
  private:
   std::string dir_;
   mutable std::optional<std::optional<Vantage>> given_;
   std::optional<std::int64_t> observed_until_;
+  const QuicCaptures* prepared_ = nullptr;
   mutable bool server_loaded_ = false, clients_loaded_ = false;
   mutable std::shared_ptr<const CaptureFacts> server_;
   mutable std::vector<std::shared_ptr<const CaptureFacts>> clients_;
