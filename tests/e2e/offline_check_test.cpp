@@ -449,6 +449,67 @@ BOOST_AUTO_TEST_CASE(interleaved_connections_and_one_that_never_ends_are_judged_
   BOOST_TEST(judged(both, "merged.pcap#2") == judged(second, "retry.pcap#1"));
 }
 
+// Each connection is judged as it ends, under the vantage the connections
+// read so far show; where the whole capture shows another, the capture is
+// read again for those connections. A simulated run's server.pcap (a lost
+// server flight: its connection judged at the server when it ends), then,
+// 100 s later, quic-go-lossy.pcap's connection (a client-side capture whose
+// client and server each skipped packets the capture saw): the whole
+// capture is on neither endpoint's receive side. Its verdicts are those of
+// the same capture checked with that vantage given, which judges every
+// connection once, as it ends.
+BOOST_AUTO_TEST_CASE(a_connection_judged_under_a_vantage_the_whole_capture_denies_is_judged_again) {
+  const std::string dir = scratch_dir("offline_rejudged");
+  const std::string suite = kSuites + "/rfc9000";
+  const std::string id = "handshake-loss/stale-ack-keeps-backoff";
+  const auto ran = run_conform({"run", suite, "--filter", id, "--out", dir + "/run", "-q"}, ".", kEnv);
+  BOOST_TEST_REQUIRE(ran.exit_code == 0, ran.out + ran.err);
+  const auto first = conform::read_udp_datagrams(dir + "/run/" + id + "/server.pcap");
+  auto second = conform::read_udp_datagrams(kCaptures + "/third-party/quic-go-lossy/quic-go-lossy.pcap");
+  const std::int64_t shift = first.back().time_ns + 100'000'000'000 - second.front().time_ns;
+  for (auto& d : second) d.time_ns += shift;
+  std::vector<conform::CapturedDatagram> merged = first;
+  merged.insert(merged.end(), second.begin(), second.end());
+  const std::string capture = write_udp_capture(dir + "/merged.pcap", merged);
+  const std::string keys =
+      write_file(dir + "/both.keys", read_file(dir + "/run/" + id + "/keys.log") +
+                                         read_file(kCaptures + "/third-party/quic-go-lossy/quic-go-lossy.keys"));
+  auto check = [&](const std::string& name, std::vector<std::string> extra) {
+    std::vector<std::string> args{"check", capture, "--keylog", keys, suite, "--out", dir + "/out-" + name,
+                                  "--json", dir + "/" + name + ".json", "-q"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run_conform(args, ".", kEnv);
+    BOOST_TEST((r.exit_code == 0 || r.exit_code == 1), name << ": " << r.out + r.err);
+    return json::parse(read_file(dir + "/" + name + ".json"));
+  };
+  const json inferred = check("inferred", {});
+  const std::string vantage = inferred.at("offline").at("captures")[0].at("vantage");
+  BOOST_TEST(vantage == "path");
+  const json given = check("given", {"--vantage", vantage});
+  const json at_server = check("at_server", {"--vantage", "server"});
+  // What each case said of each connection, summaries and evidence included.
+  auto said = [](const json& report) {
+    std::map<std::string, std::string> out;
+    for (const auto& c : report.at("cases")) {
+      std::string text = c.at("status").get<std::string>();
+      for (const auto& k : c.at("runs")[0].at("checks")) text += "\n" + k.dump();
+      out[c.at("id")] = text;
+    }
+    return out;
+  };
+  BOOST_TEST_REQUIRE(said(inferred).size() >= 100u);
+  BOOST_TEST(said(inferred) == said(given));
+  // Judged at the server, as when it ended, the first connection's
+  // summaries differ: judging it again is what made them equal.
+  auto first_connection = [&](const json& report) {
+    auto all = said(report);
+    std::erase_if(all, [](const auto& kv) { return !kv.first.ends_with(" @ merged.pcap#1"); });
+    return all;
+  };
+  BOOST_TEST(first_connection(given).size() >= 50u);
+  BOOST_TEST(first_connection(at_server) != first_connection(given));
+}
+
 // The progress line: on a terminal (script(1) gives the check one), a line
 // on stderr per reading, rewritten in place and cleared before the results;
 // into a pipe, nothing.
@@ -460,10 +521,12 @@ BOOST_AUTO_TEST_CASE(a_progress_line_on_a_terminal_only, *needs({"script"})) {
                               " --out " + dir + "/tty > " + dir + "/stdout.txt";
   const auto tty = run_program("/usr/bin/script", {"-qec", command, "/dev/null"});
   BOOST_TEST(tty.exit_code == 0, tty.out + tty.err);
-  BOOST_TEST(contains(tty.out, "\r\033[Ksplitting two-connections.pcap: 0.0 MB of 0.0 MB (0%), 0 connections open, "
+  // One reading: each connection judged as it ends.
+  BOOST_TEST(contains(tty.out, "\r\033[Kjudging two-connections.pcap: 0.0 MB of 0.0 MB (0%), 0 connections open, "
                                "0 judged"),
              tty.out);
-  BOOST_TEST(contains(tty.out, "\r\033[Kjudging two-connections.pcap: "), tty.out);
+  BOOST_TEST(!contains(tty.out, "splitting"), tty.out);
+  BOOST_TEST(!contains(tty.out, "judging again"), tty.out);
   BOOST_TEST(contains(tty.out, "\r\033[K"), tty.out);
   BOOST_TEST(contains(read_file(dir + "/stdout.txt"), "offline check of 1 capture (2 connections)"));
   const auto piped = run_conform({"check", capture, "--keylog", kCaptures + "/ngtcp2/two-connections.keys", "--out",

@@ -12,7 +12,17 @@ RunRecord spilled_record(const std::string& summary, std::uint64_t frame) {
   r.status = conform::Status::fail;
   r.reason = "why";
   r.duration_s = 0.25;
-  CheckOutcome o{"streams_delivered", {{"dir", std::string("bidi")}, {"min", std::int64_t{3}}, {"ms", 1.5}}, {},
+  r.seed = 7;
+  r.mutant = "m";
+  r.artifact_dir = "/out/x";
+  r.captures = {{"client.pcap", "client"}};
+  CheckOutcome o{"streams_delivered",
+                 {{"dir", std::string("bidi")},
+                  {"min", std::int64_t{3}},
+                  {"ms", 1.5},
+                  {"on", true},
+                  {"names", std::vector<std::string>{"a", "bc"}}},
+                 {},
                  RequirementLevel::must};
   o.result = {Verdict::fail, summary, {{"client.pcap", frame, 42, "here"}, {"", 0, -1, "whole"}}};
   r.checks.push_back(o);
@@ -37,6 +47,20 @@ BOOST_AUTO_TEST_CASE(records_come_back_whole_by_key_once) {
   BOOST_TEST(first->checks.at(0).result.evidence.at(1).time_ns == -1);
   BOOST_TEST(std::get<std::int64_t>(first->checks.at(0).params.at("min")) == 3);
   BOOST_TEST(std::get<double>(first->checks.at(0).params.at("ms")) == 1.5);
+  BOOST_TEST(std::get<bool>(first->checks.at(0).params.at("on")));
+  BOOST_TEST((std::get<std::vector<std::string>>(first->checks.at(0).params.at("names")) ==
+              std::vector<std::string>{"a", "bc"}));
+  BOOST_TEST(std::get<std::string>(first->checks.at(0).params.at("dir")) == "bidi");
+  BOOST_TEST(first->checks.at(0).params.size() == 5u);
+  BOOST_TEST(first->checks.at(0).check == "streams_delivered");
+  BOOST_TEST((first->checks.at(0).result.verdict == Verdict::fail));
+  BOOST_TEST(first->checks.at(0).result.evidence.at(0).capture == "client.pcap");
+  BOOST_TEST(first->checks.at(0).result.evidence.at(1).text == "whole");
+  BOOST_TEST(first->seed == 7u);
+  BOOST_TEST(first->mutant == "m");
+  BOOST_TEST(first->reason == "why");
+  BOOST_TEST(first->artifact_dir == "/out/x");
+  BOOST_TEST((first->captures == std::vector<std::pair<std::string, std::string>>{{"client.pcap", "client"}}));
   BOOST_TEST((first->checks.at(0).level == RequirementLevel::must));
   BOOST_TEST((first->status == conform::Status::fail));
   BOOST_TEST(first->duration_s == 0.25);

@@ -315,9 +315,16 @@ int command_check(const CheckCommandOptions& options) {
   {
     std::uint64_t total = 0;
     for (std::size_t k = 0; k < captures.size(); ++k)
-      if (shares[k].read) total += 2 * file_bytes(captures[k]);  // read to split, read to judge
+      if (shares[k].read) total += file_bytes(captures[k]);  // judge_offline adds a capture read again
     progress.set_total(total);
   }
+  const unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  // Each QUIC connection judged as it ends in this first reading, its
+  // records kept on disk until the reports begin, which is once every
+  // capture is read. Not where a capture is split over the jobs of a
+  // shard: which of its connections this job judges is known only then.
+  RecordSpill spill;
+  auto early = std::make_optional<EarlyJudge>(cases, CheckRegistry::builtin(), spill, interruption, jobs, &progress);
   std::vector<ReadCapture> read_captures;
   std::vector<std::size_t> taken;  // the list index of each capture read
   std::vector<CaptureKeyText> key_texts;
@@ -329,8 +336,11 @@ int command_check(const CheckCommandOptions& options) {
     key_sources.emplace_back();
     auto keys = std::make_shared<const dissect::KeyLog>(
         capture_keys(captures[k], keylogs, key_texts.back(), key_sources.back()));
-    read_captures.push_back(read_for_check(captures[k], std::move(keys), &progress));
+    const EndedConnection judge = shares[k].split ? nullptr : early->judge(read_captures.size(), given[k]);
+    read_captures.push_back(read_for_check(captures[k], std::move(keys), &progress, judge));
+    early->wait();
   }
+  early.reset();
   const auto roots = capture_roots(options.out_dir, labels, shares);
   const auto vantages = named_vantages(cases);
   std::vector<SplitCapture> split;
@@ -356,7 +366,6 @@ int command_check(const CheckCommandOptions& options) {
   for (const auto& c : split)
     for (const auto& w : c.warnings) fmt::print(stderr, "warning: {}\n", w);
 
-  const unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   const auto judged = plan_offline(cases, split, CheckRegistry::builtin(), shard.has_value());
   RunPlan plan{&judged.cases, 1, false, fs::absolute(options.out_dir).string(), {}, {}};
   plan.seeded = false;
@@ -395,7 +404,7 @@ int command_check(const CheckCommandOptions& options) {
         progress.done();
         reports.case_done(result);
       },
-      jobs, &progress);
+      jobs, &progress, &spill);
   progress.done();
   if (options.write_failing_pcaps) {
     const std::size_t written = write_failing_pcaps(failing, split);

@@ -258,7 +258,7 @@ StreamedCapture stream_connections(const std::string& path, const dissect::KeyLo
 }
 
 ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissect::KeyLog> keys,
-                           CheckProgress* progress) {
+                           CheckProgress* progress, const EndedConnection& ended) {
   ReadCapture read;
   read.keys = std::move(keys);
   std::unordered_set<std::uint64_t> cut;
@@ -284,8 +284,10 @@ ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissec
                                    "capture with a snap length of at least the path MTU (tcpdump -s 0)",
                                    first, count, count == 1 ? "" : "s", c.index + 1));
     read.connections.push_back({c.index, c.client, c.server, c.client_random, c.secrets_found, records_of(c)});
+    if (ended) ended(std::move(c), {read.origin_ns, read.end_ns, &read.survey});
   };
-  if (progress) progress->start("splitting " + fs::path(path).filename().string(), file_bytes(path));
+  if (progress)
+    progress->start((ended ? "judging " : "splitting ") + fs::path(path).filename().string(), file_bytes(path));
   // Connections still open when the reading stopped come last, from the
   // dissector's finish(): after a corrupt record those are incomplete.
   std::optional<std::size_t> ended_while_reading;

@@ -164,13 +164,27 @@ struct ReadCapture {
   std::optional<std::string> corrupt;
 };
 
-/// Reads and dissects `path`. Throws InputError naming the file when it
+/// What the reading has seen of a capture when one of its QUIC connections
+/// ends.
+struct ReadSoFar {
+  /// The time of the capture's first datagram, and of its latest so far.
+  std::int64_t origin_ns = 0, latest_ns = 0;
+  /// The signs of where it was taken of every connection ended so far,
+  /// this one's included.
+  const VantageSurvey* survey = nullptr;
+};
+/// Takes each QUIC connection as it ends, after the reading has kept its
+/// sketch (conform check judges it then).
+using EndedConnection = std::function<void(dissect::Connection&&, const ReadSoFar&)>;
+
+/// Reads and dissects `path`, handing each QUIC connection to `ended`
+/// (when given) as it ends. Throws InputError naming the file when it
 /// cannot be read, has a corrupt record (frame and byte offset), or when the
 /// snap length cut a datagram of a QUIC connection: its packets cannot be
 /// decrypted (the AEAD tag covers the whole packet, RFC 9001 §5.3), so a
 /// check would judge a connection it cannot see whole and could pass it.
 ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissect::KeyLog> keys,
-                           CheckProgress* progress = nullptr);
+                           CheckProgress* progress = nullptr, const EndedConnection& ended = nullptr);
 
 /// The key log text a capture's connections take their lines from: the
 /// secrets its pcapng Decryption Secrets Blocks hold, then each --keylog

@@ -1,10 +1,11 @@
 // `conform check`'s progress line: on a terminal, one line on stderr,
 // rewritten in place at most four times a second, while the captures are
-// read (first to split them, then to judge each connection as it ends):
+// read (each connection judged as it ends; "judging again" for a capture
+// read a second time, "splitting" for one a shard splits):
 //
 //   judging big.pcap: 1.21 of 2.41 GB (50%), 96 connections open, 5000 judged, 310 MB/s, 4 s left
 //
-// The rate and what is left count both readings. Nothing when stderr is
+// The rate and what is left count every reading. Nothing when stderr is
 // not a terminal, so logs and pipes hold only results.
 #pragma once
 
@@ -24,8 +25,10 @@ class CheckProgress {
   CheckProgress(const CheckProgress&) = delete;
   CheckProgress& operator=(const CheckProgress&) = delete;
 
-  /// The bytes both readings of every capture will read.
+  /// The bytes the readings of every capture will read.
   void set_total(std::uint64_t bytes) { total_ = bytes; }
+  /// A capture to read once more than set_total() counted.
+  void add_total(std::uint64_t bytes) { total_ += bytes; }
   /// Starts reading a capture of `bytes` ("splitting x.pcap", "judging x.pcap").
   void start(std::string what, std::uint64_t bytes);
   /// How far into the current capture the reading is, and how many

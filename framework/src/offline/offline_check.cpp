@@ -141,6 +141,15 @@ std::shared_ptr<const quic_checks::QuicCaptures> prepare(dissect::Connection c, 
   return prepared;
 }
 
+// A case judged on a unit: its record, timed.
+RunRecord judge_case(const Case& c, const std::string& folder, const PreparedCaptures* prepared,
+                     const CheckRegistry& checks) {
+  const auto start = std::chrono::steady_clock::now();
+  RunRecord record = judge_checks(c, folder, c.settings, checks, CaptureOrigin::elsewhere, prepared);
+  record.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return record;
+}
+
 // What a signal left unjudged.
 RunRecord interrupted_record(int signal) {
   RunRecord record;
@@ -155,9 +164,13 @@ RunRecord interrupted_record(int signal) {
 // only under that thread's arena lock, which the reader holds for every
 // packet it dissects (with -j 2, freeing them on the workers cost more CPU
 // than judging there saved); and reporters are not for several threads.
+// Results judged before (an EarlyJudge's) are taken from `stored` at
+// their turn, not held.
 class Graveyard {
  public:
-  Graveyard(const OfflineSink& sink, std::size_t total) : sink_(sink), total_(total) {}
+  using Stored = std::function<std::optional<CaseResult>(std::size_t k)>;
+  Graveyard(const OfflineSink& sink, std::size_t total, Stored stored)
+      : sink_(sink), total_(total), stored_(std::move(stored)) {}
 
   void hand_back(std::shared_ptr<const quic_checks::QuicCaptures> judged) {
     std::lock_guard lock(mutex_);
@@ -172,33 +185,40 @@ class Graveyard {
   /// come, on the calling (reader's) thread.
   void bury() {
     std::vector<std::shared_ptr<const quic_checks::QuicCaptures>> dead;
-    std::map<std::size_t, CaseResult> ready;
     {
       std::lock_guard lock(mutex_);
       dead.swap(judged_);
-      // Only those in turn: the others wait for the connections before them.
-      auto it = ready_.begin();
-      for (std::size_t k = next_; it != ready_.end() && it->first == k; ++it, ++k) {}
-      ready.insert(std::make_move_iterator(ready_.begin()), std::make_move_iterator(it));
-      ready_.erase(ready_.begin(), it);
-      next_ += ready.size();
     }
-    for (const auto& [k, result] : ready) hand_on(k, result);
+    // Only those in turn: the others wait for the connections before them.
+    while (next_ < total_) {
+      auto result = take_ready(next_);
+      if (!result) result = stored_(next_);
+      if (!result) break;
+      hand_on(next_++, *result);
+    }
   }
   /// After the last result: what never came (an interruption) as made by
   /// `missing`.
   void finish(const std::function<CaseResult(std::size_t)>& missing) {
     bury();
     for (std::size_t k = next_; k < total_; ++k) {
-      auto it = ready_.find(k);
-      hand_on(k, it != ready_.end() ? it->second : missing(k));
+      auto result = take_ready(k);
+      if (!result) result = stored_(k);
+      hand_on(k, result ? *result : missing(k));
     }
     next_ = total_;
-    ready_.clear();
   }
   const RunTotals& totals() const { return totals_; }
 
  private:
+  std::optional<CaseResult> take_ready(std::size_t k) {
+    std::lock_guard lock(mutex_);
+    const auto it = ready_.find(k);
+    if (it == ready_.end()) return std::nullopt;
+    CaseResult result = std::move(it->second);
+    ready_.erase(it);
+    return result;
+  }
   void hand_on(std::size_t k, const CaseResult& result) {
     totals_.add(result);
     sink_(result, k);
@@ -209,7 +229,8 @@ class Graveyard {
   std::mutex mutex_;
   std::vector<std::shared_ptr<const quic_checks::QuicCaptures>> judged_;
   std::map<std::size_t, CaseResult> ready_;
-  std::size_t next_ = 0;
+  Stored stored_;
+  std::size_t next_ = 0;  // the reader's only
   RunTotals totals_;
 };
 
@@ -239,7 +260,7 @@ OfflinePlan plan_offline(const std::vector<Case>& cases, const std::vector<Split
 
 RunTotals judge_offline(const OfflinePlan& plan, const std::vector<SplitCapture>& captures,
                         const CheckRegistry& checks, Interruption& interruption, const OfflineSink& sink,
-                        unsigned threads, CheckProgress* progress) {
+                        unsigned threads, CheckProgress* progress, RecordSpill* spill) {
   // Unit by unit, each with all its cases, as its capture is read again
   // and each of its QUIC connections ends; its cases are consecutive in
   // the plan.
@@ -256,7 +277,28 @@ RunTotals judge_offline(const OfflinePlan& plan, const std::vector<SplitCapture>
     if (const int signal = interruption.signal()) stopped = signal;
     return stopped.load();
   };
-  Graveyard graveyard(sink, plan.cases.size());
+  // The QUIC units whose records the spill holds as judged under their
+  // capture's final vantage and end: (capture, unit number).
+  std::set<std::pair<std::size_t, std::size_t>> spilled;
+  if (spill)
+    for (std::size_t k = 0; k < captures.size(); ++k)
+      for (const auto& unit : captures[k].units) {
+        if (unit.transport != "QUIC") continue;
+        const auto how = spill->how(k, unit.connection);
+        const std::int64_t end = captures[k].end_ns - captures[k].origin_ns;
+        if (how && how->vantage == captures[k].vantage && (!how->rested_on_end || how->observed_until_ns == end))
+          spilled.insert({k, unit.number});
+      }
+  Graveyard graveyard(sink, plan.cases.size(), [&](std::size_t k) -> std::optional<CaseResult> {
+    const auto& place = plan.places[k];
+    if (!spilled.count({place.capture, place.connection})) return std::nullopt;
+    const CaptureUnit& unit = *unit_of.at({place.capture, place.connection});
+    auto record = spill->take({place.capture, unit.connection, place.case_index});
+    if (!record) return std::nullopt;
+    to_original(*record, captures[place.capture], {});
+    record->artifact_dir = unit.folder;
+    return aggregate(plan.cases[k], {std::move(*record)}, {});
+  });
   auto judge_unit = [&](std::size_t capture_index, const CaptureUnit& unit, const PreparedCaptures* prepared,
                         const std::vector<std::uint64_t>& frames) {
     const auto it = jobs_of.find({capture_index, unit.number});
@@ -268,9 +310,7 @@ RunTotals judge_offline(const OfflinePlan& plan, const std::vector<SplitCapture>
       if (const int signal = stopped.load()) {
         record = interrupted_record(signal);
       } else {
-        const auto start = std::chrono::steady_clock::now();
-        record = judge_checks(c, unit.folder, c.settings, checks, CaptureOrigin::elsewhere, prepared);
-        record.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        record = judge_case(c, unit.folder, prepared, checks);
         to_original(record, capture, frames);
       }
       record.artifact_dir = unit.folder;
@@ -285,9 +325,16 @@ RunTotals judge_offline(const OfflinePlan& plan, const std::vector<SplitCapture>
     const SplitCapture& capture = captures[capture_index];
     std::map<std::size_t, const CaptureUnit*> quic;  // by connection index
     for (const auto& unit : capture.units)
-      if (unit.transport == "QUIC" && jobs_of.count({capture_index, unit.number})) quic[unit.connection] = &unit;
-    if (progress) progress->start("judging " + std::filesystem::path(capture.path).filename().string(),
-                                  quic.empty() ? 0 : file_bytes(capture.path));
+      if (unit.transport == "QUIC" && jobs_of.count({capture_index, unit.number}) &&
+          !spilled.count({capture_index, unit.number}))
+        quic[unit.connection] = &unit;
+    const std::uint64_t bytes = quic.empty() ? 0 : file_bytes(capture.path);
+    if (progress && !quic.empty()) {
+      // Read again: set_total() counted one reading of a capture judged as it was first read.
+      if (spill) progress->add_total(bytes);
+      progress->start((spill ? "judging again " : "judging ") + std::filesystem::path(capture.path).filename().string(),
+                      bytes);
+    }
     if (!quic.empty() && !poll()) try {
         stream_connections(capture.path, *capture.keys, [](const CapturedDatagram&) {},
                            [&](dissect::Connection&& c) {
@@ -314,7 +361,7 @@ RunTotals judge_offline(const OfflinePlan& plan, const std::vector<SplitCapture>
         judge_unit(capture_index, unit, nullptr, unit.frames);
         graveyard.bury();
       }
-    if (progress) progress->finish_capture();
+    if (progress && !quic.empty()) progress->finish_capture();
   }
   // What an interruption left unjudged.
   graveyard.finish([&](std::size_t k) {
@@ -323,6 +370,82 @@ RunTotals judge_offline(const OfflinePlan& plan, const std::vector<SplitCapture>
     return aggregate(plan.cases[k], {std::move(record)}, {});
   });
   return graveyard.totals();
+}
+
+struct EarlyJudge::State {
+  State(const std::vector<Case>& cases, const CheckRegistry& checks, RecordSpill& spill, Interruption& interruption,
+        unsigned threads, CheckProgress* progress)
+      : cases(cases), checks(checks), spill(spill), interruption(interruption), progress(progress),
+        workers(threads > 1 ? threads : 0, 2 * std::size_t{threads}) {
+    for (std::size_t i = 0; i < cases.size(); ++i)
+      if (applies(cases[i], "QUIC", checks)) quic_cases.push_back(i);
+  }
+
+  // Frees on the reader's thread what the workers judged (see Graveyard).
+  void bury() {
+    std::vector<std::shared_ptr<const quic_checks::QuicCaptures>> freed;
+    std::lock_guard lock(mutex);
+    freed.swap(dead);
+  }
+
+  // Every case that judges QUIC on connection `c` of the `capture`-th
+  // capture, seen as `at` shows it.
+  void judge(std::size_t capture, dissect::Connection c, const SplitCapture& at) {
+    const std::size_t index = c.index;
+    auto prepared = prepare(std::move(c), at);
+    bool whole = true;
+    for (const std::size_t i : quic_cases) {
+      if (stopped.load()) {
+        whole = false;  // not noted as judged: INTERRUPTED, unless it is judged again
+        break;
+      }
+      spill.put({capture, index, i}, judge_case(cases[i], "", prepared.get(), checks));
+    }
+    if (whole) {
+      spill.judged(capture, index, {at.vantage, prepared->rested_on_capture_end, at.end_ns - at.origin_ns});
+      if (progress) progress->judged();
+    }
+    std::lock_guard lock(mutex);
+    dead.push_back(std::move(prepared));
+  }
+
+  const std::vector<Case>& cases;
+  const CheckRegistry& checks;
+  RecordSpill& spill;
+  Interruption& interruption;  // polled by the reader only
+  CheckProgress* progress;
+  std::vector<std::size_t> quic_cases;
+  std::atomic<int> stopped{0};
+  std::mutex mutex;
+  std::vector<std::shared_ptr<const quic_checks::QuicCaptures>> dead;
+  TaskPool workers;  // last: its threads end first
+};
+
+EarlyJudge::EarlyJudge(const std::vector<Case>& cases, const CheckRegistry& checks, RecordSpill& spill,
+                       Interruption& interruption, unsigned threads, CheckProgress* progress)
+    : s_(std::make_unique<State>(cases, checks, spill, interruption, threads, progress)) {}
+
+EarlyJudge::~EarlyJudge() = default;
+
+EndedConnection EarlyJudge::judge(std::size_t capture, std::optional<Vantage> given) {
+  return [&s = *s_, capture, given](dissect::Connection&& c, const ReadSoFar& so_far) {
+    if (const int signal = s.interruption.signal()) s.stopped = signal;
+    if (s.stopped.load() || s.quic_cases.empty()) return;
+    // What prepare() reads of the capture, as far as it is read.
+    SplitCapture at;
+    at.origin_ns = so_far.origin_ns;
+    at.end_ns = so_far.latest_ns;
+    at.vantage = given ? *given : so_far.survey->infer().vantage;
+    s.bury();
+    s.workers.submit([&s, capture, at = std::move(at), c = std::make_shared<dissect::Connection>(std::move(c))] {
+      s.judge(capture, std::move(*c), at);
+    });
+  };
+}
+
+void EarlyJudge::wait() {
+  s_->workers.wait();
+  s_->bury();
 }
 
 std::function<std::string(const CaseResult&)> check_replay(const std::string& inputs) {

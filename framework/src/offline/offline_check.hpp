@@ -6,12 +6,16 @@
 //            for_each_datagram; its progress: check_progress.hpp)
 //   split    QUIC datagrams into connections by connection ID and address
 //            (dissect::Dissector), each let go once it has ended
-//            (Dissector::take_ended); the first reading keeps a sketch of
-//            each (capture_units.hpp) and pools where the capture was taken
+//            (Dissector::take_ended), keeping a sketch of each
+//            (capture_units.hpp) and pooling where the capture was taken
 //            (vantage_inference.hpp); TCP by address pair
-//   judge    the second reading hands each QUIC connection, as it ends, to
-//            one of `-j` threads, which judges every case on it
-//            (judge_offline); TCP connections from their folders after
+//   judge    each QUIC connection, as it ends, on one of `-j` threads, every
+//            case on it, under the vantage seen so far (EarlyJudge); the
+//            records wait on disk (record_spill.hpp) until every capture is
+//            read and the reports can begin; a connection the whole capture
+//            shows under another vantage is judged again in a second
+//            reading (judge_offline), as is every connection of a capture
+//            a shard splits; TCP connections from their folders after
 //   write    results in capture, connection and case order whatever the
 //            threads;
 //            each connection's folder refers to the capture by path and
@@ -29,6 +33,7 @@
 #include "check/registry.hpp"
 #include "dissect/key_log.hpp"
 #include "offline/capture_units.hpp"
+#include "offline/record_spill.hpp"
 #include "report/reporter.hpp"
 #include "run/interruption.hpp"
 #include "run/result.hpp"
@@ -36,6 +41,8 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -83,6 +90,37 @@ struct OfflinePlan {
 OfflinePlan plan_offline(const std::vector<Case>& cases, const std::vector<SplitCapture>& captures,
                          const CheckRegistry& checks, bool may_be_empty = false);
 
+/// Judges each QUIC connection of the captures as their first reading
+/// (read_for_check) ends it, before the reports can begin, and keeps the
+/// records in a RecordSpill: under the vantage given, else the one the
+/// connections ended so far show, and with the capture taken to end at
+/// its latest datagram so far. judge_offline takes from the spill the
+/// connections judged under the capture's final vantage (and, where a
+/// verdict rested on the capture's end, that end: almost all of them), and
+/// reads a capture again only for the others. Connections are judged on
+/// `threads` threads besides the reader when `threads` > 1; once
+/// `interruption` has caught a signal, none more.
+class EarlyJudge {
+ public:
+  EarlyJudge(const std::vector<Case>& cases, const CheckRegistry& checks, RecordSpill& spill,
+             Interruption& interruption, unsigned threads, CheckProgress* progress = nullptr);
+  ~EarlyJudge();
+  EarlyJudge(const EarlyJudge&) = delete;
+  EarlyJudge& operator=(const EarlyJudge&) = delete;
+
+  /// read_for_check's `ended` for the `capture`-th capture read (its index
+  /// among the SplitCaptures later given to judge_offline), whose vantage
+  /// is `given` or inferred.
+  EndedConnection judge(std::size_t capture, std::optional<Vantage> given);
+  /// Waits until every connection handed over is judged; rethrows what a
+  /// judging threw.
+  void wait();
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
 /// Receives the k-th result of an OfflinePlan (its case `plan.cases[k]`),
 /// in order, on the thread that called judge_offline.
 using OfflineSink = std::function<void(const CaseResult& result, std::size_t k)>;
@@ -99,10 +137,13 @@ using OfflineSink = std::function<void(const CaseResult& result, std::size_t k)>
 /// when `threads` > 1 (the results are the same, in the same order, whatever
 /// `threads`), and `progress` (when given) told how far it is. Once
 /// `interruption` has caught a signal, the (case, unit) pairs not yet
-/// judged are INTERRUPTED. Returns the totals.
+/// judged are INTERRUPTED. With `spill` (filled by an EarlyJudge), a QUIC
+/// connection it holds as judged under the capture's final vantage and end
+/// is taken from it, not judged again, and a capture all of whose QUIC
+/// connections it holds is not read again. Returns the totals.
 RunTotals judge_offline(const OfflinePlan& plan, const std::vector<SplitCapture>& captures,
                         const CheckRegistry& checks, Interruption& interruption, const OfflineSink& sink,
-                        unsigned threads = 1, CheckProgress* progress = nullptr);
+                        unsigned threads = 1, CheckProgress* progress = nullptr, RecordSpill* spill = nullptr);
 
 /// The command that replays a case of a check: `conform check` with
 /// `inputs` (captures and options), the case's suite, and a filter on its

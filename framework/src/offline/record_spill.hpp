@@ -36,7 +36,8 @@ class RecordSpill {
     std::int64_t observed_until_ns = 0;
   };
 
-  /// An anonymous temporary file (std::tmpfile), gone with the process.
+  /// An anonymous temporary file (std::tmpfile), gone with the process;
+  /// records in it as bytes no other program reads.
   /// Throws std::runtime_error when none can be made.
   RecordSpill();
   RecordSpill(const RecordSpill&) = delete;
