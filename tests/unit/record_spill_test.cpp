@@ -67,6 +67,12 @@ BOOST_AUTO_TEST_CASE(records_come_back_whole_by_key_once) {
   BOOST_TEST(!spill.take({0, 3, 0}).has_value());  // taken once
   BOOST_TEST(spill.take({0, 7, 1})->checks.at(0).result.summary == "second");
   BOOST_TEST(!spill.take({1, 7, 1}).has_value());
+  // Written after a reading, read back after the writing.
+  spill.put({2, 1, 0}, spilled_record("third", 5));
+  spill.put({2, 2, 0}, spilled_record("fourth", 6));
+  BOOST_TEST(spill.take({2, 2, 0})->checks.at(0).result.summary == "fourth");
+  BOOST_TEST(spill.take({2, 1, 0})->checks.at(0).result.evidence.at(0).frame == 5u);
+  BOOST_TEST(spill.size() == 0u);
   const auto how = spill.how(0, 7);
   BOOST_TEST_REQUIRE(how.has_value());
   BOOST_TEST((how->vantage == Vantage::server));

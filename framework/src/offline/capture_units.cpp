@@ -133,8 +133,6 @@ std::vector<std::uint64_t> records_of(const dissect::Connection& c) {
   std::vector<std::uint64_t> frames;
   for (const auto& d : c.datagrams)
     if (frames.empty() || frames.back() != d.frame) frames.push_back(d.frame);
-  // Kept for every connection until the capture is split: no spare room.
-  frames.shrink_to_fit();
   return frames;
 }
 
@@ -283,7 +281,8 @@ ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissec
                                    "covers all of it), so no check could see that connection whole; "
                                    "capture with a snap length of at least the path MTU (tcpdump -s 0)",
                                    first, count, count == 1 ? "" : "s", c.index + 1));
-    read.connections.push_back({c.index, c.client, c.server, c.client_random, c.secrets_found, records_of(c)});
+    read.connections.push_back(
+        {c.index, c.client, c.server, c.client_random, c.secrets_found, FrameNumbers(records_of(c))});
     if (ended) ended(std::move(c), {read.origin_ns, read.end_ns, &read.survey});
   };
   if (progress)
@@ -386,6 +385,7 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
   const auto key_lines = key_lines_by_random(key_log_text);
   std::optional<std::string> whole_key_log;  // made once, for connections whose ClientHello was not seen
   const std::string absolute = fs::absolute(path).string();
+  const std::uint64_t bytes = file_bytes(path);
   for (const auto& unit : out.units) {
     // A connection whose ClientHello was not seen gets the whole key log.
     const auto it = unit.client_random.empty() ? key_lines.end() : key_lines.find(unit.client_random);
@@ -396,7 +396,7 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
     if (unit.transport == "QUIC") {
       const auto sketch = std::lower_bound(capture.connections.begin(), capture.connections.end(), unit.connection,
                                            [](const ConnectionSketch& c, std::size_t i) { return c.index < i; });
-      write_unit_source(unit.folder, {absolute, file_bytes(path), sketch->frames, capture.origin_ns,
+      write_unit_source(unit.folder, {absolute, bytes, sketch->frames.all(), capture.origin_ns,
                                       std::string(to_string(out.vantage)), keys});
       continue;
     }

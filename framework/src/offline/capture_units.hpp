@@ -10,6 +10,7 @@
 #include "capture/pcap_reader.hpp"
 #include "capture/vantage.hpp"
 #include "offline/check_progress.hpp"
+#include "offline/frame_numbers.hpp"
 #include "offline/vantage_inference.hpp"
 #include "dissect/key_log.hpp"
 #include "dissect/timeline.hpp"
@@ -113,7 +114,7 @@ struct ConnectionSketch {
   std::optional<dissect::ClientRandom> client_random;
   bool secrets_found = false;
   /// Its records, by frame number, once each (a GSO record's segments share one).
-  std::vector<std::uint64_t> frames;
+  FrameNumbers frames;
 };
 
 /// Dissects `path` one datagram at a time, keeping none: calls

@@ -1,6 +1,8 @@
 // Judged records on disk until the reports take them.
 #include "offline/record_spill.hpp"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -171,9 +173,11 @@ void RecordSpill::put(const Key& key, const RunRecord& record) {
   writer.record(record);
   const std::vector<std::uint8_t>& bytes = writer.bytes;
   std::lock_guard lock(mutex_);
-  if (std::fseek(file_.get(), static_cast<long>(end_), SEEK_SET) != 0 ||
-      std::fwrite(bytes.data(), 1, bytes.size(), file_.get()) != bytes.size())
-    fail("cannot write it");
+  // Records are written one after the other through the stream's buffer:
+  // a seek would flush it, a system call per record.
+  if (!appending_ && std::fseek(file_.get(), static_cast<long>(end_), SEEK_SET) != 0) fail("cannot write it");
+  appending_ = true;
+  if (std::fwrite(bytes.data(), 1, bytes.size(), file_.get()) != bytes.size()) fail("cannot write it");
   at_[key] = {end_, bytes.size()};
   end_ += bytes.size();
 }
@@ -196,10 +200,13 @@ std::optional<RunRecord> RecordSpill::take(const Key& key) {
     std::lock_guard lock(mutex_);
     const auto it = at_.find(key);
     if (it == at_.end()) return std::nullopt;
+    // What the stream holds written, then each record by its offset, one
+    // system call each (a seek would empty the stream's buffer anyway).
+    if (appending_ && std::fflush(file_.get()) != 0) fail("cannot write it");
+    appending_ = false;
     bytes.resize(it->second.second);
-    if (std::fseek(file_.get(), static_cast<long>(it->second.first), SEEK_SET) != 0 ||
-        std::fread(bytes.data(), 1, bytes.size(), file_.get()) != bytes.size())
-      fail("cannot read it back");
+    const auto got = ::pread(fileno(file_.get()), bytes.data(), bytes.size(), static_cast<off_t>(it->second.first));
+    if (got < 0 || static_cast<std::size_t>(got) != bytes.size()) fail("cannot read it back");
     at_.erase(it);
   }
   return Reader(bytes).record();

@@ -62,6 +62,7 @@ class RecordSpill {
   std::unique_ptr<std::FILE, Closer> file_;
   mutable std::mutex mutex_;
   std::uint64_t end_ = 0;
+  bool appending_ = false;  // the stream's position is end_, its buffer maybe unwritten
   std::map<Key, std::pair<std::uint64_t, std::uint64_t>> at_;  // offset, size
   std::map<std::pair<std::size_t, std::size_t>, Judged> judged_;
 };

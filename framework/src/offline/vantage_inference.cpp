@@ -85,38 +85,39 @@ class SeenPackets {
 // What one connection shows of `acker`'s ACKs of its peer's packets.
 class AckReader {
  public:
-  AckReader(const dissect::Connection& c, Side acker) : c_(c), acker_(acker) {
+  AckReader(const dissect::Connection& c, Side acker) {
     const auto& params = acker == Side::client ? c.client_parameters : c.server_parameters;
     if (params && params->ack_delay_exponent) exponent_ = unsigned(std::min<std::uint64_t>(*params->ack_delay_exponent, 20));
   }
 
-  void read(AckerSigns& signs) {
-    for (const auto& d : c_.datagrams) {
-      const bool from_acker = quic_checks::sender_of(d) == acker_;
-      // Once per captured record: a GSO record was split into segments.
-      if (from_acker && (!d.gso || d.gso->index == 0)) {
-        ++signs.datagrams;
-        if (d.gso) ++signs.gso;
-        if (d.checksum_offloaded) ++signs.offloaded;
-        if (d.ttl) count_hops(d.ttl, signs);
-      }
-      for (const auto& p : d.packets) {
-        // A Retry abandons the Initials before it (RFC 9000 §17.2.5):
-        // nothing acknowledges them.
-        if (from_acker && p.type == dissect::PacketType::retry) seen_[std::size_t(dissect::PacketSpace::initial)].clear();
-        if (!p.decrypted() || p.space == dissect::PacketSpace::none) continue;
-        const auto space = std::size_t(p.space);
-        if (!from_acker) {
-          seen_[space].add(*p.packet_number, Seen{d.time_ns, d.frame});
-          continue;
-        }
-        for (const auto& f : p.frames)
-          if (const auto* ack = std::get_if<dissect::AckFrame>(&f)) {
-            ++signs.acks;
-            read_ack(*ack, p.space, d.time_ns, signs);
-          }
-      }
+  /// The connection's next datagram, `from_acker` or from its peer.
+  void visit(const dissect::Datagram& d, bool from_acker, AckerSigns& signs) {
+    // Once per captured record: a GSO record was split into segments.
+    if (from_acker && (!d.gso || d.gso->index == 0)) {
+      ++signs.datagrams;
+      if (d.gso) ++signs.gso;
+      if (d.checksum_offloaded) ++signs.offloaded;
+      if (d.ttl) count_hops(d.ttl, signs);
     }
+    for (const auto& p : d.packets) {
+      // A Retry abandons the Initials before it (RFC 9000 §17.2.5):
+      // nothing acknowledges them.
+      if (from_acker && p.type == dissect::PacketType::retry) seen_[std::size_t(dissect::PacketSpace::initial)].clear();
+      if (!p.decrypted() || p.space == dissect::PacketSpace::none) continue;
+      const auto space = std::size_t(p.space);
+      if (!from_acker) {
+        seen_[space].add(*p.packet_number, Seen{d.time_ns, d.frame});
+        continue;
+      }
+      for (const auto& f : p.frames)
+        if (const auto* ack = std::get_if<dissect::AckFrame>(&f)) {
+          ++signs.acks;
+          read_ack(*ack, p.space, d.time_ns, signs);
+        }
+    }
+  }
+  /// After the connection's last datagram.
+  void finish(AckerSigns& signs) {
     // Packets the capture saw that no ACK ever covered although a later one
     // acknowledged a higher number of their space (between its ranges or
     // below them) never reached the acker.
@@ -157,8 +158,6 @@ class AckReader {
     acks_[s].push_back({now, ack.largest});
   }
 
-  const dissect::Connection& c_;
-  Side acker_;
   unsigned exponent_ = 3;  // §18.2's default
   std::array<SeenPackets, 3> seen_;
   std::array<std::optional<std::uint64_t>, 3> reacted_;
@@ -236,15 +235,20 @@ bool at_host(const AckerSigns& one, const AckerSigns& peer, bool one_host) {
 
 void VantageSurvey::add(const dissect::Connection& c) {
   ++connections_;
-  for (Side acker : {Side::client, Side::server}) {
-    AckerSigns one;
-    AckReader(c, acker).read(one);
-    pool(acker == Side::client ? client_ : server_, one);
-  }
+  // One walk through the connection for both endpoints: it was dissected
+  // among others, and reading it from memory is most of the time here.
+  AckReader client(c, Side::client), server(c, Side::server);
+  AckerSigns client_signs, server_signs;
   for (const auto& d : c.datagrams) {
-    if (many_hosts_) break;
-    add_hosts(d.from, d.to);
+    const bool from_client = quic_checks::sender_of(d) == Side::client;
+    client.visit(d, from_client, client_signs);
+    server.visit(d, !from_client, server_signs);
+    if (!many_hosts_) add_hosts(d.from, d.to);
   }
+  client.finish(client_signs);
+  server.finish(server_signs);
+  pool(client_, client_signs);
+  pool(server_, server_signs);
 }
 
 void VantageSurvey::add_tcp_segment(std::uint32_t from, std::uint32_t to) {
