@@ -337,7 +337,7 @@ int command_check(const CheckCommandOptions& options) {
     auto keys = std::make_shared<const dissect::KeyLog>(
         capture_keys(captures[k], keylogs, key_texts.back(), key_sources.back()));
     const EndedConnection judge = shares[k].split ? nullptr : early->judge(read_captures.size(), given[k]);
-    read_captures.push_back(read_for_check(captures[k], std::move(keys), &progress, judge));
+    read_captures.push_back(read_for_check(captures[k], std::move(keys), &progress, judge, jobs > 1));
     early->wait();
   }
   early.reset();

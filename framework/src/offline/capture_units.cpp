@@ -4,6 +4,7 @@
 #include "offline/vantage_inference.hpp"
 
 #include "capture/pcap_reader.hpp"
+#include "capture/read_ahead.hpp"
 #include "capture/record_split.hpp"
 #include "capture/tcp_segment_reader.hpp"
 #include "capture/unit_source.hpp"
@@ -234,12 +235,13 @@ dissect::Connection unit_connection(dissect::Connection c, const SplitCapture& c
 StreamedCapture stream_connections(const std::string& path, const dissect::KeyLog& keys,
                                    const std::function<void(const CapturedDatagram&)>& on_datagram,
                                    const std::function<void(dissect::Connection&&)>& on_ended,
-                                   CheckProgress* progress, const std::function<void()>& on_read) {
+                                   CheckProgress* progress, const std::function<void()>& on_read,
+                                   bool read_ahead) {
   StreamedCapture out;
   dissect::Dissector dissector(keys, dissect::Dissector::Ends::when_silent);
   std::function<void(std::uint64_t)> on_offset;
   if (progress) on_offset = [&](std::uint64_t offset) { progress->at(offset, dissector.open()); };
-  out.summary = for_each_datagram(
+  out.summary = (read_ahead ? for_each_datagram_read_ahead : for_each_datagram)(
       path,
       [&](const CapturedDatagram& d) {
         on_datagram(d);
@@ -256,7 +258,7 @@ StreamedCapture stream_connections(const std::string& path, const dissect::KeyLo
 }
 
 ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissect::KeyLog> keys,
-                           CheckProgress* progress, const EndedConnection& ended) {
+                           CheckProgress* progress, const EndedConnection& ended, bool read_ahead) {
   ReadCapture read;
   read.keys = std::move(keys);
   std::unordered_set<std::uint64_t> cut;
@@ -291,7 +293,7 @@ ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissec
   // dissector's finish(): after a corrupt record those are incomplete.
   std::optional<std::size_t> ended_while_reading;
   auto streamed = stream_connections(path, *read.keys, on_datagram, on_ended, progress,
-                                     [&] { ended_while_reading = read.connections.size(); });
+                                     [&] { ended_while_reading = read.connections.size(); }, read_ahead);
   if (progress) progress->finish_capture();
   read.summary = streamed.summary;
   if (read.summary.damage && !read.summary.cut_short) {

@@ -121,9 +121,10 @@ struct ConnectionSketch {
 /// `on_datagram` with each UDP datagram and `on_ended` with each QUIC
 /// connection as it ends (dissect::Dissector::take_ended), the rest at the
 /// capture's end (after `on_read`, when given), and `progress` (when
-/// given) with how far it is. Returns the datagrams of no connection
-/// (counted, the first kept) and the summary. Throws as for_each_datagram
-/// does.
+/// given) with how far it is; with `read_ahead`, the capture is read on a
+/// thread of its own (capture/read_ahead.hpp). Returns the datagrams of no
+/// connection (counted, the first kept) and the summary. Throws as
+/// for_each_datagram does.
 struct StreamedCapture {
   CaptureSummary summary;
   /// Datagrams of no connection, and the first of them.
@@ -134,7 +135,7 @@ StreamedCapture stream_connections(const std::string& path, const dissect::KeyLo
                                    const std::function<void(const CapturedDatagram&)>& on_datagram,
                                    const std::function<void(dissect::Connection&&)>& on_ended,
                                    CheckProgress* progress = nullptr,
-                                   const std::function<void()>& on_read = nullptr);
+                                   const std::function<void()>& on_read = nullptr, bool read_ahead = false);
 
 /// A capture read through, one datagram at a time, and its QUIC
 /// connections dissected, each let go once it has ended, before anything
@@ -179,13 +180,15 @@ struct ReadSoFar {
 using EndedConnection = std::function<void(dissect::Connection&&, const ReadSoFar&)>;
 
 /// Reads and dissects `path`, handing each QUIC connection to `ended`
-/// (when given) as it ends. Throws InputError naming the file when it
+/// (when given) as it ends, reading on a thread of its own with
+/// `read_ahead`. Throws InputError naming the file when it
 /// cannot be read, has a corrupt record (frame and byte offset), or when the
 /// snap length cut a datagram of a QUIC connection: its packets cannot be
 /// decrypted (the AEAD tag covers the whole packet, RFC 9001 §5.3), so a
 /// check would judge a connection it cannot see whole and could pass it.
 ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissect::KeyLog> keys,
-                           CheckProgress* progress = nullptr, const EndedConnection& ended = nullptr);
+                           CheckProgress* progress = nullptr, const EndedConnection& ended = nullptr,
+                           bool read_ahead = false);
 
 /// The key log text a capture's connections take their lines from: the
 /// secrets its pcapng Decryption Secrets Blocks hold, then each --keylog

@@ -350,7 +350,7 @@ RunTotals judge_offline(const OfflinePlan& plan, const std::vector<SplitCapture>
                              });
                              if (poll()) throw Interrupted{};
                            },
-                           progress);
+                           progress, nullptr, threads > 1);
       } catch (const Interrupted&) {
       }
     workers.wait();
