@@ -235,20 +235,20 @@ bool at_host(const AckerSigns& one, const AckerSigns& peer, bool one_host) {
 
 void VantageSurvey::add(const dissect::Connection& c) {
   ++connections_;
-  // One walk through the connection for both endpoints: it was dissected
-  // among others, and reading it from memory is most of the time here.
-  AckReader client(c, Side::client), server(c, Side::server);
-  AckerSigns client_signs, server_signs;
-  for (const auto& d : c.datagrams) {
-    const bool from_client = quic_checks::sender_of(d) == Side::client;
-    client.visit(d, from_client, client_signs);
-    server.visit(d, !from_client, server_signs);
-    if (!many_hosts_) add_hosts(d.from, d.to);
+  // One endpoint at a time: what a reader keeps of the packets it looks up
+  // (megabytes on a long connection) is gone before the next begins, and a
+  // single connection of a capture is held whole while it is surveyed.
+  for (const Side acker : {Side::client, Side::server}) {
+    AckReader reader(c, acker);
+    AckerSigns signs;
+    for (const auto& d : c.datagrams) reader.visit(d, quic_checks::sender_of(d) == acker, signs);
+    reader.finish(signs);
+    pool(acker == Side::client ? client_ : server_, signs);
   }
-  client.finish(client_signs);
-  server.finish(server_signs);
-  pool(client_, client_signs);
-  pool(server_, server_signs);
+  for (const auto& d : c.datagrams) {
+    if (many_hosts_) break;
+    add_hosts(d.from, d.to);
+  }
 }
 
 void VantageSurvey::add_tcp_segment(std::uint32_t from, std::uint32_t to) {
