@@ -16,10 +16,16 @@
 #               N of JOBS (default "1 2"): wall time, MB/s over the capture's
 #               size, peak RSS, and the size of --out.
 #
+#   compare     with BASELINE=path/to/another/conform, each measurement is
+#               made with that binary too, just before this build's, ROUNDS
+#               times over (default 1): on a machine whose speed drifts by a
+#               third from minute to minute, only figures taken side by side
+#               compare.
 # Defaults: 100 runs x 100 clients x 200 000 bytes, about 2.4 GB and 10 000
 # connections (the issue's size); smaller ones for a quick look, e.g.
 # RUNS=2 CLIENTS=100 BYTES=20000.
-# Usage: [RUNS=N] [CLIENTS=N] [BYTES=N] [JOBS="1 2"] bench/check_scale.sh [BUILD_DIR [WORK_DIR]]
+# Usage: [RUNS=N] [CLIENTS=N] [BYTES=N] [JOBS="1 2"] [BASELINE=CONFORM [ROUNDS=N]]
+#        bench/check_scale.sh [BUILD_DIR [WORK_DIR]]
 # WORK_DIR (default: a temporary folder, removed at the end) keeps the
 # capture for another measurement when given.
 set -eu
@@ -81,15 +87,25 @@ echo "capture: $size bytes, $runs x $clients connections"
 # 10 000 folders) right after as many were deleted, which a user's first
 # check does not pay.
 rm -rf "$work"/out "$work"/out-*
-for jobs in ${JOBS:-1 2}; do
-  out=$work/out-$$-j$jobs
-  /usr/bin/time -v "$build/conform" check "$capture" --keylog "$keys" "$here/suites/capture" --out "$out" -q \
-    -j "$jobs" > "$work/console.txt" 2> "$work/time.txt" || true
+# measure BINARY LABEL JOBS: one whole-process run, and its figures.
+measure() {
+  out=$work/out-$$-$2-j$3-$round
+  # The baseline finds its plugins where this build keeps them.
+  CONFORM_PLUGIN_PATH=$build/plugins /usr/bin/time -v "$1" check "$capture" --keylog "$keys" \
+    "$here/suites/capture" --out "$out" -q -j "$3" > "$work/console.txt" 2> "$work/time.txt" || true
   tail -1 "$work/console.txt"
   wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/time.txt")
   rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time.txt")
   secs=$(echo "$wall" | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
-  echo "conform check -j $jobs: $wall wall ($secs s), $(echo "scale=1; $size / 1000000 / $secs" | bc) MB/s, peak RSS $((rss / 1024)) MiB"
+  echo "$2 conform check -j $3: $wall wall ($secs s), $(echo "scale=1; $size / 1000000 / $secs" | bc) MB/s, peak RSS $((rss / 1024)) MiB"
   echo "--out: $(du -sb "$out" | cut -f1) bytes"
+}
+round=1
+while [ "$round" -le "${ROUNDS:-1}" ]; do
+  for jobs in ${JOBS:-1 2}; do
+    if [ -n "${BASELINE:-}" ]; then measure "$BASELINE" baseline "$jobs"; fi
+    measure "$build/conform" build "$jobs"
+  done
+  round=$((round + 1))
 done
 rm -rf "$work"/out-*
