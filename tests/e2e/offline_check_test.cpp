@@ -474,15 +474,19 @@ BOOST_AUTO_TEST_CASE(a_connection_judged_under_a_vantage_the_whole_capture_denie
   const std::string keys =
       write_file(dir + "/both.keys", read_file(dir + "/run/" + id + "/keys.log") +
                                          read_file(kCaptures + "/third-party/quic-go-lossy/quic-go-lossy.keys"));
-  auto check = [&](const std::string& name, std::vector<std::string> extra) {
+  std::string err;  // of the last check
+  auto check = [&](const std::string& name, std::vector<std::string> extra,
+                   std::vector<std::string> env = kEnv) {
     std::vector<std::string> args{"check", capture, "--keylog", keys, suite, "--out", dir + "/out-" + name,
                                   "--json", dir + "/" + name + ".json", "-q"};
     args.insert(args.end(), extra.begin(), extra.end());
-    const auto r = run_conform(args, ".", kEnv);
+    const auto r = run_conform(args, ".", env);
     BOOST_TEST((r.exit_code == 0 || r.exit_code == 1), name << ": " << r.out + r.err);
+    err = r.err;
     return json::parse(read_file(dir + "/" + name + ".json"));
   };
   const json inferred = check("inferred", {});
+  BOOST_TEST(err == "", err);
   const std::string vantage = inferred.at("offline").at("captures")[0].at("vantage");
   BOOST_TEST(vantage == "path");
   const json given = check("given", {"--vantage", vantage});
@@ -499,6 +503,15 @@ BOOST_AUTO_TEST_CASE(a_connection_judged_under_a_vantage_the_whole_capture_denie
   };
   BOOST_TEST_REQUIRE(said(inferred).size() >= 100u);
   BOOST_TEST(said(inferred) == said(given));
+  // Where no temporary file can be made, each connection is judged in a
+  // second reading, as before there was one reading: the same verdicts.
+  auto no_temp = kEnv;
+  no_temp.push_back("TMPDIR=" + dir + "/none");
+  const json twice = check("twice", {}, no_temp);
+  BOOST_TEST(err == "warning: the temporary file of judged records: cannot create it in " + dir +
+                        "/none ($TMPDIR, else /tmp): No such file or directory: each capture is read twice instead\n",
+             err);
+  BOOST_TEST(said(twice) == said(given));
   // Judged at the server, as when it ended, the first connection's
   // summaries differ: judging it again is what made them equal.
   auto first_connection = [&](const json& report) {

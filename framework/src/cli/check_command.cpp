@@ -304,8 +304,8 @@ int command_check(const CheckCommandOptions& options) {
   for (const auto& path : options.keylogs) keylogs.push_back({path, dissect::read_key_log_text(path)});
   // Caught from the first reading of a capture on: a signal while the
   // captures are read and split must not end the process between writing
-  // connection folders and writing the reports; judging then marks every
-  // case INTERRUPTED.
+  // connection folders and writing the reports; the reports then hold the
+  // connections judged before it, and mark every other case INTERRUPTED.
   Interruption interruption;
   // What a job of a sharded check says of them (its report's inputs digest).
   std::string keylog_digests;
@@ -315,7 +315,7 @@ int command_check(const CheckCommandOptions& options) {
   {
     std::uint64_t total = 0;
     for (std::size_t k = 0; k < captures.size(); ++k)
-      if (shares[k].read) total += file_bytes(captures[k]);  // judge_offline adds a capture read again
+      if (shares[k].read) total += file_bytes(captures[k]);
     progress.set_total(total);
   }
   const unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
@@ -323,8 +323,15 @@ int command_check(const CheckCommandOptions& options) {
   // records kept on disk until the reports begin, which is once every
   // capture is read. Not where a capture is split over the jobs of a
   // shard: which of its connections this job judges is known only then.
-  RecordSpill spill;
-  auto early = std::make_optional<EarlyJudge>(cases, CheckRegistry::builtin(), spill, interruption, jobs, &progress);
+  // Without a temporary file, each capture is read twice, as it was before.
+  std::optional<RecordSpill> spill;
+  try {
+    spill.emplace();
+  } catch (const std::runtime_error& e) {
+    fmt::print(stderr, "warning: {}: each capture is read twice instead\n", e.what());
+  }
+  std::optional<EarlyJudge> early;
+  if (spill) early.emplace(cases, CheckRegistry::builtin(), *spill, interruption, jobs, &progress);
   std::vector<ReadCapture> read_captures;
   std::vector<std::size_t> taken;  // the list index of each capture read
   std::vector<CaptureKeyText> key_texts;
@@ -336,11 +343,13 @@ int command_check(const CheckCommandOptions& options) {
     key_sources.emplace_back();
     auto keys = std::make_shared<const dissect::KeyLog>(
         capture_keys(captures[k], keylogs, key_texts.back(), key_sources.back()));
-    const EndedConnection judge = shares[k].split ? nullptr : early->judge(read_captures.size(), given[k]);
+    const EndedConnection judge = early && !shares[k].split ? early->judge(read_captures.size(), given[k]) : nullptr;
     read_captures.push_back(read_for_check(captures[k], std::move(keys), &progress, judge, jobs > 1));
-    early->wait();
+    if (early) early->wait();
   }
   early.reset();
+  // A full disk says so now, before --out is touched.
+  if (spill) spill->flush();
   const auto roots = capture_roots(options.out_dir, labels, shares);
   const auto vantages = named_vantages(cases);
   std::vector<SplitCapture> split;
@@ -404,7 +413,7 @@ int command_check(const CheckCommandOptions& options) {
         progress.done();
         reports.case_done(result);
       },
-      jobs, &progress, &spill);
+      jobs, &progress, spill ? &*spill : nullptr);
   progress.done();
   if (options.write_failing_pcaps) {
     const std::size_t written = write_failing_pcaps(failing, split);

@@ -330,8 +330,8 @@ RunTotals judge_offline(const OfflinePlan& plan, const std::vector<SplitCapture>
         quic[unit.connection] = &unit;
     const std::uint64_t bytes = quic.empty() ? 0 : file_bytes(capture.path);
     if (progress && !quic.empty()) {
-      // Read again: set_total() counted one reading of a capture judged as it was first read.
-      if (spill) progress->add_total(bytes);
+      // Read again: set_total() counted one reading of each capture.
+      progress->add_total(bytes);
       progress->start((spill ? "judging again " : "judging ") + std::filesystem::path(capture.path).filename().string(),
                       bytes);
     }

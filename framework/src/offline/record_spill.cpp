@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -164,8 +165,23 @@ class Reader {
 
 }  // namespace
 
-RecordSpill::RecordSpill() : file_(std::tmpfile()) {
-  if (!file_) fail("cannot create it");
+RecordSpill::RecordSpill() {
+  const char* dir = std::getenv("TMPDIR");
+  const std::string folder = dir && *dir ? dir : "/tmp";
+  std::string path = folder + "/conform-check-XXXXXX";
+  const int fd = ::mkstemp(path.data());
+  if (fd < 0) fail(("cannot create it in " + folder + " ($TMPDIR, else /tmp)").c_str());
+  ::unlink(path.c_str());  // gone with the process, however it ends
+  file_.reset(::fdopen(fd, "w+b"));
+  if (!file_) {
+    ::close(fd);
+    fail("cannot open it");
+  }
+}
+
+void RecordSpill::flush() {
+  std::lock_guard lock(mutex_);
+  if (appending_ && std::fflush(file_.get()) != 0) fail("cannot write it");
 }
 
 void RecordSpill::put(const Key& key, const RunRecord& record) {

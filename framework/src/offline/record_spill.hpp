@@ -36,9 +36,9 @@ class RecordSpill {
     std::int64_t observed_until_ns = 0;
   };
 
-  /// An anonymous temporary file (std::tmpfile), gone with the process;
-  /// records in it as bytes no other program reads.
-  /// Throws std::runtime_error when none can be made.
+  /// An unnamed temporary file in $TMPDIR (else /tmp), gone with the
+  /// process; records in it as bytes no other program reads. Throws
+  /// std::runtime_error, naming the folder, when none can be made.
   RecordSpill();
   RecordSpill(const RecordSpill&) = delete;
   RecordSpill& operator=(const RecordSpill&) = delete;
@@ -54,6 +54,9 @@ class RecordSpill {
   std::optional<RunRecord> take(const Key& key);
   /// Records kept.
   std::size_t size() const;
+  /// Writes what the stream still holds: a full disk is told now, not
+  /// when a record is taken. Throws std::runtime_error.
+  void flush();
 
  private:
   struct Closer {
