@@ -36,6 +36,11 @@ void TaskPool::submit(std::function<void()> task) {
   changed_.notify_all();
 }
 
+bool TaskPool::failed() {
+  std::lock_guard lock(mutex_);
+  return error_ != nullptr;
+}
+
 void TaskPool::wait() {
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [&] { return (queue_.empty() && running_ == 0) || (error_ && running_ == 0); });

@@ -27,6 +27,9 @@ class TaskPool {
   void submit(std::function<void()> task);
   /// Waits until every task submitted has run; rethrows the first exception.
   void wait();
+  /// Whether a task has thrown (wait() then rethrows it): a producer stops
+  /// producing instead of feeding a pool that drops its tasks.
+  bool failed();
 
  private:
   void work();

@@ -431,6 +431,8 @@ EndedConnection EarlyJudge::judge(std::size_t capture, std::optional<Vantage> gi
   return [&s = *s_, capture, given](dissect::Connection&& c, const ReadSoFar& so_far) {
     if (const int signal = s.interruption.signal()) s.stopped = signal;
     if (s.stopped.load() || s.quic_cases.empty()) return;
+    // A judging that threw (the temporary file's disk full) ends the reading now.
+    if (s.workers.failed()) s.workers.wait();
     // What prepare() reads of the capture, as far as it is read.
     SplitCapture at;
     at.origin_ns = so_far.origin_ns;
