@@ -275,6 +275,13 @@ BOOST_AUTO_TEST_CASE(bad_input_is_exit_2_with_the_file_named) {
   r = run_conform({"check", text, suite, "--out", dir + "/out"}, ".", kEnv);
   BOOST_TEST(r.exit_code == 2);
   BOOST_TEST(contains(r.err, text + ": cannot read capture: "), r.err);
+  // After a good capture: told before the good one is read and judged, and
+  // with nothing written (the reading's progress line never begins).
+  r = run_conform({"check", capture, text, suite, "--out", dir + "/after-good"}, ".", kEnv);
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err == text + ": cannot read capture: unknown file format\n", r.err);
+  BOOST_TEST(r.out == "", r.out);
+  BOOST_TEST(!fs::exists(dir + "/after-good"));
   r = run_conform({"check", capture, "--keylog", dir + "/none.keys", suite, "--out", dir + "/out"}, ".", kEnv);
   BOOST_TEST(r.exit_code == 2);
   BOOST_TEST(contains(r.err, dir + "/none.keys: "), r.err);
@@ -508,8 +515,9 @@ BOOST_AUTO_TEST_CASE(a_connection_judged_under_a_vantage_the_whole_capture_denie
   auto no_temp = kEnv;
   no_temp.push_back("TMPDIR=" + dir + "/none");
   const json twice = check("twice", {}, no_temp);
-  BOOST_TEST(err == "warning: the temporary file of judged records: cannot create it in " + dir +
-                        "/none ($TMPDIR, else /tmp): No such file or directory: each capture is read twice instead\n",
+  BOOST_TEST(err == "warning: " + dir +
+                        "/none: the temporary file of judged records: cannot create it ($TMPDIR, else /tmp): No such "
+                        "file or directory: each capture is read twice instead\n",
              err);
   BOOST_TEST(said(twice) == said(given));
   // Judged at the server, as when it ended, the first connection's

@@ -265,8 +265,19 @@ int command_check(const CheckCommandOptions& options) {
   const auto labels = capture_labels(captures);
   // What the command line alone shows wrong, all of it at once.
   std::vector<Diagnostic> problems;
-  for (const auto& c : captures)
-    if (const auto problem = not_a_capture_file(c)) problems.push_back({{c}, *problem});
+  for (const auto& c : captures) {
+    if (const auto problem = not_a_capture_file(c)) {
+      problems.push_back({{c}, *problem});
+      continue;
+    }
+    // Its header too: a file that is no capture is told before any other
+    // is read and judged for nothing.
+    try {
+      PcapFile{c};
+    } catch (const InputError& e) {
+      problems.insert(problems.end(), e.diagnostics().begin(), e.diagnostics().end());
+    }
+  }
   std::vector<std::optional<Vantage>> given;
   try {
     given = given_vantages(options.vantages, captures, labels);
@@ -327,8 +338,8 @@ int command_check(const CheckCommandOptions& options) {
   std::optional<RecordSpill> spill;
   try {
     spill.emplace();
-  } catch (const std::runtime_error& e) {
-    fmt::print(stderr, "warning: {}: each capture is read twice instead\n", e.what());
+  } catch (const InputError& e) {
+    fmt::print(stderr, "warning: {}: each capture is read twice instead\n", e.diagnostics().front().str());
   }
   std::optional<EarlyJudge> early;
   if (spill) early.emplace(cases, CheckRegistry::builtin(), *spill, interruption, jobs, &progress);

@@ -1,6 +1,8 @@
 // Judged records on disk until the reports take them.
 #include "offline/record_spill.hpp"
 
+#include "common/input_error.hpp"
+
 #include <unistd.h>
 
 #include <cerrno>
@@ -17,9 +19,11 @@ namespace conform {
 
 namespace {
 
-[[noreturn]] void fail(const char* what) {
-  throw std::runtime_error(std::string("the temporary file of judged records: ") + what + ": " +
-                           std::strerror(errno));
+// Named after the folder it is in: a full or read-only disk there is the
+// user's to mend (exit 2, as for what conform cannot read).
+[[noreturn]] void fail(const std::string& folder, const std::string& what) {
+  const int error = errno;
+  throw InputError({folder}, "the temporary file of judged records: " + what + ": " + std::strerror(error));
 }
 
 // A record as bytes: every field, in declaration order; integers in the
@@ -168,20 +172,21 @@ class Reader {
 RecordSpill::RecordSpill() {
   const char* dir = std::getenv("TMPDIR");
   const std::string folder = dir && *dir ? dir : "/tmp";
+  folder_ = folder;
   std::string path = folder + "/conform-check-XXXXXX";
   const int fd = ::mkstemp(path.data());
-  if (fd < 0) fail(("cannot create it in " + folder + " ($TMPDIR, else /tmp)").c_str());
+  if (fd < 0) fail(folder, "cannot create it ($TMPDIR, else /tmp)");
   ::unlink(path.c_str());  // gone with the process, however it ends
   file_.reset(::fdopen(fd, "w+b"));
   if (!file_) {
     ::close(fd);
-    fail("cannot open it");
+    fail(folder, "cannot open it");
   }
 }
 
 void RecordSpill::flush() {
   std::lock_guard lock(mutex_);
-  if (appending_ && std::fflush(file_.get()) != 0) fail("cannot write it");
+  if (appending_ && std::fflush(file_.get()) != 0) fail(folder_, "cannot write it");
 }
 
 void RecordSpill::put(const Key& key, const RunRecord& record) {
@@ -191,9 +196,9 @@ void RecordSpill::put(const Key& key, const RunRecord& record) {
   std::lock_guard lock(mutex_);
   // Records are written one after the other through the stream's buffer:
   // a seek would flush it, a system call per record.
-  if (!appending_ && std::fseek(file_.get(), static_cast<long>(end_), SEEK_SET) != 0) fail("cannot write it");
+  if (!appending_ && std::fseek(file_.get(), static_cast<long>(end_), SEEK_SET) != 0) fail(folder_, "cannot write it");
   appending_ = true;
-  if (std::fwrite(bytes.data(), 1, bytes.size(), file_.get()) != bytes.size()) fail("cannot write it");
+  if (std::fwrite(bytes.data(), 1, bytes.size(), file_.get()) != bytes.size()) fail(folder_, "cannot write it");
   at_[key] = {end_, bytes.size()};
   end_ += bytes.size();
 }
@@ -218,11 +223,11 @@ std::optional<RunRecord> RecordSpill::take(const Key& key) {
     if (it == at_.end()) return std::nullopt;
     // What the stream holds written, then each record by its offset, one
     // system call each (a seek would empty the stream's buffer anyway).
-    if (appending_ && std::fflush(file_.get()) != 0) fail("cannot write it");
+    if (appending_ && std::fflush(file_.get()) != 0) fail(folder_, "cannot write it");
     appending_ = false;
     bytes.resize(it->second.second);
     const auto got = ::pread(fileno(file_.get()), bytes.data(), bytes.size(), static_cast<off_t>(it->second.first));
-    if (got < 0 || static_cast<std::size_t>(got) != bytes.size()) fail("cannot read it back");
+    if (got < 0 || static_cast<std::size_t>(got) != bytes.size()) fail(folder_, "cannot read it back");
     at_.erase(it);
   }
   return Reader(bytes).record();

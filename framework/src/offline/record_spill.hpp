@@ -38,7 +38,8 @@ class RecordSpill {
 
   /// An unnamed temporary file in $TMPDIR (else /tmp), gone with the
   /// process; records in it as bytes no other program reads. Throws
-  /// std::runtime_error, naming the folder, when none can be made.
+  /// InputError naming the folder when none can be made, and so do the
+  /// calls below when it cannot be written or read.
   RecordSpill();
   RecordSpill(const RecordSpill&) = delete;
   RecordSpill& operator=(const RecordSpill&) = delete;
@@ -55,13 +56,14 @@ class RecordSpill {
   /// Records kept.
   std::size_t size() const;
   /// Writes what the stream still holds: a full disk is told now, not
-  /// when a record is taken. Throws std::runtime_error.
+  /// when a record is taken.
   void flush();
 
  private:
   struct Closer {
     void operator()(std::FILE* f) const { std::fclose(f); }
   };
+  std::string folder_;
   std::unique_ptr<std::FILE, Closer> file_;
   mutable std::mutex mutex_;
   std::uint64_t end_ = 0;
