@@ -6,6 +6,7 @@
 #include "cli/gate_options.hpp"
 #include "cli/select.hpp"
 #include "capture/pcap_open.hpp"
+#include "capture/pcapng_secrets.hpp"
 #include "offline/failing_pcaps.hpp"
 #include "offline/offline_check.hpp"
 #include "gate/report_set.hpp"
@@ -275,7 +276,18 @@ int command_check(const CheckCommandOptions& options) {
     try {
       PcapFile{c};
     } catch (const InputError& e) {
-      problems.insert(problems.end(), e.diagnostics().begin(), e.diagnostics().end());
+      // libpcap reads a pcapng's blocks up to its first interface: a
+      // damaged Decryption Secrets Block among them is better named by
+      // block and byte, as when the keys are read.
+      const InputError* why = &e;
+      std::optional<InputError> secrets;
+      try {
+        read_pcapng_secrets(c);
+      } catch (const InputError& damaged) {
+        secrets.emplace(damaged);
+        why = &*secrets;
+      }
+      problems.insert(problems.end(), why->diagnostics().begin(), why->diagnostics().end());
     }
   }
   std::vector<std::optional<Vantage>> given;
