@@ -346,7 +346,9 @@ RunTotals judge_offline(const OfflinePlan& plan, const std::vector<SplitCapture>
                                auto prepared = prepare(std::move(*c), capture);
                                judge_unit(capture_index, unit, prepared.get(), {});
                                graveyard.hand_back(std::move(prepared));
-                               if (progress) progress->judged();
+                               // Counted once: not again when judged again.
+                               if (progress && !(spill && spill->how(capture_index, unit.connection)))
+                                 progress->judged();
                              });
                              if (poll()) throw Interrupted{};
                            },
