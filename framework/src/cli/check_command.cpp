@@ -158,6 +158,25 @@ std::vector<std::optional<Vantage>> given_vantages(const std::vector<std::string
   return for_one;
 }
 
+// What opening `capture` says is wrong with its header, if anything: told
+// before any capture is read and judged for nothing.
+std::vector<Diagnostic> header_problems(const std::string& capture) {
+  try {
+    PcapFile{capture};
+    return {};
+  } catch (const InputError& unreadable) {
+    // libpcap reads a pcapng's blocks up to its first interface: a damaged
+    // Decryption Secrets Block among them is better named by block and
+    // byte, as when the keys are read.
+    try {
+      read_pcapng_secrets(capture);
+    } catch (const InputError& damaged) {
+      return damaged.diagnostics();
+    }
+    return unreadable.diagnostics();
+  }
+}
+
 void print_units(const std::vector<SplitCapture>& captures, std::size_t with_mutants) {
   std::size_t units = 0;
   for (const auto& c : captures) units += c.units.size();
@@ -271,24 +290,8 @@ int command_check(const CheckCommandOptions& options) {
       problems.push_back({{c}, *problem});
       continue;
     }
-    // Its header too: a file that is no capture is told before any other
-    // is read and judged for nothing.
-    try {
-      PcapFile{c};
-    } catch (const InputError& e) {
-      // libpcap reads a pcapng's blocks up to its first interface: a
-      // damaged Decryption Secrets Block among them is better named by
-      // block and byte, as when the keys are read.
-      const InputError* why = &e;
-      std::optional<InputError> secrets;
-      try {
-        read_pcapng_secrets(c);
-      } catch (const InputError& damaged) {
-        secrets.emplace(damaged);
-        why = &*secrets;
-      }
-      problems.insert(problems.end(), why->diagnostics().begin(), why->diagnostics().end());
-    }
+    const auto header = header_problems(c);
+    problems.insert(problems.end(), header.begin(), header.end());
   }
   std::vector<std::optional<Vantage>> given;
   try {

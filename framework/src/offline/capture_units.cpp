@@ -226,9 +226,9 @@ void tcp_units(const std::string& path, const fs::path& root, const UnitFilter& 
 
 }  // namespace
 
-dissect::Connection unit_connection(dissect::Connection c, const SplitCapture& capture) {
+dissect::Connection unit_connection(dissect::Connection c, std::int64_t origin_ns) {
   c.index = 0;
-  for (auto& d : c.datagrams) d.time_ns -= capture.origin_ns;
+  for (auto& d : c.datagrams) d.time_ns -= origin_ns;
   return c;
 }
 

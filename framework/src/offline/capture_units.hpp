@@ -99,9 +99,10 @@ struct SplitCapture {
 std::vector<std::uint64_t> records_of(const dissect::Connection& c);
 
 /// A QUIC unit's connection `c` (dissected from its capture) as its checks
-/// see it: times since the capture's first datagram, frame numbers and
-/// addresses the capture's, so that summaries name what Wireshark shows.
-dissect::Connection unit_connection(dissect::Connection c, const SplitCapture& capture);
+/// see it: times since the capture's first datagram (at `origin_ns`), frame
+/// numbers and addresses the capture's, so that summaries name what
+/// Wireshark shows.
+dissect::Connection unit_connection(dissect::Connection c, std::int64_t origin_ns);
 
 /// The size of the file at `path`, 0 when it cannot be told.
 std::uint64_t file_bytes(const std::string& path);

@@ -128,16 +128,26 @@ bool applies(const Case& c, const std::string& transport, const CheckRegistry& c
   });
 }
 
+// What a connection's checks are told of its capture: where its times
+// count from, how far it shows (the whole capture, or as far as it is read
+// when the connection ends), and where it was taken.
+struct Sight {
+  std::int64_t origin_ns = 0, end_ns = 0;
+  Vantage vantage = Vantage::path;
+};
+
+Sight sight_of(const SplitCapture& capture) { return {capture.origin_ns, capture.end_ns, capture.vantage}; }
+
 // A QUIC unit's connection `c` for its checks, under the names its folder
 // would give it (client.pcap and server.pcap, one vantage point).
-std::shared_ptr<const quic_checks::QuicCaptures> prepare(dissect::Connection c, const SplitCapture& capture) {
+std::shared_ptr<const quic_checks::QuicCaptures> prepare(dissect::Connection c, const Sight& sight) {
   dissect::Timeline timeline;
-  timeline.connections.push_back(unit_connection(std::move(c), capture));
+  timeline.connections.push_back(unit_connection(std::move(c), sight.origin_ns));
   auto prepared = std::make_shared<quic_checks::QuicCaptures>();
   prepared->clients.push_back(quic_checks::make_capture_facts("client.pcap", std::move(timeline)));
   prepared->server = quic_checks::renamed(*prepared->clients.front(), "server.pcap");
-  prepared->vantage = capture.vantage;
-  prepared->observed_until_ns = capture.end_ns - capture.origin_ns;
+  prepared->vantage = sight.vantage;
+  prepared->observed_until_ns = sight.end_ns - sight.origin_ns;
   return prepared;
 }
 
@@ -343,7 +353,7 @@ RunTotals judge_offline(const OfflinePlan& plan, const std::vector<SplitCapture>
                              const CaptureUnit& unit = *it->second;
                              graveyard.bury();
                              workers.submit([&, &unit = unit, c = std::make_shared<dissect::Connection>(std::move(c))] {
-                               auto prepared = prepare(std::move(*c), capture);
+                               auto prepared = prepare(std::move(*c), sight_of(capture));
                                judge_unit(capture_index, unit, prepared.get(), {});
                                graveyard.hand_back(std::move(prepared));
                                // Counted once: not again when judged again.
@@ -392,7 +402,7 @@ struct EarlyJudge::State {
 
   // Every case that judges QUIC on connection `c` of the `capture`-th
   // capture, seen as `at` shows it.
-  void judge(std::size_t capture, dissect::Connection c, const SplitCapture& at) {
+  void judge(std::size_t capture, dissect::Connection c, const Sight& at) {
     const std::size_t index = c.index;
     auto prepared = prepare(std::move(c), at);
     bool whole = true;
@@ -435,13 +445,10 @@ EndedConnection EarlyJudge::judge(std::size_t capture, std::optional<Vantage> gi
     if (s.stopped.load() || s.quic_cases.empty()) return;
     // A judging that threw (the temporary file's disk full) ends the reading now.
     if (s.workers.failed()) s.workers.wait();
-    // What prepare() reads of the capture, as far as it is read.
-    SplitCapture at;
-    at.origin_ns = so_far.origin_ns;
-    at.end_ns = so_far.latest_ns;
-    at.vantage = given ? *given : so_far.survey->infer().vantage;
+    // The capture as far as it is read.
+    const Sight at{so_far.origin_ns, so_far.latest_ns, given ? *given : so_far.survey->infer().vantage};
     s.bury();
-    s.workers.submit([&s, capture, at = std::move(at), c = std::make_shared<dissect::Connection>(std::move(c))] {
+    s.workers.submit([&s, capture, at, c = std::make_shared<dissect::Connection>(std::move(c))] {
       s.judge(capture, std::move(*c), at);
     });
   };

@@ -171,16 +171,15 @@ class Reader {
 
 RecordSpill::RecordSpill() {
   const char* dir = std::getenv("TMPDIR");
-  const std::string folder = dir && *dir ? dir : "/tmp";
-  folder_ = folder;
-  std::string path = folder + "/conform-check-XXXXXX";
+  folder_ = dir && *dir ? dir : "/tmp";
+  std::string path = folder_ + "/conform-check-XXXXXX";
   const int fd = ::mkstemp(path.data());
-  if (fd < 0) fail(folder, "cannot create it ($TMPDIR, else /tmp)");
+  if (fd < 0) fail(folder_, "cannot create it ($TMPDIR, else /tmp)");
   ::unlink(path.c_str());  // gone with the process, however it ends
   file_.reset(::fdopen(fd, "w+b"));
   if (!file_) {
     ::close(fd);
-    fail(folder, "cannot open it");
+    fail(folder_, "cannot open it");
   }
 }
 
