@@ -516,8 +516,8 @@ BOOST_AUTO_TEST_CASE(a_connection_judged_under_a_vantage_the_whole_capture_denie
   no_temp.push_back("TMPDIR=" + dir + "/none");
   const json twice = check("twice", {}, no_temp);
   BOOST_TEST(err == "warning: " + dir +
-                        "/none: the temporary file of judged records: cannot create it ($TMPDIR, else /tmp): No such "
-                        "file or directory: each capture is read twice instead\n",
+                        "/none: the temporary file of judged records: cannot create it in $TMPDIR: No such file or "
+                        "directory: each capture is read twice instead\n",
              err);
   BOOST_TEST(said(twice) == said(given));
   // Judged at the server, as when it ended, the first connection's

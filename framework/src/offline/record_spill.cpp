@@ -174,7 +174,7 @@ RecordSpill::RecordSpill() {
   folder_ = dir && *dir ? dir : "/tmp";
   std::string path = folder_ + "/conform-check-XXXXXX";
   const int fd = ::mkstemp(path.data());
-  if (fd < 0) fail(folder_, "cannot create it ($TMPDIR, else /tmp)");
+  if (fd < 0) fail(folder_, dir && *dir ? "cannot create it in $TMPDIR" : "cannot create it in /tmp ($TMPDIR unset)");
   ::unlink(path.c_str());  // gone with the process, however it ends
   file_.reset(::fdopen(fd, "w+b"));
   if (!file_) {
