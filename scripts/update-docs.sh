@@ -14,6 +14,7 @@ set -euo pipefail
 SECTIONS=(
   # command                        | doc             | section
   "plugins --markdown network      | docs/suites.md  | network"
+  "plugins --markdown selectors    | docs/suites.md  | selectors"
   "plugins --markdown knobs-quic   | docs/plugins.md | knobs-quic"
   "checks --markdown               | docs/checks.md  | checks"
 )

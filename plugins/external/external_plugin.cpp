@@ -327,6 +327,10 @@ class ExternalPlugin final : public Plugin {
 
     LoopbackRelay& relay = ctx.relay(facts.port);
     if (!relay.error().empty()) return {RunOutcome::Status::error, "relay: " + relay.error()};
+    if (!relay.unsupported().empty()) {
+      ctx.log("external: " + relay.unsupported());
+      return {RunOutcome::Status::unsupported, relay.unsupported()};
+    }
     facts.port = relay.port();
     const auto client_values = values_for(s, "client", facts);
     profile_dirs.paths.push_back(client_values.at("profile_dir"));

@@ -174,7 +174,7 @@ BOOST_AUTO_TEST_CASE(a_matrix_or_mutant_value_no_run_can_use_is_exit_2_at_the_va
   const std::vector<std::string> want = {
       "bad_matrix.toml:12:40: matrix value of 'network.loss_rate' = 1.5 is out of range: from 0 to 1",
       "bad_matrix.toml:12:78: network.drop 'client:0': the datagram number must be an integer from 1",
-      "bad_matrix.toml:17:25: network.reorder 'server:x': the datagram number must be an integer from 1",
+      "bad_matrix.toml:17:25: network.reorder 'server:x': unknown part 'x'; accepted parts: <sender>, <n>,",
   };
   for (const auto& line : want) BOOST_TEST(r.err.find(line) != std::string::npos, line << "\n" << r.err);
   // Nothing ran: the refusal comes before the first case.

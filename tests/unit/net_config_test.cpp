@@ -57,10 +57,13 @@ BOOST_AUTO_TEST_CASE(every_problem_names_its_key_in_the_order_of_the_rows) {
       "mtu = 20 is out of range: at least 29",
       "queue_bytes must be an integer",
       "loss_rate = -0.1 is out of range: from 0 to 1",
-      "drop 'client' must read <sender>:<n> or <sender>:<type>:<n>, e.g. client:3 or server:initial:1; "
+      "drop 'client' must read <sender>[:<part>]...[:<count>], e.g. client:3, server:initial:1 or "
+      "server:handshake:pn=2; "
       "'peer:1': sender must be client, client-<k> (k from 1) or server; "
       "'server:initial:0': the datagram number must be an integer from 1; "
-      "'server:long:1': packet type must be initial, 0rtt, handshake or retry; "
+      "'server:long:1': unknown part 'long'; accepted parts: <sender>, <n>, initial, 0rtt, handshake, retry, 1rtt, "
+      "pn=<n>, frame=<NAME>, offset>=<n>, ack_only, ack_eliciting, from_ms=<t>, to_ms=<t>, after=handshake_done "
+      "(docs/suites.md, \"Selectors\"); "
       "'client-0:1': sender must be client, client-<k> (k from 1) or server",
       "corrupt_bits = 0 is out of range: at least 1",
       "budget_ms = 0 is out of range: above 0, at most 1000000000",

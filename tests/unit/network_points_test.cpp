@@ -46,8 +46,8 @@ BOOST_AUTO_TEST_CASE(a_selector_no_point_can_use_is_refused_once_where_it_was_wr
                      at(p.path, 7, 23, "network.reorder 'server:0': the datagram number must be an integer from 1"),
                      at(p.path, 8, 44, "network.drop 'clinet:1': " + sender),
                      at(p.path, 13, 27,
-                        "network.duplicate 'server' must read <sender>:<n> or <sender>:<type>:<n>, e.g. "
-                        "client:3 or server:initial:1"),
+                        "network.duplicate 'server' must read <sender>[:<part>]...[:<count>], e.g. client:3, "
+                        "server:initial:1 or server:handshake:pn=2"),
                  }),
              boost::test_tools::per_element());
 }

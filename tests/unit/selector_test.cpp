@@ -1,53 +1,177 @@
-// Datagram selectors: parsing `<sender>:<n>` and `<sender>:<type>:<n>`, and
-// which datagrams of which direction they pick.
+// Datagram selectors: parsing every form of net/selector.hpp, the errors a
+// suite author gets, and which datagrams (or packets) of which direction a
+// list of them picks, count by count.
 #include "net/selector.hpp"
 
 #include <boost/test/unit_test.hpp>
 
 using namespace conform;
 
-BOOST_AUTO_TEST_SUITE(selector_test)
+namespace {
 
-BOOST_AUTO_TEST_CASE(parses_both_forms) {
+DatagramSelector parsed(const char* text) {
   std::string error;
-  auto a = parse_selector("client-12:7", error);
-  BOOST_REQUIRE(a.has_value());
-  BOOST_TEST(a->sender == "client-12");
-  BOOST_TEST(!a->type.has_value());
-  BOOST_TEST(a->nth == 7);
-  auto b = parse_selector("server:0rtt:2", error);
-  BOOST_REQUIRE(b.has_value());
-  BOOST_TEST((b->type == LongType::zero_rtt));
-  for (const char* bad : {"", "client", "client:", "client:x", "client:1:2:3", "client:-1", "server:initial:1x",
-                          "client-:1", "client-01:1", "Client:1"})
-    BOOST_TEST(!parse_selector(bad, error).has_value(), bad);
+  auto s = parse_selector(text, error);
+  BOOST_TEST_REQUIRE(s.has_value(), text << ": " << error);
+  return *s;
 }
 
-BOOST_AUTO_TEST_CASE(selectors_match_their_sender_and_count) {
+std::string error_of(const char* text) {
   std::string error;
-  auto any_client = *parse_selector("client:2", error);
-  auto second = *parse_selector("client-2:2", error);
-  DatagramPosition pos{"client", "client-2", 2, 0, {}};
-  BOOST_TEST(selects(any_client, pos));
-  BOOST_TEST(selects(second, pos));
-  pos.name = "client-1";
-  BOOST_TEST(selects(any_client, pos));
-  BOOST_TEST(!selects(second, pos));
-  pos.group = pos.name = "server";
-  BOOST_TEST(!selects(any_client, pos));
+  BOOST_TEST(!parse_selector(text, error).has_value(), text);
+  return error;
+}
+
+PacketContents packet(std::optional<LongType> type, std::uint64_t pn, std::size_t offset, std::size_t length,
+                      std::vector<PacketContents::Frame> frames, bool eliciting) {
+  PacketContents p;
+  p.type = type;
+  p.packet_number = pn;
+  p.offset = offset;
+  p.length = length;
+  p.frames = std::move(frames);
+  p.ack_eliciting = eliciting;
+  return p;
+}
+
+// A server's first flight: Initial pn 0 (ACK, CRYPTO 0) and Handshake pn 0
+// (CRYPTO 0), coalesced.
+DatagramContents first_flight() {
+  return {{packet(LongType::initial, 0, 0, 150, {{"ACK", {}}, {"CRYPTO", 0}}, true),
+           packet(LongType::handshake, 0, 150, 1050, {{"CRYPTO", 0}}, true)},
+          false};
+}
+
+// Picks of `list` over `positions`, one line each: "d" (the datagram), the
+// packet indices, or "-".
+std::vector<std::string> picks(const std::vector<DatagramSelector>& list,
+                               const std::vector<DatagramPosition>& positions) {
+  SelectorList selectors(list);
+  std::vector<std::string> out;
+  for (const auto& pos : positions) {
+    auto p = selectors.pick(pos);
+    std::string s = p.datagram ? "d" : "";
+    for (auto i : p.packets) s += std::to_string(i);
+    out.push_back(s.empty() ? "-" : s);
+  }
+  return out;
+}
+
+DatagramPosition by(std::string_view group, std::string_view name, std::uint8_t types = 0,
+                    const DatagramContents* contents = nullptr, double ms = 0) {
+  DatagramPosition pos;
+  pos.group = group;
+  pos.name = name;
+  pos.at = Instant() + Duration::from_ms(ms);
+  pos.types = types;
+  pos.contents = contents;
+  return pos;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(selector_test)
+
+BOOST_AUTO_TEST_CASE(parses_the_count_forms) {
+  auto a = parsed("client-12:7");
+  BOOST_TEST(a.sender == "client-12");
+  BOOST_TEST(!a.type.has_value());
+  BOOST_TEST(a.nth == 7);
+  BOOST_TEST(!a.reads_contents());
+  auto b = parsed("server:0rtt:2");
+  BOOST_TEST((b.type == LongType::zero_rtt));
+  BOOST_TEST(parsed("server:initial:3rd").nth == 3);
+  BOOST_TEST(parsed("server:1rtt:all").nth == 0);
+  BOOST_TEST(parsed("server:1rtt").one_rtt);
+  for (const char* bad : {"", "client", "client:", "client:x", "client:1:2:3", "client:-1", "server:initial:1x",
+                          "client-:1", "client-01:1", "Client:1", "client:0", "client:2:initial"})
+    error_of(bad);
+}
+
+BOOST_AUTO_TEST_CASE(parses_the_content_forms) {
+  auto pn = parsed("server:handshake:pn=2");
+  BOOST_TEST((pn.type == LongType::handshake));
+  BOOST_TEST(*pn.packet_number == 2u);
+  BOOST_TEST(pn.nth == 0);
+  BOOST_TEST(pn.names_packet());
+  BOOST_TEST(pn.content_part() == "pn=<n>");
+  auto frame = parsed("server:frame=CRYPTO:offset>=1200:2nd");
+  BOOST_TEST(frame.frame == "CRYPTO");
+  BOOST_TEST(*frame.min_offset == 1200u);
+  BOOST_TEST(frame.nth == 2);
+  BOOST_TEST(!frame.names_packet());
+  BOOST_TEST(*parsed("server:initial:ack_only").ack_eliciting == false);
+  BOOST_TEST(*parsed("client:ack_eliciting").ack_eliciting == true);
+  auto window = parsed("client:from_ms=100:to_ms=300.5");
+  BOOST_TEST(window.from->ms() == 100.0);
+  BOOST_TEST(window.to->ms() == 300.5);
+  BOOST_TEST(!window.reads_contents());
+  BOOST_TEST((parsed("server:after=handshake_done:1").after == SelectorEvent::handshake_done));
+}
+
+BOOST_AUTO_TEST_CASE(errors_name_the_part_at_fault) {
+  BOOST_TEST(error_of("server:frame=MAX_STREAM:1").find("unknown frame type 'MAX_STREAM'; frame types: PADDING, PING, ACK") !=
+             std::string::npos);
+  BOOST_TEST(error_of("server:retry:pn=0") == "'server:retry:pn=0': a Retry packet has no packet number (RFC 9000 §17.2.5)");
+  BOOST_TEST(error_of("server:pn=0").find("pn= needs the packet type") != std::string::npos);
+  BOOST_TEST(error_of("client:from_ms=300:to_ms=300") ==
+             "'client:from_ms=300:to_ms=300': the window from_ms..to_ms is empty: to_ms must be later than from_ms");
+  BOOST_TEST(error_of("client:offset>=5").find("offset>= goes with frame=CRYPTO or frame=STREAM") != std::string::npos);
+  BOOST_TEST(error_of("client:bogus:1").find("unknown part 'bogus'; accepted parts: <sender>, <n>, initial") !=
+             std::string::npos);
+  BOOST_TEST(error_of("client:initial:handshake").find("names two packet types") != std::string::npos);
+  BOOST_TEST(error_of("client:after=close").find("after= takes handshake_done") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(count_selectors_count_their_own_direction) {
+  std::vector<DatagramPosition> client2(3, by("client", "client-2"));
+  BOOST_TEST(picks({parsed("client:2")}, client2) == (std::vector<std::string>{"-", "d", "-"}));
+  BOOST_TEST(picks({parsed("client-2:3")}, client2) == (std::vector<std::string>{"-", "-", "d"}));
+  BOOST_TEST(picks({parsed("client-1:1")}, client2) == (std::vector<std::string>{"-", "-", "-"}));
+  BOOST_TEST(picks({parsed("server:1")}, client2) == (std::vector<std::string>{"-", "-", "-"}));
 }
 
 BOOST_AUTO_TEST_CASE(typed_selectors_count_datagrams_carrying_the_type) {
-  std::string error;
-  auto second_initial = *parse_selector("server:initial:2", error);
-  // The 5th datagram of the direction, the 2nd carrying an Initial.
-  DatagramPosition pos{"server", "server", 5, 0b0101, {2, 0, 1, 0}};
-  BOOST_TEST(selects(second_initial, pos));
-  pos.types = 0b0100;  // a Handshake only: the Initial count is stale
-  BOOST_TEST(!selects(second_initial, pos));
-  BOOST_TEST(!selects(*parse_selector("server:5", error), DatagramPosition{"server", "server", 4, 0, {}}));
-  BOOST_TEST(any_selects({*parse_selector("client:1", error), *parse_selector("server:4", error)},
-                         DatagramPosition{"server", "server", 4, 0, {}}));
+  // Initial+Handshake, Handshake, Initial: the 2nd with an Initial is the 3rd.
+  std::vector<DatagramPosition> server{by("server", "server", 0b0101), by("server", "server", 0b0100),
+                                       by("server", "server", 0b0001)};
+  BOOST_TEST(picks({parsed("server:initial:2")}, server) == (std::vector<std::string>{"-", "-", "d"}));
+  BOOST_TEST(picks({parsed("server:handshake")}, server) == (std::vector<std::string>{"d", "d", "-"}));
+}
+
+BOOST_AUTO_TEST_CASE(a_packet_number_picks_that_packet_alone) {
+  const DatagramContents flight = first_flight();
+  const DatagramPosition pos = by("server", "server", 0b0101, &flight);
+  BOOST_TEST(picks({parsed("server:handshake:pn=0")}, {pos}) == (std::vector<std::string>{"1"}));
+  BOOST_TEST(picks({parsed("server:initial:pn=0")}, {pos}) == (std::vector<std::string>{"0"}));
+  BOOST_TEST(picks({parsed("server:initial:pn=1")}, {pos}) == (std::vector<std::string>{"-"}));
+  // Without the contents (no keys), nothing is picked.
+  BOOST_TEST(picks({parsed("server:initial:pn=0")}, {by("server", "server", 0b0101)}) ==
+             (std::vector<std::string>{"-"}));
+}
+
+BOOST_AUTO_TEST_CASE(content_selectors_pick_by_frame_ack_elicitation_window_and_event) {
+  const DatagramContents flight = first_flight();
+  DatagramContents ack_only{{packet(LongType::initial, 1, 0, 60, {{"ACK", {}}, {"PADDING", {}}}, false)}, false};
+  DatagramContents later_crypto{{packet(LongType::handshake, 1, 0, 1200, {{"CRYPTO", 1050}}, true)}, false};
+  DatagramContents done{{packet({}, 0, 0, 40, {{"HANDSHAKE_DONE", {}}}, true)}, false};
+  DatagramContents after{{packet({}, 1, 0, 40, {{"ACK", {}}}, false)}, true};
+  auto at = [](double ms, const DatagramContents& c) {
+    return by("server", "server", 0, &c, ms);
+  };
+  const std::vector<DatagramPosition> run{at(10, flight), at(20, ack_only), at(30, later_crypto), at(40, done),
+                                          at(50, after)};
+  BOOST_TEST(picks({parsed("server:frame=CRYPTO:2nd")}, run) ==
+             (std::vector<std::string>{"-", "-", "d", "-", "-"}));
+  BOOST_TEST(picks({parsed("server:frame=CRYPTO:offset>=1000")}, run) ==
+             (std::vector<std::string>{"-", "-", "d", "-", "-"}));
+  BOOST_TEST(picks({parsed("server:initial:ack_only")}, run) == (std::vector<std::string>{"-", "d", "-", "-", "-"}));
+  BOOST_TEST(picks({parsed("server:ack_only")}, run) == (std::vector<std::string>{"-", "d", "-", "-", "d"}));
+  BOOST_TEST(picks({parsed("server:from_ms=20:to_ms=40")}, run) == (std::vector<std::string>{"-", "d", "d", "-", "-"}));
+  BOOST_TEST(picks({parsed("server:after=handshake_done:1")}, run) ==
+             (std::vector<std::string>{"-", "-", "-", "-", "d"}));
+  BOOST_TEST(picks({parsed("server:frame=HANDSHAKE_DONE"), parsed("server:frame=ACK:1")}, run) ==
+             (std::vector<std::string>{"d", "-", "-", "d", "-"}));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -20,6 +20,11 @@ class LoopbackRelay {
   /// Empty when forwarding; otherwise why the relay could not start (a bind
   /// failure), and port() is 0.
   virtual const std::string& error() const = 0;
+  /// Empty when the relay can shape the path as the `network` table says;
+  /// otherwise what it cannot do (a selector naming packets by content,
+  /// which needs keys the relay has not got): the plugin reports the run
+  /// UNSUPPORTED with it rather than run a case on a path it did not ask for.
+  virtual const std::string& unsupported() const = 0;
   /// The port on 127.0.0.1 clients send to.
   virtual std::uint16_t port() const = 0;
   /// Stops forwarding; datagrams the links still hold are lost. The

@@ -35,6 +35,14 @@ std::string network_table() {
   return out;
 }
 
+std::string selector_table() {
+  std::string out = "| part | example | meaning | reads the packets |\n|---|---|---|---|\n";
+  for (const SelectorForm& f : selector_forms())
+    out += fmt::format("| {} | {} | {} | {} |\n", code(f.part), code(f.example), markdown_cell(f.meaning),
+                       f.reads_contents ? "yes: simulator only (the relay says UNSUPPORTED)" : "");
+  return out;
+}
+
 std::string knob_table(const PluginInfo& plugin) {
   std::string out = "| knob | type | default | range or values | meaning |\n|---|---|---|---|---|\n";
   for (const ValueSpec& k : plugin.knobs)
@@ -46,7 +54,7 @@ std::string knob_table(const PluginInfo& plugin) {
 }  // namespace
 
 std::vector<std::string> markdown_sections(const std::vector<const PluginInfo*>& plugins) {
-  std::vector<std::string> names = {"network"};
+  std::vector<std::string> names = {"network", "selectors"};
   for (const PluginInfo* p : plugins)
     if (!p->knobs.empty()) names.push_back(kKnobsPrefix + p->name);
   return names;
@@ -54,6 +62,7 @@ std::vector<std::string> markdown_sections(const std::vector<const PluginInfo*>&
 
 std::string settings_markdown(const std::string& name, const std::vector<const PluginInfo*>& plugins) {
   if (name == "network") return network_table();
+  if (name == "selectors") return selector_table();
   for (const PluginInfo* p : plugins)
     if (!p->knobs.empty() && name == kKnobsPrefix + p->name) return knob_table(*p);
   throw InputError(SourcePos{"--markdown"}, "no section '" + name + "'; sections: " +

@@ -89,6 +89,17 @@ std::size_t Dissector::open() const { return s_->open.size() - s_->taken; }
 
 std::uint64_t Dissector::unattributed() const { return s_->unattributed; }
 
+const Datagram* Dissector::last_added() const {
+  if (!s_->last_added) return nullptr;
+  const auto [conn, i] = *s_->last_added;
+  return s_->open[conn] ? &s_->connection(conn).datagrams[i] : nullptr;
+}
+
+void Dissector::secrets_added() {
+  for (auto& open : s_->open)
+    if (open) open->state.tls_installed = false;
+}
+
 Timeline Dissector::finish() {
   Timeline out;
   out.unattributed = std::move(s_->timeline.unattributed);
@@ -106,6 +117,7 @@ Timeline Dissector::finish() {
 
 void Dissector::add(const CapturedDatagram& d) {
   s_->now_ns = d.time_ns;
+  s_->last_added.reset();
   if (s_->ends_connections) s_->end_silent();
   auto unattributed = [&](std::string reason) {
     if (s_->unattributed++ == 0 || !s_->ends_connections)
@@ -135,6 +147,7 @@ void Dissector::add(const CapturedDatagram& d) {
     out.padding_after = padding_after;
     state.closed = state.closed || std::any_of(out.packets.begin(), out.packets.end(), closes);
     datagrams.push_back(std::move(out));
+    s_->last_added = {route->connection, datagrams.size() - 1};
   };
   const std::span<const std::uint8_t> payload(d.payload);
   std::vector<Packet> packets;

@@ -59,6 +59,13 @@ class Dissector {
   std::size_t open() const;
   /// Datagrams of no connection so far.
   std::uint64_t unattributed() const;
+  /// The datagram add() put in a connection last, if the last add() put one
+  /// (its last segment, when it was split); valid until the next call.
+  const Datagram* last_added() const;
+  /// The KeyLog gained lines (a run's key log read as it is written): each
+  /// connection looks for its secrets again when a packet needs keys it has
+  /// not got, keeping those it has.
+  void secrets_added();
   /// The timeline of everything added and not taken (connections in order
   /// of first appearance), moved out; the Dissector is spent.
   Timeline finish();

@@ -87,8 +87,10 @@ void Dissector::State::install_tls_secrets(std::size_t conn) {
   if (it == keys.connections.end()) return;
   c.secrets_found = true;
   const TlsSecrets& s = it->second;
+  // Only levels without keys: after secrets_added() a level in use keeps
+  // its keys and their updates.
   auto set = [&](LevelKeys& level, const Bytes& secret) {
-    if (!secret.empty()) level.set_secret(secret, c.cipher_suite);
+    if (!secret.empty() && level.empty()) level.set_secret(secret, c.cipher_suite);
   };
   set(st.ep[index(Side::client)].zero_rtt, s.client_early);
   set(st.ep[index(Side::client)].handshake, s.client_handshake);

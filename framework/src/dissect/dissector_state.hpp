@@ -81,6 +81,8 @@ struct Dissector::State {
   std::size_t taken = 0;  // connections let go so far
   std::vector<Connection> ended;  // let go, not yet taken
   std::uint64_t unattributed = 0;
+  // Connection and datagram index of the datagram added last.
+  std::optional<std::pair<std::size_t, std::size_t>> last_added;
 
   State(const KeyLog& k, bool ends) : keys(k), ends_connections(ends) {}
   bool ends_connections;

@@ -3,6 +3,8 @@
 #include "dissect/frames.hpp"
 #include "common/overload.hpp"
 
+#include <utility>
+
 namespace conform::dissect {
 
 std::string_view frame_name(const Frame& frame) {
@@ -34,6 +36,24 @@ std::string_view frame_name(const Frame& frame) {
           [](const MalformedFrame&) { return "MALFORMED"; },
       },
       frame);
+}
+
+namespace {
+
+template <std::size_t... I>
+std::vector<std::string_view> names_of(std::index_sequence<I...>) {
+  return {frame_name(Frame{std::in_place_index<I>})...};
+}
+
+}  // namespace
+
+const std::vector<std::string_view>& frame_names() {
+  static const std::vector<std::string_view> names = [] {
+    auto all = names_of(std::make_index_sequence<std::variant_size_v<Frame>>{});
+    std::erase_if(all, [](std::string_view n) { return n == "UNKNOWN" || n == "MALFORMED"; });
+    return all;
+  }();
+  return names;
 }
 
 std::optional<std::uint64_t> frame_type(const Frame& frame) {

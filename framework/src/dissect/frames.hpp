@@ -139,6 +139,10 @@ using Frame = std::variant<PaddingFrame, PingFrame, AckFrame, ResetStreamFrame, 
 /// "UNKNOWN" for UnknownFrame, "MALFORMED" for MalformedFrame.
 std::string_view frame_name(const Frame& frame);
 
+/// The names of every frame type the dissector knows, in the Frame
+/// variant's order, UNKNOWN and MALFORMED left out.
+const std::vector<std::string_view>& frame_names();
+
 /// The frame type value that encodes this frame (e.g. 0x0b for a STREAM with
 /// OFF and FIN, 0x13 for MAX_STREAMS uni), as tshark's quic.frame_type shows
 /// it; a malformed frame gives its type if one was read.

@@ -21,6 +21,10 @@ Link::Link(const NetConfig& config, std::string group, std::string name, std::ui
     : c_(config),
       group_(std::move(group)),
       name_(std::move(name)),
+      drop_(config.drop),
+      reorder_(config.reorder),
+      duplicate_(config.duplicate),
+      corrupt_(config.corrupt),
       loss_rng_(seed, stream * 8 + 0),
       burst_rng_(seed, stream * 8 + 1),
       jitter_rng_(seed, stream * 8 + 2),
@@ -67,18 +71,47 @@ void Link::flip_bits(std::vector<std::uint8_t>& payload) {
   }
 }
 
-LinkOutcome Link::send(Instant now, std::vector<std::uint8_t> payload) {
-  LinkOutcome out;
-  DatagramPosition pos{group_, name_, ++sent_, long_header_types(payload), {}};
-  for (unsigned t = 0; t < 4; ++t) {
-    if (pos.types & (1u << t)) ++type_sent_[t];
-    pos.type_index[t] = type_sent_[t];
+namespace {
+
+// The datagram without the packets at `cut` (RFC 9000 §12.2: coalesced
+// packets are whole and back to back, so the others stay as they were).
+std::vector<std::uint8_t> without(const std::vector<std::uint8_t>& payload, const DatagramContents& c,
+                                  const std::vector<std::size_t>& cut) {
+  std::vector<std::uint8_t> out;
+  std::size_t at = 0;
+  for (std::size_t i : cut) {
+    const PacketContents& p = c.packets[i];
+    out.insert(out.end(), payload.begin() + static_cast<std::ptrdiff_t>(at),
+               payload.begin() + static_cast<std::ptrdiff_t>(p.offset));
+    at = p.offset + p.length;
   }
-  out.index = pos.index;
+  out.insert(out.end(), payload.begin() + static_cast<std::ptrdiff_t>(at), payload.end());
+  return out;
+}
+
+}  // namespace
+
+LinkOutcome Link::send(Instant now, std::vector<std::uint8_t> payload, const DatagramContents* contents) {
+  LinkOutcome out;
+  out.index = ++sent_;
+  const DatagramPosition pos{group_, name_, now, long_header_types(payload),
+                             !payload.empty() && !(payload[0] & 0x80), contents};
+  // Every list counts every datagram, lost or not, so `server:3` is the
+  // server's 3rd whatever happens to the first two.
+  const auto drop = drop_.pick(pos), reorder = reorder_.pick(pos), duplicate = duplicate_.pick(pos),
+             corrupt = corrupt_.pick(pos);
+  if (!drop.datagram && !drop.packets.empty()) {
+    if (drop.packets.size() == contents->packets.size()) {
+      out.lost = LossReason::drop_list;
+      return out;
+    }
+    payload = without(payload, *contents, drop.packets);
+    out.cut = drop.packets;
+  }
   const auto ip_bytes = static_cast<std::int64_t>(payload.size()) + kIpUdpOverhead;
 
   if (ip_bytes > c_.mtu) out.lost = LossReason::mtu;
-  else if (any_selects(c_.drop, pos)) out.lost = LossReason::drop_list;
+  else if (drop.datagram) out.lost = LossReason::drop_list;
   else if (randomly_lost()) out.lost = LossReason::random;
   else if (c_.queue_bytes > 0 && backlog_at(now) + ip_bytes > c_.queue_bytes)
     out.lost = LossReason::queue;
@@ -95,15 +128,15 @@ LinkOutcome Link::send(Instant now, std::vector<std::uint8_t> payload) {
   if (c_.jitter > Duration())
     at += Duration::nanoseconds(
         static_cast<std::int64_t>(jitter_rng_.below(static_cast<std::uint64_t>(c_.jitter.ns()) + 1)));
-  if (any_selects(c_.reorder, pos) || reorder_rng_.chance(c_.reorder_rate)) at += c_.reorder_delay;
+  if (reorder.any() || reorder_rng_.chance(c_.reorder_rate)) at += c_.reorder_delay;
 
   Arrival arrival{at, std::move(payload)};
   if (!arrival.payload.empty() &&
-      (any_selects(c_.corrupt, pos) || corrupt_rng_.chance(c_.corrupt_rate))) {
+      (corrupt.any() || corrupt_rng_.chance(c_.corrupt_rate))) {
     flip_bits(arrival.payload);
     arrival.corrupted = true;
   }
-  const bool twice = any_selects(c_.duplicate, pos) || duplicate_rng_.chance(c_.duplicate_rate);
+  const bool twice = duplicate.any() || duplicate_rng_.chance(c_.duplicate_rate);
   out.arrivals.push_back(std::move(arrival));
   if (twice) {
     Arrival copy = out.arrivals.front();

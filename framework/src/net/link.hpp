@@ -1,5 +1,6 @@
 // One direction of a path: what happens to a datagram between the sender's
-// socket and the receiver's. In order: the path MTU, the explicit drop list,
+// socket and the receiver's. In order: the path MTU, the explicit drop list
+// (a datagram, or packets cut out of it),
 // random loss (Bernoulli and Gilbert-Elliott), the drop-tail queue, the
 // bottleneck's serialisation delay, propagation delay plus jitter plus any
 // reorder hold, then corruption and duplication of what arrives.
@@ -37,6 +38,9 @@ struct LinkOutcome {
   /// 1-based index of the datagram among those sent into this direction.
   std::int64_t index = 0;
   std::optional<LossReason> lost;
+  /// Packets the drop list cut out of the datagram (indices into its
+  /// contents), the rest delivered; every packet cut is `lost` instead.
+  std::vector<std::size_t> cut;
   std::vector<Arrival> arrivals;
 };
 
@@ -53,8 +57,11 @@ class Link {
        std::uint64_t stream);
 
   /// Takes the datagram a sender sends at `now` (not earlier than the
-  /// previous call's `now`) and says what becomes of it.
-  LinkOutcome send(Instant now, std::vector<std::uint8_t> payload);
+  /// previous call's `now`) and says what becomes of it. `contents` is what
+  /// the run's keys read of it, for selectors that need it (null when none
+  /// does, or none can be had).
+  LinkOutcome send(Instant now, std::vector<std::uint8_t> payload,
+                   const DatagramContents* contents = nullptr);
 
  private:
   bool randomly_lost();
@@ -65,7 +72,7 @@ class Link {
   const NetConfig& c_;
   std::string group_, name_;
   std::int64_t sent_ = 0;
-  std::int64_t type_sent_[4] = {0, 0, 0, 0};
+  SelectorList drop_, reorder_, duplicate_, corrupt_;
   bool burst_bad_ = false;
   /// When the bottleneck finishes the datagram it is serialising.
   Instant busy_until_;

@@ -95,7 +95,7 @@ const std::vector<NetSetting>& net_settings() {
       probability<&C::ge_loss_bad>("ge_loss_bad", "Gilbert-Elliott: loss probability in the bad state"),
       probability<&C::ge_loss_good>("ge_loss_good", "Gilbert-Elliott: loss probability in the good state"),
       millis<&C::jitter>("jitter_ms", "uniform extra one-way delay in [0, jitter]; may reorder datagrams"),
-      selectors<&C::drop>("drop", "datagrams to lose: \"client:3\" (the 3rd the client sends), \"server:initial:1\" (the server's 1st datagram carrying an Initial), \"client-2:handshake:1\""),
+      selectors<&C::drop>("drop", "datagrams to lose, or with pn= packets cut out of theirs: \"client:3\" (the 3rd the client sends), \"server:initial:1\" (the server's 1st datagram carrying an Initial), \"server:handshake:pn=2\", \"client:frame=RESET_STREAM:1st\" (Selectors, below)"),
       selectors<&C::reorder>("reorder", "datagrams to hold back by reorder_delay_ms (selectors as for drop)"),
       millis<&C::reorder_delay>("reorder_delay_ms", "extra delay of each datagram named in reorder"),
       probability<&C::reorder_rate>("reorder_rate", "probability per datagram of holding it back by reorder_delay_ms"),

@@ -32,6 +32,32 @@ std::string format_ms(Duration d) {
 
 std::string node_name(int node) { return node == 0 ? "server" : vantage_of(node - 1); }
 
+const char* packet_type_name(const std::optional<LongType>& t) {
+  if (!t) return "1-RTT";
+  switch (*t) {
+    case LongType::initial: return "Initial";
+    case LongType::zero_rtt: return "0-RTT";
+    case LongType::handshake: return "Handshake";
+    case LongType::retry: return "Retry";
+  }
+  return "?";
+}
+
+// "Handshake pn 0 [CRYPTO]"; "pn ?" when the keys could not read it.
+std::string describe(const PacketContents& p) {
+  std::string s = std::string(packet_type_name(p.type)) + " pn " +
+                  (p.packet_number ? std::to_string(*p.packet_number) : "?") + " [";
+  for (std::size_t i = 0; i < p.frames.size(); ++i)
+    if (i == 0 || p.frames[i].name != p.frames[i - 1].name) s += (i ? " " : "") + std::string(p.frames[i].name);
+  return s + "]";
+}
+
+std::string describe(const DatagramContents& c) {
+  std::string s;
+  for (const PacketContents& p : c.packets) s += (s.empty() ? "" : ", ") + describe(p);
+  return s;
+}
+
 }  // namespace
 
 struct Simulator::Node {
@@ -55,21 +81,24 @@ struct Simulator::InFlight {
 };
 
 std::string to_string(const NetEvent& e) {
-  static const char* kinds[] = {"sent", "lost", "arrived", "timeout"};
+  static const char* kinds[] = {"sent", "lost", "arrived", "timeout", "cut"};
   std::string s = std::to_string(e.at.ns()) + " " + kinds[static_cast<int>(e.kind)] + " ";
   if (e.kind == NetEvent::Kind::timeout) return s + node_name(e.node);
   const bool received = e.kind == NetEvent::Kind::arrived;
   const std::string peer = e.peer < 0 ? "?" : node_name(e.peer);
   s += received ? peer + "->" + node_name(e.node) : node_name(e.node) + "->" + peer;
   s += " #" + std::to_string(e.index) + " " + std::to_string(e.bytes) + " B";
-  if (e.kind == NetEvent::Kind::lost) s += std::string(" (") + e.reason + ")";
+  if (e.kind == NetEvent::Kind::lost || e.kind == NetEvent::Kind::cut) s += std::string(" (") + e.reason + ")";
   if (e.corrupted) s += " corrupted";
   if (e.duplicate) s += " duplicate";
+  if (!e.packets.empty()) s += ": " + e.packets;
   return s;
 }
 
 Simulator::Simulator(NetConfig config, std::uint64_t seed, CaptureSource captures)
     : config_(std::move(config)), seed_(seed), captures_(std::move(captures)) {
+  if (any_reads_contents({&config_.drop, &config_.reorder, &config_.duplicate, &config_.corrupt}))
+    reader_ = std::make_unique<DatagramReader>();
   nodes_.emplace_back();
   timers_.push_back(Instant::never());
 }
@@ -101,6 +130,10 @@ std::optional<UdpEndpoint> Simulator::attach_client(Endpoint& client) {
   nodes_.push_back(std::move(node));
   timers_.push_back(Instant::never());  // until the next run polls it
   return nodes_.back()->address;
+}
+
+void Simulator::key_log(std::string_view line) {
+  if (reader_) reader_->key_log(line);
 }
 
 void Simulator::emit(const NetEvent& e) {
@@ -147,15 +180,26 @@ void Simulator::send(int from, Transmit t) {
     return;
   }
   Link& link = from == 0 ? *nodes_[e.peer]->down : *n.up;
-  LinkOutcome out = link.send(now_, std::move(t.payload));
+  std::optional<DatagramContents> contents;
+  if (reader_) contents = reader_->read(now_, n.address, t.to, t.payload);
+  LinkOutcome out = link.send(now_, std::move(t.payload), contents ? &*contents : nullptr);
   e.index = out.index;
   emit(e);
   if (out.lost) {
     ++stats_.lost;
     e.kind = NetEvent::Kind::lost;
     e.reason = to_string(*out.lost);
+    if (contents) e.packets = describe(*contents);
     emit(e);
     return;
+  }
+  for (std::size_t i : out.cut) {
+    NetEvent cut = e;
+    cut.kind = NetEvent::Kind::cut;
+    cut.reason = to_string(LossReason::drop_list);
+    cut.bytes = contents->packets[i].length;
+    cut.packets = describe(contents->packets[i]);
+    emit(cut);
   }
   for (auto& a : out.arrivals) {
     stats_.corrupted += a.corrupted;

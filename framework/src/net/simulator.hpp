@@ -4,6 +4,7 @@
 // links between them and the taps writing each endpoint's capture.
 #pragma once
 
+#include "net/datagram_contents.hpp"
 #include "net/link.hpp"
 #include "net/net_config.hpp"
 
@@ -22,7 +23,8 @@ using CaptureSource = std::function<CaptureWriter*(std::string_view vantage)>;
 
 /// One thing that happened on the network, for traces and determinism tests.
 struct NetEvent {
-  enum class Kind { sent, lost, arrived, timeout };
+  /// `cut`: a packet the drop list took out of a datagram that went on.
+  enum class Kind { sent, lost, arrived, timeout, cut };
   Kind kind;
   Instant at;
   /// Node that sent (sent, lost) or received (arrived) the datagram or whose
@@ -37,6 +39,9 @@ struct NetEvent {
   const char* reason = "";
   bool corrupted = false;
   bool duplicate = false;
+  /// For `lost` and `cut`, when the run's keys read the datagram (a content
+  /// selector asked them to): its packets, "Initial pn 0 [ACK CRYPTO]".
+  std::string packets{};
   bool operator==(const NetEvent&) const = default;
 };
 
@@ -61,6 +66,9 @@ class Simulator final : public SimulatedNetwork {
   SimulationEnd run_until(Instant deadline) override;
   Instant now() const override { return now_; }
 
+  /// A key log line an endpoint of the run wrote: content selectors read
+  /// the datagrams with these secrets.
+  void key_log(std::string_view line);
   /// Called with every event as it happens (nothing is kept otherwise).
   void set_trace(std::function<void(const NetEvent&)> trace) { trace_ = std::move(trace); }
   const NetStats& stats() const { return stats_; }
@@ -96,6 +104,8 @@ class Simulator final : public SimulatedNetwork {
   std::string stall_;
   NetStats stats_;
   std::function<void(const NetEvent&)> trace_;
+  /// Reads every datagram sent, when a selector names packets by content.
+  std::unique_ptr<DatagramReader> reader_;
 };
 
 }  // namespace conform

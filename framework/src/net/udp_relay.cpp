@@ -74,9 +74,27 @@ struct UdpRelay::Held {
   bool operator<(const Held& o) const { return at != o.at ? at > o.at : seq > o.seq; }
 };
 
+namespace {
+
+// The relay reads no packet (it has no keys), so selectors by content would
+// match nothing and the case would run on a path it did not ask for.
+std::string unsupported_selectors(const NetConfig& c) {
+  const std::pair<const char*, const std::vector<DatagramSelector>*> lists[] = {
+      {"drop", &c.drop}, {"reorder", &c.reorder}, {"duplicate", &c.duplicate}, {"corrupt", &c.corrupt}};
+  for (const auto& [key, list] : lists)
+    for (const DatagramSelector& s : *list)
+      if (s.reads_contents())
+        return std::string("the relay cannot select packets by content (it reads no keys): network.") + key +
+               " '" + s.text + "' uses " + s.content_part();
+  return {};
+}
+
+}  // namespace
+
 UdpRelay::UdpRelay(NetConfig config, std::uint64_t seed, std::uint16_t server_port,
                    CaptureSource captures, std::uint16_t listen_port)
     : config_(std::move(config)), seed_(seed), server_port_(server_port), captures_(std::move(captures)) {
+  unsupported_ = unsupported_selectors(config_);
   open(listen_port);
 }
 

@@ -37,6 +37,7 @@ class UdpRelay final : public LoopbackRelay {
 
   /// Empty if the relay is ready; otherwise what failed ("bind 127.0.0.1:...: ...").
   const std::string& error() const override { return error_; }
+  const std::string& unsupported() const override { return unsupported_; }
   /// The port clients send to, on 127.0.0.1.
   std::uint16_t port() const override { return port_; }
   /// Starts forwarding on a thread of its own. Time 0 of the captures is now.
@@ -71,6 +72,7 @@ class UdpRelay final : public LoopbackRelay {
   int wake_fd_ = -1;
   std::uint16_t port_ = 0;
   std::string error_;
+  std::string unsupported_;
   std::vector<std::unique_ptr<Session>> sessions_;
   std::vector<Held> held_;
   /// Where recvfrom puts each datagram: one of the largest UDP size.

@@ -56,6 +56,8 @@ void CaseContext::key_log(std::string_view line) {
   if (!key_log_.is_open()) key_log_.open(fs::path(artifact_dir_) / "keys.log", std::ios::app);
   key_log_ << line << '\n';
   key_log_.flush();
+  if (network_) network_->key_log(line);
+  else early_key_lines_.emplace_back(line);
 }
 
 void CaseContext::log(std::string_view line) {
@@ -64,9 +66,20 @@ void CaseContext::log(std::string_view line) {
 }
 
 SimulatedNetwork& CaseContext::network() {
-  if (!network_)
+  if (!network_) {
     network_ = std::make_unique<Simulator>(net_, settings_.seed,
                                            [this](std::string_view v) { return &capture(v); });
+    for (const std::string& line : early_key_lines_) network_->key_log(line);
+    early_key_lines_.clear();
+    // What the explicit selectors took, in the run's log: which datagram or
+    // packet `server:3` or `server:handshake:pn=2` named in this run.
+    if (!net_.drop.empty())
+      network_->set_trace([this](const NetEvent& e) {
+        const bool picked = e.kind == NetEvent::Kind::cut ||
+                            (e.kind == NetEvent::Kind::lost && std::string_view(e.reason) == to_string(LossReason::drop_list));
+        if (picked) log("network: " + to_string(e));
+      });
+  }
   return *network_;
 }
 

@@ -13,6 +13,8 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <string>
+#include <vector>
 
 namespace conform {
 
@@ -51,6 +53,8 @@ class CaseContext final : public RunContext {
   std::unique_ptr<Simulator> network_;
   std::unique_ptr<UdpRelay> relay_;
   std::ofstream key_log_;
+  /// Key log lines written before the simulator was made, for it.
+  std::vector<std::string> early_key_lines_;
   std::ofstream log_;
 };
 
