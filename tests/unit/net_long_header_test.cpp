@@ -25,6 +25,17 @@ BOOST_AUTO_TEST_CASE(single_and_coalesced_packets) {
   BOOST_TEST(long_header_types(with_short) == bit(LongType::handshake));
 }
 
+BOOST_AUTO_TEST_CASE(a_short_header_packet_is_seen_alone_or_after_long_ones) {
+  BOOST_TEST(datagram_headers(std::vector<std::uint8_t>(30, 0x41)).short_header);
+  const auto coalesced = datagram_headers(concat(long_packet(2, 20), std::vector<std::uint8_t>(30, 0x41)));
+  BOOST_TEST(coalesced.short_header);
+  BOOST_TEST(coalesced.long_types == bit(LongType::handshake));
+  // Zero padding after the last long-header packet is not a packet.
+  BOOST_TEST(!datagram_headers(concat(long_packet(0, 20), std::vector<std::uint8_t>(30, 0))).short_header);
+  BOOST_TEST(!datagram_headers(long_packet(0, 20)).short_header);
+  BOOST_TEST(!datagram_headers(std::vector<std::uint8_t>{}).short_header);
+}
+
 BOOST_AUTO_TEST_CASE(header_protected_low_bits_do_not_matter) {
   auto p = long_packet(0, 30);
   p[0] |= 0x0f;  // header protection masks these four bits

@@ -121,6 +121,17 @@ BOOST_AUTO_TEST_CASE(errors_name_the_part_at_fault) {
              std::string::npos);
   BOOST_TEST(error_of("client:initial:handshake").find("names two packet types") != std::string::npos);
   BOOST_TEST(error_of("client:after=close").find("after= takes handshake_done") != std::string::npos);
+  BOOST_TEST(error_of("client:after=handshake_done:after=handshake_done").find("gives after= twice") !=
+             std::string::npos);
+  // from_chars reads "nan": a window of no time at all.
+  for (const char* bad : {"server:from_ms=nan", "server:to_ms=NaN", "server:to_ms=0", "server:from_ms=-1",
+                          "server:to_ms=inf"})
+    BOOST_TEST(error_of(bad).find("must be milliseconds from 0") != std::string::npos, bad);
+  BOOST_TEST(error_of("server:frame=CRYPTO:ack_only").find("ack_only cannot hold with frame=CRYPTO") !=
+             std::string::npos);
+  for (const char* bad : {"client:2st", "client:11st", "client:1th", "client:22th"}) error_of(bad);
+  for (const char* good : {"client:11th", "client:12th", "client:21st", "client:22nd", "client:113th"})
+    BOOST_TEST(parsed(good).nth > 0, good);
 }
 
 BOOST_AUTO_TEST_CASE(count_selectors_count_their_own_direction) {
@@ -145,6 +156,16 @@ BOOST_AUTO_TEST_CASE(a_packet_number_picks_that_packet_alone) {
   BOOST_TEST(picks({parsed("server:handshake:pn=0")}, {pos}) == (std::vector<std::string>{"1"}));
   BOOST_TEST(picks({parsed("server:initial:pn=0")}, {pos}) == (std::vector<std::string>{"0"}));
   BOOST_TEST(picks({parsed("server:initial:pn=1")}, {pos}) == (std::vector<std::string>{"-"}));
+  // A packet the keys could not read is picked by nothing it carries.
+  DatagramContents unread = flight;
+  unread.packets[1].packet_number.reset();
+  unread.packets[1].frames.clear();
+  unread.packets[1].ack_eliciting = false;
+  const DatagramPosition early = by("server", "server", 0b0101, &unread);
+  BOOST_TEST(picks({parsed("server:handshake:ack_only")}, {early}) == (std::vector<std::string>{"-"}));
+  BOOST_TEST(picks({parsed("server:ack_only")}, {early}) == (std::vector<std::string>{"-"}));
+  BOOST_TEST(picks({parsed("server:handshake:pn=0")}, {early}) == (std::vector<std::string>{"-"}));
+  BOOST_TEST(picks({parsed("server:initial:pn=0")}, {early}) == (std::vector<std::string>{"0"}));
   // Without the contents (no keys), nothing is picked.
   BOOST_TEST(picks({parsed("server:initial:pn=0")}, {by("server", "server", 0b0101)}) ==
              (std::vector<std::string>{"-"}));

@@ -94,8 +94,8 @@ std::vector<std::uint8_t> without(const std::vector<std::uint8_t>& payload, cons
 LinkOutcome Link::send(Instant now, std::vector<std::uint8_t> payload, const DatagramContents* contents) {
   LinkOutcome out;
   out.index = ++sent_;
-  const DatagramPosition pos{group_, name_, now, long_header_types(payload),
-                             !payload.empty() && !(payload[0] & 0x80), contents};
+  const DatagramHeaders headers = datagram_headers(payload);
+  const DatagramPosition pos{group_, name_, now, headers.long_types, headers.short_header, contents};
   // Every list counts every datagram, lost or not, so `server:3` is the
   // server's 3rd whatever happens to the first two.
   const auto drop = drop_.pick(pos), reorder = reorder_.pick(pos), duplicate = duplicate_.pick(pos),

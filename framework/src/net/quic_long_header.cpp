@@ -46,31 +46,37 @@ std::optional<LongType> long_type_from_string(std::string_view s) {
   return std::nullopt;
 }
 
-std::uint8_t long_header_types(std::span<const std::uint8_t> d) {
-  std::uint8_t mask = 0;
+DatagramHeaders datagram_headers(std::span<const std::uint8_t> d) {
+  DatagramHeaders out;
   std::size_t pos = 0;
   while (pos + 5 <= d.size() && (d[pos] & 0x80)) {
     const std::uint32_t version = (std::uint32_t{d[pos + 1]} << 24) | (std::uint32_t{d[pos + 2]} << 16) |
                                   (std::uint32_t{d[pos + 3]} << 8) | d[pos + 4];
     const auto type = type_of(version, d[pos]);
-    if (!type) break;
-    mask |= static_cast<std::uint8_t>(1u << static_cast<unsigned>(*type));
-    if (*type == LongType::retry) break;  // a Retry has no Length: it ends the datagram
+    if (!type) return out;
+    out.long_types |= static_cast<std::uint8_t>(1u << static_cast<unsigned>(*type));
+    if (*type == LongType::retry) return out;  // a Retry has no Length: it ends the datagram
     std::size_t p = pos + 5;
     for (int cid = 0; cid < 2; ++cid) {  // Destination, then Source Connection ID
-      if (p >= d.size()) return mask;
+      if (p >= d.size()) return out;
       p += 1 + d[p];
     }
     if (*type == LongType::initial) {
       auto token_len = read_varint(d, p);
-      if (!token_len) break;
+      if (!token_len) return out;
       p += *token_len;
     }
     auto length = read_varint(d, p);
-    if (!length || *length > d.size() - std::min(p, d.size())) break;
+    if (!length || *length > d.size() - std::min(p, d.size())) return out;
     pos = p + *length;
   }
-  return mask;
+  // RFC 9000 §12.2: a short-header packet can only come last. Trailing zero
+  // bytes (padding after a long-header packet) are not one: a short header
+  // has the Fixed Bit set (§17.3.1).
+  out.short_header = pos < d.size() && !(d[pos] & 0x80) && (d[pos] & 0x40);
+  return out;
 }
+
+std::uint8_t long_header_types(std::span<const std::uint8_t> d) { return datagram_headers(d).long_types; }
 
 }  // namespace conform

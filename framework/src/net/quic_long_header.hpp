@@ -26,4 +26,12 @@ std::optional<LongType> long_type_from_string(std::string_view s);
 /// unknown version or a truncated header. 0 when none.
 std::uint8_t long_header_types(std::span<const std::uint8_t> datagram);
 
+/// long_header_types, and whether a short-header (1-RTT) packet follows the
+/// long-header ones (or is the datagram's only packet).
+struct DatagramHeaders {
+  std::uint8_t long_types = 0;
+  bool short_header = false;
+};
+DatagramHeaders datagram_headers(std::span<const std::uint8_t> datagram);
+
 }  // namespace conform

@@ -58,11 +58,17 @@ std::optional<std::int64_t> read_count(std::string_view part) {
   std::size_t digits = 0;
   while (digits < part.size() && part[digits] >= '0' && part[digits] <= '9') ++digits;
   if (digits == 0) return std::nullopt;
-  const std::string_view suffix = part.substr(digits);
-  if (!suffix.empty() && suffix != "st" && suffix != "nd" && suffix != "rd" && suffix != "th")
-    return std::nullopt;
   std::int64_t n = 0;
   if (!read_number(part.substr(0, digits), n)) return std::nullopt;
+  const std::string_view suffix = part.substr(digits);
+  if (suffix.empty()) return n;
+  // 1st 2nd 3rd, 4th-20th, 21st 22nd 23rd, 24th...
+  const char* right = (n % 100 >= 11 && n % 100 <= 13) ? "th"
+                      : n % 10 == 1                    ? "st"
+                      : n % 10 == 2                    ? "nd"
+                      : n % 10 == 3                    ? "rd"
+                                                       : "th";
+  if (suffix != right) return std::nullopt;
   return n;
 }
 
@@ -153,13 +159,16 @@ class Parser {
       auto& field = key == "from_ms" ? sel_.from : sel_.to;
       double ms = 0;
       if (field) return bad("gives " + std::string(key) + " twice");
-      if (!read_number(value, ms) || ms < 0 || ms > 1e9)
-        return bad(std::string(key) + " must be milliseconds from 0 to 1e9, e.g. " + std::string(key) + "=100");
+      // !(ms >= 0) also refuses NaN, which from_chars reads.
+      if (!read_number(value, ms) || !(ms >= 0) || ms > 1e9 || (key == "to_ms" && ms == 0))
+        return bad(std::string(key) + " must be milliseconds from 0 (to_ms: above 0) to 1e9, e.g. " +
+                   std::string(key) + "=100");
       field = Duration::from_ms(ms);
       return true;
     }
     if (key == "after") {
       if (value != "handshake_done") return bad("after= takes handshake_done");
+      if (sel_.after) return bad("gives after= twice");
       sel_.after = SelectorEvent::handshake_done;
       return true;
     }
@@ -182,6 +191,9 @@ class Parser {
       return fail("a Retry packet has no packet number (RFC 9000 §17.2.5)");
     if (sel_.type == LongType::retry && (!sel_.frame.empty() || sel_.ack_eliciting))
       return fail("a Retry packet carries no frames (RFC 9000 §17.2.5)");
+    if (sel_.ack_eliciting == false && !sel_.frame.empty() && sel_.frame != "ACK" && sel_.frame != "PADDING" &&
+        sel_.frame != "CONNECTION_CLOSE")
+      return fail("ack_only cannot hold with frame=" + sel_.frame + ": only ACK, PADDING and CONNECTION_CLOSE are not ack-eliciting (RFC 9002 §2)");
     if (sel_.min_offset && sel_.frame != "CRYPTO" && sel_.frame != "STREAM")
       return fail("offset>= goes with frame=CRYPTO or frame=STREAM");
     if (sel_.from && sel_.to && *sel_.to <= *sel_.from)
@@ -195,6 +207,9 @@ class Parser {
 };
 
 bool packet_qualifies(const DatagramSelector& s, const PacketContents& p) {
+  // A packet the keys could not read shows no frames: it is neither ACK-only
+  // nor anything else, and is never picked by what it carries.
+  if (!p.packet_number) return false;
   if (s.one_rtt && p.type) return false;
   if (s.type && p.type != s.type) return false;
   if (s.packet_number && p.packet_number != s.packet_number) return false;
@@ -237,6 +252,8 @@ bool qualifies(const DatagramSelector& s, const DatagramPosition& pos, std::vect
   if (!c) return false;
   if (s.after == SelectorEvent::handshake_done && !c->after_handshake_done) return false;
   if (s.ack_eliciting && !s.type && !s.one_rtt) {
+    if (std::any_of(c->packets.begin(), c->packets.end(), [](const PacketContents& p) { return !p.packet_number; }))
+      return false;
     const bool eliciting = std::any_of(c->packets.begin(), c->packets.end(),
                                        [](const PacketContents& p) { return p.ack_eliciting; });
     if (eliciting != *s.ack_eliciting) return false;

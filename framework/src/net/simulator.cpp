@@ -52,9 +52,11 @@ std::string describe(const PacketContents& p) {
   return s + "]";
 }
 
-std::string describe(const DatagramContents& c) {
+// The packets of `c` but those `cut` out before the rest was lost.
+std::string describe(const DatagramContents& c, const std::vector<std::size_t>& cut) {
   std::string s;
-  for (const PacketContents& p : c.packets) s += (s.empty() ? "" : ", ") + describe(p);
+  for (std::size_t i = 0; i < c.packets.size(); ++i)
+    if (std::find(cut.begin(), cut.end(), i) == cut.end()) s += (s.empty() ? "" : ", ") + describe(c.packets[i]);
   return s;
 }
 
@@ -185,14 +187,6 @@ void Simulator::send(int from, Transmit t) {
   LinkOutcome out = link.send(now_, std::move(t.payload), contents ? &*contents : nullptr);
   e.index = out.index;
   emit(e);
-  if (out.lost) {
-    ++stats_.lost;
-    e.kind = NetEvent::Kind::lost;
-    e.reason = to_string(*out.lost);
-    if (contents) e.packets = describe(*contents);
-    emit(e);
-    return;
-  }
   for (std::size_t i : out.cut) {
     NetEvent cut = e;
     cut.kind = NetEvent::Kind::cut;
@@ -200,6 +194,15 @@ void Simulator::send(int from, Transmit t) {
     cut.bytes = contents->packets[i].length;
     cut.packets = describe(contents->packets[i]);
     emit(cut);
+  }
+  if (out.lost) {
+    ++stats_.lost;
+    e.kind = NetEvent::Kind::lost;
+    e.reason = to_string(*out.lost);
+    for (std::size_t i : out.cut) e.bytes -= contents->packets[i].length;
+    if (contents) e.packets = describe(*contents, out.cut);
+    emit(e);
+    return;
   }
   for (auto& a : out.arrivals) {
     stats_.corrupted += a.corrupted;
