@@ -4,6 +4,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <set>
+
 using namespace conform;
 using Strings = std::vector<std::string>;
 
@@ -11,7 +13,8 @@ BOOST_AUTO_TEST_SUITE(net_config_test)
 
 BOOST_AUTO_TEST_CASE(defaults_match_the_spec) {
   ValueMap defaults;
-  for (const auto& s : network_spec()) defaults[s.name] = *s.default_value;
+  for (const auto& s : network_spec())
+    if (s.default_value) defaults[s.name] = *s.default_value;
   NetConfig from_spec, empty;
   BOOST_TEST(read_net_config(defaults, from_spec).empty());
   BOOST_TEST(read_net_config({}, empty).empty());
@@ -23,6 +26,42 @@ BOOST_AUTO_TEST_CASE(defaults_match_the_spec) {
   BOOST_TEST(from_spec.ge_leave_bad == empty.ge_leave_bad);
   BOOST_TEST(!from_spec.burst_loss());
   BOOST_TEST(std::get<double>(*network_spec().front().default_value) == 10.0);
+}
+
+BOOST_AUTO_TEST_CASE(a_direction_sets_its_own_keys_apart_from_the_rest) {
+  NetConfig c;
+  BOOST_TEST(read_net_config({{"rtt_ms", 20.0},
+                              {"mtu", std::int64_t{1400}},
+                              {"server_mtu", std::int64_t{1280}},
+                              {"client_delay_ms", 30.0},
+                              {"client_loss_rate", 0.25}},
+                             c)
+                 .empty());
+  BOOST_TEST(c.mtu == 1400);
+  BOOST_TEST(c.sent_by("server").mtu == 1280);
+  BOOST_TEST(c.sent_by("client").mtu == 1400);
+  BOOST_TEST(c.sent_by("server").one_way_delay.ns() == 10'000'000);
+  BOOST_TEST(c.sent_by("client").one_way_delay.ns() == 30'000'000);
+  BOOST_TEST(c.sent_by("client").loss_rate == 0.25);
+  BOOST_TEST(c.sent_by("server").loss_rate == 0.0);
+  // A copy changed apart leaves the original's direction as it was.
+  NetConfig copy = c;
+  copy.edit_sent_by("server").mtu = 1000;
+  BOOST_TEST(c.sent_by("server").mtu == 1280);
+  BOOST_TEST(copy.sent_by("server").mtu == 1000);
+  // Without such keys both directions are the table itself.
+  NetConfig plain;
+  BOOST_TEST(&plain.sent_by("server") == &plain);
+  // Every key a direction sets apart has its twin and its base.
+  std::set<std::string> names;
+  for (const NetSetting& s : net_settings()) names.insert(s.spec.name);
+  for (const NetSetting& s : net_settings())
+    if (!s.sender.empty()) {
+      BOOST_TEST(names.contains((s.sender == "server" ? "client_" : "server_") + s.base_key), s.spec.name);
+      BOOST_TEST((s.base_key == "delay_ms" || names.contains(s.base_key)), s.spec.name);
+    }
+  BOOST_TEST(!names.contains("server_drop"));
+  BOOST_TEST(!names.contains("server_budget_ms"));
 }
 
 BOOST_AUTO_TEST_CASE(units_are_converted) {
@@ -77,7 +116,9 @@ BOOST_AUTO_TEST_CASE(every_row_reads_back_its_own_default) {
   // would change the network of every case that leaves the key out.
   for (const NetSetting& s : net_settings()) {
     NetConfig set, untouched;
-    BOOST_REQUIRE(s.spec.default_value.has_value());
+    // A key one direction sets apart has none: absent, its base key rules.
+    BOOST_REQUIRE(s.spec.default_value.has_value() == s.sender.empty());
+    if (!s.sender.empty()) continue;
     BOOST_TEST(s.set(*s.spec.default_value, set).empty(), s.spec.name);
     BOOST_TEST(set.one_way_delay.ns() == untouched.one_way_delay.ns(), s.spec.name);
     BOOST_TEST(set.bandwidth_bps == untouched.bandwidth_bps, s.spec.name);

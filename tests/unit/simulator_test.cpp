@@ -140,6 +140,25 @@ BOOST_AUTO_TEST_CASE(server_selectors_count_per_client_path) {
   BOOST_TEST(c2.arrival_times() == (Times{23 * kMs}));
 }
 
+BOOST_AUTO_TEST_CASE(each_direction_takes_the_settings_set_apart_for_it) {
+  // What the server sends crosses a 1280-byte path 30 ms long; what the
+  // client sends, the table's 1500 bytes and 10 ms (rtt_ms 20).
+  Simulator sim(net_config(ValueMap{{"rtt_ms", 20.0}, {"server_mtu", std::int64_t{1280}}, {"server_delay_ms", 30.0}}), 1,
+                nullptr);
+  ScriptedEndpoint server, client;
+  server.echo = true;
+  client.peer = *sim.attach_server(server);
+  sim.attach_client(client);
+  client.send_at(0, datagram(1300, 1));
+  client.send_at(kMs, datagram(1200, 2));
+  sim.run();
+  BOOST_TEST(server.arrival_tags() == (std::vector<int>{1, 2}));
+  BOOST_TEST(server.arrival_times() == (Times{10 * kMs, 11 * kMs}));
+  // The 1300-byte echo (1328 with its headers) does not fit the server's path.
+  BOOST_TEST(client.arrival_tags() == (std::vector<int>{2}));
+  BOOST_TEST(client.arrival_times() == (Times{41 * kMs}));
+}
+
 BOOST_AUTO_TEST_CASE(datagrams_to_unknown_addresses_are_lost) {
   Pair p(ValueMap{});
   p.client.peer = {kClientAddress, 40000};  // itself: clients reach only the server

@@ -300,7 +300,7 @@ int command_plugins(const PluginOptions& plugin_options, const std::string& mark
   // Not a plugin's: the simulator and the relay read these for every case.
   fmt::print("network (a case's `network` table, for every plugin):\n");
   for (const auto& s : net_settings())
-    fmt::print("  {}\n", describe(s.spec, s.unit));
+    fmt::print("  {}\n", describe(s.spec, s.unit, s.base_key == "delay_ms" ? "= half of rtt_ms" : "= as " + s.base_key));
   return 0;
 }
 

@@ -27,11 +27,22 @@ std::string allowed_text(const ValueSpec& spec) {
   return out;
 }
 
+// One row a key; a key one direction sets apart (`server_mtu`) shares a row
+// with its twin, `client_mtu`, under the base key's doc.
 std::string network_table() {
   std::string out = "| key | type | default | unit | range | meaning |\n|---|---|---|---|---|---|\n";
-  for (const NetSetting& s : net_settings())
-    out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", code(s.spec.name), to_string(s.spec.type),
-                       default_text(s.spec), s.unit, allowed_text(s.spec), markdown_cell(s.spec.doc));
+  for (const NetSetting& s : net_settings()) {
+    if (s.sender == "client") continue;
+    std::string name = code(s.spec.name), doc = s.spec.doc, fallback = default_text(s.spec);
+    if (s.sender == "server") {
+      name += ", " + code("client_" + s.base_key);
+      doc = s.spec.doc.substr(0, s.spec.doc.find(" — for what the server sends only")) +
+            " — for one direction only: `server_` what the server sends, `client_` what each client sends";
+      fallback = s.base_key == "delay_ms" ? "half of `rtt_ms`" : "as " + code(s.base_key);
+    }
+    out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", name, to_string(s.spec.type), fallback, s.unit,
+                       allowed_text(s.spec), markdown_cell(doc));
+  }
   return out;
 }
 

@@ -80,11 +80,64 @@ NetSetting selectors(std::string name, std::string doc) {
           }};
 }
 
+
+// The keys one direction may set apart, by the name of the base key, and
+// the one-way delay, which the base sets as half of rtt_ms.
+constexpr const char* kPerDirection[] = {
+    "delay_ms",     "mtu",          "bandwidth_mbps",   "queue_bytes",        "loss_rate",    "ge_enter_bad",
+    "ge_leave_bad", "ge_loss_bad",  "ge_loss_good",     "jitter_ms",          "reorder_delay_ms", "reorder_rate",
+    "duplicate_rate", "duplicate_delay_ms", "corrupt_rate", "corrupt_bits"};
+
+// `<sender>_<key>`: `row`'s setting for what `sender` sends only. These rows
+// come after every base row, so the direction's copy starts from the base
+// settings as the table gave them.
+NetSetting sent_by(const std::string& sender, const NetSetting& row) {
+  NetSetting out = row;
+  out.spec.name = sender + "_" + row.spec.name;
+  // No default of its own: absent, the direction keeps the base key's value.
+  out.spec.default_value.reset();
+  const std::string as = row.spec.name == "delay_ms" ? "half of rtt_ms" : "as " + row.spec.name;
+  out.spec.doc = row.spec.doc + " — for what the " + sender + " sends only (default: " + as + ")";
+  out.set = [sender, set = row.set](const Value& v, NetConfig& c) { return set(v, c.edit_sent_by(sender)); };
+  out.sender = sender;
+  out.base_key = row.spec.name;
+  return out;
+}
+
+std::vector<NetSetting> with_directions(std::vector<NetSetting> rows) {
+  using C = NetConfig;
+  std::vector<NetSetting> bases = {millis<&C::one_way_delay>("delay_ms", "propagation delay")};
+  for (const char* key : kPerDirection)
+    for (const NetSetting& r : rows)
+      if (r.spec.name == key) bases.push_back(r);
+  for (const char* sender : {"server", "client"})
+    for (const NetSetting& b : bases) rows.push_back(sent_by(sender, b));
+  return rows;
+}
+
 }  // namespace
+
+const NetConfig& NetConfig::sent_by(std::string_view group) const {
+  const auto& own = group == "client" ? client_sends : server_sends;
+  return own ? *own : *this;
+}
+
+NetConfig& NetConfig::edit_sent_by(std::string_view group) {
+  auto& own = group == "client" ? client_sends : server_sends;
+  if (!own) {
+    NetConfig base = *this;
+    base.client_sends.reset();
+    base.server_sends.reset();
+    own = std::make_shared<NetConfig>(std::move(base));
+  } else if (own.use_count() > 1) {
+    own = std::make_shared<NetConfig>(*own);
+  }
+  return *own;
+}
 
 const std::vector<NetSetting>& net_settings() {
   using C = NetConfig;
-  static const std::vector<NetSetting> rows = {
+  static const std::vector<NetSetting> rows = with_directions({
       millis<&C::one_way_delay>("rtt_ms", "round-trip propagation delay of the path; each way gets half", kMillis, 0.5),
       integer<&C::mtu>("mtu", "bytes", "path MTU, bytes of IP packet (UDP payload + 28); larger datagrams are lost", 29),
       real<&C::bandwidth_bps>("bandwidth_mbps", "Mbit/s", "bottleneck rate each way, of IP packets; 0: unlimited", {0, 1e6}, 1e6),
@@ -106,7 +159,7 @@ const std::vector<NetSetting>& net_settings() {
       probability<&C::corrupt_rate>("corrupt_rate", "probability per datagram of flipping bits in it"),
       integer<&C::corrupt_bits>("corrupt_bits", "", "bits flipped in a corrupted datagram", 1),
       millis<&C::budget>("budget_ms", "virtual time after which a simulated run is stopped as TIMEOUT", {0, kMaxMs, true}),
-  };
+  });
   return rows;
 }
 

@@ -13,7 +13,9 @@
 #include <conform/value.hpp>
 
 #include <functional>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace conform {
@@ -52,7 +54,18 @@ struct NetConfig {
   /// Virtual time at which a run is stopped as stuck.
   Duration budget = Duration::seconds(60);
 
+  /// What one sender's direction sets apart (`server_mtu = 1280`: what the
+  /// server sends crosses a 1280-byte path, what clients send does not): a
+  /// copy of these settings with those keys changed; none when no such key
+  /// is given.
+  std::shared_ptr<NetConfig> client_sends, server_sends;
+
   bool burst_loss() const { return ge_enter_bad > 0 || ge_loss_good > 0; }
+  /// The settings of the direction `group` ("client" or "server") sends on.
+  const NetConfig& sent_by(std::string_view group) const;
+  /// Those settings to change, made from these the first time (a copy
+  /// shared with another NetConfig is copied first).
+  NetConfig& edit_sent_by(std::string_view group);
 };
 
 /// One key of a `network` table bound to the NetConfig field it sets.
@@ -65,6 +78,10 @@ struct NetSetting {
   /// Writes a value of spec.type (in range) into its field; returns "" or
   /// why the value cannot be used (a selector that does not parse).
   std::function<std::string(const Value&, NetConfig&)> set;
+  /// "client" or "server" for a key of one direction (`server_mtu`), whose
+  /// twin of the other direction and base key (`mtu`) share its doc.
+  std::string sender{};
+  std::string base_key{};
 };
 
 /// Every setting, in the order the docs list them.

@@ -126,8 +126,8 @@ std::optional<UdpEndpoint> Simulator::attach_client(Endpoint& client) {
   node->address = {kClientAddress, static_cast<std::uint16_t>(kFirstClientPort + i)};
   node->vantage = vantage_of(i);
   const std::string name = "client-" + std::to_string(i + 1);
-  node->up = std::make_unique<Link>(config_, "client", name, seed_, 2 * i);
-  node->down = std::make_unique<Link>(config_, "server", "server", seed_, 2 * i + 1);
+  node->up = std::make_unique<Link>(config_.sent_by("client"), "client", name, seed_, 2 * i);
+  node->down = std::make_unique<Link>(config_.sent_by("server"), "server", "server", seed_, 2 * i + 1);
   if (captures_) node->tap = captures_(node->vantage);
   nodes_.push_back(std::move(node));
   timers_.push_back(Instant::never());  // until the next run polls it

@@ -151,8 +151,8 @@ UdpRelay::Session& UdpRelay::session_for(std::uint16_t client_port) {
   std::string ignored;
   s->fd = bind_loopback(0, ignored);  // -1: this client's datagrams are lost
   const std::string name = "client-" + std::to_string(i + 1);
-  s->up = std::make_unique<Link>(config_, "client", name, seed_, 2 * i);
-  s->down = std::make_unique<Link>(config_, "server", "server", seed_, 2 * i + 1);
+  s->up = std::make_unique<Link>(config_.sent_by("client"), "client", name, seed_, 2 * i);
+  s->down = std::make_unique<Link>(config_.sent_by("server"), "server", "server", seed_, 2 * i + 1);
   if (captures_) s->tap = captures_(i == 0 ? "client" : name);
   sessions_.push_back(std::move(s));
   return *sessions_.back();

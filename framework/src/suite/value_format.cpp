@@ -38,9 +38,9 @@ std::string format(const Value& v, bool quote) {
 std::string format_toml(const Value& v) { return format(v, true); }
 std::string format_bare(const Value& v) { return format(v, false); }
 
-std::string describe(const ValueSpec& spec, const std::string& unit) {
+std::string describe(const ValueSpec& spec, const std::string& unit, const std::string& absent) {
   std::string line = fmt::format("{} ({}{})", spec.name, to_string(spec.type), unit.empty() ? "" : ", " + unit);
-  line += spec.default_value ? " = " + format_toml(*spec.default_value) : " required";
+  line += spec.default_value ? " = " + format_toml(*spec.default_value) : " " + absent;
   if (!spec.one_of.empty()) line += fmt::format(" one of {}", fmt::join(spec.one_of, "|"));
   if (const std::string range = range_text(spec); !range.empty()) line += ", " + range;
   if (!spec.doc.empty()) line += "  " + spec.doc;

@@ -21,6 +21,6 @@ std::string format_bare(const Value& v);
 /// (float, ms) = 10.0, from 0 to 1000000000  round-trip ...`; `required`
 /// where there is no default, `one of a|b` for a closed set; `unit` where
 /// the spec's own fields cannot say it.
-std::string describe(const ValueSpec& spec, const std::string& unit = "");
+std::string describe(const ValueSpec& spec, const std::string& unit = "", const std::string& absent = "required");
 
 }  // namespace conform

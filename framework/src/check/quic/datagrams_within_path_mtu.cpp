@@ -26,8 +26,8 @@ class DatagramsWithinPathMtu final : public QuicCheck {
   std::vector<ValueSpec> params() const override {
     return {side_param("by", "whose datagrams count", std::string("any"), true),
             {"max_bytes", ValueType::integer, Value{std::int64_t{-1}},
-             "largest UDP payload allowed, bytes; -1: the case's network mtu (default 1500) less 28 (IPv4) or 48 "
-             "(IPv6) bytes of headers",
+             "largest UDP payload allowed, bytes; -1: the case's network mtu (default 1500; server_mtu or client_mtu "
+             "for that side's datagrams where set) less 28 (IPv4) or 48 (IPv6) bytes of headers",
              {}, -1}};
   }
 
@@ -35,17 +35,20 @@ class DatagramsWithinPathMtu final : public QuicCheck {
 
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const auto by = value_or<std::string>(input.params, "by", "any");
-    std::int64_t mtu = 1500;
-    std::string source = "default network mtu 1500";
-    if (auto it = input.settings.network.find("mtu"); it != input.settings.network.end())
-      if (const auto* v = std::get_if<std::int64_t>(&it->second)) {
-        mtu = *v;
-        source = fmt::format("network mtu {}", mtu);
-      }
     const auto fixed = value_or<std::int64_t>(input.params, "max_bytes", -1);
     std::vector<std::pair<std::string, CheckResult>> parts;
     for (Side side : {Side::client, Side::server}) {
       if (by != "any" && by != to_string(side)) continue;
+      // The path `side` sends on: `server_mtu` or `client_mtu` where the
+      // case sets that direction apart, else `mtu`.
+      std::int64_t mtu = 1500;
+      std::string source = "default network mtu 1500";
+      for (const std::string& key : {std::string("mtu"), std::string(to_string(side)) + "_mtu"})
+        if (auto it = input.settings.network.find(key); it != input.settings.network.end())
+          if (const auto* v = std::get_if<std::int64_t>(&it->second)) {
+            mtu = *v;
+            source = fmt::format("network {} {}", key, mtu);
+          }
       const auto captures = run.at(side);
       if (captures.empty() && by != "any") return missing_captures(side);
       for (const Judged& j : connections_of(captures, run.vantage(side)))
