@@ -137,6 +137,36 @@ BOOST_AUTO_TEST_CASE(each_client_gets_a_socket_a_path_and_a_capture) {
   BOOST_TEST(second_view.front().from.port == second.port);
 }
 
+BOOST_AUTO_TEST_CASE(each_direction_takes_its_own_settings_and_1rtt_counts) {
+  // The server's direction loses everything; the client's, only the 2nd
+  // datagram carrying a short-header packet (tags 0x41.. have the Fixed Bit).
+  Socket server, client;
+  UdpRelay relay(net_config(ValueMap{{"rtt_ms", 0.0},
+                                     {"server_loss_rate", 1.0},
+                                     {"drop", std::vector<std::string>{"client:1rtt:2nd"}}}),
+                 1, server.port, nullptr);
+  BOOST_REQUIRE_MESSAGE(relay.error().empty(), relay.error());
+  BOOST_TEST(relay.unsupported().empty());
+  relay.start();
+  for (std::uint8_t tag : {0x41, 0x42, 0x43}) client.send_to(relay.port(), std::vector<std::uint8_t>(20, tag));
+  std::vector<int> tags;
+  for (auto& [payload, from] : server.receive(2)) {
+    tags.push_back(payload[0]);
+    server.send_to(from, payload);
+  }
+  BOOST_TEST(tags == (std::vector<int>{0x41, 0x43}));
+  BOOST_TEST(client.receive(1, 200).empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_selector_that_reads_packets_is_unsupported_naming_its_form) {
+  Socket server;
+  UdpRelay relay(net_config(ValueMap{{"reorder", std::vector<std::string>{"client:3", "server:initial:ack_only"}}}), 1,
+                 server.port, nullptr);
+  BOOST_TEST(relay.unsupported() ==
+             "the relay cannot select packets by content (it reads no keys): network.reorder 'server:initial:ack_only' "
+             "uses ack_only");
+}
+
 BOOST_AUTO_TEST_CASE(a_busy_port_is_an_error_value) {
   Socket taken;
   UdpRelay relay(NetConfig{}, 1, 9, nullptr, taken.port);
