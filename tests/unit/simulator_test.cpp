@@ -140,23 +140,50 @@ BOOST_AUTO_TEST_CASE(server_selectors_count_per_client_path) {
   BOOST_TEST(c2.arrival_times() == (Times{23 * kMs}));
 }
 
+namespace {
+
+// A client that sends two datagrams (tags 1 and 2, 1 ms apart, of the given
+// sizes) to a server that echoes each, on a simulator shaped by `network`.
+struct EchoPath {
+  Simulator sim;
+  ScriptedEndpoint server, client;
+  EchoPath(const ValueMap& network, std::size_t first, std::size_t second) : sim(net_config(network), 1, nullptr) {
+    server.echo = true;
+    client.peer = *sim.attach_server(server);
+    sim.attach_client(client);
+    client.send_at(0, datagram(first, 1));
+    client.send_at(kMs, datagram(second, 2));
+  }
+};
+
+}  // namespace
+
 BOOST_AUTO_TEST_CASE(each_direction_takes_the_settings_set_apart_for_it) {
   // What the server sends crosses a 1280-byte path 30 ms long; what the
   // client sends, the table's 1500 bytes and 10 ms (rtt_ms 20).
-  Simulator sim(net_config(ValueMap{{"rtt_ms", 20.0}, {"server_mtu", std::int64_t{1280}}, {"server_delay_ms", 30.0}}), 1,
-                nullptr);
-  ScriptedEndpoint server, client;
-  server.echo = true;
-  client.peer = *sim.attach_server(server);
-  sim.attach_client(client);
-  client.send_at(0, datagram(1300, 1));
-  client.send_at(kMs, datagram(1200, 2));
-  sim.run();
-  BOOST_TEST(server.arrival_tags() == (std::vector<int>{1, 2}));
-  BOOST_TEST(server.arrival_times() == (Times{10 * kMs, 11 * kMs}));
+  EchoPath p(ValueMap{{"rtt_ms", 20.0}, {"server_mtu", std::int64_t{1280}}, {"server_delay_ms", 30.0}}, 1300, 1200);
+  p.sim.run();
+  BOOST_TEST(p.server.arrival_tags() == (std::vector<int>{1, 2}));
+  BOOST_TEST(p.server.arrival_times() == (Times{10 * kMs, 11 * kMs}));
   // The 1300-byte echo (1328 with its headers) does not fit the server's path.
-  BOOST_TEST(client.arrival_tags() == (std::vector<int>{2}));
-  BOOST_TEST(client.arrival_times() == (Times{41 * kMs}));
+  BOOST_TEST(p.client.arrival_tags() == (std::vector<int>{2}));
+  BOOST_TEST(p.client.arrival_times() == (Times{41 * kMs}));
+}
+
+BOOST_AUTO_TEST_CASE(what_the_lists_picked_and_what_they_never_did) {
+  EchoPath p(ValueMap{{"rtt_ms", 20.0},
+                      {"drop", Strings{"client:1", "server:5", "client-2:1"}},
+                      {"reorder", Strings{"server:1"}}},
+             10, 10);
+  std::vector<std::string> trace;
+  p.sim.set_trace([&](const NetEvent& e) {
+    if (e.kind == NetEvent::Kind::picked || e.kind == NetEvent::Kind::lost) trace.push_back(to_string(e));
+  });
+  p.sim.run();
+  BOOST_TEST(trace == (std::vector<std::string>{"0 lost client->server #1 10 B (drop list)",
+                                                "11000000 picked server->client #1 10 B (reorder)"}));
+  // Two echoes at most, one client: neither of these ever had anything to take.
+  BOOST_TEST(p.sim.idle_selectors() == (std::vector<std::string>{"drop 'server:5'", "drop 'client-2:1'"}));
 }
 
 BOOST_AUTO_TEST_CASE(datagrams_to_unknown_addresses_are_lost) {

@@ -116,6 +116,9 @@ LinkOutcome Link::send(Instant now, std::vector<std::uint8_t> payload, const Dat
   else if (c_.queue_bytes > 0 && backlog_at(now) + ip_bytes > c_.queue_bytes)
     out.lost = LossReason::queue;
   if (out.lost) return out;
+  if (reorder.any()) out.picked_by.push_back("reorder");
+  if (duplicate.any()) out.picked_by.push_back("duplicate");
+  if (corrupt.any()) out.picked_by.push_back("corrupt");
 
   // The bottleneck sends one datagram at a time, in the order they came.
   const Instant departs = std::max(now, busy_until_) + serialisation(ip_bytes);
@@ -147,5 +150,20 @@ LinkOutcome Link::send(Instant now, std::vector<std::uint8_t> payload, const Dat
   return out;
 }
 
-}  // namespace conform
+bool Link::picked(std::string_view list, std::size_t index) const {
+  const SelectorList& l = list == "drop" ? drop_ : list == "reorder" ? reorder_ : list == "duplicate" ? duplicate_ : corrupt_;
+  return l.picked(index);
+}
 
+std::vector<std::string> idle_selectors(const NetConfig& config, const std::vector<const Link*>& links) {
+  const std::pair<const char*, const std::vector<DatagramSelector>*> lists[] = {
+      {"drop", &config.drop}, {"reorder", &config.reorder}, {"duplicate", &config.duplicate}, {"corrupt", &config.corrupt}};
+  std::vector<std::string> out;
+  for (const auto& [name, list] : lists)
+    for (std::size_t i = 0; i < list->size(); ++i)
+      if (std::none_of(links.begin(), links.end(), [&, n = name](const Link* l) { return l->picked(n, i); }))
+        out.push_back(std::string(name) + " '" + (*list)[i].text + "'");
+  return out;
+}
+
+}  // namespace conform

@@ -15,6 +15,7 @@
 #include <deque>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace conform {
@@ -41,12 +42,23 @@ struct LinkOutcome {
   /// Packets the drop list cut out of the datagram (indices into its
   /// contents), the rest delivered; every packet cut is `lost` instead.
   std::vector<std::size_t> cut;
+  /// The lists besides `drop` whose selectors picked the datagram:
+  /// "reorder", "duplicate", "corrupt".
+  std::vector<const char*> picked_by;
   std::vector<Arrival> arrivals;
 };
 
 /// IP and UDP header bytes around every payload: what the MTU, the
 /// bandwidth and the queue count besides the payload.
 inline constexpr std::int64_t kIpUdpOverhead = 28;
+
+class Link;
+
+/// "drop 'server:handshake:pn=7'" for each selector of `config` that
+/// picked nothing on any of `links` (a selector naming a packet the run
+/// never sent, or a client it does not have): a case whose impairment did
+/// not happen says so in its log.
+std::vector<std::string> idle_selectors(const NetConfig& config, const std::vector<const Link*>& links);
 
 class Link {
  public:
@@ -62,6 +74,9 @@ class Link {
   /// does, or none can be had).
   LinkOutcome send(Instant now, std::vector<std::uint8_t> payload,
                    const DatagramContents* contents = nullptr);
+  /// Whether the selector at `index` of `list` ("drop", "reorder",
+  /// "duplicate" or "corrupt") has picked anything on this link.
+  bool picked(std::string_view list, std::size_t index) const;
 
  private:
   bool randomly_lost();

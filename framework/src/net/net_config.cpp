@@ -96,8 +96,10 @@ NetSetting sent_by(const std::string& sender, const NetSetting& row) {
   out.spec.name = sender + "_" + row.spec.name;
   // No default of its own: absent, the direction keeps the base key's value.
   out.spec.default_value.reset();
-  const std::string as = row.spec.name == "delay_ms" ? "half of rtt_ms" : "as " + row.spec.name;
-  out.spec.doc = row.spec.doc + " — for what the " + sender + " sends only (default: " + as + ")";
+  // "each way" is the base key's; this one is one way's.
+  std::string doc = row.spec.doc;
+  for (auto at = doc.find(" each way"); at != std::string::npos; at = doc.find(" each way")) doc.erase(at, 9);
+  out.spec.doc = doc + " — for what the " + sender + " sends only";
   out.set = [sender, set = row.set](const Value& v, NetConfig& c) { return set(v, c.edit_sent_by(sender)); };
   out.sender = sender;
   out.base_key = row.spec.name;
@@ -148,7 +150,7 @@ const std::vector<NetSetting>& net_settings() {
       probability<&C::ge_loss_bad>("ge_loss_bad", "Gilbert-Elliott: loss probability in the bad state"),
       probability<&C::ge_loss_good>("ge_loss_good", "Gilbert-Elliott: loss probability in the good state"),
       millis<&C::jitter>("jitter_ms", "uniform extra one-way delay in [0, jitter]; may reorder datagrams"),
-      selectors<&C::drop>("drop", "datagrams to lose, or with pn= packets cut out of theirs: \"client:3\" (the 3rd the client sends), \"server:initial:1\" (the server's 1st datagram carrying an Initial), \"server:handshake:pn=2\", \"client:frame=RESET_STREAM:1st\" (Selectors, below)"),
+      selectors<&C::drop>("drop", "datagrams to lose, or with pn= packets cut out of theirs: \"client:3\" (the 3rd the client sends), \"server:initial:1\" (the server's 1st datagram carrying an Initial), \"server:handshake:pn=2\", \"client:frame=RESET_STREAM:1st\" (docs/suites.md, Selectors); lists have no server_ or client_ form: the selector names its sender"),
       selectors<&C::reorder>("reorder", "datagrams to hold back by reorder_delay_ms (selectors as for drop)"),
       millis<&C::reorder_delay>("reorder_delay_ms", "extra delay of each datagram named in reorder"),
       probability<&C::reorder_rate>("reorder_rate", "probability per datagram of holding it back by reorder_delay_ms"),

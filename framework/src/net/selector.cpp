@@ -268,7 +268,7 @@ bool qualifies(const DatagramSelector& s, const DatagramPosition& pos, std::vect
 }
 
 SelectorList::SelectorList(const std::vector<DatagramSelector>& selectors)
-    : selectors_(&selectors), matched_(selectors.size(), 0) {}
+    : selectors_(&selectors), matched_(selectors.size(), 0), picked_(selectors.size(), false) {}
 
 SelectorList::Pick SelectorList::pick(const DatagramPosition& pos) {
   Pick out;
@@ -279,6 +279,7 @@ SelectorList::Pick SelectorList::pick(const DatagramPosition& pos) {
     if (!qualifies(s, pos, &packets)) continue;
     ++matched_[i];
     if (s.nth != 0 && matched_[i] != s.nth) continue;
+    if (!s.names_packet() || !packets.empty()) picked_[i] = true;
     if (!s.names_packet()) out.datagram = true;
     for (std::size_t p : packets)
       if (std::find(out.packets.begin(), out.packets.end(), p) == out.packets.end()) out.packets.push_back(p);

@@ -151,10 +151,13 @@ class SelectorList {
   /// Counts the datagram at `pos` for each selector and says what they pick.
   /// Call once per datagram the direction carries, in order.
   Pick pick(const DatagramPosition& pos);
+  /// Whether the i-th selector has picked anything yet.
+  bool picked(std::size_t i) const { return picked_[i]; }
 
  private:
   const std::vector<DatagramSelector>* selectors_ = nullptr;
   std::vector<std::int64_t> matched_;
+  std::vector<bool> picked_;
 };
 
 /// Whether any selector of `lists` needs the packets decrypted.

@@ -83,14 +83,15 @@ struct Simulator::InFlight {
 };
 
 std::string to_string(const NetEvent& e) {
-  static const char* kinds[] = {"sent", "lost", "arrived", "timeout", "cut"};
+  static const char* kinds[] = {"sent", "lost", "arrived", "timeout", "cut", "picked"};
   std::string s = std::to_string(e.at.ns()) + " " + kinds[static_cast<int>(e.kind)] + " ";
   if (e.kind == NetEvent::Kind::timeout) return s + node_name(e.node);
   const bool received = e.kind == NetEvent::Kind::arrived;
   const std::string peer = e.peer < 0 ? "?" : node_name(e.peer);
   s += received ? peer + "->" + node_name(e.node) : node_name(e.node) + "->" + peer;
   s += " #" + std::to_string(e.index) + " " + std::to_string(e.bytes) + " B";
-  if (e.kind == NetEvent::Kind::lost || e.kind == NetEvent::Kind::cut) s += std::string(" (") + e.reason + ")";
+  if (e.kind == NetEvent::Kind::lost || e.kind == NetEvent::Kind::cut || e.kind == NetEvent::Kind::picked)
+    s += std::string(" (") + e.reason + ")";
   if (e.corrupted) s += " corrupted";
   if (e.duplicate) s += " duplicate";
   if (!e.packets.empty()) s += ": " + e.packets;
@@ -204,6 +205,13 @@ void Simulator::send(int from, Transmit t) {
     emit(e);
     return;
   }
+  for (const char* list : out.picked_by) {
+    NetEvent picked = e;
+    picked.kind = NetEvent::Kind::picked;
+    picked.reason = list;
+    if (contents) picked.packets = describe(*contents, out.cut);
+    emit(picked);
+  }
   for (auto& a : out.arrivals) {
     stats_.corrupted += a.corrupted;
     stats_.duplicated += a.duplicate;
@@ -287,6 +295,13 @@ SimulationEnd Simulator::run_until(Instant deadline) {
     pump(timer_node);
     if (!stall_.empty()) return {R::stalled, now_, stall_};
   }
+}
+
+std::vector<std::string> Simulator::idle_selectors() const {
+  std::vector<const Link*> links;
+  for (const auto& n : nodes_)
+    if (n && n->up) links.insert(links.end(), {n->up.get(), n->down.get()});
+  return conform::idle_selectors(config_, links);
 }
 
 std::string Simulator::summary() const {

@@ -23,8 +23,10 @@ using CaptureSource = std::function<CaptureWriter*(std::string_view vantage)>;
 
 /// One thing that happened on the network, for traces and determinism tests.
 struct NetEvent {
-  /// `cut`: a packet the drop list took out of a datagram that went on.
-  enum class Kind { sent, lost, arrived, timeout, cut };
+  /// `cut`: a packet the drop list took out of a datagram that went on;
+  /// `picked`: a datagram the reorder, duplicate or corrupt list picked
+  /// (`reason` names the list).
+  enum class Kind { sent, lost, arrived, timeout, cut, picked };
   Kind kind;
   Instant at;
   /// Node that sent (sent, lost) or received (arrived) the datagram or whose
@@ -39,7 +41,7 @@ struct NetEvent {
   const char* reason = "";
   bool corrupted = false;
   bool duplicate = false;
-  /// For `lost` and `cut`, when the run's keys read the datagram (a content
+  /// For `lost`, `cut` and `picked`, when the run's keys read the datagram (a content
   /// selector asked them to): its packets, "Initial pn 0 [ACK CRYPTO]".
   std::string packets{};
   bool operator==(const NetEvent&) const = default;
@@ -74,6 +76,8 @@ class Simulator final : public SimulatedNetwork {
   const NetStats& stats() const { return stats_; }
   /// "sent 10, arrived 8, lost 2, ..." for the run's log.
   std::string summary() const;
+  /// The explicit selectors that picked nothing so far (net/link.hpp).
+  std::vector<std::string> idle_selectors() const;
 
  private:
   struct Node;

@@ -111,6 +111,12 @@ void UdpRelay::open(std::uint16_t listen_port) {
   port_ = bound_port(listen_fd_);
 }
 
+std::vector<std::string> UdpRelay::idle_selectors() const {
+  std::vector<const Link*> links;
+  for (const auto& session : sessions_) links.insert(links.end(), {session->up.get(), session->down.get()});
+  return conform::idle_selectors(config_, links);
+}
+
 UdpRelay::~UdpRelay() {
   stop();
   for (auto& s : sessions_)

@@ -37,6 +37,8 @@ class UdpRelay final : public LoopbackRelay {
 
   /// Empty if the relay is ready; otherwise what failed ("bind 127.0.0.1:...: ...").
   const std::string& error() const override { return error_; }
+  /// The explicit selectors that picked nothing so far; call once stopped.
+  std::vector<std::string> idle_selectors() const;
   const std::string& unsupported() const override { return unsupported_; }
   /// The port clients send to, on 127.0.0.1.
   std::uint16_t port() const override { return port_; }

@@ -73,9 +73,9 @@ SimulatedNetwork& CaseContext::network() {
     early_key_lines_.clear();
     // What the explicit selectors took, in the run's log: which datagram or
     // packet `server:3` or `server:handshake:pn=2` named in this run.
-    if (!net_.drop.empty())
+    if (!net_.drop.empty() || !net_.reorder.empty() || !net_.duplicate.empty() || !net_.corrupt.empty())
       network_->set_trace([this](const NetEvent& e) {
-        const bool picked = e.kind == NetEvent::Kind::cut ||
+        const bool picked = e.kind == NetEvent::Kind::cut || e.kind == NetEvent::Kind::picked ||
                             (e.kind == NetEvent::Kind::lost && std::string_view(e.reason) == to_string(LossReason::drop_list));
         if (picked) log("network: " + to_string(e));
       });
@@ -101,9 +101,11 @@ void CaseContext::close_captures() {
     log("relay: sent " + std::to_string(s.sent) + ", arrived " + std::to_string(s.arrived) +
         ", lost " + std::to_string(s.lost) + ", corrupted " + std::to_string(s.corrupted) +
         ", duplicated " + std::to_string(s.duplicated));
+    for (const std::string& idle : relay_->idle_selectors()) log("relay: " + idle + " picked nothing in this run");
     relay_.reset();
   }
   if (network_) {
+    for (const std::string& idle : network_->idle_selectors()) log("network: " + idle + " picked nothing in this run");
     log(network_->summary());
     network_.reset();
   }
