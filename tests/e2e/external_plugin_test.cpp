@@ -18,6 +18,7 @@
 
 #include <filesystem>
 #include <map>
+#include <sstream>
 #include <fstream>
 
 using namespace conform::test;
@@ -630,6 +631,44 @@ BOOST_AUTO_TEST_CASE(the_scripts_provoke_what_is_judged_in_third_party_stacks, *
       case_named(report, "interop/held-until-it-asks-for-data[server.implementation=ngtcp2]").at("headline");
   BOOST_TEST(contains(data, "data_blocked_sent [SHOULD]: connection data: at the limit 65536 from frame "), data);
   BOOST_TEST(contains(data, "never raised; no DATA_BLOCKED 65536 sent"), data);
+}
+
+// The refusing and the resetting scripts of issue 43 (scripted_peer.toml)
+// against ngtcp2 and quic-go. tshark on the captures, 2026-12-05: refused,
+// quic-go's client opens all 40 requests (its last stream 156) and the
+// server resets each (RESET_STREAM on 40 streams); ngtcp2's client stops
+// after its first 10 (streams 0-36), its own choice; cut short after 1000
+// bytes, both open all 20 (last stream 76) and see 20 resets; no transport
+// CONNECTION_CLOSE anywhere.
+const std::vector<std::string> kRefusingNeeds = {"gtlsclient", build_program("conform-quic-go"), "tshark"};
+BOOST_AUTO_TEST_CASE(refused_and_cut_short_requests_end_no_connection, *needs_peers(kRefusingNeeds)) {
+  const std::string dir = scratch_dir("scripted-refusals");
+  std::vector<std::string> args = {"run", std::string(CONFORM_SOURCE_DIR) + "/suites/interop/scripted_peer.toml", "--out",
+                                   dir + "/out", "--json", dir + "/r.json", "-j", "2"};
+  const std::vector<std::string> ids = {"interop/requests-refused[client.implementation=ngtcp2]",
+                                        "interop/requests-refused[client.implementation=quic-go]",
+                                        "interop/answers-cut-short[client.implementation=ngtcp2]",
+                                        "interop/answers-cut-short[client.implementation=quic-go]"};
+  for (const auto& id : ids) args.insert(args.end(), {"--filter", id});
+  const auto r = run_conform(args, ".", {kPluginPath});
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  const json report = json::parse(read_file(dir + "/r.json"));
+  for (const auto& id : ids) BOOST_TEST(case_named(report, id).at("status") == "PASS", id << ": " << r.out);
+  auto last_stream = [&](const std::string& id) {
+    const std::string ids_seen = client_frames(dir + "/out/" + id, "ip.src == 127.0.0.1 && quic.stream.stream_id",
+                                               "quic.stream.stream_id");
+    long last = -1;
+    std::istringstream in(ids_seen);
+    for (std::string line; std::getline(in, line, '\n');)
+      for (std::istringstream cells(line); std::getline(cells, line, ',');) last = std::max(last, std::stol(line));
+    return last;
+  };
+  BOOST_TEST(last_stream(ids[1]) == 156);
+  BOOST_TEST(last_stream(ids[0]) == 36);
+  BOOST_TEST(last_stream(ids[2]) == 76);
+  BOOST_TEST(last_stream(ids[3]) == 76);
+  for (const auto& id : ids)
+    BOOST_TEST(client_frames(dir + "/out/" + id, "quic.frame_type == 0x1c", "frame.number").empty(), id);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
