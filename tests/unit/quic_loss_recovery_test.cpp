@@ -5,6 +5,7 @@
 // STREAM data surviving random loss with NewReno (§7).
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -321,6 +322,33 @@ BOOST_AUTO_TEST_CASE(stream_data_survives_random_loss) {
   BOOST_TEST(p.server().stats().packets_lost > 0u);
   BOOST_TEST(dynamic_cast<const NewReno&>(p.server().recovery().congestion()).ssthresh() <
              std::numeric_limits<uint64_t>::max());
+}
+
+// The ack_probes script: with the server's flight lost for 100 ms, the
+// client's PTO probes re-send its ClientHello (nothing new to the server).
+// By default the server's ACKs report them; with ack_probes = false they
+// leave them out, reporting the first Initial alone, while still answering
+// each probe with an ACK.
+BOOST_AUTO_TEST_CASE(ack_probes_false_leaves_the_peers_probes_out_of_its_acks) {
+  auto largest_initial_acks = [](bool ack_probes) {
+    Config client = Pair::client_config(), server = Pair::server_config();
+    client.initial_rtt_ms = 10;
+    server.ack_probes = ack_probes;
+    std::vector<uint64_t> largest;
+    server.frame_trace = [&largest](TraceDir dir, Space s, const Frame& f) {
+      if (const auto* a = std::get_if<AckFrame>(&f); a && dir == TraceDir::sent && s == Space::initial)
+        largest.push_back(a->largest());
+    };
+    SimPath p(client, server, link_ms(5), link_ms(5));
+    drop_server_until(p, p.now + Duration::millis(100));
+    BOOST_TEST(p.handshake_time().has_value());
+    BOOST_TEST(p.client().stats().probe_datagrams > 0u);
+    return largest;
+  };
+  const auto reported = largest_initial_acks(true), left_out = largest_initial_acks(false);
+  BOOST_TEST(*std::max_element(reported.begin(), reported.end()) > 0u);
+  BOOST_TEST(left_out.size() > 1u);
+  BOOST_TEST(*std::max_element(left_out.begin(), left_out.end()) == 0u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -20,6 +20,9 @@ class AckTracker {
 
   bool is_duplicate(uint64_t pn) const { return received_.contains(pn); }
   void on_packet_received(uint64_t pn, bool ack_eliciting, Instant now);
+  /// An ack-eliciting packet arrived that the next ACK is to leave out (the
+  /// ack_probes script): an ACK is due all the same.
+  void on_packet_left_out() { eliciting_pending_ = new_pending_ = true; }
   /// An ack-eliciting packet arrived since the last ACK was built.
   bool ack_due() const { return eliciting_pending_; }
   /// Anything not yet reported (ack-eliciting or not).

@@ -206,6 +206,11 @@ struct Config {
   /// reordered or duplicated one) resets the PTO backoff, so probes after
   /// it come one PTO apart instead of doubling (§6.2.1, Appendix A.7).
   bool pto_reset_on_any_ack = false;
+  /// false, a script: a packet that brings nothing new (only PING, PADDING
+  /// and ACK frames, or CRYPTO bytes all received before: what a PTO probe
+  /// re-sends) is answered by an ACK that leaves it out, so the peer's
+  /// probes are never acknowledged while ACKs keep arriving.
+  bool ack_probes = true;
   bool pto_reset_on_initial_ack = false;
   /// false, the fault (quiche#2690): discarding Initial or Handshake keys
   /// leaves the PTO backoff as it was (RFC 9002 §6.2.2 MUST reset the PTO).

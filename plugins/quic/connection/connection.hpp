@@ -140,7 +140,12 @@ class Connection {
 
   // connection_recv.cpp: packets and frames.
   void process_packet(Instant now, const PacketHeader& h, std::span<uint8_t> packet);
-  Status<> process_payload(Instant now, Space s, PacketType type, ByteView payload, bool& eliciting);
+  /// `eliciting`: a frame asks for an ACK; `fresh`: a frame brings something
+  /// new (anything but PING, PADDING, ACK and CRYPTO bytes received before).
+  Status<> process_payload(Instant now, Space s, PacketType type, ByteView payload, bool& eliciting, bool& fresh);
+  /// Whether `frame` brings anything new (process_payload's `fresh`), read
+  /// before it is handled.
+  bool brings_news(Space s, const Frame& frame);
   /// Every frame type is handled here, by std::visit: a new one must be.
   Status<> handle_frame(Instant now, Space s, PacketType type, const Frame& f);
   Status<> on_crypto(Space s, const CryptoFrame& f);

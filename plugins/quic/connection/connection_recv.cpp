@@ -142,16 +142,18 @@ void Connection::process_packet(Instant now, const PacketHeader& h, std::span<ui
     address_validated_ = true;       // §8.1: a Handshake packet proves the address
     if (config_.discard_initial_keys) discard_space(Space::initial);  // RFC 9001 §4.9.1
   }
-  bool eliciting = false;
-  if (auto st = process_payload(now, s, h.type, opened->payload, eliciting); !st) {
+  bool eliciting = false, fresh = false;
+  if (auto st = process_payload(now, s, h.type, opened->payload, eliciting, fresh); !st) {
     close_with(now, st.error());
     return;
   }
-  if (!space(s).discarded) space(s).acks.on_packet_received(opened->pn, eliciting, now);
+  if (space(s).discarded) return;
+  if (!config_.ack_probes && eliciting && !fresh) space(s).acks.on_packet_left_out();
+  else space(s).acks.on_packet_received(opened->pn, eliciting, now);
 }
 
 Status<> Connection::process_payload(Instant now, Space s, PacketType type, ByteView payload,
-                                     bool& eliciting) {
+                                     bool& eliciting, bool& fresh) {
   if (payload.empty()) return violation("packet without frames");  // §12.4
   Reader r(payload);
   while (!r.empty()) {
@@ -159,6 +161,7 @@ Status<> Connection::process_payload(Instant now, Space s, PacketType type, Byte
     if (!f) return f.error();
     if (config_.frame_trace) config_.frame_trace(TraceDir::received, s, f.value());
     eliciting = eliciting || is_ack_eliciting(f.value());
+    fresh = fresh || brings_news(s, f.value());
     if (auto st = handle_frame(now, s, type, f.value()); !st) return st;
     if (state_ == ConnectionState::draining || state_ == ConnectionState::closed) break;
   }
@@ -208,6 +211,15 @@ Status<> Connection::handle_frame(Instant now, Space s, PacketType, const Frame&
           [](const PathResponseFrame&) { return S{}; },
       },
       frame);
+}
+
+bool Connection::brings_news(Space s, const Frame& frame) {
+  if (std::holds_alternative<PaddingFrame>(frame) || std::holds_alternative<PingFrame>(frame) ||
+      std::holds_alternative<AckFrame>(frame))
+    return false;
+  if (const auto* c = std::get_if<CryptoFrame>(&frame))
+    return c->offset + c->data.size() > space(s).crypto_recv.read_offset();
+  return true;
 }
 
 Status<> Connection::on_crypto(Space s, const CryptoFrame& c) {
