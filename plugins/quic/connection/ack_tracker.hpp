@@ -21,8 +21,12 @@ class AckTracker {
   bool is_duplicate(uint64_t pn) const { return received_.contains(pn); }
   void on_packet_received(uint64_t pn, bool ack_eliciting, Instant now);
   /// An ack-eliciting packet arrived that the next ACK is to leave out (the
-  /// ack_probes script): an ACK is due all the same.
-  void on_packet_left_out() { eliciting_pending_ = new_pending_ = true; }
+  /// ack_probes script): an ACK is due all the same, if there is anything
+  /// to report (else none: an ACK-only reply to a later ACK-only packet
+  /// would break RFC 9000 §13.2.1).
+  void on_packet_left_out() {
+    if (!received_.empty()) eliciting_pending_ = new_pending_ = true;
+  }
   /// An ack-eliciting packet arrived since the last ACK was built.
   bool ack_due() const { return eliciting_pending_; }
   /// Anything not yet reported (ack-eliciting or not).
