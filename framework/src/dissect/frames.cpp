@@ -38,6 +38,11 @@ std::string_view frame_name(const Frame& frame) {
       frame);
 }
 
+bool ack_eliciting(const Frame& f) {
+  return !std::holds_alternative<AckFrame>(f) && !std::holds_alternative<PaddingFrame>(f) &&
+         !std::holds_alternative<ConnectionCloseFrame>(f) && !std::holds_alternative<MalformedFrame>(f);
+}
+
 namespace {
 
 template <std::size_t... I>

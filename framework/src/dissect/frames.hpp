@@ -139,6 +139,10 @@ using Frame = std::variant<PaddingFrame, PingFrame, AckFrame, ResetStreamFrame, 
 /// "UNKNOWN" for UnknownFrame, "MALFORMED" for MalformedFrame.
 std::string_view frame_name(const Frame& frame);
 
+/// Whether a frame is ack-eliciting (RFC 9002 §2: all but ACK, PADDING and
+/// CONNECTION_CLOSE; a malformed one elicits nothing).
+bool ack_eliciting(const Frame& frame);
+
 /// The names of every frame type the dissector knows, in the Frame
 /// variant's order, UNKNOWN and MALFORMED left out.
 const std::vector<std::string_view>& frame_names();

@@ -1,7 +1,13 @@
 // Names of the timeline's enumerations.
 #include "dissect/timeline.hpp"
 
+#include <algorithm>
+
 namespace conform::dissect {
+
+bool ack_eliciting(const Packet& p) {
+  return std::any_of(p.frames.begin(), p.frames.end(), [](const Frame& f) { return ack_eliciting(f); });
+}
 
 std::string_view to_string(Direction direction) {
   return direction == Direction::client_to_server ? "client_to_server" : "server_to_client";

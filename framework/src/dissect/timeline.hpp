@@ -86,6 +86,9 @@ struct Packet {
   Boxed<PacketExtras> extras_;
 };
 
+/// Whether a packet holds an ack-eliciting frame (RFC 9002 §2).
+bool ack_eliciting(const Packet& p);
+
 /// Where a datagram came from when the capture held several in one record:
 /// a sender using UDP segmentation offload (GSO) hands the kernel one
 /// buffer of equal-sized segments, and a capture on loopback records that

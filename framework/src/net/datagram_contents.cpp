@@ -25,13 +25,6 @@ std::optional<LongType> long_type(dissect::PacketType t) {
   }
 }
 
-// RFC 9002 §2: "Packets that contain ack-eliciting frames elicit an ACK
-// from the receiver": every frame but ACK, PADDING and CONNECTION_CLOSE.
-bool ack_eliciting(const dissect::Frame& f) {
-  return !std::holds_alternative<dissect::AckFrame>(f) && !std::holds_alternative<dissect::PaddingFrame>(f) &&
-         !std::holds_alternative<dissect::ConnectionCloseFrame>(f);
-}
-
 std::optional<std::uint64_t> data_offset(const dissect::Frame& f) {
   if (const auto* c = std::get_if<dissect::CryptoFrame>(&f)) return c->offset;
   if (const auto* s = std::get_if<dissect::StreamFrame>(&f)) return s->offset;
@@ -46,7 +39,7 @@ PacketContents contents_of(const dissect::Packet& p) {
   if (p.decrypted()) out.packet_number = p.packet_number;
   for (const dissect::Frame& f : p.frames) {
     out.frames.push_back({dissect::frame_name(f), data_offset(f)});
-    out.ack_eliciting = out.ack_eliciting || ack_eliciting(f);
+    out.ack_eliciting = out.ack_eliciting || dissect::ack_eliciting(f);
   }
   return out;
 }

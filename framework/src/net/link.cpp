@@ -21,10 +21,8 @@ Link::Link(const NetConfig& config, std::string group, std::string name, std::ui
     : c_(config),
       group_(std::move(group)),
       name_(std::move(name)),
-      drop_(config.drop),
-      reorder_(config.reorder),
-      duplicate_(config.duplicate),
-      corrupt_(config.corrupt),
+      lists_{SelectorList(config.drop), SelectorList(config.reorder), SelectorList(config.duplicate),
+             SelectorList(config.corrupt)},
       loss_rng_(seed, stream * 8 + 0),
       burst_rng_(seed, stream * 8 + 1),
       jitter_rng_(seed, stream * 8 + 2),
@@ -98,8 +96,8 @@ LinkOutcome Link::send(Instant now, std::vector<std::uint8_t> payload, const Dat
   const DatagramPosition pos{group_, name_, now, headers.long_types, headers.short_header, contents};
   // Every list counts every datagram, lost or not, so `server:3` is the
   // server's 3rd whatever happens to the first two.
-  const auto drop = drop_.pick(pos), reorder = reorder_.pick(pos), duplicate = duplicate_.pick(pos),
-             corrupt = corrupt_.pick(pos);
+  const auto drop = lists_[0].pick(pos), reorder = lists_[1].pick(pos), duplicate = lists_[2].pick(pos),
+             corrupt = lists_[3].pick(pos);
   if (!drop.datagram && !drop.packets.empty()) {
     if (drop.packets.size() == contents->packets.size()) {
       out.lost = LossReason::drop_list;
@@ -150,19 +148,13 @@ LinkOutcome Link::send(Instant now, std::vector<std::uint8_t> payload, const Dat
   return out;
 }
 
-bool Link::picked(std::string_view list, std::size_t index) const {
-  const SelectorList& l = list == "drop" ? drop_ : list == "reorder" ? reorder_ : list == "duplicate" ? duplicate_ : corrupt_;
-  return l.picked(index);
-}
-
 std::vector<std::string> idle_selectors(const NetConfig& config, const std::vector<const Link*>& links) {
-  const std::pair<const char*, const std::vector<DatagramSelector>*> lists[] = {
-      {"drop", &config.drop}, {"reorder", &config.reorder}, {"duplicate", &config.duplicate}, {"corrupt", &config.corrupt}};
+  const auto lists = config.selector_lists();
   std::vector<std::string> out;
-  for (const auto& [name, list] : lists)
-    for (std::size_t i = 0; i < list->size(); ++i)
-      if (std::none_of(links.begin(), links.end(), [&, n = name](const Link* l) { return l->picked(n, i); }))
-        out.push_back(std::string(name) + " '" + (*list)[i].text + "'");
+  for (std::size_t k = 0; k < lists.size(); ++k)
+    for (std::size_t i = 0; i < lists[k].list->size(); ++i)
+      if (std::none_of(links.begin(), links.end(), [&](const Link* l) { return l->picked(k, i); }))
+        out.push_back(std::string(lists[k].key) + " '" + (*lists[k].list)[i].text + "'");
   return out;
 }
 

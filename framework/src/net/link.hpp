@@ -11,11 +11,11 @@
 
 #include <conform/time.hpp>
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace conform {
@@ -74,9 +74,9 @@ class Link {
   /// does, or none can be had).
   LinkOutcome send(Instant now, std::vector<std::uint8_t> payload,
                    const DatagramContents* contents = nullptr);
-  /// Whether the selector at `index` of `list` ("drop", "reorder",
-  /// "duplicate" or "corrupt") has picked anything on this link.
-  bool picked(std::string_view list, std::size_t index) const;
+  /// Whether the selector at `index` of the `list`-th of
+  /// NetConfig::selector_lists() has picked anything on this link.
+  bool picked(std::size_t list, std::size_t index) const { return lists_[list].picked(index); }
 
  private:
   bool randomly_lost();
@@ -87,7 +87,8 @@ class Link {
   const NetConfig& c_;
   std::string group_, name_;
   std::int64_t sent_ = 0;
-  SelectorList drop_, reorder_, duplicate_, corrupt_;
+  /// NetConfig::selector_lists(), each counting this direction's matches.
+  std::array<SelectorList, 4> lists_;
   bool burst_bad_ = false;
   /// When the bottleneck finishes the datagram it is serialising.
   Instant busy_until_;

@@ -119,6 +119,18 @@ std::vector<NetSetting> with_directions(std::vector<NetSetting> rows) {
 
 }  // namespace
 
+bool NetConfig::has_selectors() const {
+  const auto lists = selector_lists();
+  return std::any_of(lists.begin(), lists.end(), [](const NamedSelectors& l) { return !l.list->empty(); });
+}
+
+bool NetConfig::selectors_read_contents() const {
+  for (const NamedSelectors& l : selector_lists())
+    for (const DatagramSelector& s : *l.list)
+      if (s.reads_contents()) return true;
+  return false;
+}
+
 const NetConfig& NetConfig::sent_by(std::string_view group) const {
   const auto& own = group == "client" ? client_sends : server_sends;
   return own ? *own : *this;

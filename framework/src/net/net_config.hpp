@@ -12,6 +12,7 @@
 #include <conform/time.hpp>
 #include <conform/value.hpp>
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <string>
@@ -61,6 +62,18 @@ struct NetConfig {
   std::shared_ptr<NetConfig> client_sends, server_sends;
 
   bool burst_loss() const { return ge_enter_bad > 0 || ge_loss_good > 0; }
+  /// The explicit selector lists by their keys, in this order: drop,
+  /// reorder, duplicate, corrupt.
+  struct NamedSelectors {
+    const char* key;
+    const std::vector<DatagramSelector>* list;
+  };
+  std::array<NamedSelectors, 4> selector_lists() const {
+    return {{{"drop", &drop}, {"reorder", &reorder}, {"duplicate", &duplicate}, {"corrupt", &corrupt}}};
+  }
+  /// Whether any list holds a selector; whether one reads the packets.
+  bool has_selectors() const;
+  bool selectors_read_contents() const;
   /// The settings of the direction `group` ("client" or "server") sends on.
   const NetConfig& sent_by(std::string_view group) const;
   /// Those settings to change, made from these the first time (a copy

@@ -288,11 +288,4 @@ SelectorList::Pick SelectorList::pick(const DatagramPosition& pos) {
   return out;
 }
 
-bool any_reads_contents(std::initializer_list<const std::vector<DatagramSelector>*> lists) {
-  for (const auto* list : lists)
-    for (const auto& s : *list)
-      if (s.reads_contents()) return true;
-  return false;
-}
-
 }  // namespace conform

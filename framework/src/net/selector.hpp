@@ -160,7 +160,4 @@ class SelectorList {
   std::vector<bool> picked_;
 };
 
-/// Whether any selector of `lists` needs the packets decrypted.
-bool any_reads_contents(std::initializer_list<const std::vector<DatagramSelector>*> lists);
-
 }  // namespace conform

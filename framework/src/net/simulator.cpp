@@ -100,7 +100,7 @@ std::string to_string(const NetEvent& e) {
 
 Simulator::Simulator(NetConfig config, std::uint64_t seed, CaptureSource captures)
     : config_(std::move(config)), seed_(seed), captures_(std::move(captures)) {
-  if (any_reads_contents({&config_.drop, &config_.reorder, &config_.duplicate, &config_.corrupt}))
+  if (config_.selectors_read_contents())
     reader_ = std::make_unique<DatagramReader>();
   nodes_.emplace_back();
   timers_.push_back(Instant::never());

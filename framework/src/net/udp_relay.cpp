@@ -79,9 +79,7 @@ namespace {
 // The relay reads no packet (it has no keys), so selectors by content would
 // match nothing and the case would run on a path it did not ask for.
 std::string unsupported_selectors(const NetConfig& c) {
-  const std::pair<const char*, const std::vector<DatagramSelector>*> lists[] = {
-      {"drop", &c.drop}, {"reorder", &c.reorder}, {"duplicate", &c.duplicate}, {"corrupt", &c.corrupt}};
-  for (const auto& [key, list] : lists)
+  for (const auto& [key, list] : c.selector_lists())
     for (const DatagramSelector& s : *list)
       if (s.reads_contents())
         return std::string("the relay cannot select packets by content (it reads no keys): network.") + key +

@@ -73,7 +73,7 @@ SimulatedNetwork& CaseContext::network() {
     early_key_lines_.clear();
     // What the explicit selectors took, in the run's log: which datagram or
     // packet `server:3` or `server:handshake:pn=2` named in this run.
-    if (!net_.drop.empty() || !net_.reorder.empty() || !net_.duplicate.empty() || !net_.corrupt.empty())
+    if (net_.has_selectors())
       network_->set_trace([this](const NetEvent& e) {
         const bool picked = e.kind == NetEvent::Kind::cut || e.kind == NetEvent::Kind::picked ||
                             (e.kind == NetEvent::Kind::lost && std::string_view(e.reason) == to_string(LossReason::drop_list));

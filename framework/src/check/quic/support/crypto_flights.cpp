@@ -62,15 +62,6 @@ int space_index(dissect::PacketSpace s) {
 
 std::string_view space_name(std::size_t space) { return space == kInitial ? "Initial" : "Handshake"; }
 
-bool ack_eliciting(const dissect::Frame& f) {
-  return !std::holds_alternative<dissect::AckFrame>(f) && !std::holds_alternative<dissect::PaddingFrame>(f) &&
-         !std::holds_alternative<dissect::ConnectionCloseFrame>(f) && !std::holds_alternative<dissect::MalformedFrame>(f);
-}
-
-bool ack_eliciting(const dissect::Packet& p) {
-  return std::any_of(p.frames.begin(), p.frames.end(), [](const dissect::Frame& f) { return ack_eliciting(f); });
-}
-
 namespace {
 
 // One past the sender's first datagram after its last one holding an

@@ -90,10 +90,7 @@ struct Flights {
 /// however many checks ask; each connection's checks run on one thread.
 const Flights& crypto_flights(const ConnectionFacts& c, Side sender);
 
-/// Whether a frame is ack-eliciting (RFC 9002 §2: all but ACK, PADDING and
-/// CONNECTION_CLOSE).
-bool ack_eliciting(const dissect::Frame& f);
-/// Whether a packet holds an ack-eliciting frame.
-bool ack_eliciting(const dissect::Packet& p);
+/// The dissector's (dissect/frames.hpp, dissect/timeline.hpp).
+using dissect::ack_eliciting;
 
 }  // namespace conform::quic_checks
