@@ -221,7 +221,9 @@ void StreamsState::on_max_streams(const MaxStreamsFrame& f) {
 }
 
 void StreamsState::on_streams_blocked(const StreamsBlockedFrame& f) {
-  remote_limits_[index(dir_of_frame(f.bidi))].on_peer_blocked(f.limit);
+  const size_t i = index(dir_of_frame(f.bidi));
+  remote_limits_[i].on_peer_blocked(f.limit);
+  forgotten_raise_[i].reset();  // under the fault, the frame schedules the raise again
 }
 
 Result<StreamId, StreamError> StreamsState::open(Dir dir) {

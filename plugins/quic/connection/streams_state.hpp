@@ -134,7 +134,7 @@ class StreamsState {
   bool control(FrameSink& out, const Frame& f);
   std::optional<uint64_t> data_raise_due(const RecvWindow& window) const;
   void write_max_data(FrameSink& out);
-  void write_stream_limits(FrameSink& out, bool raise_ok);
+  void write_stream_limits(FrameSink& out, bool raise_ok, bool window_open);
   /// Returns whether a stream has data it could not yet send.
   bool write_stream_controls(FrameSink& out, bool credit_ok);
   void write_stream_data(FrameSink& out);
@@ -152,6 +152,10 @@ class StreamsState {
   std::array<LocalStreamLimit, 2> local_limits_;
   std::array<RemoteStreamLimit, 2> remote_limits_;
   std::array<bool, 2> max_streams_pending_{};  ///< resend MAX_STREAMS (lost)
+  /// The max_streams_forgotten_when_cwnd_full fault: the raise given up
+  /// with a full window, not sent until a higher one falls due or the
+  /// peer says STREAMS_BLOCKED.
+  std::array<std::optional<uint64_t>, 2> forgotten_raise_{};
   std::array<bool, 2> open_refused_{};         ///< StreamsAvailable due on MAX_STREAMS
   std::array<uint64_t, 2> peer_streams_opened_{};  ///< next peer stream index
 
