@@ -327,6 +327,10 @@ class ExternalPlugin final : public Plugin {
 
     LoopbackRelay& relay = ctx.relay(facts.port);
     if (!relay.error().empty()) return {RunOutcome::Status::error, "relay: " + relay.error()};
+    // The key logs the programs write as they go let the relay apply
+    // selectors by content (both hold a connection's secrets).
+    if (client.profile->client->keylog) relay.follow_key_log(dir + "/client.keys");
+    if (server.profile->server->keylog) relay.follow_key_log(dir + "/server.keys");
     if (!relay.unsupported().empty()) {
       ctx.log("external: " + relay.unsupported());
       return {RunOutcome::Status::unsupported, relay.unsupported()};

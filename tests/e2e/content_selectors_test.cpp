@@ -98,7 +98,8 @@ BOOST_AUTO_TEST_CASE(the_relay_says_unsupported_naming_the_form) {
   auto r = run({"run", suite("content_selectors.toml"), "--filter", "sel/relay-*", "--out", dir});
   BOOST_TEST(r.exit_code == 0, r.out + r.err);
   BOOST_TEST(r.out.find("UNSUPPORTED sel/relay-reads-no-packets") != std::string::npos, r.out);
-  BOOST_TEST(r.out.find("the relay cannot select packets by content (it reads no keys): network.drop "
+  BOOST_TEST(r.out.find("the relay cannot select packets by content without a key log to read (none was given it to follow): "
+                        "network.drop "
                         "'server:frame=ACK:1st' uses frame=<NAME>") != std::string::npos,
              r.out);
 }

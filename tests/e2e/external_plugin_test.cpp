@@ -671,4 +671,51 @@ BOOST_AUTO_TEST_CASE(refused_and_cut_short_requests_end_no_connection, *needs_pe
     BOOST_TEST(client_frames(dir + "/out/" + id, "quic.frame_type == 0x1c", "frame.number").empty(), id);
 }
 
+// Selectors by content on the relay: it reads each datagram with the key
+// logs the programs write as they run. Against ngtcp2's and quic-go's
+// servers, the server's first datagram carrying HANDSHAKE_DONE and the
+// client's first carrying an ack-eliciting Handshake packet (its Finished)
+// are lost: tshark, decrypting the relay's captures, counts one such
+// datagram fewer at the receiver than at the sender, and the HANDSHAKE_DONE
+// the client got is a later packet than the first the server sent.
+BOOST_AUTO_TEST_CASE(the_relay_picks_packets_by_content_from_the_programs_key_logs, *needs_peers({"gtlsserver", build_program("conform-quic-go"), "tshark"})) {
+  const std::string dir = scratch_dir("relay-content");
+  const std::string suite = write_file(dir + "/s.toml", R"toml([[case]]
+id = "relay/by-content"
+rfc = "9000§13.3"
+requirement = "the server MUST send a HANDSHAKE_DONE frame as soon as the handshake is complete (RFC 9001 §4.1.2), and sends it again until acknowledged (§13.3)"
+plugin = "external"
+scenario = "request-response"
+params = { requests = 1, response_bytes = 1000, time_limit_ms = 5000 }
+client = { implementation = "conform" }
+network = { rtt_ms = 10, drop = ["server:frame=HANDSHAKE_DONE:1st", "client:handshake:ack_eliciting:1st"] }
+matrix = { "server.implementation" = ["ngtcp2", "quic-go"] }
+
+  [[case.expect]]
+  check = "handshake_done_sent"
+  level = "MUST"
+)toml");
+  const auto r = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/r.json", "-j", "2"}, ".", {kPluginPath});
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  auto tshark = [](const std::string& run, const std::string& pcap, const std::string& filter, const std::string& field) {
+    return run_program("/usr/bin/tshark", {"-n", "-r", run + "/" + pcap, "-o", "tls.keylog_file:" + run + "/keys.log", "-Y",
+                                           filter, "-T", "fields", "-e", field})
+        .out;
+  };
+  auto lines = [](const std::string& text) { return std::count(text.begin(), text.end(), '\n'); };
+  for (const std::string server : {"ngtcp2", "quic-go"}) {
+    const std::string run = dir + "/out/relay/by-content[server.implementation=" + server + "]";
+    const std::string done = "ip.src == 127.0.0.2 && quic.frame_type == 0x1e";
+    const std::string sent_done = tshark(run, "server.pcap", done, "quic.packet_number");
+    const std::string got_done = tshark(run, "client.pcap", done, "quic.packet_number");
+    BOOST_TEST(lines(sent_done) >= 2, server << ": " << sent_done);
+    BOOST_TEST(lines(got_done) == lines(sent_done) - 1, server << ": sent " << sent_done << " got " << got_done);
+    BOOST_TEST(got_done.substr(0, got_done.find('\n')) != sent_done.substr(0, sent_done.find('\n')), server);
+    const std::string finished = "ip.src == 127.0.0.1 && quic.long.packet_type == 2 && quic.frame_type == 0x06";
+    const auto sent_finished = lines(tshark(run, "client.pcap", finished, "frame.number"));
+    BOOST_TEST(sent_finished >= 2, server);
+    BOOST_TEST(lines(tshark(run, "server.pcap", finished, "frame.number")) == sent_finished - 1, server);
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -3,6 +3,7 @@
 // reached it, with the path's one-way delay between the two).
 #include "capture/pcap_reader.hpp"
 #include "capture/pcap_writer.hpp"
+#include "net/key_log_follower.hpp"
 #include "net/udp_relay.hpp"
 #include "support/loopback_socket.hpp"
 #include "support/sim_support.hpp"
@@ -11,6 +12,7 @@
 #include <boost/test/unit_test.hpp>
 
 
+#include <fstream>
 #include <map>
 
 using namespace conform;
@@ -163,8 +165,25 @@ BOOST_AUTO_TEST_CASE(a_selector_that_reads_packets_is_unsupported_naming_its_for
   UdpRelay relay(net_config(ValueMap{{"reorder", std::vector<std::string>{"client:3", "server:initial:ack_only"}}}), 1,
                  server.port, nullptr);
   BOOST_TEST(relay.unsupported() ==
-             "the relay cannot select packets by content (it reads no keys): network.reorder 'server:initial:ack_only' "
+             "the relay cannot select packets by content without a key log to read (none was given it to follow): "
+             "network.reorder 'server:initial:ack_only' "
              "uses ack_only");
+  // A key log to follow, even one not written yet, makes it supported.
+  relay.follow_key_log(scratch_dir("udp_relay_keys") + "/client.keys");
+  BOOST_TEST(relay.unsupported().empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_followed_key_log_gives_whole_lines_as_they_are_written) {
+  const std::string path = scratch_dir("key_log_follower") + "/server.keys";
+  KeyLogFollower keys;
+  keys.follow(path);
+  BOOST_TEST(keys.new_lines().empty());  // not there yet
+  std::ofstream out(path);
+  out << "CLIENT_HANDSHAKE_TRAFFIC_SECRET 01 aa\nSERVER_HANDSHAKE_TRAFFIC_SECRET 01 b" << std::flush;
+  BOOST_TEST(keys.new_lines() == (std::vector<std::string>{"CLIENT_HANDSHAKE_TRAFFIC_SECRET 01 aa"}));
+  out << "b\n" << std::flush;
+  BOOST_TEST(keys.new_lines() == (std::vector<std::string>{"SERVER_HANDSHAKE_TRAFFIC_SECRET 01 bb"}));
+  BOOST_TEST(keys.new_lines().empty());
 }
 
 BOOST_AUTO_TEST_CASE(a_busy_port_is_an_error_value) {

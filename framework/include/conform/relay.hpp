@@ -21,10 +21,16 @@ class LoopbackRelay {
   /// failure), and port() is 0.
   virtual const std::string& error() const = 0;
   /// Empty when the relay can shape the path as the `network` table says;
-  /// otherwise what it cannot do (a selector naming packets by content,
-  /// which needs keys the relay has not got): the plugin reports the run
-  /// UNSUPPORTED with it rather than run a case on a path it did not ask for.
+  /// otherwise what it cannot do (a selector naming packets by content
+  /// while no key log is followed): the plugin reports the run UNSUPPORTED
+  /// with it rather than run a case on a path it did not ask for.
   virtual const std::string& unsupported() const = 0;
+  /// A key log file (NSS format) a program writes as it runs, which may not
+  /// exist yet: the relay reads the lines appended to it before it reads
+  /// each datagram, to apply the selectors that name packets by content
+  /// (docs/suites.md, "Selectors"). Call before the client starts, then
+  /// ask unsupported() again.
+  virtual void follow_key_log(const std::string& path) = 0;
   /// The port on 127.0.0.1 clients send to.
   virtual std::uint16_t port() const = 0;
   /// Stops forwarding; datagrams the links still hold are lost. The

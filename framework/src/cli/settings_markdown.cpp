@@ -50,7 +50,7 @@ std::string selector_table() {
   std::string out = "| part | example | meaning | reads the packets |\n|---|---|---|---|\n";
   for (const SelectorForm& f : selector_forms())
     out += fmt::format("| {} | {} | {} | {} |\n", code(f.part), code(f.example), markdown_cell(f.meaning),
-                       f.reads_contents ? "yes: simulator only (the relay says UNSUPPORTED)" : "");
+                       f.reads_contents ? "yes: with the run's keys (the relay, with the key logs the programs write as they go)" : "");
   return out;
 }
 

@@ -34,7 +34,8 @@ struct SelectorForm {
   std::string example;
   std::string meaning;
   /// Whether matching it reads the packets with the run's keys (the
-  /// simulator can; the relay cannot yet, and says UNSUPPORTED).
+  /// simulator with the endpoints' key log lines, the relay with the key
+  /// log files it follows, else it says UNSUPPORTED).
   bool reads_contents = false;
 };
 

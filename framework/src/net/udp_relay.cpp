@@ -76,14 +76,15 @@ struct UdpRelay::Held {
 
 namespace {
 
-// The relay reads no packet (it has no keys), so selectors by content would
-// match nothing and the case would run on a path it did not ask for.
+// Without a key log the relay reads no packet, so selectors by content
+// would match nothing and the case would run on a path it did not ask for.
 std::string unsupported_selectors(const NetConfig& c) {
   for (const auto& [key, list] : c.selector_lists())
     for (const DatagramSelector& s : *list)
       if (s.reads_contents())
-        return std::string("the relay cannot select packets by content (it reads no keys): network.") + key +
-               " '" + s.text + "' uses " + s.content_part();
+        return std::string("the relay cannot select packets by content without a key log to read (none was "
+                           "given it to follow): network.") +
+               key + " '" + s.text + "' uses " + s.content_part();
   return {};
 }
 
@@ -93,7 +94,21 @@ UdpRelay::UdpRelay(NetConfig config, std::uint64_t seed, std::uint16_t server_po
                    CaptureSource captures, std::uint16_t listen_port)
     : config_(std::move(config)), seed_(seed), server_port_(server_port), captures_(std::move(captures)) {
   unsupported_ = unsupported_selectors(config_);
+  if (config_.selectors_read_contents()) reader_ = std::make_unique<DatagramReader>();
   open(listen_port);
+}
+
+void UdpRelay::follow_key_log(const std::string& path) {
+  key_logs_.follow(path);
+  unsupported_.clear();
+}
+
+std::optional<DatagramContents> UdpRelay::read_contents(Instant now, UdpEndpoint from, UdpEndpoint to,
+                                                        const std::vector<std::uint8_t>& payload) {
+  if (!reader_) return std::nullopt;
+  // The sender logged the secrets before it sent the packet: read them first.
+  for (const std::string& line : key_logs_.new_lines()) reader_->key_log(line);
+  return reader_->read(now, from, to, payload);
 }
 
 
@@ -192,7 +207,9 @@ void UdpRelay::read_clients(Instant now) {
     std::vector<std::uint8_t> payload(buf.begin(), buf.begin() + n);
     if (s.tap) s.tap->write_udp(now.ns(), client, server, payload);
     ++stats_.sent;
-    schedule(s.up->send(now, std::move(payload)), s.fd, server_port_, server_tap_, client, server);
+    const auto contents = read_contents(now, client, server, payload);
+    schedule(s.up->send(now, std::move(payload), contents ? &*contents : nullptr), s.fd, server_port_, server_tap_,
+             client, server);
   }
 }
 
@@ -208,7 +225,9 @@ void UdpRelay::read_server(Session& s, Instant now) {
     std::vector<std::uint8_t> payload(buf.begin(), buf.begin() + n);
     if (server_tap_) server_tap_->write_udp(now.ns(), server, client, payload);
     ++stats_.sent;
-    schedule(s.down->send(now, std::move(payload)), listen_fd_, s.client_port, s.tap, server, client);
+    const auto contents = read_contents(now, server, client, payload);
+    schedule(s.down->send(now, std::move(payload), contents ? &*contents : nullptr), listen_fd_, s.client_port,
+             s.tap, server, client);
   }
 }
 

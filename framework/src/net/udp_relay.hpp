@@ -4,10 +4,15 @@
 // server's port on 127.0.0.1 from a socket of that client's own, and the
 // server's answers back, through the same links (delay, bandwidth, queue,
 // MTU, loss, reordering, duplication, corruption, jitter) the `network` table
-// gives the simulator, and writes the same per-endpoint captures. It binds
-// and sends to 127.0.0.1 only, ever, and needs no privilege.
+// gives the simulator, and writes the same per-endpoint captures. Selectors
+// that name packets by content read each datagram, as it arrives at the
+// relay, with the secrets of the key logs the programs are writing
+// (follow_key_log). It binds and sends to 127.0.0.1 only, ever, and needs
+// no privilege.
 #pragma once
 
+#include "net/datagram_contents.hpp"
+#include "net/key_log_follower.hpp"
 #include "net/link.hpp"
 #include "net/net_config.hpp"
 #include "net/simulator.hpp"
@@ -40,6 +45,7 @@ class UdpRelay final : public LoopbackRelay {
   /// The explicit selectors that picked nothing so far; call once stopped.
   std::vector<std::string> idle_selectors() const;
   const std::string& unsupported() const override { return unsupported_; }
+  void follow_key_log(const std::string& path) override;
   /// The port clients send to, on 127.0.0.1.
   std::uint16_t port() const override { return port_; }
   /// Starts forwarding on a thread of its own. Time 0 of the captures is now.
@@ -64,6 +70,9 @@ class UdpRelay final : public LoopbackRelay {
                 UdpEndpoint from, UdpEndpoint to);
   void release(Instant until);
   Session& session_for(std::uint16_t client_port);
+  /// What the datagram is, when a selector reads packets; else nothing.
+  std::optional<DatagramContents> read_contents(Instant now, UdpEndpoint from, UdpEndpoint to,
+                                                const std::vector<std::uint8_t>& payload);
 
   NetConfig config_;
   std::uint64_t seed_;
@@ -75,6 +84,8 @@ class UdpRelay final : public LoopbackRelay {
   std::uint16_t port_ = 0;
   std::string error_;
   std::string unsupported_;
+  KeyLogFollower key_logs_;
+  std::unique_ptr<DatagramReader> reader_;  ///< when a selector reads packets
   std::vector<std::unique_ptr<Session>> sessions_;
   std::vector<Held> held_;
   /// Where recvfrom puts each datagram: one of the largest UDP size.
