@@ -223,6 +223,34 @@ BOOST_AUTO_TEST_CASE(pto_backoff_doubles_and_ignores_acks_of_nothing_new) {
              r.summary);
 }
 
+// Appendix A.8: each space's timer counts from its own last ack-eliciting
+// packet. quic-go's server, its Initial acknowledged, answered the PTO of
+// its Handshake flight with Initial PINGs (36 ms after the flight), then
+// probed the Handshake space 34 ms later: 70 ms after the Handshake flight,
+// the doubled period, which is no shorter backoff.
+BOOST_AUTO_TEST_CASE(pto_backoff_measures_a_probe_from_the_last_packet_of_its_space) {
+  const auto probes = [](std::int64_t handshake_probe) {
+    auto b = server_flight(1000);
+    b.send(Side::client, 12 * kMs, {initial(1, {ack(0, 0)})});
+    b.send(Side::server, 37 * kMs, {initial(1, {ping(), padding(1100)})});
+    b.send(Side::server, handshake_probe * kMs, {handshake(1, {crypto(0, 1000)})});
+    return b;
+  };
+  auto r = judge("pto_backoff", server_run(probes(71)), {{"by", "server"}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  BOOST_TEST(r.summary == "2 probe bursts, at most 2 in a row without a new acknowledgement, each interval at least "
+                          "1.5× the one before",
+             r.summary);
+  // 44 ms after its flight is no doubling of the 36 ms the PINGs waited.
+  r = judge("pto_backoff", server_run(probes(45)), {{"by", "server"}});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(r.summary == "the probe at frame 5 (45.000 ms) came 44.000 ms after frame 2, the last ack-eliciting "
+                          "datagram of its spaces (RFC 9002 Appendix A.8), while the probe before it came 36.000 ms "
+                          "after its predecessor: factor 1.22 < 1.5",
+             r.summary);
+  BOOST_TEST(frames_of(r) == (Frames{2, 5}));
+}
+
 // RFC 9002 §6.2.1: a client keeps its backoff across ACKs in Initial
 // packets (it is not yet sure the server validated its address), save the
 // first, whose RTT sample replaces kInitialRtt: the chain restarts there.

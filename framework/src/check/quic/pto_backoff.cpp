@@ -42,6 +42,12 @@
 // capture not at the sender, a peer's ACK or duplicate Initial that the
 // sender's own ACKs show never reached it (lost after the capture point)
 // neither resets the backoff nor is answered.
+// Each space's timer counts from its own last ack-eliciting packet
+// (Appendix A.8: time_of_last_ack_eliciting_packet of the space plus the
+// backed-off period), so a burst that probes a space the burst before left
+// out is measured from that space's last packet: quic-go answers a
+// Handshake PTO with Initial PINGs, and its Handshake probe then comes one
+// doubled period after its Handshake flight, sooner after the PINGs.
 #include "check/quic/support/blocked_sent.hpp"
 #include "check/quic/support/crypto_flights.hpp"
 #include "check/quic/support/unseen_packets.hpp"
@@ -67,6 +73,12 @@ namespace {
 // at least once (that last interval at least two base periods): reset
 // stays within it, kept reaches twice it; 1.5 between.
 constexpr double kUnresetFactor = 1.5;
+
+// Whether `d` carries an ack-eliciting packet of `space` (kInitial,
+// kHandshake).
+bool eliciting_in(const FlightDatagram& d, std::size_t space) {
+  return !d.crypto[space].empty() || d.eliciting_without_crypto[space];
+}
 
 // For a server judged from elsewhere, a client datagram its own ACKs show
 // it never received discarded nothing.
@@ -115,6 +127,19 @@ class PtoBackoff final : public QuicCheck {
     return std::nullopt;
   }
 
+  // Where the timer that `d`, a new burst after the one at `burst`, answers
+  // began: the earliest of its spaces' last ack-eliciting datagrams when
+  // that is before `burst` (the burst before probed other spaces), else
+  // `burst` (Appendix A.8).
+  static At timer_start(const At& burst, const FlightDatagram& d,
+                        const std::array<std::optional<At>, 2>& last_in_space) {
+    At from = burst;
+    for (std::size_t space : {kInitial, kHandshake})
+      if (eliciting_in(d, space) && last_in_space[space] && last_in_space[space]->time_ns < from.time_ns)
+        from = *last_in_space[space];
+    return from;
+  }
+
   // The connection datagram indices of `by`'s datagrams that answer a
   // duplicate Initial of its peer: the first of `by`'s after each.
   static std::set<std::size_t> answers_to_duplicates(const Flights& flights, const Flights& peer,
@@ -142,6 +167,7 @@ class PtoBackoff final : public QuicCheck {
     std::vector<std::string> problems;
     std::vector<Evidence> ev;
     std::optional<At> anchor, last_burst, last_sent, burst_before;
+    std::array<std::optional<At>, 2> last_in_space;  // the latest ack-eliciting datagram with a packet of the space
     std::string unseen;
     std::int64_t interval = -1;  // between the last two bursts, ns; -1: none yet
     std::int64_t began_after = 0;  // the gap before the current burst began, ns
@@ -206,9 +232,11 @@ class PtoBackoff final : public QuicCheck {
         before_discard = pending;
         anchor = d.at;
       } else if (anchor) {
-        const At& from = last_burst ? *last_burst : *anchor;
-        const std::int64_t gap = d.at.time_ns - from.time_ns;
-        if (!last_burst || gap > std::max(kProbeBurstNs, began_after / 8)) {
+        At from = last_burst ? *last_burst : *anchor;
+        if (!last_burst || d.at.time_ns - from.time_ns > std::max(kProbeBurstNs, began_after / 8)) {
+          if (last_burst) from = timer_start(from, d, last_in_space);
+          const bool from_its_space = last_burst && from.datagram != last_burst->datagram;
+          const std::int64_t gap = d.at.time_ns - from.time_ns;
           ++bursts;
           longest = std::max(longest, ++chain);
           compared += interval > 0;
@@ -221,12 +249,18 @@ class PtoBackoff final : public QuicCheck {
                                                                            : packets_unseen(j, by, *burst_before, d.at);
           if (gap_unseen && unseen.empty()) unseen = *gap_unseen;
           if (interval > 0 && gap < bar * double(interval) && !gap_unseen) {
-            problems.push_back(fmt::format("the probe at frame {} ({}) came {} after the one at frame {}, which came "
-                                           "{} after its predecessor: factor {:.2f} < {}{}",
-                                           d.at.frame, ms(d.at.time_ns), ms(gap), from.frame, ms(interval),
+            const std::string after =
+                from_its_space ? fmt::format("frame {}, the last ack-eliciting datagram of its spaces (RFC 9002 "
+                                             "Appendix A.8), while the probe before it came",
+                                             from.frame)
+                               : fmt::format("the one at frame {}, which came", from.frame);
+            problems.push_back(fmt::format("the probe at frame {} ({}) came {} after {} {} after its predecessor: "
+                                           "factor {:.2f} < {}{}",
+                                           d.at.frame, ms(d.at.time_ns), ms(gap), after, ms(interval),
                                            double(gap) / double(interval), bar,
                                            across_kept ? " (across an Initial ACK, which keeps the backoff)" : ""));
-            ev.push_back(evidence(*j.capture, from, "earlier probe"));
+            ev.push_back(evidence(*j.capture, from, from_its_space ? "last ack-eliciting datagram of the probe's spaces"
+                                                                   : "earlier probe"));
             ev.push_back(evidence(*j.capture, d.at, fmt::format("probe {} later", ms(gap))));
           }
           if (chain == 1 && before_discard > 0) {
@@ -252,6 +286,8 @@ class PtoBackoff final : public QuicCheck {
         }
       }
       last_sent = d.at;
+      for (std::size_t space : {kInitial, kHandshake})
+        if (eliciting_in(d, space)) last_in_space[space] = d.at;
     }
     if (problems.empty() && !unseen.empty()) return needs_vantage(j, by, "own capture", unseen);
     std::string answers_note =
