@@ -251,6 +251,28 @@ BOOST_AUTO_TEST_CASE(pto_backoff_measures_a_probe_from_the_last_packet_of_its_sp
   BOOST_TEST(frames_of(r) == (Frames{2, 5}));
 }
 
+// RFC 9001 §4.1.2, §4.9.2: a server's handshake is confirmed when the
+// client's Finished arrives, and its Handshake keys go: its re-send beside
+// the ACK of the Finished (quic-go's) is no PTO probe.
+BOOST_AUTO_TEST_CASE(pto_backoff_of_a_server_ends_where_the_clients_finished_arrives) {
+  const auto probes = [](bool finished) {
+    auto b = server_flight(1000);
+    b.send(Side::server, 31 * kMs, {handshake(1, {crypto(0, 1000)})});
+    b.send(Side::server, 91 * kMs, {handshake(2, {crypto(0, 1000)})});
+    if (finished) b.send(Side::client, 100 * kMs, {handshake(0, {crypto(0, 36)})});
+    b.send(Side::server, 101 * kMs, {handshake(3, {ack(0, 0), crypto(0, 1000)})});
+    return b;
+  };
+  auto r = judge("pto_backoff", server_run(probes(true)), {{"by", "server"}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
+  BOOST_TEST(r.summary == "2 probe bursts, at most 2 in a row without a new acknowledgement, each interval at least "
+                          "1.5× the one before",
+             r.summary);
+  // Without the Finished, the re-send 10 ms after a 60 ms interval is a probe.
+  r = judge("pto_backoff", server_run(probes(false)), {{"by", "server"}});
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+}
+
 // RFC 9002 §6.2.1: a client keeps its backoff across ACKs in Initial
 // packets (it is not yet sure the server validated its address), save the
 // first, whose RTT sample replaces kInitialRtt: the chain restarts there.

@@ -48,6 +48,11 @@
 // out is measured from that space's last packet: quic-go answers a
 // Handshake PTO with Initial PINGs, and its Handshake probe then comes one
 // doubled period after its Handshake flight, sooner after the PINGs.
+// A server's handshake is confirmed once the client's Finished reaches it
+// (RFC 9001 §4.1.2), and it then discards its Handshake keys (§4.9.2): no
+// PTO of the handshake runs after that, so its datagrams from then on are
+// no probes (quic-go re-sends its Handshake CRYPTO beside its ACK of the
+// Finished, which arrived after the probes before it had backed off).
 #include "check/quic/support/blocked_sent.hpp"
 #include "check/quic/support/crypto_flights.hpp"
 #include "check/quic/support/unseen_packets.hpp"
@@ -56,6 +61,7 @@
 #include <fmt/format.h>
 
 #include <functional>
+#include <limits>
 #include <optional>
 #include <set>
 
@@ -140,6 +146,15 @@ class PtoBackoff final : public QuicCheck {
     return from;
   }
 
+  // The connection datagram index where the client's Finished (its first
+  // Handshake CRYPTO) reached the server; kNever if it never did.
+  static std::size_t finished_arrived(const Flights& client, const std::function<bool(const At&)>& reached) {
+    for (const auto& d : client.datagrams)
+      if (!d.crypto[kHandshake].empty() && reached(d.at)) return d.at.datagram;
+    return kNever;
+  }
+  static constexpr std::size_t kNever = std::numeric_limits<std::size_t>::max();
+
   // The connection datagram indices of `by`'s datagrams that answer a
   // duplicate Initial of its peer: the first of `by`'s after each.
   static std::set<std::size_t> answers_to_duplicates(const Flights& flights, const Flights& peer,
@@ -162,8 +177,9 @@ class PtoBackoff final : public QuicCheck {
     const auto reached = [&](const At& at) {
       return at_sender || !shown_not_received(*j.connection->connection, by, at.datagram);
     };
-    const std::set<std::size_t> answers =
-        answers_to_duplicates(flights, crypto_flights(*j.connection, dissect::other(by)), reached);
+    const Flights& peer = crypto_flights(*j.connection, dissect::other(by));
+    const std::set<std::size_t> answers = answers_to_duplicates(flights, peer, reached);
+    const std::size_t confirmed = by == Side::server ? finished_arrived(peer, reached) : kNever;
     std::vector<std::string> problems;
     std::vector<Evidence> ev;
     std::optional<At> anchor, last_burst, last_sent, burst_before;
@@ -189,6 +205,7 @@ class PtoBackoff final : public QuicCheck {
       before_discard = -1;
     };
     for (const auto& d : flights.datagrams) {
+      if (d.at.datagram > confirmed) break;
       // After it: the client's first Handshake packet left under the old
       // backoff, and the server's datagrams before it knew of none.
       if (!discarded && d.at.datagram > discard) {
