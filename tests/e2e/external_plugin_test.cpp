@@ -671,6 +671,61 @@ BOOST_AUTO_TEST_CASE(refused_and_cut_short_requests_end_no_connection, *needs_pe
     BOOST_TEST(client_frames(dir + "/out/" + id, "quic.frame_type == 0x1c", "frame.number").empty(), id);
 }
 
+// ack_probes against third-party servers (scripted_peer.toml): conform's
+// client acknowledges none of the server's Handshake probes while the relay
+// keeps its Finished from the server. tshark on the server's capture: every
+// Handshake ACK that reached quic-go before the Finished acknowledges its
+// flight's first packet alone (largest 0), and quic-go's probe bursts after
+// the first such ACK come at intervals that double; ngtcp2, which discards
+// the cut datagram under 1200 bytes (RFC 9000 §14.1), probes once before
+// the Finished arrives: NOT EXERCISED.
+BOOST_AUTO_TEST_CASE(stale_acks_leave_third_party_probes_backing_off, *needs_peers({"gtlsserver", build_program("conform-quic-go"), "tshark"})) {
+  const std::string dir = scratch_dir("stale-acks");
+  const std::vector<std::string> ids = {"interop/probes-answered-by-stale-acks[server.implementation=ngtcp2]",
+                                        "interop/probes-answered-by-stale-acks[server.implementation=quic-go]"};
+  std::vector<std::string> args = {"run", std::string(CONFORM_SOURCE_DIR) + "/suites/interop/scripted_peer.toml", "--out",
+                                   dir + "/out", "--json", dir + "/r.json", "-j", "2"};
+  for (const auto& id : ids) args.insert(args.end(), {"--filter", id});
+  const auto r = run_conform(args, ".", {kPluginPath});
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  const json report = json::parse(read_file(dir + "/r.json"));
+  BOOST_TEST(case_named(report, ids[0]).at("status") == "NOT EXERCISED", r.out);
+  BOOST_TEST(case_named(report, ids[1]).at("status") == "PASS", r.out);
+  // One value per matching frame of the server's capture.
+  auto values = [&](const std::string& id, const std::string& filter, const std::string& field) {
+    const std::string run = dir + "/out/" + id;
+    std::vector<double> out;
+    std::istringstream in(run_program("/usr/bin/tshark", {"-n", "-r", run + "/server.pcap", "-o",
+                                                          "tls.keylog_file:" + run + "/keys.log", "-Y", filter, "-T",
+                                                          "fields", "-e", field})
+                              .out);
+    for (std::string line; std::getline(in, line);) out.push_back(std::stod(line));
+    return out;
+  };
+  const std::string finished = "ip.src == 127.0.0.1 && quic.long.packet_type == 2 && quic.frame_type == 0x06";
+  const std::string client_acks = "ip.src == 127.0.0.1 && quic.long.packet_type == 2 && quic.frame_type == 0x02";
+  const std::string resends = "ip.src == 127.0.0.2 && quic.long.packet_type == 2 && quic.crypto.offset == 0";
+  // The server's bursts of Handshake CRYPTO from offset 0 after the first
+  // client ACK and before the Finished arrived (a burst: datagrams within 1 ms).
+  auto bursts = [&](const std::string& id) {
+    const double first_ack = values(id, client_acks, "frame.time_relative").at(0);
+    const double arrived = values(id, finished, "frame.time_relative").at(0);
+    std::vector<double> out;
+    for (double t : values(id, resends, "frame.time_relative"))
+      if (t > first_ack && t < arrived && (out.empty() || t - out.back() > 0.001)) out.push_back(t);
+    return out;
+  };
+  const double finished_at = values(ids[1], finished, "frame.time_relative").at(0);
+  for (double largest : values(ids[1], client_acks + " && frame.time_relative < " + std::to_string(finished_at),
+                               "quic.ack.largest_acknowledged"))
+    BOOST_TEST(largest == 0.0);
+  const std::vector<double> quic_go = bursts(ids[1]);
+  BOOST_TEST_REQUIRE(quic_go.size() >= 3u);
+  for (std::size_t i = 2; i < quic_go.size(); ++i)
+    BOOST_TEST(quic_go[i] - quic_go[i - 1] >= 1.5 * (quic_go[i - 1] - quic_go[i - 2]), i);
+  BOOST_TEST(bursts(ids[0]).size() <= 1u);
+}
+
 // Selectors by content on the relay: it reads each datagram with the key
 // logs the programs write as they run. Against ngtcp2's and quic-go's
 // servers, the server's first datagram carrying HANDSHAKE_DONE and the
