@@ -370,6 +370,10 @@ class ExternalPlugin final : public Plugin {
     for (const auto& line : lines) ctx.key_log(line);
     ctx.log("external: " + std::to_string(lines.size()) + " key log lines from client.keys and server.keys");
     if (lines.empty()) ctx.log("external: no key log: the captures will not decrypt past Initial packets");
+    if (const std::string unread = relay.unread_by_selectors(); !unread.empty()) {
+      ctx.log("external: " + unread);
+      return {RunOutcome::Status::error, unread};
+    }
     // A client killed by a signal judged on what it managed to send would pass
     // checks that only look for faults (no_connection_error).
     if (crashed)

@@ -150,6 +150,10 @@ std::vector<std::string> key_log_lines(const std::vector<std::string>& files) {
   std::vector<std::string> lines;
   std::set<std::string> seen;
   for (const auto& f : files) {
+    // A FIFO or a device (a program's {keylog} made one) would block the
+    // reading or never end it: only a regular file is a key log.
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(f, ec)) continue;
     std::ifstream in(f);
     for (std::string line; std::getline(in, line);) {
       if (!line.empty() && line.back() == '\r') line.pop_back();

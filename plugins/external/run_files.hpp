@@ -54,7 +54,7 @@ struct ThrowawayDirs {
 };
 
 /// The NSS key log lines of `files` in order, each line once; files that do
-/// not exist add nothing.
+/// not exist or are not regular files (a FIFO, a device) add nothing.
 std::vector<std::string> key_log_lines(const std::vector<std::string>& files);
 
 }  // namespace external

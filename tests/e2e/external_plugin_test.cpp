@@ -671,6 +671,56 @@ BOOST_AUTO_TEST_CASE(refused_and_cut_short_requests_end_no_connection, *needs_pe
     BOOST_TEST(client_frames(dir + "/out/" + id, "quic.frame_type == 0x1c", "frame.number").empty(), id);
 }
 
+// A client that writes its key log only as it exits (and a server that
+// writes none): the relay cannot read the packets its selectors by content
+// name when they pass, so the run is an ERROR naming the selector, not a
+// PASS on a path nothing was dropped from. Needs only conform-quic.
+BOOST_AUTO_TEST_CASE(a_key_log_written_late_makes_a_content_selector_an_error) {
+  const std::string dir = scratch_dir("relay-late-keys");
+  const std::string quic = build_program("conform-quic");
+  const std::string wrapper = write_file(dir + "/late.sh", "#!/bin/sh\n# usage: late.sh KEYLOG conform-quic-args...\n"
+                                                          "keys=$1; shift\n\"" + quic + "\" \"$@\" --keylog \"$keys.tmp\"\n"
+                                                          "rc=$?; cat \"$keys.tmp\" >> \"$keys\"; exit $rc\n");
+  chmod(wrapper.c_str(), 0755);
+  write_file(dir + "/profiles/late.toml", R"toml([profile]
+name = "late"
+[client]
+program = ")toml" + wrapper + R"toml("
+keylog = true
+args = ["{keylog}", "client", "{url}", "-n", "{requests}", "--timeout", "{time_limit_s}"]
+[server]
+program = ")toml" + quic + R"toml("
+keylog = false
+args = ["server", "--listen", "{address}:{port}", "--cert", "{cert}", "--key", "{key}", "--htdocs", "{htdocs}"]
+)toml");
+  const std::string suite = write_file(dir + "/s.toml", R"toml([[case]]
+id = "relay/late-keys"
+rfc = "9000§13.3"
+requirement = "the server MUST send a HANDSHAKE_DONE frame as soon as the handshake is complete (RFC 9001 §4.1.2)"
+plugin = "external"
+scenario = "request-response"
+params = { requests = 1, response_bytes = 1000, time_limit_ms = 5000 }
+client = { implementation = "late" }
+server = { implementation = "late" }
+network = { rtt_ms = 10, drop = ["server:frame=HANDSHAKE_DONE:1st"] }
+
+  [[case.expect]]
+  check = "handshake_done_sent"
+  level = "MUST"
+)toml");
+  const auto r = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/r.json"}, ".",
+                             {kPluginPath, "CONFORM_EXTERNAL_PROFILES=" + dir + "/profiles"});
+  BOOST_TEST(r.exit_code == 1, r.out + r.err);
+  const json report = json::parse(read_file(dir + "/r.json"));
+  const json& c = case_named(report, "relay/late-keys");
+  BOOST_TEST(c.at("status") == "ERROR", r.out);
+  BOOST_TEST(contains(c.at("headline"), "network.drop 'server:frame=HANDSHAKE_DONE:1st' reads the packets of the server, "
+                                        "but "),
+             c.at("headline"));
+  BOOST_TEST(contains(c.at("headline"), "carried packets the key logs could not read yet when they passed the relay"),
+             c.at("headline"));
+}
+
 // ack_probes against third-party servers (scripted_peer.toml): conform's
 // client acknowledges none of the server's Handshake probes while the relay
 // keeps its Finished from the server. tshark on the server's capture: every

@@ -12,6 +12,9 @@
 #include <boost/test/unit_test.hpp>
 
 
+#include <sys/stat.h>
+
+#include <cstdio>
 #include <fstream>
 #include <map>
 
@@ -184,6 +187,26 @@ BOOST_AUTO_TEST_CASE(a_followed_key_log_gives_whole_lines_as_they_are_written) {
   out << "b\n" << std::flush;
   BOOST_TEST(keys.new_lines() == (std::vector<std::string>{"SERVER_HANDSHAKE_TRAFFIC_SECRET 01 bb"}));
   BOOST_TEST(keys.new_lines().empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_followed_key_log_that_is_no_regular_file_or_has_no_newline_is_left_alone) {
+  const std::string dir = scratch_dir("key_log_follower_bad");
+  // A FIFO nobody writes: opening or reading it must not block.
+  const std::string fifo = dir + "/fifo.keys";
+  std::remove(fifo.c_str());
+  BOOST_REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  KeyLogFollower from_fifo;
+  from_fifo.follow(fifo);
+  BOOST_TEST(from_fifo.new_lines().empty());
+  // A "line" longer than any key log line is dropped up to its newline.
+  const std::string path = dir + "/long.keys";
+  std::ofstream out(path);
+  out << std::string(KeyLogFollower::kMaxLine + 10, 'x') << std::flush;
+  KeyLogFollower keys;
+  keys.follow(path);
+  BOOST_TEST(keys.new_lines().empty());
+  out << "yyy\nCLIENT_RANDOM 01 aa\n" << std::flush;
+  BOOST_TEST(keys.new_lines() == (std::vector<std::string>{"CLIENT_RANDOM 01 aa"}));
 }
 
 BOOST_AUTO_TEST_CASE(a_busy_port_is_an_error_value) {

@@ -31,6 +31,13 @@ class LoopbackRelay {
   /// (docs/suites.md, "Selectors"). Call before the client starts, then
   /// ask unsupported() again.
   virtual void follow_key_log(const std::string& path) = 0;
+  /// After stop(): empty when every datagram a selector by content had to
+  /// judge could be read; otherwise the selector and how many of its
+  /// sender's datagrams carried packets whose keys were not yet in the key
+  /// logs (a program that writes its key log late): what the selector
+  /// picked, or did not, is then not what the case asked for, and the
+  /// plugin reports the run as an error rather than judge that path.
+  virtual std::string unread_by_selectors() const = 0;
   /// The port on 127.0.0.1 clients send to.
   virtual std::uint16_t port() const = 0;
   /// Stops forwarding; datagrams the links still hold are lost. The

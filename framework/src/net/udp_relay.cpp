@@ -108,7 +108,24 @@ std::optional<DatagramContents> UdpRelay::read_contents(Instant now, UdpEndpoint
   if (!reader_) return std::nullopt;
   // The sender logged the secrets before it sent the packet: read them first.
   for (const std::string& line : key_logs_.new_lines()) reader_->key_log(line);
-  return reader_->read(now, from, to, payload);
+  DatagramContents contents = reader_->read(now, from, to, payload);
+  if (std::any_of(contents.packets.begin(), contents.packets.end(),
+                  [](const PacketContents& p) { return !p.packet_number; }))
+    ++unread_[from.address == kServerAddress ? 1 : 0];
+  return contents;
+}
+
+std::string UdpRelay::unread_by_selectors() const {
+  for (const auto& [key, list] : config_.selector_lists())
+    for (const DatagramSelector& s : *list) {
+      const std::uint64_t unread = unread_[s.sender == "server" ? 1 : 0];
+      if (s.reads_contents() && unread > 0)
+        return "network." + std::string(key) + " '" + s.text + "' reads the packets of the " +
+               (s.sender == "server" ? "server" : "clients") + ", but " + std::to_string(unread) +
+               " of their datagrams carried packets the key logs could not read yet when they passed the relay "
+               "(a program that writes its key log late): the path is not the one the case asks for";
+    }
+  return {};
 }
 
 

@@ -19,6 +19,7 @@
 
 #include <conform/relay.hpp>
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -46,6 +47,7 @@ class UdpRelay final : public LoopbackRelay {
   std::vector<std::string> idle_selectors() const;
   const std::string& unsupported() const override { return unsupported_; }
   void follow_key_log(const std::string& path) override;
+  std::string unread_by_selectors() const override;
   /// The port clients send to, on 127.0.0.1.
   std::uint16_t port() const override { return port_; }
   /// Starts forwarding on a thread of its own. Time 0 of the captures is now.
@@ -86,6 +88,9 @@ class UdpRelay final : public LoopbackRelay {
   std::string unsupported_;
   KeyLogFollower key_logs_;
   std::unique_ptr<DatagramReader> reader_;  ///< when a selector reads packets
+  /// Datagrams with a packet the key logs could not read yet, by sender:
+  /// [0] clients', [1] the server's.
+  std::array<std::uint64_t, 2> unread_{};
   std::vector<std::unique_ptr<Session>> sessions_;
   std::vector<Held> held_;
   /// Where recvfrom puts each datagram: one of the largest UDP size.
