@@ -249,6 +249,16 @@ BOOST_AUTO_TEST_CASE(pto_backoff_measures_a_probe_from_the_last_packet_of_its_sp
                           "after its predecessor: factor 1.22 < 1.5",
              r.summary);
   BOOST_TEST(frames_of(r) == (Frames{2, 5}));
+
+  // A PING in the Initial space, acknowledged long before, starts no timer
+  // of its own: the burst carrying it is measured from the burst before.
+  auto pinged = server_flight(1000);
+  pinged.send(Side::client, 20 * kMs, {initial(1, {ack(0, 0)})});
+  pinged.send(Side::server, 51 * kMs, {handshake(1, {crypto(0, 1000)})});
+  pinged.send(Side::server, 151 * kMs, {initial(1, {ping(), padding(900)}), handshake(2, {crypto(0, 1000)})});
+  pinged.send(Side::server, 351 * kMs, {handshake(3, {crypto(0, 1000)})});
+  r = judge("pto_backoff", server_run(pinged), {{"by", "server"}});
+  BOOST_TEST((r.verdict == Verdict::pass), r.summary);
 }
 
 // RFC 9001 §4.1.2, §4.9.2: a server's handshake is confirmed when the

@@ -134,15 +134,20 @@ class PtoBackoff final : public QuicCheck {
   }
 
   // Where the timer that `d`, a new burst after the one at `burst`, answers
-  // began: the earliest of its spaces' last ack-eliciting datagrams when
-  // that is before `burst` (the burst before probed other spaces), else
-  // `burst` (Appendix A.8).
-  static At timer_start(const At& burst, const FlightDatagram& d,
+  // began (Appendix A.8: a space's timer counts from its own last
+  // ack-eliciting packet, and only a space with some in flight has one):
+  // the earliest last datagram of the spaces `d` probes that still had
+  // CRYPTO unacknowledged when it left, when that is before `burst` (the
+  // burst before probed other spaces), never before the chain's `anchor`;
+  // else `burst`.
+  static At timer_start(const At& burst, const At& anchor, const FlightDatagram& d,
                         const std::array<std::optional<At>, 2>& last_in_space) {
     At from = burst;
-    for (std::size_t space : {kInitial, kHandshake})
-      if (eliciting_in(d, space) && last_in_space[space] && last_in_space[space]->time_ns < from.time_ns)
-        from = *last_in_space[space];
+    for (std::size_t space : {kInitial, kHandshake}) {
+      if (!eliciting_in(d, space) || d.unacked[space].empty() || !last_in_space[space]) continue;
+      const At& start = last_in_space[space]->time_ns < anchor.time_ns ? anchor : *last_in_space[space];
+      if (start.time_ns < from.time_ns) from = start;
+    }
     return from;
   }
 
@@ -251,7 +256,7 @@ class PtoBackoff final : public QuicCheck {
       } else if (anchor) {
         At from = last_burst ? *last_burst : *anchor;
         if (!last_burst || d.at.time_ns - from.time_ns > std::max(kProbeBurstNs, began_after / 8)) {
-          if (last_burst) from = timer_start(from, d, last_in_space);
+          if (last_burst) from = timer_start(from, *anchor, d, last_in_space);
           const bool from_its_space = last_burst && from.datagram != last_burst->datagram;
           const std::int64_t gap = d.at.time_ns - from.time_ns;
           ++bursts;
