@@ -4,6 +4,8 @@
 // and malformed datagrams.
 #include <boost/test/unit_test.hpp>
 
+#include <map>
+
 #include "codec/packet_header.hpp"
 #include "unit/quic_pair.hpp"
 
@@ -181,6 +183,40 @@ BOOST_AUTO_TEST_CASE(bidi_stream_delivers_in_both_directions) {
   p.drive();
   BOOST_TEST(p.client->open_streams() == 0u);  // both sides done: forgotten
   BOOST_TEST(p.server->open_streams() == 0u);
+}
+
+// The max_streams_held_behind_cwnd fault (quicly#551): a raise that falls
+// due when nothing else is to be sent (the server reads the client's
+// streams after acknowledging them) leaves in no packet of its own; the
+// client's STREAMS_BLOCKED makes an ACK due, and the raise goes with it.
+// The correct stack sends it at once.
+BOOST_AUTO_TEST_CASE(a_max_streams_held_behind_the_window_leaves_only_beside_other_frames) {
+  for (const bool fault : {false, true}) {
+    Config server = Pair::server_config();
+    server.initial_max_streams_uni = 2;
+    server.max_streams_held_behind_cwnd = fault;
+    Pair p(Pair::client_config(), server);
+    p.drive();
+    for (int i = 0; i < 2; ++i) {
+      auto id = p.client->open_stream(Dir::uni);
+      BOOST_REQUIRE(id.ok());
+      BOOST_TEST(p.client->write(id.value(), pattern(10)).ok());
+      BOOST_TEST(p.client->finish(id.value()).ok());
+    }
+    p.drive();  // arrived and acknowledged, not yet read
+    BOOST_TEST(p.sent_values(true, frame_type::max_streams_uni).empty());
+    std::map<StreamId, Bytes> partial;
+    BOOST_TEST(read_all(*p.server, p.server_events, partial).size() == 2u);  // read: the raise falls due
+    p.drive();
+    BOOST_TEST(p.sent_values(true, frame_type::max_streams_uni) == (fault ? std::vector<uint64_t>{}
+                                                                          : std::vector<uint64_t>{4}),
+               "fault " << fault);
+    if (!fault) continue;
+    BOOST_TEST(!p.client->open_stream(Dir::uni).ok());  // at the limit: says STREAMS_BLOCKED 2
+    p.drive();
+    BOOST_TEST(p.sent_values(false, frame_type::streams_blocked_uni) == std::vector<uint64_t>{2});
+    BOOST_TEST(p.sent_values(true, frame_type::max_streams_uni) == std::vector<uint64_t>{4});
+  }
 }
 
 BOOST_AUTO_TEST_CASE(key_updates_keep_data_flowing) {

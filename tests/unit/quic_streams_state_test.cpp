@@ -166,29 +166,6 @@ BOOST_AUTO_TEST_CASE(a_raise_due_while_the_window_is_full_goes_out_with_the_next
   BOOST_TEST(e.write(true, false) == Lines{"MAX_STREAMS_UNI 6"});
 }
 
-BOOST_AUTO_TEST_CASE(the_forgetting_fault_gives_up_a_raise_the_full_window_held_until_rescheduled) {
-  // quicly#551: the raise is held by the full window and forgotten with
-  // the packet written without it; the window opening does not bring it.
-  Config c = server(100, 4);
-  c.max_streams_forgotten_when_cwnd_full = true;
-  Endpoint e(c);
-  receive_whole(e, 2);
-  receive_whole(e, 6);
-  BOOST_TEST(e.write(true, false) == Lines{});
-  BOOST_TEST(e.write(true, true) == Lines{});
-  // Another stream's end makes a higher raise due: it goes when it may.
-  receive_whole(e, 10);
-  BOOST_TEST(e.write(true, true) == Lines{"MAX_STREAMS_UNI 7"});
-  // Given up again, then scheduled anew by the peer's STREAMS_BLOCKED.
-  receive_whole(e, 14);
-  receive_whole(e, 18);
-  receive_whole(e, 22);
-  BOOST_TEST(e.write(true, false) == Lines{});
-  BOOST_TEST(e.write(true, true) == Lines{});
-  e.streams.on_streams_blocked(StreamsBlockedFrame{false, 7});
-  BOOST_TEST(e.write(true, true) == Lines{"MAX_STREAMS_UNI 10"});
-}
-
 BOOST_AUTO_TEST_CASE(lost_max_streams_is_sent_again_with_the_current_value) {
   Endpoint e(server(100, 0));
   e.streams.on_streams_blocked(StreamsBlockedFrame{false, 0});

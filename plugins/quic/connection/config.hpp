@@ -73,11 +73,10 @@ struct Config {
   /// the peer's credit back; false sends them with the next packet, ACKs
   /// included.
   bool credit_waits_for_cwnd = false;
-  /// true: the fault (quicly#551), a MAX_STREAMS that falls due while the
-  /// congestion window is full is given up when the next packet is written
-  /// without it; only another stream's end or a STREAMS_BLOCKED schedules
-  /// it again.
-  bool max_streams_forgotten_when_cwnd_full = false;
+  /// true: the fault (quicly#551), MAX_STREAMS goes only in a packet the
+  /// congestion window lets carry more than an ACK and that is sent for
+  /// another reason; nothing is sent for it alone when the window opens.
+  bool max_streams_held_behind_cwnd = false;
   /// false: the fault, a MAX_DATA or MAX_STREAMS whose packet is declared
   /// lost is not sent again (RFC 9000 §13.3 sends the current value again);
   /// the peer learns of more credit only when the next raise falls due.

@@ -244,7 +244,15 @@ void Connection::add_app_frames(Instant now, size_t budget, PendingPacket& out) 
   // unless the credit_waits_for_cwnd fault is on.
   PacketSink sink(*this, out, budget);
   const bool held = credit_held(now);
-  streams_.write_frames(sink, {!held && (stream_data_ok_ || !config_.credit_waits_for_cwnd), !held, stream_data_ok_});
+  const bool limits_ride_along = config_.max_streams_held_behind_cwnd;
+  streams_.write_frames(sink, {!held && (stream_data_ok_ || !config_.credit_waits_for_cwnd), !held && !limits_ride_along,
+                               stream_data_ok_});
+  // The max_streams_held_behind_cwnd fault (quicly#551): MAX_STREAMS only
+  // in a packet the window lets carry more than an ACK and that goes
+  // anyway, for its other frames or a due ACK; never a packet of its own.
+  if (limits_ride_along && !held && stream_data_ok_ &&
+      (!out.payload.empty() || space(Space::application).acks.ack_due()))
+    streams_.write_max_streams(sink);
   // What fell due after the release waits a delay of its own.
   if (credit_released_ && !streams_.credit_due()) credit_released_ = false;
 }

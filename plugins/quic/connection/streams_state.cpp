@@ -221,9 +221,7 @@ void StreamsState::on_max_streams(const MaxStreamsFrame& f) {
 }
 
 void StreamsState::on_streams_blocked(const StreamsBlockedFrame& f) {
-  const size_t i = index(dir_of_frame(f.bidi));
-  remote_limits_[i].on_peer_blocked(f.limit);
-  forgotten_raise_[i].reset();  // under the fault, the frame schedules the raise again
+  remote_limits_[index(dir_of_frame(f.bidi))].on_peer_blocked(f.limit);
 }
 
 Result<StreamId, StreamError> StreamsState::open(Dir dir) {

@@ -79,7 +79,8 @@ class StreamsState {
     /// MAX_DATA and MAX_STREAM_DATA: false under the credit_waits_for_cwnd
     /// fault with a full window, or while credit_delay_ms holds credit.
     bool credit = true;
-    /// MAX_STREAMS: false while credit_delay_ms holds credit.
+    /// MAX_STREAMS: false while credit_delay_ms holds credit, or under the
+    /// max_streams_held_behind_cwnd fault unless the packet goes anyway.
     bool stream_limits = true;
     /// STREAM frames: what the congestion window and the pacer allow.
     bool stream_data = true;
@@ -89,6 +90,9 @@ class StreamsState {
   /// MAX_STREAM_DATA, then STREAM data round-robin with STREAM_DATA_BLOCKED,
   /// then DATA_BLOCKED; leaving out what `allowed` holds back.
   void write_frames(FrameSink& out, Allowed allowed);
+  /// Writes a MAX_STREAMS that is due (or owed again after a loss), for the
+  /// max_streams_held_behind_cwnd fault's packets that leave anyway.
+  void write_max_streams(FrameSink& out) { write_stream_limits(out, true); }
   /// Whether a MAX_DATA, MAX_STREAM_DATA or MAX_STREAMS the config lets us
   /// send is due, or owed again after a loss.
   bool credit_due() const;
@@ -134,7 +138,7 @@ class StreamsState {
   bool control(FrameSink& out, const Frame& f);
   std::optional<uint64_t> data_raise_due(const RecvWindow& window) const;
   void write_max_data(FrameSink& out);
-  void write_stream_limits(FrameSink& out, bool raise_ok, bool window_open);
+  void write_stream_limits(FrameSink& out, bool raise_ok);
   /// Returns whether a stream has data it could not yet send.
   bool write_stream_controls(FrameSink& out, bool credit_ok);
   void write_stream_data(FrameSink& out);
@@ -152,10 +156,6 @@ class StreamsState {
   std::array<LocalStreamLimit, 2> local_limits_;
   std::array<RemoteStreamLimit, 2> remote_limits_;
   std::array<bool, 2> max_streams_pending_{};  ///< resend MAX_STREAMS (lost)
-  /// The max_streams_forgotten_when_cwnd_full fault: the raise given up
-  /// with a full window, not sent until a higher one falls due or the
-  /// peer says STREAMS_BLOCKED.
-  std::array<std::optional<uint64_t>, 2> forgotten_raise_{};
   std::array<bool, 2> open_refused_{};         ///< StreamsAvailable due on MAX_STREAMS
   std::array<uint64_t, 2> peer_streams_opened_{};  ///< next peer stream index
 

@@ -84,7 +84,7 @@ bool StreamsState::credit_due() const {
 void StreamsState::write_frames(FrameSink& out, Allowed allowed) {
   // Credit first (§4.2): a peer waiting for it is the costliest stall.
   if (allowed.credit) write_max_data(out);
-  write_stream_limits(out, allowed.stream_limits, allowed.stream_data);
+  write_stream_limits(out, allowed.stream_limits);
   const bool any_unsent = write_stream_controls(out, allowed.credit);
   if (allowed.stream_data) write_stream_data(out);
   // §4.1: say so when flow control is what stops us.
@@ -103,7 +103,7 @@ void StreamsState::write_max_data(FrameSink& out) {
   }
 }
 
-void StreamsState::write_stream_limits(FrameSink& out, bool raise_ok, bool window_open) {
+void StreamsState::write_stream_limits(FrameSink& out, bool raise_ok) {
   for (Dir d : {Dir::bidi, Dir::uni}) {
     const size_t i = index(d);
     if (!config_.emit_max_streams) continue;  // the investigation's bug, on purpose
@@ -112,16 +112,6 @@ void StreamsState::write_stream_limits(FrameSink& out, bool raise_ok, bool windo
     // a lost one goes out again all the same (§13.3).
     std::optional<uint64_t> due;
     if (!config_.streams_credit_on_blocked || remote_limits_[i].asked()) due = remote_limits_[i].update_due();
-    if (config_.max_streams_forgotten_when_cwnd_full && due) {
-      // The fault: a raise this packet cannot carry for a full window is
-      // given up with it; a higher one (another stream ended) or the
-      // peer's STREAMS_BLOCKED schedules it again.
-      if (forgotten_raise_[i] && *due <= *forgotten_raise_[i]) due.reset();
-      else if (!window_open) {
-        forgotten_raise_[i] = *due;
-        due.reset();
-      }
-    }
     if (!due && !max_streams_pending_[i]) continue;
     const uint64_t value = due.value_or(remote_limits_[i].max());
     // The max_streams_beyond_2_60 fault puts a count §19.11 forbids on the wire.
