@@ -776,6 +776,49 @@ BOOST_AUTO_TEST_CASE(stale_acks_leave_third_party_probes_backing_off, *needs_pee
   BOOST_TEST(bursts(ids[0]).size() <= 1u);
 }
 
+// suites/interop/violations.toml (issue 41): conform's client sends what
+// RFC 9000 forbids once the handshake is confirmed. tshark on the relay's
+// server capture: the client's 1-RTT packet carries the violation (a
+// HANDSHAKE_DONE, 30; the reserved bits, 3) and ngtcp2's and quic-go's
+// servers then close with the code the RFC names (PROTOCOL_VIOLATION, 10).
+BOOST_AUTO_TEST_CASE(third_party_servers_answer_violations_with_the_rfc_code, *needs_peers(kScriptedNeeds)) {
+  const std::string dir = scratch_dir("violations-interop");
+  std::vector<std::string> ids;
+  for (const std::string rule : {"handshake-done", "reserved-bits-set"})
+    for (const std::string server : {"ngtcp2", "quic-go"})
+      ids.push_back("interop/violation/" + rule + "[server.implementation=" + server + "]");
+  std::vector<std::string> args = {"run", std::string(CONFORM_SOURCE_DIR) + "/suites/interop/violations.toml", "--out",
+                                   dir + "/out", "--json", dir + "/r.json", "-j", "2"};
+  for (const auto& id : ids) args.insert(args.end(), {"--filter", id});
+  const auto r = run_conform(args, ".", {kPluginPath});
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  const json report = json::parse(read_file(dir + "/r.json"));
+  for (const auto& id : ids) {
+    BOOST_TEST(case_named(report, id).at("status") == "PASS", id << ": " << r.out);
+    const std::string run = dir + "/out/" + id;
+    auto fields = [&](const std::string& field) {
+      return run_program("/usr/bin/tshark", {"-n", "-r", run + "/server.pcap", "-o", "tls.keylog_file:" + run + "/keys.log",
+                                             "-Y", "quic.short", "-T", "fields", "-e", "ip.src", "-e", field})
+          .out;
+    };
+    // Whether a packet from the client has `value` among its `field` values.
+    auto from_client = [&](const std::string& field, const std::string& value) {
+      std::istringstream lines(fields(field));
+      for (std::string line; std::getline(lines, line);) {
+        if (!line.starts_with("127.0.0.1\t")) continue;
+        std::istringstream values(line.substr(10));
+        for (std::string v; std::getline(values, v, ',');)
+          if (v == value) return true;
+      }
+      return false;
+    };
+    BOOST_TEST((contains(id, "handshake-done") ? from_client("quic.frame_type", "30")
+                                               : from_client("quic.short.reserved", "3")),
+               id);
+    BOOST_TEST(contains(fields("quic.cc.error_code"), "127.0.0.2\t10\n"), id);
+  }
+}
+
 // Selectors by content on the relay: it reads each datagram with the key
 // logs the programs write as they run. Against ngtcp2's and quic-go's
 // servers, the server's first datagram carrying HANDSHAKE_DONE and the

@@ -4,6 +4,7 @@
 // the case's TOML knobs onto it.
 #pragma once
 
+#include "connection/violation.hpp"
 #include <functional>
 #include <memory>
 #include <string>
@@ -77,6 +78,10 @@ struct Config {
   /// congestion window lets carry more than an ACK and that is sent for
   /// another reason; nothing is sent for it alone when the window opens.
   bool max_streams_held_behind_cwnd = false;
+  /// What this endpoint sends that RFC 9000 forbids (connection/violation.hpp).
+  Violation violation = Violation::none;
+  /// How it answers the peer's violations; `ignored` is the fault.
+  ViolationAnswer violations_answered = ViolationAnswer::rfc;
   /// false: the fault, a MAX_DATA or MAX_STREAMS whose packet is declared
   /// lost is not sent again (RFC 9000 §13.3 sends the current value again);
   /// the peer learns of more credit only when the next raise falls due.

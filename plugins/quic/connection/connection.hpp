@@ -170,6 +170,7 @@ class Connection {
     bool ack_eliciting = false;
     bool padded = false;  ///< PADDING added: in flight though not ack-eliciting (RFC 9002 §2)
     bool mtu_probe = false;
+    bool reserved_bits = false;  ///< the reserved_bits_set violation: set them in its header
     std::vector<SentFrame> records;
     std::string qlog_frames;  ///< its frames for qlog's packet_sent, when qlog is on
   };
@@ -179,6 +180,7 @@ class Connection {
   /// The FrameSink of one packet being built (connection_send.cpp).
   class PacketSink;
   void add_app_frames(Instant now, size_t budget, PendingPacket& out);
+  void add_violation(PendingPacket& out, size_t budget);
   /// Whether credit_delay_ms holds the credit that is due back at `now`;
   /// arms the hold when credit falls due.
   bool credit_held(Instant now);
@@ -225,6 +227,7 @@ class Connection {
   bool peer_cid_confirmed_ = false;
   bool handshake_complete_ = false;
   bool handshake_confirmed_ = false;
+  bool violation_sent_ = false;  ///< config_.violation went out
   bool handshake_done_pending_ = false;
   bool address_validated_ = false;  ///< Server: anti-amplification lifted (§8.1).
   std::optional<TransportParameters> peer_params_;

@@ -130,7 +130,7 @@ void Connection::process_packet(Instant now, const PacketHeader& h, std::span<ui
   eliciting_sent_since_receipt_ = false;
   // §17.2 / §17.3.1: reserved bits must be zero once unprotected.
   const uint8_t reserved = h.type == PacketType::one_rtt ? 0x18 : 0x0c;
-  if (opened->first_byte & reserved) {
+  if ((opened->first_byte & reserved) && config_.violations_answered == ViolationAnswer::rfc) {
     close_with(now, violation("reserved bits set"));
     return;
   }
@@ -155,14 +155,16 @@ void Connection::process_packet(Instant now, const PacketHeader& h, std::span<ui
 Status<> Connection::process_payload(Instant now, Space s, PacketType type, ByteView payload,
                                      bool& eliciting, bool& fresh) {
   if (payload.empty()) return violation("packet without frames");  // §12.4
+  // The violations_answered fault drops what breaks a rule and goes on.
+  const bool ignore = config_.violations_answered == ViolationAnswer::ignored;
   Reader r(payload);
   while (!r.empty()) {
     auto f = decode_frame(r);
-    if (!f) return f.error();
+    if (!f) return ignore ? Status<>{} : Status<>(f.error());
     if (config_.frame_trace) config_.frame_trace(TraceDir::received, s, f.value());
     eliciting = eliciting || is_ack_eliciting(f.value());
     fresh = fresh || brings_news(s, f.value());
-    if (auto st = handle_frame(now, s, type, f.value()); !st) return st;
+    if (auto st = handle_frame(now, s, type, f.value()); !st && !ignore) return st;
     if (state_ == ConnectionState::draining || state_ == ConnectionState::closed) break;
   }
   return {};

@@ -146,6 +146,7 @@ Bytes Connection::seal_datagram(Instant now, std::vector<PendingPacket>& packets
     if (p.space == Space::initial && !config_.is_server) spec.token = retry_token_;
     const size_t start = dgram.size();
     const size_t pn_offset = write_packet_header(dgram, spec);
+    if (p.reserved_bits) dgram[start] |= 0x18;  // §17.3.1: MUST be zero; the violation script
     if (spec.type != PacketType::one_rtt)
       set_long_length(dgram, pn_offset, p.pn_len + p.payload.size() + PacketKeys::kTagLen);
     dgram.insert(dgram.end(), p.payload.begin(), p.payload.end());
@@ -230,12 +231,28 @@ bool Connection::credit_held(Instant now) {
   return true;
 }
 
+// The violation script (connection/violation.hpp): once, in the first
+// 1-RTT packet after the handshake is confirmed.
+void Connection::add_violation(PendingPacket& out, size_t budget) {
+  if (violation_sent_ || config_.violation == Violation::none || !handshake_confirmed_) return;
+  violation_sent_ = true;
+  if (config_.violation == Violation::reserved_bits_set) {
+    out.reserved_bits = true;
+    return;
+  }
+  const auto frames = violation_frames(config_.violation, config_.is_server);
+  if (!frames || out.payload.size() + frames->size() > budget) return;
+  out.payload.insert(out.payload.end(), frames->begin(), frames->end());
+  out.ack_eliciting = true;
+}
+
 void Connection::add_app_frames(Instant now, size_t budget, PendingPacket& out) {
   auto fits = [&](const Frame& f) { return out.payload.size() + encoded_size(f) <= budget; };
   if (handshake_done_pending_ && config_.is_server && fits(HandshakeDoneFrame{})) {
     emit(out, HandshakeDoneFrame{}, SentControl{HandshakeDoneFrame{}});
     handshake_done_pending_ = false;
   }
+  add_violation(out, budget);
   while (!path_responses_.empty() && fits(PathResponseFrame{path_responses_.front()})) {
     emit(out, PathResponseFrame{path_responses_.front()}, std::nullopt);
     path_responses_.pop_front();

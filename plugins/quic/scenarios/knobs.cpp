@@ -167,6 +167,18 @@ const std::vector<Knob>& table() {
       flag<&Config::credit_rejected_streams>("credit_rejected_streams", "return MAX_STREAMS credit for streams reject_peer_streams refused once they end (RFC 9000 §4.6); false: the fault (openssl#32557, fixed by its PR of that number), a refused stream is never counted closed, so a peer that keeps opening streams meets a limit that never moves"),
       flag<&Config::complete_after_lost_reset>("complete_after_lost_reset", "a stream whose RESET_STREAM was lost completes once the one sent again is acknowledged (RFC 9000 §3.1, Reset Recvd); false: the fault (quic-go#4803, fixed by quic-go PR #4804), the loss is never accounted, so the stream never completes, is never collected, and a peer-initiated stream's credit never comes back (RFC 9000 §4.6)"),
       flag<&Config::blocked_frames_early>("blocked_frames_early", "the fault: DATA_BLOCKED / STREAM_DATA_BLOCKED as soon as data waits, before the limit is used up"),
+      // Violations (suites/violations): what the endpoint sends that RFC 9000 forbids, and the fault of not answering.
+      choice<&Config::violation>("violation", "script: send, once, in the first 1-RTT packet after the handshake is confirmed, what RFC 9000 forbids: handshake_done_from_client (§19.20), new_token_from_client (§19.7), unknown_frame_type (type 0x3e, §12.4), streams_blocked_beyond_2_60 (§19.14), stop_sending_unopened_stream (a bidirectional stream of the peer's it has not opened, §19.5), retire_prior_to_above_sequence (NEW_CONNECTION_ID, §19.15), reserved_bits_set (a 1-RTT packet's, §17.3.1); none: nothing",
+                                         {{"none", Violation::none},
+                                          {"handshake_done_from_client", Violation::handshake_done_from_client},
+                                          {"new_token_from_client", Violation::new_token_from_client},
+                                          {"unknown_frame_type", Violation::unknown_frame_type},
+                                          {"streams_blocked_beyond_2_60", Violation::streams_blocked_beyond_2_60},
+                                          {"stop_sending_unopened_stream", Violation::stop_sending_unopened_stream},
+                                          {"retire_prior_to_above_sequence", Violation::retire_prior_to_above_sequence},
+                                          {"reserved_bits_set", Violation::reserved_bits_set}}),
+      choice<&Config::violations_answered>("violations_answered", "rfc: a violation of the peer's closes the connection with the code RFC 9000 names; ignored: the fault, the offending frame is dropped (a decoding error drops the rest of its packet), reserved header bits are not looked at, and the connection goes on",
+                                           {{"rfc", ViolationAnswer::rfc}, {"ignored", ViolationAnswer::ignored}}),
       // Scripts: the in-house endpoint as the peer that provokes what a case judges in the other.
       flag<&Config::streams_credit_on_blocked>("streams_credit_on_blocked", "script: raise MAX_STREAMS only after the peer sent STREAMS_BLOCKED at the limit in force (RFC 9000 §4.6 says a receiver MUST NOT wait for it: this peer does, so an opener that never says it is blocked waits for good)"),
       flag<&Config::data_credit_on_blocked>("data_credit_on_blocked", "script: raise MAX_DATA only after the peer sent DATA_BLOCKED at the limit in force, and MAX_STREAM_DATA only after STREAM_DATA_BLOCKED for that stream at its limit (RFC 9000 §4.1 says a receiver MUST NOT wait for them: this peer does, so a sender that never says it is blocked waits for good)"),

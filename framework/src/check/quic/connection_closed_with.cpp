@@ -9,8 +9,16 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 namespace conform::quic_checks {
 namespace {
+
+std::string trimmed(const std::string& s) {
+  const auto first = s.find_first_not_of(' ');
+  if (first == std::string::npos) return {};
+  return s.substr(first, s.find_last_not_of(' ') - first + 1);
+}
 
 class ConnectionClosedWith final : public QuicCheck {
  public:
@@ -23,7 +31,8 @@ class ConnectionClosedWith final : public QuicCheck {
   std::vector<ValueSpec> params() const override {
     return {side_param("by", "who must have closed", std::string("any"), true),
             {"error", ValueType::string, std::nullopt,
-             "a transport error name of RFC 9000 §20.1 (STREAM_LIMIT_ERROR), CRYPTO_ERROR, or a code (4, 0x104)"}};
+             "a transport error name of RFC 9000 §20.1 (STREAM_LIMIT_ERROR), CRYPTO_ERROR, or a code (4, 0x104); "
+             "where the RFC allows several, each, separated by | (STREAM_LIMIT_ERROR|FRAME_ENCODING_ERROR)"}};
   }
 
   std::vector<ScenarioParam> scenario_params() const override { return {{"error", ScenarioPart::induced_fault}}; }
@@ -31,13 +40,22 @@ class ConnectionClosedWith final : public QuicCheck {
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const auto by = value_or<std::string>(input.params, "by", "any");
     const auto spec = value_or<std::string>(input.params, "error", "");
-    const auto range = error_range(spec);
-    if (!range) return {Verdict::fail, fmt::format("error \"{}\" is neither an RFC 9000 §20.1 name nor a number", spec), {}};
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
+    for (std::size_t from = 0; from <= spec.size();) {
+      const std::size_t bar = std::min(spec.find('|', from), spec.size());
+      const std::string one = trimmed(spec.substr(from, bar - from));
+      const auto range = error_range(one);
+      if (!range) return {Verdict::fail, fmt::format("error \"{}\" is neither an RFC 9000 §20.1 name nor a number", one), {}};
+      ranges.push_back(*range);
+      from = bar + 1;
+    }
     CheckResult r;
     std::vector<std::string> seen;
     std::string found;
     for_each_close(run, by, [&](const Judged& j, Side side, const CloseSeen& c) {
-      const bool match = c.frame.error_code >= range->first && c.frame.error_code <= range->second;
+      const bool match = std::any_of(ranges.begin(), ranges.end(), [&](const auto& range) {
+        return c.frame.error_code >= range.first && c.frame.error_code <= range.second;
+      });
       seen.push_back(fmt::format("{} {} at frame {}", to_string(side), error_name(c.frame.error_code), c.at.frame));
       if (match && r.verdict != Verdict::pass) {
         r.verdict = Verdict::pass;

@@ -1,0 +1,59 @@
+// `conform run suites/violations` as a user runs it: every case passes with
+// its mutant (the judged side ignoring the violation) killed, and what the
+// suite claims is on the wire, as tshark decodes the decrypted captures:
+// the violating frame or header bits from the violator, then the judged
+// side's CONNECTION_CLOSE with the code the RFC names.
+#include "support/needs.hpp"
+#include "support/support.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+using namespace conform::test;
+
+namespace {
+
+const std::string kSuite = std::string(CONFORM_SOURCE_DIR) + "/suites/violations";
+const std::string kPluginPath = std::string("CONFORM_PLUGIN_PATH=") + CONFORM_PLUGIN_DIR;
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(violations_suite_test)
+
+BOOST_AUTO_TEST_CASE(every_violation_is_answered_and_every_mutant_killed, *needs({"tshark"})) {
+  const std::string dir = scratch_dir("violations");
+  auto r = run_conform({"run", kSuite, "-j", "2", "--out", dir + "/out", "--json", dir + "/report.json"}, ".",
+                       {kPluginPath});
+  BOOST_TEST(r.exit_code == 0, r.out << r.err);
+  const auto report = nlohmann::json::parse(read_file(dir + "/report.json"));
+  BOOST_TEST(report["cases"].size() == 12u);
+  for (const auto& c : report["cases"]) {
+    BOOST_TEST(c["status"] == "PASS", c["id"] << ": " << c["headline"]);
+    BOOST_TEST(c["mutants"].size() == 1u, c["id"]);
+    for (const auto& m : c["mutants"]) BOOST_TEST(m["killed"] == true, c["id"] << " survived " << m["label"]);
+  }
+  // tshark's 1-RTT frame types (decimal, one line a packet), the close codes
+  // and the reserved bits, in server.pcap.
+  auto fields = [&](const std::string& id, const std::string& field) {
+    const std::string run = dir + "/out/violation/" + id;
+    return run_program("/usr/bin/tshark", {"-n", "-r", run + "/server.pcap", "-o", "tls.keylog_file:" + run + "/keys.log",
+                                           "-Y", "quic.short", "-T", "fields", "-e", "ip.src", "-e", field})
+        .out;
+  };
+  // The client's HANDSHAKE_DONE (30), then the server's close 0x0a.
+  BOOST_TEST(contains(fields("handshake-done-from-client", "quic.frame_type"), "127.0.0.1\t30"));
+  BOOST_TEST(contains(fields("handshake-done-from-client", "quic.cc.error_code"), "127.0.0.2\t10\n"));
+  // The server's STREAMS_BLOCKED uni (23), then the client's close 0x07.
+  BOOST_TEST(contains(fields("streams-blocked-beyond-2-60-from-server", "quic.frame_type"), "127.0.0.2\t6,30,23"));
+  BOOST_TEST(contains(fields("streams-blocked-beyond-2-60-from-server", "quic.cc.error_code"), "127.0.0.1\t7\n"));
+  // The client's reserved bits (3), then the server's close 0x0a.
+  BOOST_TEST(contains(fields("reserved-bits-set-from-client", "quic.short.reserved"), "127.0.0.1\t3\n"));
+  BOOST_TEST(contains(fields("reserved-bits-set-from-client", "quic.cc.error_code"), "127.0.0.2\t10\n"));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
