@@ -819,6 +819,41 @@ BOOST_AUTO_TEST_CASE(third_party_servers_answer_violations_with_the_rfc_code, *n
   }
 }
 
+// The differences of suites/interop/violations.toml from the RFC, as tshark
+// shows them: quic-go takes a NEW_CONNECTION_ID whose connection ID is zero
+// bytes long (RFC 9000 §19.15: MUST close with FRAME_ENCODING_ERROR) and
+// goes on without any CONNECTION_CLOSE; ngtcp2 answers a RESET_STREAM for
+// one of its send-only streams with the generic PROTOCOL_VIOLATION where
+// §19.4 names STREAM_STATE_ERROR (§11: allowed, a SHOULD missed).
+BOOST_AUTO_TEST_CASE(violations_third_party_servers_answer_otherwise, *needs_peers(kScriptedNeeds)) {
+  const std::string dir = scratch_dir("violations-differences");
+  const std::string quic_go = "interop/violation/new-connection-id-zero-length[server.implementation=quic-go]";
+  const std::string ngtcp2 = "interop/violation/reset-stream-send-only[server.implementation=ngtcp2]";
+  const auto r = run_conform({"run", std::string(CONFORM_SOURCE_DIR) + "/suites/interop/violations.toml", "--out",
+                              dir + "/out", "--json", dir + "/r.json", "-j", "2", "--filter", quic_go, "--filter", ngtcp2},
+                             ".", {kPluginPath});
+  BOOST_TEST(r.exit_code == 1, r.out + r.err);
+  const json report = json::parse(read_file(dir + "/r.json"));
+  BOOST_TEST(contains(case_named(report, quic_go).at("headline"),
+                      "connection_closed_with [MUST]: no CONNECTION_CLOSE with FRAME_ENCODING_ERROR|PROTOCOL_VIOLATION|"
+                      "INTERNAL_ERROR from server; transport closes seen: none"),
+             r.out);
+  BOOST_TEST(contains(case_named(report, ngtcp2).at("headline"),
+                      "connection_closed_with [SHOULD]: no CONNECTION_CLOSE with STREAM_STATE_ERROR from server; "
+                      "transport closes seen: server PROTOCOL_VIOLATION"),
+             r.out);
+  auto tshark = [&](const std::string& id, const std::string& filter, const std::string& field) {
+    const std::string run = dir + "/out/" + id;
+    return run_program("/usr/bin/tshark", {"-n", "-r", run + "/server.pcap", "-o", "tls.keylog_file:" + run + "/keys.log",
+                                           "-Y", filter, "-T", "fields", "-e", field})
+        .out;
+  };
+  BOOST_TEST(tshark(quic_go, "ip.src == 127.0.0.1 && quic.frame_type == 0x18", "quic.nci.connection_id.length") == "0\n");
+  BOOST_TEST(tshark(quic_go, "quic.frame_type == 0x1c", "frame.number").empty());
+  BOOST_TEST(contains(tshark(ngtcp2, "ip.src == 127.0.0.2 && quic.frame_type == 0x1c", "quic.cc.error_code"), "10\n"));
+  BOOST_TEST(!tshark(ngtcp2, "ip.src == 127.0.0.1 && quic.frame_type == 0x04", "frame.number").empty());
+}
+
 // Selectors by content on the relay: it reads each datagram with the key
 // logs the programs write as they run. Against ngtcp2's and quic-go's
 // servers, the server's first datagram carrying HANDSHAKE_DONE and the

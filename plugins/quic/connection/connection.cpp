@@ -113,6 +113,7 @@ Status<> Connection::init_tls() {
     tp.original_destination_connection_id = original_dcid_;
     tp.retry_source_connection_id = retry_scid_;  // §7.3: set only after a Retry
   }
+  break_transport_parameters(config_.violation, config_.is_server, tp);  // the violation script
   TlsConfig tls;
   tls.is_server = config_.is_server;
   tls.alpn = config_.alpn;
@@ -155,16 +156,18 @@ void Connection::pump_tls_output() {
 }
 
 Status<> Connection::on_handshake_complete() {
-  auto tp = decode_transport_parameters(tls_->peer_transport_params(), !config_.is_server);
+  // The violations_answered fault skips what is invalid and goes on.
+  const bool strict = config_.violations_answered == ViolationAnswer::rfc;
+  auto tp = decode_transport_parameters(tls_->peer_transport_params(), !config_.is_server, strict);
   if (!tp) return tp.error();
   // RFC 9000 §7.3: the peer's CIDs must match what its packets carried.
-  if (!(*tp.value().initial_source_connection_id == peer_cid_))
+  if (strict && !(*tp.value().initial_source_connection_id == peer_cid_))
     return TransportError(TransportErrorCode::transport_parameter_error,
                           "initial_source_connection_id mismatch");
-  if (!config_.is_server && !(*tp.value().original_destination_connection_id == original_dcid_))
+  if (strict && !config_.is_server && !(*tp.value().original_destination_connection_id == original_dcid_))
     return TransportError(TransportErrorCode::transport_parameter_error,
                           "original_destination_connection_id mismatch");
-  if (!config_.is_server) {
+  if (strict && !config_.is_server) {
     const auto& rscid = tp.value().retry_source_connection_id;
     if (retry_received_ != rscid.has_value() || (rscid && !(*rscid == *retry_scid_)))
       return TransportError(TransportErrorCode::transport_parameter_error,

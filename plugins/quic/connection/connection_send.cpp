@@ -210,6 +210,17 @@ bool Connection::build_payload(Instant now, Space s, size_t budget, PendingPacke
     sp.crypto_send.on_sent(chunk->offset, chunk->data.size(), false);
   }
   if (s == Space::application && handshake_complete_) add_app_frames(now, content_budget, out);
+  // The path_challenge_in_handshake violation rides the first Handshake
+  // packet that carries CRYPTO (a client's Finished, a server's flight).
+  if (s == Space::handshake && !violation_sent_ && config_.violation == Violation::path_challenge_in_handshake &&
+      !out.payload.empty()) {
+    const auto frames = violation_frames(config_.violation, config_.is_server);
+    if (frames && out.payload.size() + frames->size() <= content_budget) {
+      out.payload.insert(out.payload.end(), frames->begin(), frames->end());
+      out.ack_eliciting = true;
+      violation_sent_ = true;
+    }
+  }
   if (probe && !out.ack_eliciting && out.payload.size() + 1 <= content_budget)
     emit(out, PingFrame{}, std::nullopt);  // RFC 9002 §6.2.4: a probe must elicit an ACK
   if (ack && ack_size <= budget && (sp.acks.ack_due() || !out.payload.empty())) {
@@ -234,7 +245,9 @@ bool Connection::credit_held(Instant now) {
 // The violation script (connection/violation.hpp): once, in the first
 // 1-RTT packet after the handshake is confirmed.
 void Connection::add_violation(PendingPacket& out, size_t budget) {
-  if (violation_sent_ || config_.violation == Violation::none || !handshake_confirmed_) return;
+  if (violation_sent_ || config_.violation == Violation::none || !handshake_confirmed_ ||
+      config_.violation == Violation::path_challenge_in_handshake || in_transport_parameters(config_.violation))
+    return;
   violation_sent_ = true;
   if (config_.violation == Violation::reserved_bits_set) {
     out.reserved_bits = true;

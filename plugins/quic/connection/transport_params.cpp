@@ -59,7 +59,7 @@ Bytes encode_transport_parameters(const TransportParameters& tp) {
   return out;
 }
 
-Result<TransportParameters> decode_transport_parameters(ByteView data, bool from_server) {
+Result<TransportParameters> decode_transport_parameters(ByteView data, bool from_server, bool strict) {
   TransportParameters tp;
   Reader r(data);
   std::bitset<0x11> seen;
@@ -74,7 +74,10 @@ Result<TransportParameters> decode_transport_parameters(ByteView data, bool from
     seen.set(pid);
     const bool server_only = pid == id::odcid || pid == id::reset_token ||
                              pid == id::preferred_address || pid == id::rscid;
-    if (server_only && !from_server) return tp_error("server-only transport parameter from a client");
+    if (server_only && !from_server) {
+      if (!strict) continue;
+      return tp_error("server-only transport parameter from a client");
+    }
     Reader v(value);
     uint64_t n = 0;
     auto integer = [&]() { return v.varint(n) && v.empty(); };
@@ -106,8 +109,9 @@ Result<TransportParameters> decode_transport_parameters(ByteView data, bool from
       case id::iscid: ok = cid(tp.initial_source_connection_id); break;
       case id::rscid: ok = cid(tp.retry_source_connection_id); break;
     }
-    if (!ok) return tp_error("invalid transport parameter value");
+    if (!ok && strict) return tp_error("invalid transport parameter value");  // the fault keeps what it read
   }
+  if (!strict) return tp;
   if (!tp.initial_source_connection_id) return tp_error("initial_source_connection_id missing");
   if (from_server && !tp.original_destination_connection_id)
     return tp_error("original_destination_connection_id missing");

@@ -38,6 +38,9 @@ Bytes encode_transport_parameters(const TransportParameters& tp);
 /// Errors: TRANSPORT_PARAMETER_ERROR for a malformed or duplicated parameter,
 /// a value out of range (§18.2) or a server-only parameter from a client.
 /// Unknown parameters are ignored (§18.1).
-Result<TransportParameters> decode_transport_parameters(ByteView data, bool from_server);
+/// `strict` false (the violations_answered fault): an invalid value, a
+/// server-only parameter from a client or a missing
+/// initial_source_connection_id is passed over, not an error.
+Result<TransportParameters> decode_transport_parameters(ByteView data, bool from_server, bool strict = true);
 
 }  // namespace conform::quic

@@ -2,16 +2,55 @@
 
 #include "codec/frame.hpp"
 #include "connection/stream_id.hpp"
+#include "connection/transport_params.hpp"
 
 namespace conform::quic {
 
 std::optional<Bytes> violation_frames(Violation v, bool is_server) {
   Bytes out;
   Writer w(out);
+  const bool receivers = !is_server;  // streams the receiver initiates
   switch (v) {
     case Violation::none:
     case Violation::reserved_bits_set:
+    case Violation::ack_delay_exponent_above_20:
+    case Violation::max_ack_delay_2_14:
+    case Violation::max_udp_payload_size_below_1200:
+    case Violation::stateless_reset_token_from_client:
+    case Violation::initial_source_connection_id_missing:
       return std::nullopt;
+    case Violation::max_streams_beyond_2_60:
+      w.varint(frame_type::max_streams_uni);
+      w.varint((uint64_t{1} << 60) + 1);
+      break;
+    case Violation::max_stream_data_receive_only:
+      w.varint(frame_type::max_stream_data);
+      w.varint(make_stream_id(50, is_server, Dir::uni));
+      w.varint(100000);
+      break;
+    case Violation::reset_stream_send_only:
+      w.varint(frame_type::reset_stream);
+      w.varint(make_stream_id(50, receivers, Dir::uni));
+      w.varint(0);
+      w.varint(0);
+      break;
+    case Violation::stream_on_send_only:
+      w.varint(frame_type::stream + 0x02);  // with a Length field
+      w.varint(make_stream_id(50, receivers, Dir::uni));
+      w.varint(1);
+      w.u8('x');
+      break;
+    case Violation::new_connection_id_zero_length:
+      w.varint(frame_type::new_connection_id);
+      w.varint(1);
+      w.varint(0);
+      w.u8(0);
+      for (int i = 0; i < 16; ++i) w.u8(static_cast<uint8_t>(0x50 + i));
+      break;
+    case Violation::path_challenge_in_handshake:
+      w.varint(frame_type::path_challenge);
+      for (int i = 0; i < 8; ++i) w.u8(static_cast<uint8_t>(0xa0 + i));
+      break;
     case Violation::handshake_done_from_client:
       if (is_server) return std::nullopt;
       w.varint(frame_type::handshake_done);
@@ -32,7 +71,7 @@ std::optional<Bytes> violation_frames(Violation v, bool is_server) {
     case Violation::stop_sending_unopened_stream:
       // The 101st bidirectional stream the receiver could open (§2.1).
       w.varint(frame_type::stop_sending);
-      w.varint(make_stream_id(100, !is_server, Dir::bidi));
+      w.varint(make_stream_id(100, receivers, Dir::bidi));
       w.varint(0);
       break;
     case Violation::retire_prior_to_above_sequence:
@@ -45,6 +84,32 @@ std::optional<Bytes> violation_frames(Violation v, bool is_server) {
       break;
   }
   return out;
+}
+
+bool in_transport_parameters(Violation v) {
+  switch (v) {
+    case Violation::ack_delay_exponent_above_20:
+    case Violation::max_ack_delay_2_14:
+    case Violation::max_udp_payload_size_below_1200:
+    case Violation::stateless_reset_token_from_client:
+    case Violation::initial_source_connection_id_missing:
+      return true;
+    default:
+      return false;
+  }
+}
+
+void break_transport_parameters(Violation v, bool is_server, TransportParameters& tp) {
+  switch (v) {
+    case Violation::ack_delay_exponent_above_20: tp.ack_delay_exponent = 21; break;
+    case Violation::max_ack_delay_2_14: tp.max_ack_delay_ms = 1u << 14; break;
+    case Violation::max_udp_payload_size_below_1200: tp.max_udp_payload_size = 1199; break;
+    case Violation::stateless_reset_token_from_client:
+      if (!is_server) tp.stateless_reset_token.emplace().fill(0x5a);
+      break;
+    case Violation::initial_source_connection_id_missing: tp.initial_source_connection_id.reset(); break;
+    default: break;
+  }
 }
 
 }  // namespace conform::quic

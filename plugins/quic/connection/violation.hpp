@@ -32,6 +32,31 @@ enum class Violation : uint8_t {
   retire_prior_to_above_sequence,
   /// A 1-RTT packet whose reserved header bits are set (§17.3.1).
   reserved_bits_set,
+  /// MAX_STREAMS (uni) carrying 2^60 + 1 (§19.11).
+  max_streams_beyond_2_60,
+  /// MAX_STREAM_DATA for a unidirectional stream of its own, which the
+  /// receiver can only receive on (§19.10).
+  max_stream_data_receive_only,
+  /// RESET_STREAM for a unidirectional stream of the receiver's, which the
+  /// receiver can only send on (§19.4).
+  reset_stream_send_only,
+  /// STREAM for a unidirectional stream of the receiver's (§19.8).
+  stream_on_send_only,
+  /// NEW_CONNECTION_ID whose connection ID is zero bytes long (§19.15).
+  new_connection_id_zero_length,
+  /// PATH_CHALLENGE in a Handshake packet, its first one (§12.4).
+  path_challenge_in_handshake,
+  // Transport parameters (§18.2, §7.4), in its first flight:
+  /// ack_delay_exponent 21 (values above 20 are invalid).
+  ack_delay_exponent_above_20,
+  /// max_ack_delay 2^14 ms (2^14 or greater is invalid).
+  max_ack_delay_2_14,
+  /// max_udp_payload_size 1199 (below 1200 is invalid).
+  max_udp_payload_size_below_1200,
+  /// A client's stateless_reset_token, a server-only parameter.
+  stateless_reset_token_from_client,
+  /// No initial_source_connection_id (§7.3).
+  initial_source_connection_id_missing,
 };
 
 /// What the receiver of a violation does (the `violations_answered` knob).
@@ -44,9 +69,19 @@ enum class ViolationAnswer : uint8_t {
   ignored,
 };
 
-/// The frame bytes of a violation sent by `is_server`'s endpoint, or
-/// nothing when it is not made of frames (reserved_bits_set) or is the
-/// other side's to commit (HANDSHAKE_DONE, NEW_TOKEN: a client's).
+/// The frame bytes of a violation sent by `is_server`'s endpoint in a
+/// 1-RTT packet (or, path_challenge_in_handshake, a Handshake one), or
+/// nothing when it is not made of frames (reserved bits, transport
+/// parameters) or is the other side's to commit (HANDSHAKE_DONE,
+/// NEW_TOKEN, stateless_reset_token: a client's).
 std::optional<Bytes> violation_frames(Violation v, bool is_server);
+
+/// Whether the violation is in the transport parameters (applied by
+/// break_transport_parameters).
+bool in_transport_parameters(Violation v);
+
+struct TransportParameters;
+/// Puts the transport parameter violation `v` into `tp`, as `is_server`'s.
+void break_transport_parameters(Violation v, bool is_server, TransportParameters& tp);
 
 }  // namespace conform::quic
