@@ -248,15 +248,17 @@ void Connection::add_violation(PendingPacket& out, size_t budget) {
   if (violation_sent_ || config_.violation == Violation::none || !handshake_confirmed_ ||
       config_.violation == Violation::path_challenge_in_handshake || in_transport_parameters(config_.violation))
     return;
-  violation_sent_ = true;
   if (config_.violation == Violation::reserved_bits_set) {
     out.reserved_bits = true;
+    violation_sent_ = true;
     return;
   }
+  // A packet without room for it leaves it to the next.
   const auto frames = violation_frames(config_.violation, config_.is_server);
   if (!frames || out.payload.size() + frames->size() > budget) return;
   out.payload.insert(out.payload.end(), frames->begin(), frames->end());
   out.ack_eliciting = true;
+  violation_sent_ = true;
 }
 
 void Connection::add_app_frames(Instant now, size_t budget, PendingPacket& out) {

@@ -24,8 +24,11 @@ std::optional<Bytes> violation_frames(Violation v, bool is_server) {
       w.varint((uint64_t{1} << 60) + 1);
       break;
     case Violation::max_stream_data_receive_only:
+      // Its own first unidirectional stream: within any stream limit the
+      // receiver gave (an HTTP/3 peer allows 3 at least), so only §19.10
+      // applies, not §4.6's STREAM_LIMIT_ERROR.
       w.varint(frame_type::max_stream_data);
-      w.varint(make_stream_id(50, is_server, Dir::uni));
+      w.varint(make_stream_id(0, is_server, Dir::uni));
       w.varint(100000);
       break;
     case Violation::reset_stream_send_only:
@@ -69,9 +72,9 @@ std::optional<Bytes> violation_frames(Violation v, bool is_server) {
       w.varint((uint64_t{1} << 60) + 1);
       break;
     case Violation::stop_sending_unopened_stream:
-      // The 101st bidirectional stream the receiver could open (§2.1).
+      // The receiver's 51st bidirectional stream, which it has not opened.
       w.varint(frame_type::stop_sending);
-      w.varint(make_stream_id(100, receivers, Dir::bidi));
+      w.varint(make_stream_id(50, receivers, Dir::bidi));
       w.varint(0);
       break;
     case Violation::retire_prior_to_above_sequence:
