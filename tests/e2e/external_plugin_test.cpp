@@ -824,13 +824,16 @@ BOOST_AUTO_TEST_CASE(third_party_servers_answer_violations_with_the_rfc_code, *n
 // bytes long (RFC 9000 §19.15: MUST close with FRAME_ENCODING_ERROR) and
 // goes on without any CONNECTION_CLOSE; ngtcp2 answers a RESET_STREAM for
 // one of its send-only streams with the generic PROTOCOL_VIOLATION where
-// §19.4 names STREAM_STATE_ERROR (§11: allowed, a SHOULD missed).
+// §19.4 names STREAM_STATE_ERROR (§11: allowed, a SHOULD missed); ngtcp2's
+// client answers an unknown frame type otherwise (below).
 BOOST_AUTO_TEST_CASE(violations_third_party_servers_answer_otherwise, *needs_peers(kScriptedNeeds)) {
   const std::string dir = scratch_dir("violations-differences");
   const std::string quic_go = "interop/violation/new-connection-id-zero-length[server.implementation=quic-go]";
   const std::string ngtcp2 = "interop/violation/reset-stream-send-only[server.implementation=ngtcp2]";
+  const std::string ngtcp2_client = "interop/violation/unknown-frame-type-from-server[client.implementation=ngtcp2]";
   const auto r = run_conform({"run", std::string(CONFORM_SOURCE_DIR) + "/suites/interop/violations.toml", "--out",
-                              dir + "/out", "--json", dir + "/r.json", "-j", "2", "--filter", quic_go, "--filter", ngtcp2},
+                              dir + "/out", "--json", dir + "/r.json", "-j", "2", "--filter", quic_go, "--filter", ngtcp2,
+                              "--filter", ngtcp2_client},
                              ".", {kPluginPath});
   BOOST_TEST(r.exit_code == 1, r.out + r.err);
   const json report = json::parse(read_file(dir + "/r.json"));
@@ -852,6 +855,19 @@ BOOST_AUTO_TEST_CASE(violations_third_party_servers_answer_otherwise, *needs_pee
   BOOST_TEST(tshark(quic_go, "quic.frame_type == 0x1c", "frame.number").empty());
   BOOST_TEST(contains(tshark(ngtcp2, "ip.src == 127.0.0.2 && quic.frame_type == 0x1c", "quic.cc.error_code"), "10\n"));
   BOOST_TEST(!tshark(ngtcp2, "ip.src == 127.0.0.1 && quic.frame_type == 0x04", "frame.number").empty());
+  // ngtcp2's client, sent frame type 0x3e (62) at the end of the server's
+  // first 1-RTT packet, goes on reading the response and closes later with
+  // STREAM_STATE_ERROR (5), not FRAME_ENCODING_ERROR (RFC 9000 §12.4).
+  const auto client_capture = [&](const std::string& filter, const std::string& field) {
+    const std::string run = dir + "/out/" + ngtcp2_client;
+    return run_program("/usr/bin/tshark", {"-n", "-r", run + "/client.pcap", "-o", "tls.keylog_file:" + run + "/keys.log",
+                                           "-Y", filter, "-T", "fields", "-e", field})
+        .out;
+  };
+  BOOST_TEST(!client_capture("ip.src == 127.0.0.2 && quic.frame_type == 0x3e", "frame.number").empty());
+  BOOST_TEST(client_capture("ip.src == 127.0.0.1 && quic.frame_type == 0x1c", "quic.cc.error_code") == "5\n");
+  BOOST_TEST(contains(case_named(report, ngtcp2_client).at("headline"), "transport closes seen: client STREAM_STATE_ERROR"),
+             r.out);
 }
 
 // Selectors by content on the relay: it reads each datagram with the key

@@ -242,8 +242,8 @@ bool Connection::credit_held(Instant now) {
   return true;
 }
 
-// The violation script (connection/violation.hpp): once, in the first
-// 1-RTT packet after the handshake is confirmed.
+// The violation script (connection/violation.hpp): once, at the end of the
+// first 1-RTT packet after the handshake is confirmed that has room for it.
 void Connection::add_violation(PendingPacket& out, size_t budget) {
   if (violation_sent_ || config_.violation == Violation::none || !handshake_confirmed_ ||
       config_.violation == Violation::path_challenge_in_handshake || in_transport_parameters(config_.violation))
@@ -267,7 +267,6 @@ void Connection::add_app_frames(Instant now, size_t budget, PendingPacket& out) 
     emit(out, HandshakeDoneFrame{}, SentControl{HandshakeDoneFrame{}});
     handshake_done_pending_ = false;
   }
-  add_violation(out, budget);
   while (!path_responses_.empty() && fits(PathResponseFrame{path_responses_.front()})) {
     emit(out, PathResponseFrame{path_responses_.front()}, std::nullopt);
     path_responses_.pop_front();
@@ -287,6 +286,8 @@ void Connection::add_app_frames(Instant now, size_t budget, PendingPacket& out) 
     streams_.write_max_streams(sink);
   // What fell due after the release waits a delay of its own.
   if (credit_released_ && !streams_.credit_due()) credit_released_ = false;
+  // Last, so that a receiver that cannot parse past it loses nothing else.
+  add_violation(out, budget);
 }
 
 std::optional<Bytes> Connection::build_close_datagram(Instant now) {
