@@ -547,17 +547,25 @@ BOOST_AUTO_TEST_CASE(conform_scripted_by_the_quic_knobs_provokes_what_is_judged,
   BOOST_TEST(contains(ngtcp2.at("headline"), "never raised; no STREAMS_BLOCKED 10 sent"), ngtcp2.at("headline"));
 }
 
-// tshark's `field` of every frame matching `filter` in each capture of the
-// client's connections (client.pcap, client-2.pcap, ...: a browser may open
-// several) in `run_dir`, decrypted with its keys.log.
+// tshark's `fields` (tab-separated) of every frame matching `filter` in
+// `run_dir`'s capture `pcap`, decrypted with the run's keys.log, a line per
+// frame.
+std::string tshark_fields(const std::string& run_dir, const std::string& pcap, const std::string& filter,
+                          const std::vector<std::string>& fields) {
+  std::vector<std::string> args = {"-n", "-r", run_dir + "/" + pcap, "-o", "tls.keylog_file:" + run_dir + "/keys.log",
+                                   "-Y", filter, "-T", "fields"};
+  for (const auto& f : fields) args.insert(args.end(), {"-e", f});
+  return run_program("/usr/bin/tshark", args).out;
+}
+
+// The same over each capture of the client's connections (client.pcap,
+// client-2.pcap, ...: a browser may open several).
 std::string client_frames(const std::string& run_dir, const std::string& filter, const std::string& field) {
   std::string out;
   for (const auto& f : fs::directory_iterator(run_dir)) {
     const std::string name = f.path().filename().string();
     if (!name.starts_with("client") || f.path().extension() != ".pcap") continue;
-    out += run_program("/usr/bin/tshark", {"-n", "-r", f.path().string(), "-o", "tls.keylog_file:" + run_dir + "/keys.log",
-                                           "-Y", filter, "-T", "fields", "-e", field})
-               .out;
+    out += tshark_fields(run_dir, name, filter, {field});
   }
   return out;
 }
@@ -743,12 +751,8 @@ BOOST_AUTO_TEST_CASE(stale_acks_leave_third_party_probes_backing_off, *needs_pee
   BOOST_TEST(case_named(report, ids[1]).at("status") == "PASS", r.out);
   // One value per matching frame of the server's capture.
   auto values = [&](const std::string& id, const std::string& filter, const std::string& field) {
-    const std::string run = dir + "/out/" + id;
     std::vector<double> out;
-    std::istringstream in(run_program("/usr/bin/tshark", {"-n", "-r", run + "/server.pcap", "-o",
-                                                          "tls.keylog_file:" + run + "/keys.log", "-Y", filter, "-T",
-                                                          "fields", "-e", field})
-                              .out);
+    std::istringstream in(tshark_fields(dir + "/out/" + id, "server.pcap", filter, {field}));
     for (std::string line; std::getline(in, line);) out.push_back(std::stod(line));
     return out;
   };
@@ -795,11 +799,8 @@ BOOST_AUTO_TEST_CASE(third_party_servers_answer_violations_with_the_rfc_code, *n
   const json report = json::parse(read_file(dir + "/r.json"));
   for (const auto& id : ids) {
     BOOST_TEST(case_named(report, id).at("status") == "PASS", id << ": " << r.out);
-    const std::string run = dir + "/out/" + id;
     auto fields = [&](const std::string& field) {
-      return run_program("/usr/bin/tshark", {"-n", "-r", run + "/server.pcap", "-o", "tls.keylog_file:" + run + "/keys.log",
-                                             "-Y", "quic.short", "-T", "fields", "-e", "ip.src", "-e", field})
-          .out;
+      return tshark_fields(dir + "/out/" + id, "server.pcap", "quic.short", {"ip.src", field});
     };
     // Whether a packet from the client has `value` among its `field` values.
     auto from_client = [&](const std::string& field, const std::string& value) {
@@ -846,10 +847,7 @@ BOOST_AUTO_TEST_CASE(violations_third_party_servers_answer_otherwise, *needs_pee
                       "transport closes seen: server PROTOCOL_VIOLATION"),
              r.out);
   auto tshark = [&](const std::string& id, const std::string& filter, const std::string& field) {
-    const std::string run = dir + "/out/" + id;
-    return run_program("/usr/bin/tshark", {"-n", "-r", run + "/server.pcap", "-o", "tls.keylog_file:" + run + "/keys.log",
-                                           "-Y", filter, "-T", "fields", "-e", field})
-        .out;
+    return tshark_fields(dir + "/out/" + id, "server.pcap", filter, {field});
   };
   BOOST_TEST(tshark(quic_go, "ip.src == 127.0.0.1 && quic.frame_type == 0x18", "quic.nci.connection_id.length") == "0\n");
   BOOST_TEST(tshark(quic_go, "quic.frame_type == 0x1c", "frame.number").empty());
@@ -859,10 +857,7 @@ BOOST_AUTO_TEST_CASE(violations_third_party_servers_answer_otherwise, *needs_pee
   // first 1-RTT packet, goes on reading the response and closes later with
   // STREAM_STATE_ERROR (5), not FRAME_ENCODING_ERROR (RFC 9000 §12.4).
   const auto client_capture = [&](const std::string& filter, const std::string& field) {
-    const std::string run = dir + "/out/" + ngtcp2_client;
-    return run_program("/usr/bin/tshark", {"-n", "-r", run + "/client.pcap", "-o", "tls.keylog_file:" + run + "/keys.log",
-                                           "-Y", filter, "-T", "fields", "-e", field})
-        .out;
+    return tshark_fields(dir + "/out/" + ngtcp2_client, "client.pcap", filter, {field});
   };
   BOOST_TEST(!client_capture("ip.src == 127.0.0.2 && quic.frame_type == 0x3e", "frame.number").empty());
   BOOST_TEST(client_capture("ip.src == 127.0.0.1 && quic.frame_type == 0x1c", "quic.cc.error_code") == "5\n");
@@ -897,9 +892,7 @@ matrix = { "server.implementation" = ["ngtcp2", "quic-go"] }
   const auto r = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/r.json", "-j", "2"}, ".", {kPluginPath});
   BOOST_TEST(r.exit_code == 0, r.out + r.err);
   auto tshark = [](const std::string& run, const std::string& pcap, const std::string& filter, const std::string& field) {
-    return run_program("/usr/bin/tshark", {"-n", "-r", run + "/" + pcap, "-o", "tls.keylog_file:" + run + "/keys.log", "-Y",
-                                           filter, "-T", "fields", "-e", field})
-        .out;
+    return tshark_fields(run, pcap, filter, {field});
   };
   auto lines = [](const std::string& text) { return std::count(text.begin(), text.end(), '\n'); };
   for (const std::string server : {"ngtcp2", "quic-go"}) {

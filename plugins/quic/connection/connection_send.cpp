@@ -213,14 +213,8 @@ bool Connection::build_payload(Instant now, Space s, size_t budget, PendingPacke
   // The path_challenge_in_handshake violation rides the first Handshake
   // packet that carries CRYPTO (a client's Finished, a server's flight).
   if (s == Space::handshake && !violation_sent_ && config_.violation == Violation::path_challenge_in_handshake &&
-      !out.payload.empty()) {
-    const auto frames = violation_frames(config_.violation, config_.is_server);
-    if (frames && out.payload.size() + frames->size() <= content_budget) {
-      out.payload.insert(out.payload.end(), frames->begin(), frames->end());
-      out.ack_eliciting = true;
-      violation_sent_ = true;
-    }
-  }
+      !out.payload.empty())
+    append_violation_frames(out, content_budget);
   if (probe && !out.ack_eliciting && out.payload.size() + 1 <= content_budget)
     emit(out, PingFrame{}, std::nullopt);  // RFC 9002 §6.2.4: a probe must elicit an ACK
   if (ack && ack_size <= budget && (sp.acks.ack_due() || !out.payload.empty())) {
@@ -253,7 +247,12 @@ void Connection::add_violation(PendingPacket& out, size_t budget) {
     violation_sent_ = true;
     return;
   }
-  // A packet without room for it leaves it to the next.
+  append_violation_frames(out, budget);
+}
+
+// The violation's frames at the end of `out`, when it has them and room for
+// them; a packet without room leaves them to the next.
+void Connection::append_violation_frames(PendingPacket& out, size_t budget) {
   const auto frames = violation_frames(config_.violation, config_.is_server);
   if (!frames || out.payload.size() + frames->size() > budget) return;
   out.payload.insert(out.payload.end(), frames->begin(), frames->end());
