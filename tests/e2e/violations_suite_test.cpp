@@ -56,4 +56,40 @@ BOOST_AUTO_TEST_CASE(every_violation_is_answered_and_every_mutant_killed, *needs
   BOOST_TEST(contains(fields("reserved-bits-set-from-client", "quic.cc.error_code"), "127.0.0.2\t10\n"));
 }
 
+// A malformed list of codes is bad input, refused before anything runs at
+// the parameter's position, with every other problem of the file.
+BOOST_AUTO_TEST_CASE(a_malformed_error_list_is_exit_2_at_its_position) {
+  const std::string dir = scratch_dir("violations-bad-error");
+  const std::string suite = write_file(dir + "/bad.toml", R"toml([[case]]
+id = "bad/error-list"
+rfc = "9000§19.20"
+requirement = "A server MUST treat receipt of a HANDSHAKE_DONE frame as a connection error of type PROTOCOL_VIOLATION"
+plugin = "quic"
+scenario = "handshake"
+client = { violation = "handshake_done_from_client" }
+
+  [[case.expect]]
+  check = "connection_closed_with"
+  by = "server"
+  error = "PROTOCOL_VIOLATION|"
+
+  [[case.expect]]
+  check = "connection_closed_with"
+  by = "server"
+  error = "NOT_A_CODE|PROTOCOL_VIOLATION"
+
+  [[case.mutant]]
+  server = { violations_answered = "ignored" }
+  fails = ["connection_closed_with"]
+)toml");
+  auto r = run_conform({"list", suite}, ".", {kPluginPath});
+  BOOST_TEST(r.exit_code == 2, r.out << r.err);
+  BOOST_TEST(contains(r.err, suite + ":12:11: parameter 'error' of check 'connection_closed_with': error "
+                                     "\"PROTOCOL_VIOLATION|\" has an empty alternative"),
+             r.err);
+  BOOST_TEST(contains(r.err, suite + ":17:11: parameter 'error' of check 'connection_closed_with': error "
+                                     "\"NOT_A_CODE\" is neither an RFC 9000 §20.1 name nor a number"),
+             r.err);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -162,6 +162,14 @@ class Check {
   /// how a capture from elsewhere is judged; nullopt for one that reads
   /// only what any capture shows as such (counts, sizes, frames' contents).
   virtual std::optional<VantageNeed> vantage_need() const { return std::nullopt; }
+  /// A parameter value its type allows but the check cannot judge with (a
+  /// malformed list in a string): the parameter's name and why. The suite
+  /// loader refuses the case at that parameter's position (exit 2).
+  struct ParamProblem {
+    std::string param;
+    std::string why;
+  };
+  virtual std::optional<ParamProblem> param_problem(const ValueMap&) const { return std::nullopt; }
 };
 
 }  // namespace conform

@@ -322,6 +322,11 @@ std::optional<ExpectDecl> read_expect(CaseWalk& cx, const toml::table& table) {
   e.params = with_defaults(specs, read_values(table, specs, "parameter of check '" + e.check + "':",
                                               cx.problems, {"check", "level", "may_be_unexercised", "applies_offline"}));
   read_expect_verdict_keys(cx, table, e);
+  if (const auto problem = check->param_problem(e.params)) {
+    const toml::node* at = table.get(problem->param);
+    cx.problems.add(at ? at->source() : check_node->source(),
+                    "parameter '" + problem->param + "' of check '" + e.check + "': " + problem->why);
+  }
   for (const auto& spec : specs)
     if (!e.params.count(spec.name) && !table.contains(spec.name))
       cx.problems.add(check_node->source(),

@@ -20,6 +20,26 @@ std::string trimmed(const std::string& s) {
   return s.substr(first, s.find_last_not_of(' ') - first + 1);
 }
 
+// The codes `spec` allows, alternatives separated by |; nullopt with
+// `problem` set when one is empty or neither a name nor a number.
+std::optional<std::vector<std::pair<std::uint64_t, std::uint64_t>>> error_ranges(const std::string& spec,
+                                                                                 std::string& problem) {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
+  for (std::size_t from = 0; from <= spec.size();) {
+    const std::size_t bar = std::min(spec.find('|', from), spec.size());
+    const std::string one = trimmed(spec.substr(from, bar - from));
+    const auto range = error_range(one);
+    if (!range) {
+      problem = one.empty() ? fmt::format("error \"{}\" has an empty alternative", spec)
+                            : fmt::format("error \"{}\" is neither an RFC 9000 §20.1 name nor a number", one);
+      return std::nullopt;
+    }
+    ranges.push_back(*range);
+    from = bar + 1;
+  }
+  return ranges;
+}
+
 class ConnectionClosedWith final : public QuicCheck {
  public:
   std::string name() const override { return "connection_closed_with"; }
@@ -37,23 +57,23 @@ class ConnectionClosedWith final : public QuicCheck {
 
   std::vector<ScenarioParam> scenario_params() const override { return {{"error", ScenarioPart::induced_fault}}; }
 
+  std::optional<ParamProblem> param_problem(const ValueMap& params) const override {
+    std::string problem;
+    if (error_ranges(value_or<std::string>(params, "error", ""), problem)) return std::nullopt;
+    return ParamProblem{"error", problem};
+  }
+
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const auto by = value_or<std::string>(input.params, "by", "any");
     const auto spec = value_or<std::string>(input.params, "error", "");
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
-    for (std::size_t from = 0; from <= spec.size();) {
-      const std::size_t bar = std::min(spec.find('|', from), spec.size());
-      const std::string one = trimmed(spec.substr(from, bar - from));
-      const auto range = error_range(one);
-      if (!range) return {Verdict::fail, fmt::format("error \"{}\" is neither an RFC 9000 §20.1 name nor a number", one), {}};
-      ranges.push_back(*range);
-      from = bar + 1;
-    }
+    std::string problem;
+    const auto ranges = error_ranges(spec, problem);
+    if (!ranges) return {Verdict::fail, problem, {}};
     CheckResult r;
     std::vector<std::string> seen;
     std::string found;
     for_each_close(run, by, [&](const Judged& j, Side side, const CloseSeen& c) {
-      const bool match = std::any_of(ranges.begin(), ranges.end(), [&](const auto& range) {
+      const bool match = std::any_of(ranges->begin(), ranges->end(), [&](const auto& range) {
         return c.frame.error_code >= range.first && c.frame.error_code <= range.second;
       });
       seen.push_back(fmt::format("{} {} at frame {}", to_string(side), error_name(c.frame.error_code), c.at.frame));
