@@ -31,7 +31,7 @@ BOOST_AUTO_TEST_CASE(every_violation_is_answered_and_every_mutant_killed, *needs
                        {kPluginPath});
   BOOST_TEST(r.exit_code == 0, r.out << r.err);
   const auto report = nlohmann::json::parse(read_file(dir + "/report.json"));
-  BOOST_TEST(report["cases"].size() == 35u);
+  BOOST_TEST(report["cases"].size() == 40u);
   for (const auto& c : report["cases"]) {
     BOOST_TEST(c["status"] == "PASS", c["id"] << ": " << c["headline"]);
     BOOST_TEST(c["mutants"].size() == 1u, c["id"]);
@@ -39,10 +39,10 @@ BOOST_AUTO_TEST_CASE(every_violation_is_answered_and_every_mutant_killed, *needs
   }
   // tshark's 1-RTT frame types (decimal, one line a packet), the close codes
   // and the reserved bits, in server.pcap.
-  auto fields = [&](const std::string& id, const std::string& field) {
+  auto fields = [&](const std::string& id, const std::string& field, const std::string& filter = "quic.short") {
     const std::string run = dir + "/out/violation/" + id;
     return run_program("/usr/bin/tshark", {"-n", "-r", run + "/server.pcap", "-o", "tls.keylog_file:" + run + "/keys.log",
-                                           "-Y", "quic.short", "-T", "fields", "-e", "ip.src", "-e", field})
+                                           "-Y", filter, "-T", "fields", "-e", "ip.src", "-e", field})
         .out;
   };
   // The client's HANDSHAKE_DONE (30), then the server's close 0x0a.
@@ -54,6 +54,19 @@ BOOST_AUTO_TEST_CASE(every_violation_is_answered_and_every_mutant_killed, *needs
   // The client's reserved bits (3), then the server's close 0x0a.
   BOOST_TEST(contains(fields("reserved-bits-set-from-client", "quic.short.reserved"), "127.0.0.1\t3\n"));
   BOOST_TEST(contains(fields("reserved-bits-set-from-client", "quic.cc.error_code"), "127.0.0.2\t10\n"));
+  // The server's 1-RTT packet of 29 bytes: 1 + its 8-byte connection ID + a
+  // 4-byte packet number + the 16-byte AEAD tag, so no frames (tshark
+  // cannot decrypt an empty payload, "ciphertext is too short"); then the
+  // client's close 0x0a.
+  BOOST_TEST(contains(fields("packet-without-frames-from-server", "quic.packet_length"), "127.0.0.2\t29\n"));
+  BOOST_TEST(contains(fields("packet-without-frames-from-server", "quic.cc.error_code"), "127.0.0.1\t10,10\n"));
+  // The client's ClientHello carries preferred_address; the server closes
+  // with 0x08 (TRANSPORT_PARAMETER_ERROR) before 1-RTT.
+  BOOST_TEST(contains(fields("preferred-address-from-client", "tls.quic.parameter.preferred_address.ipv4address",
+                             "tls.handshake.type == 1"),
+                      "127.0.0.1\t127.0.0.1\n"));
+  BOOST_TEST(contains(fields("preferred-address-from-client", "quic.cc.error_code", "quic.cc.error_code"),
+                      "127.0.0.2\t8\n"));
 }
 
 // A malformed list of codes is bad input, refused before anything runs at

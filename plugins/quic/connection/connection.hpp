@@ -182,6 +182,7 @@ class Connection {
   void add_app_frames(Instant now, size_t budget, PendingPacket& out);
   void add_violation(PendingPacket& out, size_t budget);
   void append_violation_frames(PendingPacket& out, size_t budget);
+  std::optional<Bytes> frameless_packet_datagram(Instant now);
   /// Whether credit_delay_ms holds the credit that is due back at `now`;
   /// arms the hold when credit falls due.
   bool credit_held(Instant now);

@@ -154,9 +154,9 @@ void Connection::process_packet(Instant now, const PacketHeader& h, std::span<ui
 
 Status<> Connection::process_payload(Instant now, Space s, PacketType type, ByteView payload,
                                      bool& eliciting, bool& fresh) {
-  if (payload.empty()) return violation("packet without frames");  // §12.4
   // The violations_answered fault drops what breaks a rule and goes on.
   const bool ignore = config_.violations_answered == ViolationAnswer::ignored;
+  if (payload.empty() && !ignore) return violation("packet without frames");  // §12.4
   Reader r(payload);
   while (!r.empty()) {
     auto f = decode_frame(r);

@@ -71,6 +71,7 @@ std::optional<Bytes> Connection::poll_transmit(Instant now) {
   if (!tls_) return std::nullopt;  // a server before the first Initial
   if (!flight_hold_until_.is_never() && now < flight_hold_until_) return std::nullopt;
   if (auto probe = mtu_probe_datagram(now)) return probe;
+  if (auto frameless = frameless_packet_datagram(now)) return frameless;
 
   size_t limit = max_datagram_;
   size_t budget = std::numeric_limits<size_t>::max();  // what the amplification limit leaves
@@ -248,6 +249,23 @@ void Connection::add_violation(PendingPacket& out, size_t budget) {
     return;
   }
   append_violation_frames(out, budget);
+}
+
+// The packet_without_frames violation: a 1-RTT packet whose payload is
+// empty, alone in its datagram since nothing may follow a short header.
+// Its 4-byte packet number leaves the 16-byte header-protection sample
+// (RFC 9001 §5.4.2) in the AEAD tag.
+std::optional<Bytes> Connection::frameless_packet_datagram(Instant now) {
+  PacketSpace& sp = space(Space::application);
+  if (violation_sent_ || config_.violation != Violation::packet_without_frames || !handshake_confirmed_ ||
+      sp.discarded || !sp.tx)
+    return std::nullopt;
+  violation_sent_ = true;
+  std::vector<PendingPacket> packets(1);
+  packets[0].space = Space::application;
+  packets[0].pn = sp.next_pn;
+  packets[0].pn_len = 4;
+  return seal_datagram(now, packets);
 }
 
 // The violation's frames at the end of `out`, when it has them and room for

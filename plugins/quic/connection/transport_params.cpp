@@ -53,6 +53,7 @@ Bytes encode_transport_parameters(const TransportParameters& tp) {
     w.varint(id::no_migration);
     w.varint(0);
   }
+  if (tp.preferred_address) put_bytes(w, id::preferred_address, *tp.preferred_address);
   if (tp.active_connection_id_limit != d.active_connection_id_limit) put_int(w, id::cid_limit, tp.active_connection_id_limit);
   if (tp.initial_source_connection_id) put_bytes(w, id::iscid, tp.initial_source_connection_id->view());
   if (tp.retry_source_connection_id) put_bytes(w, id::rscid, tp.retry_source_connection_id->view());
@@ -104,7 +105,7 @@ Result<TransportParameters> decode_transport_parameters(ByteView data, bool from
       case id::ack_delay_exp: ok = integer() && n <= 20; tp.ack_delay_exponent = n; break;
       case id::max_ack_delay: ok = integer() && n < (1u << 14); tp.max_ack_delay_ms = n; break;
       case id::no_migration: ok = value.empty(); tp.disable_active_migration = true; break;
-      case id::preferred_address: break;  // accepted, not used: we never migrate
+      case id::preferred_address: tp.preferred_address = Bytes(value.begin(), value.end()); break;  // not used: we never migrate
       case id::cid_limit: ok = integer() && n >= 2; tp.active_connection_id_limit = n; break;
       case id::iscid: ok = cid(tp.initial_source_connection_id); break;
       case id::rscid: ok = cid(tp.retry_source_connection_id); break;

@@ -25,6 +25,7 @@ struct TransportParameters {
   uint64_t ack_delay_exponent = 3;                                  // 0x0a, <= 20
   uint64_t max_ack_delay_ms = 25;                                   // 0x0b, < 2^14
   bool disable_active_migration = false;                            // 0x0c
+  std::optional<Bytes> preferred_address;                           // 0x0d, server only, kept as sent
   uint64_t active_connection_id_limit = 2;                          // 0x0e, >= 2
   std::optional<ConnectionId> initial_source_connection_id;         // 0x0f
   std::optional<ConnectionId> retry_source_connection_id;           // 0x10, server only

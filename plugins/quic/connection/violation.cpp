@@ -6,6 +6,26 @@
 
 namespace conform::quic {
 
+namespace {
+
+// A well-formed preferred_address (§18.2): 127.0.0.1:4433, [::1]:4433, an
+// 8-byte connection ID and a stateless reset token.
+Bytes preferred_address_value() {
+  Bytes out;
+  Writer w(out);
+  for (uint8_t b : {127, 0, 0, 1}) w.u8(b);
+  w.uint(4433, 2);
+  for (int i = 0; i < 15; ++i) w.u8(0);
+  w.u8(1);
+  w.uint(4433, 2);
+  w.u8(8);
+  for (int i = 0; i < 8; ++i) w.u8(static_cast<uint8_t>(0xd0 + i));
+  for (int i = 0; i < 16; ++i) w.u8(static_cast<uint8_t>(0x5a));
+  return out;
+}
+
+}  // namespace
+
 std::optional<Bytes> violation_frames(Violation v, bool is_server) {
   if (v == Violation::none || v == Violation::reserved_bits_set || in_transport_parameters(v)) return std::nullopt;
   Bytes out;
@@ -90,6 +110,9 @@ bool in_transport_parameters(Violation v) {
     case Violation::max_ack_delay_2_14:
     case Violation::max_udp_payload_size_below_1200:
     case Violation::stateless_reset_token_from_client:
+    case Violation::original_destination_connection_id_from_client:
+    case Violation::retry_source_connection_id_from_client:
+    case Violation::preferred_address_from_client:
     case Violation::initial_source_connection_id_missing:
       return true;
     default:
@@ -104,6 +127,17 @@ void break_transport_parameters(Violation v, bool is_server, TransportParameters
     case Violation::max_udp_payload_size_below_1200: tp.max_udp_payload_size = 1199; break;
     case Violation::stateless_reset_token_from_client:
       if (!is_server) tp.stateless_reset_token.emplace().fill(0x5a);
+      break;
+    // A server-only parameter from a client: the values are well formed, so
+    // only §18.2's "a client MUST NOT include" is broken.
+    case Violation::original_destination_connection_id_from_client:
+      if (!is_server) tp.original_destination_connection_id = *tp.initial_source_connection_id;
+      break;
+    case Violation::retry_source_connection_id_from_client:
+      if (!is_server) tp.retry_source_connection_id = *tp.initial_source_connection_id;
+      break;
+    case Violation::preferred_address_from_client:
+      if (!is_server) tp.preferred_address = preferred_address_value();
       break;
     case Violation::initial_source_connection_id_missing: tp.initial_source_connection_id.reset(); break;
     default: break;

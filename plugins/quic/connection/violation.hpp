@@ -46,6 +46,8 @@ enum class Violation : uint8_t {
   new_connection_id_zero_length,
   /// PATH_CHALLENGE in a Handshake packet, its first one (§12.4).
   path_challenge_in_handshake,
+  /// A 1-RTT packet with no frames, in a datagram of its own (§12.4).
+  packet_without_frames,
   // Transport parameters (§18.2, §7.4), in its first flight:
   /// ack_delay_exponent 21 (values above 20 are invalid).
   ack_delay_exponent_above_20,
@@ -55,6 +57,12 @@ enum class Violation : uint8_t {
   max_udp_payload_size_below_1200,
   /// A client's stateless_reset_token, a server-only parameter.
   stateless_reset_token_from_client,
+  /// A client's original_destination_connection_id, a server-only parameter.
+  original_destination_connection_id_from_client,
+  /// A client's retry_source_connection_id, a server-only parameter.
+  retry_source_connection_id_from_client,
+  /// A client's preferred_address, a server-only parameter.
+  preferred_address_from_client,
   /// No initial_source_connection_id (§7.3).
   initial_source_connection_id_missing,
 };
