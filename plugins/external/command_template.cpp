@@ -37,6 +37,7 @@ const std::vector<std::pair<std::string, std::string>>& placeholders() {
       {"expect_uni", "client: peer-opened unidirectional streams to read before closing (else 0)"},
       {"expect_bidi", "client: peer-opened bidirectional streams to read before closing (else 0)"},
       {"stream_bytes", "bytes on each stream this role opens (stream scenarios)"},
+      {"workload", "what the pair plays the scenario in, http3 or raw-quic: for a program that speaks both"},
       {"peers", "the build's peers folder: npm-installed stacks and their scripts (scripts/setup.sh)"},
   };
   return list;

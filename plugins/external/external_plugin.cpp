@@ -171,9 +171,9 @@ class ExternalPlugin final : public Plugin {
       r.problem = "profile '" + name + "' (" + r.profile->file + ") declares no [" + role + "]";
       return r;
     }
-    if (r.profile->workload != workload_of(s.scenario)) {
-      r.problem = "profile '" + name + "' speaks the " + to_string(r.profile->workload) + " workload, scenario '" +
-                  s.scenario + "' needs " + to_string(workload_of(s.scenario));
+    if (!pair_workload(s.scenario, r.profile->workloads, workloads_of(s.scenario))) {
+      r.problem = "profile '" + name + "' speaks the " + to_string(r.profile->workloads) + " workload, scenario '" +
+                  s.scenario + "' needs " + to_string(workloads_of(s.scenario));
       return r;
     }
     if (role == "server" && value_or<std::int64_t>(s.params, "reserved_uni", 0) > 0 &&
@@ -194,6 +194,19 @@ class ExternalPlugin final : public Plugin {
     r.program = find_command(*command, tools_dir(), what, r.problem);
     r.installed = !r.program.empty();
     return r;
+  }
+
+  // Why the pair cannot play the scenario: no workload both speak, or one
+  // the scenario's parameters ask what it does not have.
+  static std::string workload_problem(const CaseSettings& s, const Resolved& client, const Resolved& server,
+                                      const std::optional<Workload>& w) {
+    if (!w)
+      return "client '" + client.profile->name + "' speaks the " + to_string(client.profile->workloads) +
+             " workload, server '" + server.profile->name + "' the " + to_string(server.profile->workloads) +
+             ": no workload of scenario '" + s.scenario + "' in common";
+    if (*w == Workload::raw_quic && value_or<std::int64_t>(s.params, "reserved_uni", 0) > 0)
+      return "reserved_uni asks for HTTP/3 stream types, but this pair plays request-response in raw QUIC";
+    return {};
   }
 
   // Which key logs the captures decrypt with, said in the case log; why not
@@ -281,6 +294,11 @@ class ExternalPlugin final : public Plugin {
         ctx.log("external: " + r->problem);
         return r->installed ? RunOutcome{RunOutcome::Status::unsupported, r->problem} : missing_peer(r->problem);
       }
+    const auto workload = pair_workload(s.scenario, client.profile->workloads, server.profile->workloads);
+    if (auto why = workload_problem(s, client, server, workload); !why.empty()) {
+      ctx.log("external: " + why);
+      return {RunOutcome::Status::unsupported, why};
+    }
     if (auto why = key_log_sources(ctx, client, server); !why.empty()) {
       ctx.log("external: " + why);
       return {RunOutcome::Status::unsupported, why};
@@ -293,7 +311,7 @@ class ExternalPlugin final : public Plugin {
                 ? "external: in a private network namespace whose only interface is loopback"
                 : "external: no private network namespace (" + network.problem() +
                       "): the programs run on the host's loopback, 127.0.0.1 only");
-    RunFacts facts{ctx.artifact_dir(), 0, {}, tools_dir()};
+    RunFacts facts{ctx.artifact_dir(), 0, {}, tools_dir(), *workload};
     const std::string& dir = facts.dir;
     fs::create_directories(dir + "/htdocs");
     // Only a program that downloads gets a folder to download into.

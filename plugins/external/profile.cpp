@@ -165,6 +165,26 @@ void read_flag(const toml::table& t, const char* key, const std::string& role, c
     problems.add(node->source(), role + "." + key + " must be true or false" + what);
 }
 
+// `workload`: "http3", "raw-quic", or a list of them (a program that
+// speaks both, such as conform-quic's --workload).
+void read_workloads(const toml::node& node, std::vector<Workload>& out, FileProblems& problems) {
+  const std::string bad = "'workload' must be \"http3\", \"raw-quic\" or a list of them";
+  std::vector<const toml::node*> items;
+  if (const auto* list = node.as_array())
+    for (const toml::node& item : *list) items.push_back(&item);
+  else
+    items.push_back(&node);
+  std::vector<Workload> read;
+  for (const toml::node* item : items) {
+    const auto* text = item->as_string();
+    const auto w = text ? workload_named(text->get()) : std::nullopt;
+    if (!w) return problems.add(item->source(), bad);
+    if (std::find(read.begin(), read.end(), *w) == read.end()) read.push_back(*w);
+  }
+  if (read.empty()) return problems.add(node.source(), bad);
+  out = std::move(read);
+}
+
 std::optional<RoleCommand> read_role(const toml::table& root, const std::string& role, FileProblems& problems) {
   const toml::node* node = root.get(role);
   if (!node) return std::nullopt;
@@ -238,14 +258,7 @@ void load_profile_file(const std::string& path, ProfileSet& set) {
       else
         problems.add(summary->source(), "'summary' must be a string");
     }
-    if (const toml::node* workload = head->get("workload")) {
-      const auto* text = workload->as_string();
-      const auto w = text ? workload_named(text->get()) : std::nullopt;
-      if (w)
-        p.workload = *w;
-      else
-        problems.add(workload->source(), "'workload' must be \"http3\" or \"raw-quic\"");
-    }
+    if (const toml::node* workload = head->get("workload")) read_workloads(*workload, p.workloads, problems);
   }
   p.client = read_role(root, "client", problems);
   p.server = read_role(root, "server", problems);

@@ -54,7 +54,8 @@ struct RoleCommand : Command {
 struct Profile {
   std::string name;
   std::string summary;
-  Workload workload = Workload::http3;
+  /// What its programs speak, in the order given.
+  std::vector<Workload> workloads = {Workload::http3};
   std::string file;
   std::optional<RoleCommand> client, server;
   const std::optional<RoleCommand>& role(const std::string& r) const { return r == "client" ? client : server; }

@@ -33,8 +33,9 @@ std::map<std::string, std::string> values_for(const conform::CaseSettings& s, co
   // still works.
   const std::int64_t limit_ms = value_or<std::int64_t>(s.params, "time_limit_ms", 20000) +
                                 (role == "server" ? kServerStartLimit.count() : 0);
-  std::map<std::string, std::string> values = stream_work(s, role);
-  values.insert({{"address", "127.0.0.1"},
+  std::map<std::string, std::string> values = stream_work(s, role, facts.workload);
+  values.insert({{"workload", to_string(facts.workload)},
+                 {"address", "127.0.0.1"},
                  {"port", std::to_string(facts.port)},
                  {"authority", authority},
                  {"url", "https://" + authority + "/response.bin"},

@@ -30,6 +30,8 @@ struct RunFacts {
   std::uint16_t port = 0;
   std::string spki_sha256;
   std::string tools;
+  /// What the pair plays the scenario in (pair_workload).
+  Workload workload = Workload::http3;
 };
 
 /// The placeholder values of `role` (command_template.hpp lists them).

@@ -1,6 +1,8 @@
 // Scenario declarations and the stream work they give each role.
 #include "workload.hpp"
 
+#include <algorithm>
+
 namespace external {
 namespace {
 
@@ -60,7 +62,9 @@ std::vector<ScenarioSpec> scenarios() {
   return {
       {"request-response",
        "the client fetches a response_bytes file `requests` times over one connection (HTTP/3, as the "
-       "profile's programs do), concurrently as the server's stream limit allows; the server serves it",
+       "profile's programs do), concurrently as the server's stream limit allows; the server serves it. Between "
+       "programs that speak no HTTP/3 in common but raw QUIC, each request is a bidirectional stream of "
+       "response_bytes that the server answers with as many (the raw-QUIC workload)",
        {{"requests", ValueType::integer, Value{std::int64_t{10}}, "requests on one connection", {}, 1, 100000},
         {"response_bytes", ValueType::integer, Value{std::int64_t{1000}}, "size of each response body, bytes", {},
          0, std::int64_t{1} << 32},
@@ -90,14 +94,38 @@ std::vector<ScenarioSpec> scenarios() {
   };
 }
 
-Workload workload_of(const std::string& scenario) {
-  return scenario == "request-response" ? Workload::http3 : Workload::raw_quic;
+std::vector<Workload> workloads_of(const std::string& scenario) {
+  if (scenario == "request-response") return {Workload::http3, Workload::raw_quic};
+  return {Workload::raw_quic};
 }
 
-std::map<std::string, std::string> stream_work(const CaseSettings& s, const std::string& role) {
+std::string to_string(const std::vector<Workload>& list) {
+  std::string text;
+  for (Workload w : list) text += (text.empty() ? "" : " or ") + std::string(to_string(w));
+  return text;
+}
+
+std::optional<Workload> pair_workload(const std::string& scenario, const std::vector<Workload>& client,
+                                      const std::vector<Workload>& server) {
+  auto speaks = [](const std::vector<Workload>& list, Workload w) {
+    return std::find(list.begin(), list.end(), w) != list.end();
+  };
+  for (Workload w : workloads_of(scenario))
+    if (speaks(client, w) && speaks(server, w)) return w;
+  return std::nullopt;
+}
+
+std::map<std::string, std::string> stream_work(const CaseSettings& s, const std::string& role, Workload w) {
   std::map<std::string, std::string> work{{"open_uni", "0"},   {"open_bidi", "0"},   {"expect_uni", "0"},
                                           {"expect_bidi", "0"}, {"stream_bytes", "0"}};
-  if (workload_of(s.scenario) != Workload::raw_quic) return work;
+  if (w != Workload::raw_quic) return work;
+  // Request-response in raw QUIC: each request a bidirectional stream of
+  // the client's, its answer as many bytes.
+  if (s.scenario == "request-response") {
+    if (role == "client") work["open_bidi"] = std::to_string(value_or<std::int64_t>(s.params, "requests", 1));
+    work["stream_bytes"] = std::to_string(value_or<std::int64_t>(s.params, "response_bytes", 0));
+    return work;
+  }
   const std::string opener = s.scenario == "streams-toward"
                                  ? other(value_or<std::string>(s.params, "toward", "client"))
                                  : value_or<std::string>(s.params, "held", "client");

@@ -26,14 +26,25 @@ std::optional<Workload> workload_named(const std::string& name);
 /// Every scenario the plugin declares, with its parameters.
 std::vector<conform::ScenarioSpec> scenarios();
 
-/// The workload scenario `name` needs (request-response: http3; the stream
-/// scenarios: raw_quic).
-Workload workload_of(const std::string& scenario);
+/// The workloads `scenario` can be played in, the preferred first:
+/// request-response in HTTP/3, or in raw QUIC between programs that speak
+/// no HTTP/3 (each request a bidirectional stream of response_bytes,
+/// answered with as many); the stream scenarios in raw QUIC.
+std::vector<Workload> workloads_of(const std::string& scenario);
 
-/// The stream work of `role` ("client", "server") in the case, as
-/// placeholder values: open_uni, open_bidi (streams it opens), expect_uni,
-/// expect_bidi (peer-opened streams a client waits for before closing) and
-/// stream_bytes (bytes on each opened stream). All zero in request-response.
-std::map<std::string, std::string> stream_work(const conform::CaseSettings& s, const std::string& role);
+/// "http3", "raw-quic or http3": the workloads in `list`, for messages.
+std::string to_string(const std::vector<Workload>& list);
+
+/// The workload a client speaking `client` and a server speaking `server`
+/// play `scenario` in: the first of workloads_of both speak.
+std::optional<Workload> pair_workload(const std::string& scenario, const std::vector<Workload>& client,
+                                      const std::vector<Workload>& server);
+
+/// The stream work of `role` ("client", "server") in the case, played in
+/// `w`, as placeholder values: open_uni, open_bidi (streams it opens),
+/// expect_uni, expect_bidi (peer-opened streams a client waits for before
+/// closing) and stream_bytes (bytes on each opened stream). All zero in
+/// HTTP/3.
+std::map<std::string, std::string> stream_work(const conform::CaseSettings& s, const std::string& role, Workload w);
 
 }  // namespace external

@@ -213,7 +213,7 @@ BOOST_AUTO_TEST_CASE(profile_format_errors_name_file_and_position) {
                                      {"CONFORM_EXTERNAL_PROFILES=" + dir + "/profiles", "CONFORM_REQUIRE_PEERS=0"});
   BOOST_TEST(r.exit_code == 2, r.out + r.err);
   const std::string file = dir + "/profiles/p.toml";
-  BOOST_TEST(contains(r.err, file + ":3:12: plugin 'external': 'workload' must be \"http3\" or \"raw-quic\""), r.err);
+  BOOST_TEST(contains(r.err, file + ":3:12: plugin 'external': 'workload' must be \"http3\", \"raw-quic\" or a list of them"), r.err);
   BOOST_TEST(contains(r.err, file + ":7:10: plugin 'external': client.keylog must be true or false"), r.err);
   BOOST_TEST(contains(r.err, file + ":8:10: plugin 'external': client.needs item must be a non-empty string"), r.err);
   BOOST_TEST(contains(r.err, file + ":8:14: plugin 'external': client.needs item must be a non-empty string"), r.err);
@@ -230,7 +230,7 @@ BOOST_AUTO_TEST_CASE(missing_packages_and_workload_mismatches_are_unsupported) {
   const auto [r, report] = run_suite("profile-needs-run", std::string("[[case]]\nid = \"raw\"") + kHead + R"toml(
 scenario = "streams-toward"
 server = { implementation = "n" }
-matrix = { "client.implementation" = ["n", "conform"] }
+matrix = { "client.implementation" = ["n", "ngtcp2"] }
 
   [[case.expect]]
   check = "no_connection_error"
@@ -242,9 +242,9 @@ matrix = { "client.implementation" = ["n", "conform"] }
   const std::string missing = (fs::path(CONFORM_PLUGIN_DIR).parent_path() / "peers/node_modules/no-such-package").string();
   BOOST_TEST(needs.at("headline") == "profile 'n' (client): " + missing + " is missing (scripts/setup.sh installs it)",
              needs.dump());
-  const json& http3 = case_named(report, "raw[client.implementation=conform]");
+  const json& http3 = case_named(report, "raw[client.implementation=ngtcp2]");
   BOOST_TEST(http3.at("status") == "UNSUPPORTED");
-  BOOST_TEST(http3.at("headline") == "profile 'conform' speaks the http3 workload, scenario 'streams-toward' needs "
+  BOOST_TEST(http3.at("headline") == "profile 'ngtcp2' speaks the http3 workload, scenario 'streams-toward' needs "
                                      "raw-quic",
              http3.dump());
 }

@@ -81,7 +81,10 @@ async function client(o) {
   clearTimeout(timer);
   if (failures.length > 0) {
     console.error(`bun_h3_peer: ${failures.length} of ${o.requests} requests failed: ${failures[0]}`);
-    process.exit(1);
+    // A connection that failed still has its CONNECTION_CLOSE to send: give
+    // it time to leave before the process ends (loopback).
+    setTimeout(() => process.exit(1), 300);
+    return;
   }
   process.exit(0);
 }

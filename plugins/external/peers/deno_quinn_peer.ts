@@ -111,5 +111,8 @@ try {
   Deno.exit(0);
 } catch (e) {
   console.error(`deno_quinn_peer (${o.role}): ${(e as Error).message}`);
+  // A connection that failed still has its CONNECTION_CLOSE to send: give
+  // it time to leave before the process ends (loopback).
+  await new Promise((resolve) => setTimeout(resolve, 300));
   Deno.exit(1);
 }

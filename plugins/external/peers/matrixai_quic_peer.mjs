@@ -128,6 +128,9 @@ async function client(o) {
   await quic.destroy({ isApp: true, errorCode: 0, force: true });
 }
 
+// How long a failed endpoint lives on so that its close leaves (loopback).
+const kCloseGraceMs = 300;
+
 const o = (() => {
   try {
     return parseOptions(process.argv.slice(2));
@@ -141,6 +144,8 @@ const o = (() => {
   () => process.exit(0),
   (e) => {
     console.error(`matrixai_quic_peer (${o.role}): ${e.message}`);
-    process.exit(1);
+    // A connection that failed (a peer's violation, say) still has its
+    // CONNECTION_CLOSE to send: exiting at once dropped it from the wire.
+    setTimeout(() => process.exit(1), kCloseGraceMs);
   },
 );

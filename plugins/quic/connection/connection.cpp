@@ -185,6 +185,7 @@ Status<> Connection::on_handshake_complete() {
     // RFC 9001 §4.1.2: the server's handshake is confirmed on completion;
     // it tells the client with HANDSHAKE_DONE and drops Handshake keys.
     handshake_confirmed_ = true;
+    push_event(HandshakeConfirmed{});
     handshake_done_pending_ = config_.send_handshake_done;
     discard_space(Space::handshake);
   }

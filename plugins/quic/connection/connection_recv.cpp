@@ -245,6 +245,7 @@ void Connection::on_connection_close(Instant now, const ConnectionCloseFrame& f)
 
 Status<> Connection::on_handshake_done() {
   if (config_.is_server) return violation("HANDSHAKE_DONE from a client", frame_type::handshake_done);  // §19.20
+  if (!handshake_confirmed_) push_event(HandshakeConfirmed{});
   handshake_confirmed_ = true;
   discard_space(Space::handshake);  // RFC 9001 §4.9.2
   return {};

@@ -10,6 +10,9 @@
 namespace conform::quic {
 
 struct HandshakeCompleted {};
+/// The handshake is confirmed (RFC 9001 §4.1.2): at a server when it
+/// completes, at a client when HANDSHAKE_DONE arrives.
+struct HandshakeConfirmed {};
 /// The peer opened a stream (every stream up to this id is opened too).
 struct StreamOpened { StreamId id = 0; };
 /// New data or a FIN can be read.
@@ -28,7 +31,7 @@ struct ConnectionClosed {
   bool application = false;
 };
 
-using Event = std::variant<HandshakeCompleted, StreamOpened, StreamReadable, StreamReset,
+using Event = std::variant<HandshakeCompleted, HandshakeConfirmed, StreamOpened, StreamReadable, StreamReset,
                            StreamStopped, StreamsAvailable, ConnectionClosed>;
 
 /// Errors of the application-facing stream calls.

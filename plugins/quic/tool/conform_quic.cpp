@@ -3,7 +3,8 @@
 //   conform-quic server --listen 127.0.0.1:4433 --cert C --key K [--htdocs D]
 //   conform-quic client https://127.0.0.1:4433/file [-n N] [--output-dir D]
 // Both take --keylog FILE, --pcap FILE, --seed N and every knob of the
-// in-house QUIC (tool/knob_options.hpp). Exit status: 0 success, 1 a failed transfer or
+// in-house QUIC (tool/knob_options.hpp), and --workload raw-quic with the
+// raw-QUIC stream workload's options (tool/raw_app.hpp) in place of HTTP/3. Exit status: 0 success, 1 a failed transfer or
 // connection, 2 bad arguments or unreadable files.
 #include <CLI/CLI.hpp>
 
@@ -18,6 +19,7 @@
 #include "scenarios/knobs.hpp"
 #include "tool/h3_apps.hpp"
 #include "tool/knob_options.hpp"
+#include "tool/raw_app.hpp"
 
 namespace {
 
@@ -32,6 +34,8 @@ void on_signal(int) { g_stop = true; }
 
 struct CommonOptions {
   std::string keylog, pcap;
+  std::string workload = "http3";
+  tool::RawWork raw;
   Config config;
   /// The knobs given on the command line (tool/knob_options.hpp).
   conform::ValueMap knobs;
@@ -53,11 +57,20 @@ void add_common_options(CLI::App& cmd, CommonOptions& o) {
   cmd.add_option("--pcap", o.pcap, "write every datagram sent and received to this pcap")->type_name("FILE");
   cmd.add_option("--seed", o.config.seed, "seed of the connection IDs")->check(kNotNegative)->capture_default_str();
   tool::add_knob_options(cmd, o.knobs);
+  cmd.add_option("--workload", o.workload, "http3, or raw-quic: the raw-QUIC stream workload (ALPN quic, docs/interop.md)")
+      ->check(CLI::IsMember({"http3", "raw-quic"}))->capture_default_str();
+  const auto streams = CLI::Range(uint64_t{0}, uint64_t{1'000'000});
+  cmd.add_option("--open-uni", o.raw.open_uni, "raw-quic: unidirectional streams to open")->check(streams);
+  cmd.add_option("--open-bidi", o.raw.open_bidi, "raw-quic: bidirectional streams to open")->check(streams);
+  cmd.add_option("--bytes", o.raw.bytes, "raw-quic: bytes on each opened stream before its FIN")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 30))->capture_default_str();
 }
 
-// The knobs over the tool's defaults: HTTP/3's ALPN unless --alpn says otherwise.
+bool raw(const CommonOptions& o) { return o.workload == "raw-quic"; }
+
+// The knobs over the tool's defaults: the workload's ALPN unless --alpn says otherwise.
 bool finish_config(CommonOptions& o) {
-  o.config.alpn = {"h3"};
+  o.config.alpn = {raw(o) ? "quic" : "h3"};
   const std::string problem = apply_knobs(o.knobs, o.config);
   if (!problem.empty()) std::fprintf(stderr, "conform-quic: %s\n", problem.c_str());
   return problem.empty();
@@ -112,7 +125,8 @@ int run_server(CommonOptions& o, const std::string& listen, const std::string& c
     return kExitUsage;
   }
   udp::DriverOptions d{o.keylog, o.pcap, max_connections};
-  auto make_app = [htdocs, reserved_uni](Connection& c) {
+  auto make_app = [htdocs, reserved_uni, &o](Connection& c) -> std::unique_ptr<udp::ConnectionApp> {
+    if (raw(o)) return std::make_unique<tool::RawApp>(c, o.raw, false);
     return std::make_unique<tool::ServerApp>(c, htdocs, reserved_uni);
   };
   auto driver = udp::UdpDriver::server(*address, o.config, make_app, d, error);
@@ -125,6 +139,35 @@ int run_server(CommonOptions& o, const std::string& listen, const std::string& c
   driver->run(g_stop);
   std::printf("served %llu connection(s)\n", static_cast<unsigned long long>(driver->connections_accepted()));
   return 0;
+}
+
+// How the client's connection ended, for its closing line.
+std::string close_text(const std::optional<ConnectionClosed>& why) {
+  if (!why) return "still open (timeout)";
+  return std::string(why->by_peer ? "closed by the server: " : "closed: ") +
+         (why->error.reason.empty() ? std::to_string(why->error.code) : why->error.reason);
+}
+
+// The raw-QUIC workload's client: exit 0 once its work is done and it
+// closed with application error 0.
+int run_raw_client(CommonOptions& o, udp::UdpAddress server, unsigned timeout_s) {
+  tool::RawApp* app = nullptr;
+  auto make_app = [&](Connection& c) {
+    auto a = std::make_unique<tool::RawApp>(c, o.raw, true);
+    app = a.get();
+    return a;
+  };
+  std::string error;
+  auto driver = udp::UdpDriver::client(server, o.config, make_app, udp::DriverOptions{o.keylog, o.pcap, 0}, error);
+  if (!driver) {
+    std::fprintf(stderr, "conform-quic: %s\n", error.c_str());
+    return kExitUsage;
+  }
+  alarm(timeout_s);
+  driver->run(g_stop);
+  const auto& why = driver->client_connection()->close_reason();
+  std::printf("raw workload %s; connection %s\n", app->done() ? "done" : "not done", close_text(why).c_str());
+  return app->done() && why && !why->by_peer ? 0 : kExitFailure;
 }
 
 int run_client(CommonOptions& o, const std::vector<std::string>& urls, size_t n, const std::string& output_dir,
@@ -150,6 +193,7 @@ int run_client(CommonOptions& o, const std::vector<std::string>& urls, size_t n,
     return kExitUsage;
   }
   o.config.server_name = "localhost";
+  if (raw(o)) return run_raw_client(o, targets.front().address, timeout_s);
   tool::ClientApp* app = nullptr;
   auto make_app = [&](Connection& c) {
     auto a = std::make_unique<tool::ClientApp>(c, targets.front().authority, paths, output_dir);
@@ -174,9 +218,7 @@ int run_client(CommonOptions& o, const std::vector<std::string>& urls, size_t n,
   const Connection* c = driver->client_connection();
   const auto& why = c->close_reason();
   const bool clean = why && why->application && why->error.code == h3::error::no_error;
-  std::printf("%zu of %zu requests answered 200; connection %s%s\n", ok, paths.size(),
-              why ? (why->by_peer ? "closed by the server: " : "closed: ") : "still open (timeout)",
-              why ? (why->error.reason.empty() ? std::to_string(why->error.code).c_str() : why->error.reason.c_str()) : "");
+  std::printf("%zu of %zu requests answered 200; connection %s\n", ok, paths.size(), close_text(why).c_str());
   return ok == paths.size() && clean ? 0 : kExitFailure;
 }
 
@@ -217,6 +259,12 @@ int main(int argc, char** argv) {
   client->add_option("--output-dir", output_dir, "save response bodies here")->type_name("DIR");
   client->add_option("--timeout", timeout_s, "give up after this many seconds")
       ->check(CLI::Range(1u, 86400u))->capture_default_str();
+  client->add_option("--expect-uni", client_opts.raw.expect_uni,
+                     "raw-quic: unidirectional streams from the server to read to FIN before closing")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{1'000'000}));
+  client->add_option("--expect-bidi", client_opts.raw.expect_bidi,
+                     "raw-quic: bidirectional streams from the server to read to FIN before closing")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{1'000'000}));
   add_common_options(*client, client_opts);
 
   try {

@@ -116,6 +116,14 @@ async fn client(o: Arc<Options>, server: std::net::SocketAddr) -> Result<(), Fai
     let mut config = quinn::ClientConfig::new(Arc::new(tls::client()));
     config.transport_config(transport(&o)?);
     endpoint.set_default_client_config(config);
+    let result = client_work(&endpoint, o, server).await;
+    // A connection that failed (a peer's violation, say) still has its
+    // CONNECTION_CLOSE to send: the endpoint's driver sends it while it waits.
+    endpoint.wait_idle().await;
+    result
+}
+
+async fn client_work(endpoint: &Endpoint, o: Arc<Options>, server: std::net::SocketAddr) -> Result<(), Failure> {
     let conn = endpoint.connect(server, "localhost")?.await?;
     let (tx, mut rx) = mpsc::unbounded_channel();
     serve_peer_streams(&conn, tx);
@@ -130,7 +138,6 @@ async fn client(o: Arc<Options>, server: std::net::SocketAddr) -> Result<(), Fai
     }
     mine.await??;
     conn.close(VarInt::from_u32(0), b"");
-    endpoint.wait_idle().await;
     Ok(())
 }
 
@@ -139,6 +146,12 @@ async fn server(o: Arc<Options>, listen: std::net::SocketAddr, cert: &str, key: 
     config.transport_config(transport(&o)?);
     let endpoint = Endpoint::server(config, listen)?;
     println!("ready {}", endpoint.local_addr()?);
+    let result = serve(&endpoint, o).await;
+    endpoint.wait_idle().await;  // as the client: a failed connection's close goes out
+    result
+}
+
+async fn serve(endpoint: &Endpoint, o: Arc<Options>) -> Result<(), Failure> {
     let connecting = endpoint.accept().await.ok_or("the endpoint closed before a connection arrived")?;
     let conn = connecting.await?;
     let (tx, _rx) = mpsc::unbounded_channel();
@@ -148,7 +161,6 @@ async fn server(o: Arc<Options>, listen: std::net::SocketAddr, cert: &str, key: 
     if !mine.is_finished() {
         eprintln!("conform-quinn: the connection closed ({reason}) before this server's own streams were done");
     }
-    endpoint.wait_idle().await;
     Ok(())
 }
 
