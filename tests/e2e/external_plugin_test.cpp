@@ -547,17 +547,6 @@ BOOST_AUTO_TEST_CASE(conform_scripted_by_the_quic_knobs_provokes_what_is_judged,
   BOOST_TEST(contains(ngtcp2.at("headline"), "never raised; no STREAMS_BLOCKED 10 sent"), ngtcp2.at("headline"));
 }
 
-// tshark's `fields` (tab-separated) of every frame matching `filter` in
-// `run_dir`'s capture `pcap`, decrypted with the run's keys.log, a line per
-// frame.
-std::string tshark_fields(const std::string& run_dir, const std::string& pcap, const std::string& filter,
-                          const std::vector<std::string>& fields) {
-  std::vector<std::string> args = {"-n", "-r", run_dir + "/" + pcap, "-o", "tls.keylog_file:" + run_dir + "/keys.log",
-                                   "-Y", filter, "-T", "fields"};
-  for (const auto& f : fields) args.insert(args.end(), {"-e", f});
-  return run_program("/usr/bin/tshark", args).out;
-}
-
 // The same over each capture of the client's connections (client.pcap,
 // client-2.pcap, ...: a browser may open several).
 std::string client_frames(const std::string& run_dir, const std::string& filter, const std::string& field) {

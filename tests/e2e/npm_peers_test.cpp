@@ -6,6 +6,7 @@
 // build's npm peers (scripts/setup.sh) and Node.js: without them each test
 // is skipped saying why, and fails when CONFORM_REQUIRE_PEERS=1.
 // The profile format's additions (keylog, needs, workload) need nothing.
+#include "support/needs.hpp"
 #include "support/support.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -15,6 +16,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <set>
+#include <sstream>
 
 using namespace conform::test;
 using nlohmann::json;
@@ -247,6 +250,68 @@ matrix = { "client.implementation" = ["n", "ngtcp2"] }
   BOOST_TEST(http3.at("headline") == "profile 'ngtcp2' speaks the http3 workload, scenario 'streams-toward' needs "
                                      "raw-quic",
              http3.dump());
+}
+
+// suites/interop/violations.toml against the stacks beyond ngtcp2 and
+// quic-go (external_plugin_test pins those): each difference from the RFC,
+// as tshark shows it in the relay's decrypted captures. The violation is on
+// the wire from conform (a display filter that must match at least one
+// frame of the violator), and the transport CONNECTION_CLOSE codes of the
+// judged side are these, none at all where empty; conform reports FAIL.
+BOOST_AUTO_TEST_CASE(violations_answered_otherwise_by_lsquic_quiche_and_quinn_0_9,
+                     *needs_peers({"tshark", (fs::path(CONFORM_PLUGIN_DIR).parent_path() / "conform-quinn").string()})) {
+  if (!peers_present({"@matrixai/quic/package.json", "@oven/bun-linux-x64/bin/bun"})) return;
+  struct Difference {
+    std::string id, violation, closes;
+  };
+  const std::vector<Difference> differences = {
+      // quiche's server (@matrixai/quic 2.0.9) takes a client's NEW_TOKEN
+      // (7) and an invalid ack_delay_exponent without closing.
+      {"new-token[server.implementation=quiche]", "ip.src == 127.0.0.1 && quic.frame_type == 7", ""},
+      {"ack-delay-exponent-above-20[server.implementation=quiche]",
+       "ip.src == 127.0.0.1 && tls.quic.parameter.ack_delay_exponent == 21", ""},
+      // quinn 0.9's server takes a client's original_destination_connection_id
+      // and ends the exchange with NO_ERROR.
+      {"original-destination-connection-id[server.implementation=quinn-0.9]",
+       "ip.src == 127.0.0.1 && tls.quic.parameter.original_destination_connection_id", "0"},
+      // quinn 0.9's client stops on a 1-RTT packet with reserved bits set
+      // but sends no close; quiche's client goes on to its application close.
+      {"reserved-bits-set-from-server[client.implementation=quinn-0.9]", "ip.src == 127.0.0.2 && quic.short.reserved == 3", ""},
+      {"reserved-bits-set-from-server[client.implementation=quiche]", "ip.src == 127.0.0.2 && quic.short.reserved == 3", ""},
+      // PATH_CHALLENGE in a Handshake packet: lsquic's client answers
+      // FRAME_ENCODING_ERROR (7), quinn 0.9's APPLICATION_ERROR (12).
+      {"path-challenge-in-handshake-from-server[client.implementation=lsquic]",
+       "ip.src == 127.0.0.2 && quic.long.packet_type == 2 && quic.path_challenge.data", "7"},
+      {"path-challenge-in-handshake-from-server[client.implementation=quinn-0.9]",
+       "ip.src == 127.0.0.2 && quic.long.packet_type == 2 && quic.path_challenge.data", "12"},
+      // lsquic's client, sent max_ack_delay 2^14 in the server's
+      // EncryptedExtensions, sends no close: it keeps resending its Initial.
+      {"max-ack-delay-2-14-from-server[client.implementation=lsquic]",
+       "ip.src == 127.0.0.2 && tls.quic.parameter.max_ack_delay == 16384", ""},
+  };
+  const std::string dir = scratch_dir("violations-more-stacks");
+  std::vector<std::string> args = {"run", std::string(CONFORM_SOURCE_DIR) + "/suites/interop/violations.toml", "--out",
+                                   dir + "/out", "--json", dir + "/r.json", "-j", "2"};
+  for (const auto& d : differences) args.insert(args.end(), {"--filter", "interop/violation/" + d.id});
+  const auto r = run_conform(args, ".", {kPluginPath});
+  BOOST_TEST(r.exit_code == 1, r.out + r.err);
+  const json report = json::parse(read_file(dir + "/r.json"));
+  for (const auto& d : differences) {
+    const std::string id = "interop/violation/" + d.id, run = dir + "/out/" + id;
+    BOOST_TEST(case_named(report, id).at("status") == "FAIL", id);
+    BOOST_TEST(!tshark_fields(run, "server.pcap", d.violation, {"frame.number"}).empty(), id);
+    const std::string judged = contains(d.id, "[server.") ? "127.0.0.2" : "127.0.0.1";
+    std::set<std::string> codes;
+    std::istringstream lines(
+        tshark_fields(run, "server.pcap", "ip.src == " + judged + " && quic.frame_type == 0x1c", {"quic.cc.error_code"}));
+    for (std::string line; std::getline(lines, line);) {
+      std::istringstream values(line);
+      for (std::string v; std::getline(values, v, ',');) codes.insert(v);
+    }
+    std::string seen;
+    for (const auto& c : codes) seen += (seen.empty() ? "" : ",") + c;
+    BOOST_TEST(seen == d.closes, id);
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

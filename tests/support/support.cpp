@@ -146,4 +146,12 @@ CommandResult run_with_jumbo_handshake(const std::string& dir,
   return run_conform(args, ".", {build_plugins_env()});
 }
 
+std::string tshark_fields(const std::string& run_dir, const std::string& pcap, const std::string& filter,
+                          const std::vector<std::string>& fields) {
+  std::vector<std::string> args = {"-n", "-r", run_dir + "/" + pcap, "-o", "tls.keylog_file:" + run_dir + "/keys.log",
+                                   "-Y", filter, "-T", "fields"};
+  for (const auto& f : fields) args.insert(args.end(), {"-e", f});
+  return run_program("/usr/bin/tshark", args).out;
+}
+
 }  // namespace conform::test

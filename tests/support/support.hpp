@@ -70,6 +70,12 @@ CommandResult run_conform(const std::vector<std::string>& args, const std::strin
 CommandResult run_program(const std::string& binary, const std::vector<std::string>& args,
                           const std::string& cwd = ".", const std::vector<std::string>& env = {});
 
+/// tshark's `fields` (tab-separated) of every frame matching `filter` in
+/// `run_dir`'s capture `pcap`, decrypted with the run's keys.log, a line per
+/// frame.
+std::string tshark_fields(const std::string& run_dir, const std::string& pcap, const std::string& filter,
+                          const std::vector<std::string>& fields);
+
 /// run_conform's environment entry for the build's plugins (quic,
 /// tcp_relay, external) in place of the test fixture.
 std::string build_plugins_env();
