@@ -31,7 +31,7 @@ BOOST_AUTO_TEST_CASE(every_violation_is_answered_and_every_mutant_killed, *needs
                        {kPluginPath});
   BOOST_TEST(r.exit_code == 0, r.out << r.err);
   const auto report = nlohmann::json::parse(read_file(dir + "/report.json"));
-  BOOST_TEST(report["cases"].size() == 40u);
+  BOOST_TEST(report["cases"].size() == 47u);
   for (const auto& c : report["cases"]) {
     BOOST_TEST(c["status"] == "PASS", c["id"] << ": " << c["headline"]);
     BOOST_TEST(c["mutants"].size() == 1u, c["id"]);
@@ -67,6 +67,20 @@ BOOST_AUTO_TEST_CASE(every_violation_is_answered_and_every_mutant_killed, *needs
                       "127.0.0.1\t127.0.0.1\n"));
   BOOST_TEST(contains(fields("preferred-address-from-client", "quic.cc.error_code", "quic.cc.error_code"),
                       "127.0.0.2\t8\n"));
+  // RFC 9001's: the client's TLS KeyUpdate (handshake type 24) in a 1-RTT
+  // packet, the server's close 0x10a (266); the client's ALPN no server
+  // speaks, the server's close 0x178 (376); the server's EncryptedExtensions
+  // (8) without extension 57, the client's close 0x16d (365).
+  BOOST_TEST(contains(fields("key-update-from-client", "tls.handshake.type"), "127.0.0.1\t24\n"));
+  BOOST_TEST(contains(fields("key-update-from-client", "quic.cc.error_code"), "127.0.0.2\t266\n"));
+  BOOST_TEST(contains(fields("no-common-alpn-from-client", "tls.handshake.extensions_alpn_str", "tls.handshake.type == 1"),
+                      "127.0.0.1\tconform-violation\n"));
+  BOOST_TEST(contains(fields("no-common-alpn-from-client", "quic.cc.error_code", "quic.cc.error_code"), "127.0.0.2\t376\n"));
+  const std::string extensions =
+      fields("transport-parameters-extension-missing-from-server", "tls.handshake.extension.type", "tls.handshake.type == 8");
+  BOOST_TEST(contains(extensions, "127.0.0.2\t51,43,16\n"), extensions);
+  BOOST_TEST(contains(fields("transport-parameters-extension-missing-from-server", "quic.cc.error_code", "quic.cc.error_code"),
+                      "127.0.0.1\t365,365\n"));
 }
 
 // A malformed list of codes is bad input, refused before anything runs at

@@ -17,6 +17,7 @@
 #include <set>
 
 using namespace conform;
+using namespace conform::test;
 namespace fs = std::filesystem;
 
 namespace {

@@ -52,6 +52,8 @@ struct TransportError {
     return e;
   }
   bool is(TransportErrorCode c) const { return code == static_cast<uint64_t>(c); }
+  /// A TLS alert carried as CRYPTO_ERROR (0x0100-0x01ff, RFC 9000 §20.1).
+  bool is_crypto() const { return code >= 0x100 && code <= 0x1ff; }
 };
 
 /// Either a value or an error E. `ok()` first, then `value()` or `error()`.

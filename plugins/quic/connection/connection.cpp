@@ -117,6 +117,7 @@ Status<> Connection::init_tls() {
   TlsConfig tls;
   tls.is_server = config_.is_server;
   tls.alpn = config_.alpn;
+  if (config_.violation == Violation::no_common_alpn && !config_.is_server) tls.alpn = {"conform-violation"};
   tls.server_name = config_.server_name;
   tls.groups = config_.tls_groups;
   tls.certificate = config_.certificate;
@@ -136,7 +137,12 @@ void Connection::install_initial_keys(const ConnectionId& client_dcid) {
 }
 
 Status<> Connection::drive_tls(Level level, ByteView data) {
-  if (auto s = tls_->provide(level, data); !s) return s;
+  if (auto s = tls_->provide(level, data); !s) {
+    // The violations_answered fault: TLS's alert is not sent; the
+    // connection goes on where TLS lets it, else stalls without a word.
+    if (config_.violations_answered == ViolationAnswer::ignored && s.error().is_crypto()) return {};
+    return s;
+  }
   pump_tls_output();
   if (tls_->handshake_complete() && !handshake_complete_) return on_handshake_complete();
   return {};
@@ -150,8 +156,25 @@ void Connection::pump_tls_output() {
     (t.write ? sp.tx : sp.rx) = PacketKeys::from_secret(t.suite, t.secret);
   }
   for (Level l : {Level::initial, Level::handshake, Level::application}) {
-    const Bytes out = tls_->take_output(l);
-    if (!out.empty()) space(space_of(l)).crypto_send.write(out);
+    Bytes out = tls_->take_output(l);
+    if (out.empty()) continue;
+    break_tls_output(l, out);
+    space(space_of(l)).crypto_send.write(out);
+  }
+}
+
+// The TLS violations of the violation script in what TLS wrote at `l`: the
+// transport parameters extension hidden in its first message, a KeyUpdate
+// after its Finished (the last of its Handshake-level messages).
+void Connection::break_tls_output(Level l, Bytes& out) {
+  if (violation_sent_) return;
+  const Level first_message_level = config_.is_server ? Level::handshake : Level::initial;
+  if (config_.violation == Violation::transport_parameters_extension_missing && l == first_message_level)
+    violation_sent_ = remove_transport_parameters_extension(out);
+  if (config_.violation == Violation::key_update_in_handshake && l == Level::handshake) {
+    const Bytes key_update = key_update_message();
+    out.insert(out.end(), key_update.begin(), key_update.end());
+    violation_sent_ = true;
   }
 }
 

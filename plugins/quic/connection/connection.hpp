@@ -183,6 +183,7 @@ class Connection {
   void add_violation(PendingPacket& out, size_t budget);
   void append_violation_frames(PendingPacket& out, size_t budget);
   std::optional<Bytes> frameless_packet_datagram(Instant now);
+  void break_tls_output(Level l, Bytes& out);
   /// Whether credit_delay_ms holds the credit that is due back at `now`;
   /// arms the hold when credit falls due.
   bool credit_held(Instant now);

@@ -248,6 +248,11 @@ void Connection::add_violation(PendingPacket& out, size_t budget) {
     violation_sent_ = true;
     return;
   }
+  if (config_.violation == Violation::key_update) {  // CRYPTO: the next packet carries it
+    space(Space::application).crypto_send.write(key_update_message());
+    violation_sent_ = true;
+    return;
+  }
   append_violation_frames(out, budget);
 }
 

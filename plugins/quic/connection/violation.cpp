@@ -104,6 +104,57 @@ std::optional<Bytes> violation_frames(Violation v, bool is_server) {
   return out;
 }
 
+Bytes key_update_message() { return {0x18, 0x00, 0x00, 0x01, 0x00}; }
+
+namespace {
+
+// Skips a vector of `len_bytes` length bytes at `pos`; false past the end.
+bool skip_vector(const Bytes& m, size_t& pos, size_t len_bytes) {
+  if (pos + len_bytes > m.size()) return false;
+  size_t len = 0;
+  for (size_t i = 0; i < len_bytes; ++i) len = len << 8 | m[pos + i];
+  pos += len_bytes + len;
+  return pos <= m.size();
+}
+
+constexpr uint8_t kClientHello = 1, kEncryptedExtensions = 8;
+constexpr uint16_t kQuicTransportParameters = 0x39;
+
+// Writes `value` big-endian into `bytes` bytes at `pos`.
+void put_length(Bytes& m, size_t pos, size_t bytes, size_t value) {
+  for (size_t i = bytes; i-- > 0; value >>= 8) m[pos + i] = static_cast<uint8_t>(value & 0xff);
+}
+
+}  // namespace
+
+bool remove_transport_parameters_extension(Bytes& m) {
+  if (m.size() < 4 || (m[0] != kClientHello && m[0] != kEncryptedExtensions)) return false;
+  const size_t message_end = 4 + (size_t{m[1]} << 16 | size_t{m[2]} << 8 | m[3]);
+  if (message_end > m.size()) return false;
+  size_t pos = 4;  // type and 3-byte length
+  if (m[0] == kClientHello) {
+    pos += 2 + 32;  // legacy_version, random
+    if (!skip_vector(m, pos, 1) || !skip_vector(m, pos, 2) || !skip_vector(m, pos, 1)) return false;
+  }
+  const size_t extensions_at = pos;
+  if (pos + 2 > message_end) return false;
+  pos += 2;
+  while (pos + 4 <= message_end) {
+    const uint16_t type = static_cast<uint16_t>(m[pos] << 8 | m[pos + 1]);
+    size_t next = pos + 2;
+    if (!skip_vector(m, next, 2) || next > message_end) return false;
+    if (type == kQuicTransportParameters) {
+      const size_t removed = next - pos;
+      m.erase(m.begin() + static_cast<std::ptrdiff_t>(pos), m.begin() + static_cast<std::ptrdiff_t>(next));
+      put_length(m, 1, 3, message_end - 4 - removed);
+      put_length(m, extensions_at, 2, (size_t{m[extensions_at]} << 8 | m[extensions_at + 1]) - removed);
+      return true;
+    }
+    pos = next;
+  }
+  return false;
+}
+
 bool in_transport_parameters(Violation v) {
   switch (v) {
     case Violation::ack_delay_exponent_above_20:

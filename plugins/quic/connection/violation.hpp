@@ -48,6 +48,19 @@ enum class Violation : uint8_t {
   path_challenge_in_handshake,
   /// A 1-RTT packet with no frames, in a datagram of its own (§12.4).
   packet_without_frames,
+  // TLS (RFC 9001):
+  /// A TLS KeyUpdate message in a 1-RTT CRYPTO frame (§6).
+  key_update,
+  /// A TLS KeyUpdate message right after its Finished, in the Handshake
+  /// space (§6).
+  key_update_in_handshake,
+  /// A client offering only ALPN "conform-violation", which no server
+  /// speaks (§8.1).
+  no_common_alpn,
+  /// Its first TLS message (a client's ClientHello, a server's
+  /// EncryptedExtensions) without the quic_transport_parameters extension
+  /// (§8.2).
+  transport_parameters_extension_missing,
   // Transport parameters (§18.2, §7.4), in its first flight:
   /// ack_delay_exponent 21 (values above 20 are invalid).
   ack_delay_exponent_above_20,
@@ -87,6 +100,14 @@ std::optional<Bytes> violation_frames(Violation v, bool is_server);
 /// Whether the violation is in the transport parameters (applied by
 /// break_transport_parameters).
 bool in_transport_parameters(Violation v);
+
+/// The TLS KeyUpdate message (RFC 8446 §4.6.3), update_not_requested.
+Bytes key_update_message();
+
+/// Removes the quic_transport_parameters extension (0x39) from `message`, a
+/// ClientHello or an EncryptedExtensions (RFC 8446 §4) at the start of
+/// what TLS wrote, and mends the lengths; false if it found none.
+bool remove_transport_parameters_extension(Bytes& message);
 
 struct TransportParameters;
 /// Puts the transport parameter violation `v` into `tp`, as `is_server`'s.
