@@ -288,6 +288,15 @@ BOOST_AUTO_TEST_CASE(violations_answered_otherwise_by_lsquic_quiche_and_quinn_0_
       // EncryptedExtensions, sends no close: it keeps resending its Initial.
       {"max-ack-delay-2-14-from-server[client.implementation=lsquic]",
        "ip.src == 127.0.0.2 && tls.quic.parameter.max_ack_delay == 16384", ""},
+      // RFC 9001's: lsquic's server takes a TLS KeyUpdate (24) in 1-RTT;
+      // quinn 0.9's client closes with APPLICATION_ERROR (12) on one in the
+      // Handshake space; quiche's server takes reserved bits in a Handshake
+      // packet.
+      {"key-update[server.implementation=lsquic]", "ip.src == 127.0.0.1 && quic.short && tls.handshake.type == 24", ""},
+      {"key-update-in-handshake-from-server[client.implementation=quinn-0.9]",
+       "ip.src == 127.0.0.2 && quic.long.packet_type == 2 && tls.handshake.type == 24", "12"},
+      {"reserved-bits-set-long-header[server.implementation=quiche]",
+       "ip.src == 127.0.0.1 && quic.long.packet_type == 2 && quic.long.reserved == 3", ""},
   };
   const std::string dir = scratch_dir("violations-more-stacks");
   std::vector<std::string> args = {"run", std::string(CONFORM_SOURCE_DIR) + "/suites/interop/violations.toml", "--out",

@@ -31,7 +31,7 @@ BOOST_AUTO_TEST_CASE(every_violation_is_answered_and_every_mutant_killed, *needs
                        {kPluginPath});
   BOOST_TEST(r.exit_code == 0, r.out << r.err);
   const auto report = nlohmann::json::parse(read_file(dir + "/report.json"));
-  BOOST_TEST(report["cases"].size() == 47u);
+  BOOST_TEST(report["cases"].size() == 53u);
   for (const auto& c : report["cases"]) {
     BOOST_TEST(c["status"] == "PASS", c["id"] << ": " << c["headline"]);
     BOOST_TEST(c["mutants"].size() == 1u, c["id"]);
@@ -67,6 +67,16 @@ BOOST_AUTO_TEST_CASE(every_violation_is_answered_and_every_mutant_killed, *needs
                       "127.0.0.1\t127.0.0.1\n"));
   BOOST_TEST(contains(fields("preferred-address-from-client", "quic.cc.error_code", "quic.cc.error_code"),
                       "127.0.0.2\t8\n"));
+  // The client's Handshake packet (type 2) with its reserved bits (3) set,
+  // then the server's close 0x0a in Initial and Handshake packets; the
+  // client's STREAM on the server's 51st bidirectional stream (201), then
+  // the server's close 0x05.
+  BOOST_TEST(contains(fields("reserved-bits-set-long-header-from-client", "quic.long.reserved", "quic.long.packet_type"),
+                      "127.0.0.1\t0,3\n"));
+  BOOST_TEST(contains(fields("reserved-bits-set-long-header-from-client", "quic.cc.error_code", "quic.cc.error_code"),
+                      "127.0.0.2\t10,10\n"));
+  BOOST_TEST(contains(fields("stream-on-unopened-stream-from-client", "quic.stream.stream_id"), "127.0.0.1\t201\n"));
+  BOOST_TEST(contains(fields("stream-on-unopened-stream-from-client", "quic.cc.error_code"), "127.0.0.2\t5\n"));
   // RFC 9001's: the client's TLS KeyUpdate (handshake type 24) in a 1-RTT
   // packet, the server's close 0x10a (266); the client's ALPN no server
   // speaks, the server's close 0x178 (376); the server's EncryptedExtensions

@@ -147,7 +147,8 @@ Bytes Connection::seal_datagram(Instant now, std::vector<PendingPacket>& packets
     if (p.space == Space::initial && !config_.is_server) spec.token = retry_token_;
     const size_t start = dgram.size();
     const size_t pn_offset = write_packet_header(dgram, spec);
-    if (p.reserved_bits) dgram[start] |= 0x18;  // §17.3.1: MUST be zero; the violation script
+    // §17.2, §17.3.1: MUST be zero; the violation script.
+    if (p.reserved_bits) dgram[start] |= spec.type == PacketType::one_rtt ? 0x18 : 0x0c;
     if (spec.type != PacketType::one_rtt)
       set_long_length(dgram, pn_offset, p.pn_len + p.payload.size() + PacketKeys::kTagLen);
     dgram.insert(dgram.end(), p.payload.begin(), p.payload.end());
@@ -211,11 +212,13 @@ bool Connection::build_payload(Instant now, Space s, size_t budget, PendingPacke
     sp.crypto_send.on_sent(chunk->offset, chunk->data.size(), false);
   }
   if (s == Space::application && handshake_complete_) add_app_frames(now, content_budget, out);
-  // The path_challenge_in_handshake violation rides the first Handshake
-  // packet that carries CRYPTO (a client's Finished, a server's flight).
-  if (s == Space::handshake && !violation_sent_ && config_.violation == Violation::path_challenge_in_handshake &&
-      !out.payload.empty())
-    append_violation_frames(out, content_budget);
+  // The path_challenge_in_handshake and reserved_bits_set_long_header
+  // violations ride the first Handshake packet that carries CRYPTO (a
+  // client's Finished, a server's flight).
+  if (s == Space::handshake && !violation_sent_ && !out.payload.empty()) {
+    if (config_.violation == Violation::path_challenge_in_handshake) append_violation_frames(out, content_budget);
+    if (config_.violation == Violation::reserved_bits_set_long_header) out.reserved_bits = violation_sent_ = true;
+  }
   if (probe && !out.ack_eliciting && out.payload.size() + 1 <= content_budget)
     emit(out, PingFrame{}, std::nullopt);  // RFC 9002 §6.2.4: a probe must elicit an ACK
   if (ack && ack_size <= budget && (sp.acks.ack_due() || !out.payload.empty())) {

@@ -27,7 +27,9 @@ Bytes preferred_address_value() {
 }  // namespace
 
 std::optional<Bytes> violation_frames(Violation v, bool is_server) {
-  if (v == Violation::none || v == Violation::reserved_bits_set || in_transport_parameters(v)) return std::nullopt;
+  if (v == Violation::none || v == Violation::reserved_bits_set || v == Violation::reserved_bits_set_long_header ||
+      in_transport_parameters(v))
+    return std::nullopt;
   Bytes out;
   Writer w(out);
   const bool receivers = !is_server;  // streams the receiver initiates
@@ -55,6 +57,17 @@ std::optional<Bytes> violation_frames(Violation v, bool is_server) {
       w.varint(make_stream_id(50, receivers, Dir::uni));
       w.varint(1);
       w.u8('x');
+      break;
+    case Violation::stream_on_unopened_stream:
+      w.varint(frame_type::stream + 0x02);
+      w.varint(make_stream_id(50, receivers, Dir::bidi));
+      w.varint(1);
+      w.u8('x');
+      break;
+    case Violation::max_stream_data_unopened_stream:
+      w.varint(frame_type::max_stream_data);
+      w.varint(make_stream_id(50, receivers, Dir::bidi));
+      w.varint(100000);
       break;
     case Violation::new_connection_id_zero_length:
       w.varint(frame_type::new_connection_id);

@@ -32,6 +32,8 @@ enum class Violation : uint8_t {
   retire_prior_to_above_sequence,
   /// A 1-RTT packet whose reserved header bits are set (§17.3.1).
   reserved_bits_set,
+  /// Its first Handshake packet with its reserved header bits set (§17.2).
+  reserved_bits_set_long_header,
   /// MAX_STREAMS (uni) carrying 2^60 + 1 (§19.11).
   max_streams_beyond_2_60,
   /// MAX_STREAM_DATA for a unidirectional stream of its own, which the
@@ -42,6 +44,12 @@ enum class Violation : uint8_t {
   reset_stream_send_only,
   /// STREAM for a unidirectional stream of the receiver's (§19.8).
   stream_on_send_only,
+  /// STREAM for a bidirectional stream of the receiver's it has not
+  /// opened (§19.8).
+  stream_on_unopened_stream,
+  /// MAX_STREAM_DATA for a bidirectional stream of the receiver's it has
+  /// not opened (§19.10).
+  max_stream_data_unopened_stream,
   /// NEW_CONNECTION_ID whose connection ID is zero bytes long (§19.15).
   new_connection_id_zero_length,
   /// PATH_CHALLENGE in a Handshake packet, its first one (§12.4).
