@@ -26,6 +26,24 @@ Bytes preferred_address_value() {
 
 }  // namespace
 
+namespace {
+
+// STREAM with a Length field carrying one byte at offset 0.
+void one_byte_stream(Writer& w, StreamId id) {
+  w.varint(frame_type::stream + 0x02);
+  w.varint(id);
+  w.varint(1);
+  w.u8('x');
+}
+
+void max_stream_data(Writer& w, StreamId id) {
+  w.varint(frame_type::max_stream_data);
+  w.varint(id);
+  w.varint(100000);
+}
+
+}  // namespace
+
 std::optional<Bytes> violation_frames(Violation v, bool is_server) {
   if (v == Violation::none || v == Violation::reserved_bits_set || v == Violation::reserved_bits_set_long_header ||
       in_transport_parameters(v))
@@ -42,9 +60,7 @@ std::optional<Bytes> violation_frames(Violation v, bool is_server) {
       // Its own first unidirectional stream: within any stream limit the
       // receiver gave (an HTTP/3 peer allows 3 at least), so only §19.10
       // applies, not §4.6's STREAM_LIMIT_ERROR.
-      w.varint(frame_type::max_stream_data);
-      w.varint(make_stream_id(0, is_server, Dir::uni));
-      w.varint(100000);
+      max_stream_data(w, make_stream_id(0, is_server, Dir::uni));
       break;
     case Violation::reset_stream_send_only:
       w.varint(frame_type::reset_stream);
@@ -52,22 +68,10 @@ std::optional<Bytes> violation_frames(Violation v, bool is_server) {
       w.varint(0);
       w.varint(0);
       break;
-    case Violation::stream_on_send_only:
-      w.varint(frame_type::stream + 0x02);  // with a Length field
-      w.varint(make_stream_id(50, receivers, Dir::uni));
-      w.varint(1);
-      w.u8('x');
-      break;
-    case Violation::stream_on_unopened_stream:
-      w.varint(frame_type::stream + 0x02);
-      w.varint(make_stream_id(50, receivers, Dir::bidi));
-      w.varint(1);
-      w.u8('x');
-      break;
+    case Violation::stream_on_send_only: one_byte_stream(w, make_stream_id(50, receivers, Dir::uni)); break;
+    case Violation::stream_on_unopened_stream: one_byte_stream(w, make_stream_id(50, receivers, Dir::bidi)); break;
     case Violation::max_stream_data_unopened_stream:
-      w.varint(frame_type::max_stream_data);
-      w.varint(make_stream_id(50, receivers, Dir::bidi));
-      w.varint(100000);
+      max_stream_data(w, make_stream_id(50, receivers, Dir::bidi));
       break;
     case Violation::new_connection_id_zero_length:
       w.varint(frame_type::new_connection_id);
