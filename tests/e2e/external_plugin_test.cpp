@@ -854,25 +854,29 @@ BOOST_AUTO_TEST_CASE(violations_third_party_servers_answer_otherwise, *needs_pee
              r.out);
 }
 
-// RFC 9001's rules against ngtcp2 0.12.1 (GnuTLS) and quic-go 0.29, as
-// tshark shows them: a TLS KeyUpdate (handshake type 24) in a 1-RTT packet
-// makes ngtcp2's server abort (SIGABRT, no close); quic-go's server takes
-// one right after the client's Finished in a Handshake packet and serves
-// the request; ngtcp2's server answers a ClientHello without the
-// quic_transport_parameters extension (57) with CRYPTO_ERROR 0x150 (336,
-// internal_error) where RFC 9001 §8.2 names 0x16d.
-BOOST_AUTO_TEST_CASE(tls_violations_third_party_servers_answer_otherwise, *needs_peers(kScriptedNeeds)) {
+// RFC 9001's and RFC 9114's rules against ngtcp2 0.12.1 (GnuTLS) and
+// quic-go 0.29, as tshark shows them: a TLS KeyUpdate (handshake type 24)
+// in a 1-RTT packet makes ngtcp2's server abort (SIGABRT, no close);
+// quic-go's server takes one right after the client's Finished in a
+// Handshake packet and serves the request; ngtcp2's server answers a
+// ClientHello without the quic_transport_parameters extension (57) with
+// CRYPTO_ERROR 0x150 (336, internal_error) where RFC 9001 §8.2 names
+// 0x16d; quic-go's HTTP/3 server, sent a second SETTINGS (4) on the
+// client's control stream, answers the request (HEADERS, 1) and never
+// closes (RFC 9114 §7.2.4: H3_FRAME_UNEXPECTED).
+BOOST_AUTO_TEST_CASE(tls_and_http3_violations_third_party_servers_answer_otherwise, *needs_peers(kScriptedNeeds)) {
   const std::string dir = scratch_dir("tls-violations-differences");
   const std::string crash = "interop/violation/key-update[server.implementation=ngtcp2]";
   const std::string quic_go = "interop/violation/key-update-in-handshake[server.implementation=quic-go]";
   const std::string no_tp = "interop/violation/transport-parameters-extension-missing[server.implementation=ngtcp2]";
+  const std::string settings = "interop/violation/h3-second-settings[server.implementation=quic-go]";
   const auto r = run_conform({"run", std::string(CONFORM_SOURCE_DIR) + "/suites/interop/violations.toml", "--out",
                               dir + "/out", "--json", dir + "/r.json", "-j", "2", "--filter", crash, "--filter", quic_go,
-                              "--filter", no_tp},
+                              "--filter", no_tp, "--filter", settings},
                              ".", {kPluginPath});
   BOOST_TEST(r.exit_code == 1, r.out + r.err);
   const json report = json::parse(read_file(dir + "/r.json"));
-  for (const auto& id : {crash, quic_go, no_tp}) BOOST_TEST(case_named(report, id).at("status") == "FAIL", id);
+  for (const auto& id : {crash, quic_go, no_tp, settings}) BOOST_TEST(case_named(report, id).at("status") == "FAIL", id);
   auto tshark = [&](const std::string& id, const std::string& filter, const std::string& field) {
     return tshark_fields(dir + "/out/" + id, "server.pcap", filter, {field});
   };
@@ -887,6 +891,10 @@ BOOST_AUTO_TEST_CASE(tls_violations_third_party_servers_answer_otherwise, *needs
   BOOST_TEST(!extensions.empty());
   BOOST_TEST(!contains("," + extensions.substr(0, extensions.find('\n')) + ",", ",57,"), extensions);
   BOOST_TEST(tshark(no_tp, "ip.src == 127.0.0.2 && quic.frame_type == 0x1c", "quic.cc.error_code") == "336\n");
+  BOOST_TEST(contains(tshark(settings, "ip.src == 127.0.0.1 && http3.stream_type == 0", "http3.frame_type"), "4,4"));
+  BOOST_TEST(!tshark(settings, "ip.src == 127.0.0.2 && http3.frame_type == 1", "frame.number").empty());
+  BOOST_TEST(tshark(settings, "ip.src == 127.0.0.2 && (quic.frame_type == 0x1c || quic.frame_type == 0x1d)", "frame.number")
+                 .empty());
 }
 
 // Selectors by content on the relay: it reads each datagram with the key

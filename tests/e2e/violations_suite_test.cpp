@@ -31,7 +31,7 @@ BOOST_AUTO_TEST_CASE(every_violation_is_answered_and_every_mutant_killed, *needs
                        {kPluginPath});
   BOOST_TEST(r.exit_code == 0, r.out << r.err);
   const auto report = nlohmann::json::parse(read_file(dir + "/report.json"));
-  BOOST_TEST(report["cases"].size() == 53u);
+  BOOST_TEST(report["cases"].size() == 61u);
   for (const auto& c : report["cases"]) {
     BOOST_TEST(c["status"] == "PASS", c["id"] << ": " << c["headline"]);
     BOOST_TEST(c["mutants"].size() == 1u, c["id"]);
@@ -77,6 +77,18 @@ BOOST_AUTO_TEST_CASE(every_violation_is_answered_and_every_mutant_killed, *needs
                       "127.0.0.2\t10,10\n"));
   BOOST_TEST(contains(fields("stream-on-unopened-stream-from-client", "quic.stream.stream_id"), "127.0.0.1\t201\n"));
   BOOST_TEST(contains(fields("stream-on-unopened-stream-from-client", "quic.cc.error_code"), "127.0.0.2\t5\n"));
+  // RFC 9114's, conform-quic against itself: the client's control stream
+  // (type 0) carries SETTINGS (4) then DATA (0), the server closes with
+  // H3_FRAME_UNEXPECTED (0x105, 261); the server's response has DATA
+  // before HEADERS (1), the client closes with the same.
+  BOOST_TEST(contains(fields("h3-data-on-control-stream-from-client", "http3.frame_type", "http3.stream_type == 0"),
+                      "127.0.0.1\t4,0"));
+  BOOST_TEST(contains(fields("h3-data-on-control-stream-from-client", "quic.cc.error_code.app", "quic.frame_type == 0x1d"),
+                      "127.0.0.2\t261\n"));
+  BOOST_TEST(contains(fields("h3-data-before-headers-from-server", "http3.frame_type", "ip.src == 127.0.0.2 && http3"),
+                      "127.0.0.2\t4,0,1\n"));
+  BOOST_TEST(contains(fields("h3-data-before-headers-from-server", "quic.cc.error_code.app", "quic.frame_type == 0x1d"),
+                      "127.0.0.1\t261\n"));
   // RFC 9001's: the client's TLS KeyUpdate (handshake type 24) in a 1-RTT
   // packet, the server's close 0x10a (266); the client's ALPN no server
   // speaks, the server's close 0x178 (376); the server's EncryptedExtensions

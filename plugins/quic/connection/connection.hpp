@@ -87,6 +87,7 @@ class Connection {
   void close(Instant now, uint64_t error_code, std::string reason);
 
   ConnectionState state() const { return state_; }
+  const Config& config() const { return config_; }
   bool handshake_complete() const { return handshake_complete_; }
   bool handshake_confirmed() const { return handshake_confirmed_; }
   bool is_closed() const { return state_ == ConnectionState::closed; }

@@ -172,6 +172,11 @@ bool remove_transport_parameters_extension(Bytes& m) {
   return false;
 }
 
+bool of_http3(Violation v) {
+  return v == Violation::h3_control_stream_without_settings_first || v == Violation::h3_data_on_control_stream ||
+         v == Violation::h3_second_settings || v == Violation::h3_data_before_headers;
+}
+
 bool in_transport_parameters(Violation v) {
   switch (v) {
     case Violation::ack_delay_exponent_above_20:

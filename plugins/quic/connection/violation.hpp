@@ -1,5 +1,5 @@
-// The violation injector: what the in-house endpoint sends that RFC 9000
-// forbids, to see whether the peer answers with the CONNECTION_CLOSE the
+// The violation injector: what the in-house endpoint sends that RFC 9000,
+// RFC 9001 or RFC 9114 forbid, to see whether the peer answers with the CONNECTION_CLOSE the
 // RFC names (suites/violations). One violation per connection, sent once,
 // in the first 1-RTT packet after the handshake is confirmed (RFC 9001
 // §4.1.2: at a client, HANDSHAKE_DONE received; at a server, the handshake
@@ -69,6 +69,15 @@ enum class Violation : uint8_t {
   /// EncryptedExtensions) without the quic_transport_parameters extension
   /// (§8.2).
   transport_parameters_extension_missing,
+  // HTTP/3 (RFC 9114), by conform-quic's HTTP/3 (h3/h3_connection.hpp):
+  /// Its control stream opens with GOAWAY, SETTINGS after it (§6.2.1).
+  h3_control_stream_without_settings_first,
+  /// A DATA frame on its control stream after SETTINGS (§7.2.1).
+  h3_data_on_control_stream,
+  /// A second SETTINGS on its control stream (§7.2.4).
+  h3_second_settings,
+  /// A DATA frame before the HEADERS of its request or response (§4.1).
+  h3_data_before_headers,
   // Transport parameters (§18.2, §7.4), in its first flight:
   /// ack_delay_exponent 21 (values above 20 are invalid).
   ack_delay_exponent_above_20,
@@ -104,6 +113,10 @@ enum class ViolationAnswer : uint8_t {
 /// parameters) or is the other side's to commit (HANDSHAKE_DONE,
 /// NEW_TOKEN, stateless_reset_token: a client's).
 std::optional<Bytes> violation_frames(Violation v, bool is_server);
+
+/// Whether the violation is HTTP/3's, which only conform-quic's HTTP/3
+/// commits.
+bool of_http3(Violation v);
 
 /// Whether the violation is in the transport parameters (applied by
 /// break_transport_parameters).

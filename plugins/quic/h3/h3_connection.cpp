@@ -9,12 +9,6 @@ namespace {
 
 bool is_request_stream(StreamId id) { return dir_of(id) == Dir::bidi; }
 
-Bytes frame_bytes(uint64_t type, ByteView payload) {
-  Bytes out;
-  write_frame(out, type, payload);
-  return out;
-}
-
 }  // namespace
 
 H3Connection::H3Connection(Connection& conn, bool is_server, Handler handler)
@@ -58,7 +52,12 @@ void H3Connection::on_handshake_completed(Instant now) {
   w.varint(0);
   Bytes out;
   Writer(out).varint(stream_type::control);
+  // The violation script (connection/violation.hpp): GOAWAY before
+  // SETTINGS, SETTINGS twice, DATA after it.
+  if (violates(Violation::h3_control_stream_without_settings_first)) write_frame(out, frame_type::goaway, Bytes{0});
   write_frame(out, frame_type::settings, settings);
+  if (violates(Violation::h3_second_settings)) write_frame(out, frame_type::settings, settings);
+  if (violates(Violation::h3_data_on_control_stream)) write_frame(out, frame_type::data, Bytes{'x'});
   (void)conn_.write(control.value(), out);
   ready_ = true;
   open_requests();
@@ -81,7 +80,10 @@ void H3Connection::open_requests() {
                                         {":authority", authority},
                                         {":path", path},
                                         {"user-agent", "conform-quic"}});
-    (void)conn_.write(id.value(), frame_bytes(frame_type::headers, section));
+    Bytes request;
+    if (violates(Violation::h3_data_before_headers)) write_frame(request, frame_type::data, Bytes{'x'});
+    write_frame(request, frame_type::headers, section);
+    (void)conn_.write(id.value(), request);
     (void)conn_.finish(id.value());
     in_flight_[id.value()].path = std::move(path);
   }
@@ -229,7 +231,9 @@ void H3Connection::serve(StreamId id, RequestStream& rs) {
   std::vector<Field> fields = {{":status", std::to_string(resp.status)},
                                {"content-length", std::to_string(resp.body.size())}};
   fields.insert(fields.end(), resp.fields.begin(), resp.fields.end());
-  Bytes out = frame_bytes(frame_type::headers, qpack_encode(fields));
+  Bytes out;
+  if (violates(Violation::h3_data_before_headers)) write_frame(out, frame_type::data, Bytes{'x'});
+  write_frame(out, frame_type::headers, qpack_encode(fields));
   if (!resp.body.empty()) write_frame(out, frame_type::data, resp.body);
   (void)conn_.write(id, out);
   (void)conn_.finish(id);
@@ -246,7 +250,12 @@ void H3Connection::finish_exchange(StreamId id, std::string error) {
 }
 
 void H3Connection::connection_error(Instant now, uint64_t code, std::string reason) {
+  // The violations_answered fault: the error is let go and the connection
+  // goes on where it can.
+  if (conn_.config().violations_answered == ViolationAnswer::ignored) return;
   conn_.close(now, code, std::move(reason));
 }
+
+bool H3Connection::violates(Violation v) const { return conn_.config().violation == v; }
 
 }  // namespace conform::quic::h3

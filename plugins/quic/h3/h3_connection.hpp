@@ -78,6 +78,7 @@ class H3Connection {
   void serve(StreamId id, RequestStream& rs);
   void finish_exchange(StreamId id, std::string error);
   void connection_error(Instant now, uint64_t code, std::string reason);
+  bool violates(Violation v) const;
 
   Connection& conn_;
   bool is_server_;

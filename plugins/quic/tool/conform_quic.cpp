@@ -71,7 +71,9 @@ bool raw(const CommonOptions& o) { return o.workload == "raw-quic"; }
 // The knobs over the tool's defaults: the workload's ALPN unless --alpn says otherwise.
 bool finish_config(CommonOptions& o) {
   o.config.alpn = {raw(o) ? "quic" : "h3"};
-  const std::string problem = apply_knobs(o.knobs, o.config);
+  std::string problem = apply_knobs(o.knobs, o.config);
+  if (problem.empty() && raw(o) && of_http3(o.config.violation))
+    problem = "--violation: an HTTP/3 violation needs --workload http3";
   if (!problem.empty()) std::fprintf(stderr, "conform-quic: %s\n", problem.c_str());
   return problem.empty();
 }

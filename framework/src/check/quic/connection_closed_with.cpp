@@ -1,7 +1,9 @@
 // `connection_closed_with`: a side sent a CONNECTION_CLOSE of type 0x1c
 // carrying a given transport error (say STREAM_LIMIT_ERROR after its peer
 // opened a stream beyond the limit, RFC 9000 §4.6: MUST; §10.2, §19.19,
-// §20.1). Judged at each sender's own captures.
+// §20.1), or with `frame = "application"` one of type 0x1d carrying an
+// application error, named in HTTP/3's terms (H3_FRAME_UNEXPECTED, RFC 9114
+// §8.1). Judged at each sender's own captures.
 #include "check/quic/support/blocked_sent.hpp"
 #include "check/quic/support/transport_closes.hpp"
 #include "check/registrar.hpp"
@@ -22,16 +24,22 @@ std::string trimmed(const std::string& s) {
 
 // The codes `spec` allows, alternatives separated by |; nullopt with
 // `problem` set when one is empty or neither a name nor a number.
-std::optional<std::vector<std::pair<std::uint64_t, std::uint64_t>>> error_ranges(const std::string& spec,
+CloseKind kind_of(const ValueMap& params) {
+  return value_or<std::string>(params, "frame", "transport") == "application" ? CloseKind::application
+                                                                               : CloseKind::transport;
+}
+
+std::optional<std::vector<std::pair<std::uint64_t, std::uint64_t>>> error_ranges(const std::string& spec, CloseKind kind,
                                                                                  std::string& problem) {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
   for (std::size_t from = 0; from <= spec.size();) {
     const std::size_t bar = std::min(spec.find('|', from), spec.size());
     const std::string one = trimmed(spec.substr(from, bar - from));
-    const auto range = error_range(one);
+    const auto range = error_range(one, kind);
     if (!range) {
       problem = one.empty() ? fmt::format("error \"{}\" has an empty alternative", spec)
-                            : fmt::format("error \"{}\" is neither an RFC 9000 §20.1 name nor a number", one);
+                            : fmt::format("error \"{}\" is neither an {} name nor a number", one,
+                                          kind == CloseKind::transport ? "RFC 9000 §20.1" : "RFC 9114 §8.1");
       return std::nullopt;
     }
     ranges.push_back(*range);
@@ -43,31 +51,37 @@ std::optional<std::vector<std::pair<std::uint64_t, std::uint64_t>>> error_ranges
 class ConnectionClosedWith final : public QuicCheck {
  public:
   std::string name() const override { return "connection_closed_with"; }
-  std::string rfc() const override { return "RFC 9000 §10.2, §19.19, §20.1"; }
+  std::string rfc() const override { return "RFC 9000 §10.2, §19.19, §20.1; RFC 9114 §8.1"; }
   RequirementLevel level() const override { return RequirementLevel::must; }
   std::string summary() const override {
-    return "`by` sent a CONNECTION_CLOSE (transport, 0x1c) carrying `error`";
+    return "`by` sent a CONNECTION_CLOSE carrying `error`: a transport one (0x1c), or with `frame` application an "
+           "application one (0x1d)";
   }
   std::vector<ValueSpec> params() const override {
     return {side_param("by", "who must have closed", std::string("any"), true),
             {"error", ValueType::string, std::nullopt,
              "a transport error name of RFC 9000 §20.1 (STREAM_LIMIT_ERROR), CRYPTO_ERROR, or a code (4, 0x104); "
-             "where the RFC allows several, each, separated by | (STREAM_LIMIT_ERROR|FRAME_ENCODING_ERROR)"}};
+             "with `frame` application, an HTTP/3 error name of RFC 9114 §8.1 (H3_FRAME_UNEXPECTED) or a code; "
+             "where the RFC allows several, each, separated by | (STREAM_LIMIT_ERROR|FRAME_ENCODING_ERROR)"},
+            {"frame", ValueType::string, Value{std::string("transport")},
+             "which CONNECTION_CLOSE: transport (0x1c) or application (0x1d)", {"transport", "application"}}};
   }
 
   std::vector<ScenarioParam> scenario_params() const override { return {{"error", ScenarioPart::induced_fault}}; }
 
   std::optional<ParamProblem> param_problem(const ValueMap& params) const override {
     std::string problem;
-    if (error_ranges(value_or<std::string>(params, "error", ""), problem)) return std::nullopt;
+    if (error_ranges(value_or<std::string>(params, "error", ""), kind_of(params), problem)) return std::nullopt;
     return ParamProblem{"error", problem};
   }
 
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
     const auto by = value_or<std::string>(input.params, "by", "any");
     const auto spec = value_or<std::string>(input.params, "error", "");
+    const CloseKind kind = kind_of(input.params);
+    const char* what = kind == CloseKind::transport ? "transport" : "application";
     std::string problem;
-    const auto ranges = error_ranges(spec, problem);
+    const auto ranges = error_ranges(spec, kind, problem);
     if (!ranges) return {Verdict::fail, problem, {}};
     CheckResult r;
     std::vector<std::string> seen;
@@ -76,18 +90,18 @@ class ConnectionClosedWith final : public QuicCheck {
       const bool match = std::any_of(ranges->begin(), ranges->end(), [&](const auto& range) {
         return c.frame.error_code >= range.first && c.frame.error_code <= range.second;
       });
-      seen.push_back(fmt::format("{} {} at frame {}", to_string(side), error_name(c.frame.error_code), c.at.frame));
+      seen.push_back(fmt::format("{} {} at frame {}", to_string(side), error_name(c.frame.error_code, kind), c.at.frame));
       if (match && r.verdict != Verdict::pass) {
         r.verdict = Verdict::pass;
         found = seen.back();
         r.evidence.push_back(evidence(*j.capture, c.at,
-                                      fmt::format("CONNECTION_CLOSE {} from the {}{}", error_name(c.frame.error_code),
+                                      fmt::format("CONNECTION_CLOSE {} from the {}{}", error_name(c.frame.error_code, kind),
                                                   to_string(side),
                                                   c.frame.reason.empty() ? "" : ": \"" + c.frame.reason + "\"")));
       }
-    });
+    }, kind);
     r.summary = r.verdict == Verdict::pass ? fmt::format("CONNECTION_CLOSE {}: the {}", spec, found)
-                         : fmt::format("no CONNECTION_CLOSE with {} from {}; transport closes seen: {}", spec, by,
+                         : fmt::format("no CONNECTION_CLOSE with {} from {}; {} closes seen: {}", spec, by, what,
                                        seen.empty() ? std::string("none") : fmt::format("{}", fmt::join(seen, ", ")));
     return r;
   }
