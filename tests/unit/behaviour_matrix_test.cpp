@@ -165,4 +165,39 @@ BOOST_AUTO_TEST_CASE(passing_somewhere_and_failing_nowhere_is_a_pass) {
   BOOST_TEST(c.at("judged") == 1);
 }
 
+// suites/violations' pair of expects on one rule: the close at MUST and the
+// code named at SHOULD are two columns, each counting the rules.
+BOOST_AUTO_TEST_CASE(violations_answered_are_two_columns_counting_the_rules) {
+  CaseDecl decl;
+  decl.id = "interop/violation/x";
+  decl.expects = {expect("connection_closed_with", {{"by", std::string("server")}}, RequirementLevel::must),
+                  expect("connection_closed_with", {{"by", std::string("server")}}, RequirementLevel::should)};
+  std::deque<Case> cases;
+  std::deque<CaseResult> results;
+  BehaviourMatrix m;
+  for (const auto& [id, closes, named] : std::vector<std::tuple<std::string, Verdict, Verdict>>{
+           {"a", Verdict::pass, Verdict::fail}, {"b", Verdict::pass, Verdict::pass}, {"c", Verdict::fail, Verdict::fail}}) {
+    Case& c = cases.emplace_back();
+    c.decl = &decl;
+    c.settings.id = "interop/violation/" + id;
+    CaseResult& r = results.emplace_back();
+    r.c = &c;
+    r.status = Status::fail;
+    RunRecord run;
+    run.checks = {outcome(decl.expects[0], closes), outcome(decl.expects[1], named)};
+    r.runs = {run};
+    m.add(behaviour_judgements(r, "conform", "quiche"));
+  }
+  const json j = m.to_json();
+  BOOST_TEST(j.at("behaviours").dump() == R"(["answers violations: closes","answers violations: code named"])");
+  const json& closes = cell_of(j, "quiche", "answers violations: closes");
+  BOOST_TEST(closes.at("verdict") == "FAIL");
+  BOOST_TEST(closes.at("level") == "MUST");
+  BOOST_TEST(closes.at("passed") == 2);
+  BOOST_TEST(closes.at("judged") == 3);
+  const json& named = cell_of(j, "quiche", "answers violations: code named");
+  BOOST_TEST(named.at("level") == "SHOULD");
+  BOOST_TEST(named.at("passed") == 1);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -22,7 +22,15 @@ std::string judged_role(const ExpectDecl& e) {
   return {};
 }
 
+// connection_closed_with in suites/violations' two expects: that the judged
+// side closed (MUST, the code named or a generic one) and that it used the
+// code the RFC names (SHOULD); a column each, counting the rules.
+std::string violation_label(const ExpectDecl& e) {
+  return e.level == RequirementLevel::must ? "answers violations: closes" : "answers violations: code named";
+}
+
 std::string behaviour_label(const ExpectDecl& e) {
+  if (e.check == "connection_closed_with") return violation_label(e);
   const auto* dir = string_param(e.params, "dir");
   return dir ? e.check + " " + *dir : e.check;
 }

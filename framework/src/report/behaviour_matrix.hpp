@@ -2,7 +2,9 @@
 // of one stack asks ("does quic-go send STREAMS_BLOCKED?"). A behaviour is an
 // expected check that judges one role: the role its `by` parameter names, or
 // the one its name starts with (`client_buffers_early_packets`); its label is
-// the check's name and, when set, its `dir` (`max_streams_extended uni`).
+// the check's name and, when set, its `dir` (`max_streams_extended uni`);
+// connection_closed_with's is "answers violations: closes" at MUST and
+// "answers violations: code named" below (n of m rules, each cell).
 // Checks that judge the pair as a whole (streams_delivered,
 // no_connection_error) stay in the pairs × cases matrix only.
 //
