@@ -7,6 +7,7 @@
 #include "check/quic/support/blocked_sent.hpp"
 #include "check/quic/support/transport_closes.hpp"
 #include "check/registrar.hpp"
+#include "dissect/frames.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -48,6 +49,47 @@ std::optional<std::vector<std::pair<std::uint64_t, std::uint64_t>>> error_ranges
   return ranges;
 }
 
+// `violation`: what the peer did wrong as a packet of its shows it, a
+// frame type (an RFC 9000 §19 name or a number), reserved_bits or no_frames.
+// A frame type written as a number ("62", "0x3e").
+std::optional<std::pair<std::uint64_t, std::uint64_t>> frame_type_number(const std::string& what) {
+  if (what.empty() || what[0] < '0' || what[0] > '9') return std::nullopt;
+  return error_range(what);  // a number reads as a one-code range
+}
+
+bool known_violation(const std::string& what) {
+  if (what == "reserved_bits" || what == "no_frames") return true;
+  const auto& names = dissect::frame_names();
+  return std::find(names.begin(), names.end(), what) != names.end() || frame_type_number(what).has_value();
+}
+
+bool shows(const dissect::Packet& p, const std::string& what) {
+  if (what == "reserved_bits") return p.reserved_bits != 0;
+  if (what == "no_frames") {  // the dissector reads an empty payload as one malformed frame of 0 bytes
+    const auto* m = p.frames.size() == 1 ? std::get_if<dissect::MalformedFrame>(&p.frames[0]) : nullptr;
+    return p.decrypted() && (p.frames.empty() || (m && !m->type && m->remaining == 0));
+  }
+  const auto number = frame_type_number(what);
+  return std::any_of(p.frames.begin(), p.frames.end(), [&](const dissect::Frame& f) {
+    return number ? dissect::frame_type(f) == number->first : dissect::frame_name(f) == what;
+  });
+}
+
+// The last datagram of `sender` in `j` before `before` (a datagram index)
+// with a packet that shows `what`.
+std::optional<std::size_t> violation_in(const Judged& j, Side sender, const std::string& what, std::size_t before) {
+  const auto& datagrams = j.connection->connection->datagrams;
+  const auto direction = sender == Side::client ? dissect::Direction::client_to_server
+                                                : dissect::Direction::server_to_client;
+  std::optional<std::size_t> found;
+  for (std::size_t i = 0; i < std::min(before, datagrams.size()); ++i)
+    if (datagrams[i].direction == direction &&
+        std::any_of(datagrams[i].packets.begin(), datagrams[i].packets.end(),
+                    [&](const dissect::Packet& p) { return shows(p, what); }))
+      found = i;
+  return found;
+}
+
 class ConnectionClosedWith final : public QuicCheck {
  public:
   std::string name() const override { return "connection_closed_with"; }
@@ -64,15 +106,23 @@ class ConnectionClosedWith final : public QuicCheck {
              "with `frame` application, an HTTP/3 error name of RFC 9114 §8.1 (H3_FRAME_UNEXPECTED) or a code; "
              "where the RFC allows several, each, separated by | (STREAM_LIMIT_ERROR|FRAME_ENCODING_ERROR)"},
             {"frame", ValueType::string, Value{std::string("transport")},
-             "which CONNECTION_CLOSE: transport (0x1c) or application (0x1d)", {"transport", "application"}}};
+             "which CONNECTION_CLOSE: transport (0x1c) or application (0x1d)", {"transport", "application"}},
+            {"violation", ValueType::string, Value{std::string()},
+             "what the peer did wrong, as a packet of its shows it: a frame type (an RFC 9000 §19 name, HANDSHAKE_DONE, "
+             "or a number, 0x3e), reserved_bits or no_frames; the last such packet before the close is named in the "
+             "evidence, and a capture without one is NOT EXERCISED; empty: not looked for"}};
   }
 
   std::vector<ScenarioParam> scenario_params() const override { return {{"error", ScenarioPart::induced_fault}}; }
 
   std::optional<ParamProblem> param_problem(const ValueMap& params) const override {
     std::string problem;
-    if (error_ranges(value_or<std::string>(params, "error", ""), kind_of(params), problem)) return std::nullopt;
-    return ParamProblem{"error", problem};
+    if (!error_ranges(value_or<std::string>(params, "error", ""), kind_of(params), problem))
+      return ParamProblem{"error", problem};
+    if (const auto what = value_or<std::string>(params, "violation", ""); !what.empty() && !known_violation(what))
+      return ParamProblem{"violation", fmt::format("violation \"{}\" is neither an RFC 9000 §19 frame name, a number, "
+                                                   "reserved_bits nor no_frames", what)};
+    return std::nullopt;
   }
 
   CheckResult judge(const QuicRun& run, const CheckInput& input) const override {
@@ -86,7 +136,18 @@ class ConnectionClosedWith final : public QuicCheck {
     CheckResult r;
     std::vector<std::string> seen;
     std::string found;
+    const auto violation = value_or<std::string>(input.params, "violation", "");
+    std::vector<Evidence> violations;
+    // The peer's packet that broke the rule, the last before the close.
+    auto note_violation = [&](const Judged& j, Side side, std::size_t before) {
+      if (violation.empty()) return;
+      const Side peer = dissect::other(side);
+      if (const auto i = violation_in(j, peer, violation, before))
+        violations.push_back(evidence(*j.capture, j.connection->at(*i),
+                                      fmt::format("the violation, {} from the {}", violation, to_string(peer))));
+    };
     for_each_close(run, by, [&](const Judged& j, Side side, const CloseSeen& c) {
+      if (r.verdict != Verdict::pass) note_violation(j, side, c.at.datagram);
       const bool match = std::any_of(ranges->begin(), ranges->end(), [&](const auto& range) {
         return c.frame.error_code >= range.first && c.frame.error_code <= range.second;
       });
@@ -100,6 +161,19 @@ class ConnectionClosedWith final : public QuicCheck {
                                                   c.frame.reason.empty() ? "" : ": \"" + c.frame.reason + "\"")));
       }
     }, kind);
+    if (!violation.empty() && r.verdict != Verdict::pass) {
+      // No close with the code: the violation anywhere in the capture.
+      violations.clear();
+      for (Side side : sides(by))
+        for (const Judged& j : connections_of(run.at(side), run.vantage(side)))
+          note_violation(j, side, j.connection->connection->datagrams.size());
+      if (violations.empty())
+        return {Verdict::not_exercised,
+                fmt::format("no packet from the peer of {} shows {}: the violation is not in the capture", by,
+                            violation),
+                {}};
+    }
+    if (!violations.empty()) r.evidence.insert(r.evidence.begin(), violations.back());
     r.summary = r.verdict == Verdict::pass ? fmt::format("CONNECTION_CLOSE {}: the {}", spec, found)
                          : fmt::format("no CONNECTION_CLOSE with {} from {}; {} closes seen: {}", spec, by, what,
                                        seen.empty() ? std::string("none") : fmt::format("{}", fmt::join(seen, ", ")));
