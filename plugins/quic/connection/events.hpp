@@ -22,6 +22,9 @@ struct StreamReset { StreamId id = 0; uint64_t error_code = 0; };
 /// The peer asked us to stop sending (STOP_SENDING); we answered with
 /// RESET_STREAM carrying the same code (RFC 9000 §3.5).
 struct StreamStopped { StreamId id = 0; uint64_t error_code = 0; };
+/// Both parts of a stream are done (RFC 9000 §3: all our data acknowledged
+/// or reset, all the peer's read or reset) and it is forgotten.
+struct StreamClosed { StreamId id = 0; };
 /// MAX_STREAMS raised our limit after an open was refused as blocked.
 struct StreamsAvailable { Dir dir = Dir::bidi; };
 /// The connection ended: by us, by the peer, or by the idle timeout.
@@ -31,7 +34,7 @@ struct ConnectionClosed {
   bool application = false;
 };
 
-using Event = std::variant<HandshakeCompleted, HandshakeConfirmed, StreamOpened, StreamReadable, StreamReset,
+using Event = std::variant<HandshakeCompleted, HandshakeConfirmed, StreamOpened, StreamReadable, StreamReset, StreamClosed,
                            StreamStopped, StreamsAvailable, ConnectionClosed>;
 
 /// Errors of the application-facing stream calls.

@@ -73,6 +73,7 @@ void StreamsState::maybe_collect(StreamId id) {
   if (!locally_initiated(id) && (config_.credit_reset_streams || !reset) && !leaked)
     remote_limits_[index(dir_of(id))].on_closed();
   streams_.erase(it);
+  push(StreamClosed{id});
 }
 
 // The reject_peer_streams script's answer to a stream the peer opened.

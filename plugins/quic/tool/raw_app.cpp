@@ -6,7 +6,7 @@
 namespace conform::quic::tool {
 
 RawApp::RawApp(Connection& conn, RawWork work, bool is_client)
-    : conn_(conn), work_(work), is_client_(is_client) {}
+    : conn_(conn), work_(work), is_client_(is_client), payload_(work.bytes, 'r') {}
 
 void RawApp::on_event(Instant now, const Event& event) {
   // Streams wait for the handshake to be confirmed: quiche's server (in
@@ -26,17 +26,17 @@ void RawApp::open_streams() {
 // Opens streams of `dir` until `wanted` are open or the peer's limit stops
 // it (StreamsAvailable brings it back).
 void RawApp::open(Dir dir, uint64_t& opened, uint64_t wanted) {
-  const Bytes payload(work_.bytes, 'r');
   while (opened < wanted) {
     const auto id = conn_.open_stream(dir);
     if (!id) return;
-    (void)conn_.write(id.value(), payload);
+    (void)conn_.write(id.value(), payload_);
     (void)conn_.finish(id.value());
     ++opened;
   }
 }
 
 void RawApp::on_readable(StreamId id) {
+  if (read_to_fin_.count(id)) return;  // a late event of a stream already done
   std::array<uint8_t, 16384> buf;
   for (;;) {
     const auto r = conn_.read(id, buf);
@@ -48,6 +48,7 @@ void RawApp::on_readable(StreamId id) {
   }
   const uint64_t bytes = received_[id];
   received_.erase(id);
+  read_to_fin_.insert(id);
   const bool own = is_server_initiated(id) != is_client_;
   if (own) {
     ++answers_read_;
@@ -66,7 +67,10 @@ void RawApp::maybe_close(Instant now) {
   if (!is_client_ || closing_ || !conn_.handshake_complete()) return;
   const bool own_done = opened_uni_ == work_.open_uni && opened_bidi_ == work_.open_bidi &&
                         answers_read_ == work_.open_bidi;
-  if (own_done && peer_uni_done_ >= work_.expect_uni && peer_bidi_done_ >= work_.expect_bidi) {
+  // Every stream closed on both sides: what it sent, answers included, was
+  // acknowledged, so the close loses nothing (StreamClosed brings us back).
+  if (own_done && peer_uni_done_ >= work_.expect_uni && peer_bidi_done_ >= work_.expect_bidi &&
+      conn_.open_streams() == 0) {
     closing_ = true;
     conn_.close(now, 0, "");
   }

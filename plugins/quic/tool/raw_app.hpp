@@ -5,11 +5,13 @@
 // stream limit for MAX_STREAMS; every peer-opened stream is read to FIN, a
 // bidirectional one answered with as many bytes as it carried; the client
 // closes with application error 0 once its own streams are done (their
-// answers read) and the streams it expects from the server arrived.
+// answers read), the streams it expects from the server arrived, and every
+// stream is closed on both sides (RFC 9000 §3: what it sent acknowledged).
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <set>
 
 #include "udp/udp_driver.hpp"
 
@@ -46,7 +48,9 @@ class RawApp : public udp::ConnectionApp {
   uint64_t answers_read_ = 0;                 ///< own bidi streams read to FIN
   uint64_t peer_uni_done_ = 0, peer_bidi_done_ = 0;
   std::map<StreamId, uint64_t> received_;     ///< bytes read on each open stream
+  std::set<StreamId> read_to_fin_;            ///< a stream's FIN counts once
   uint64_t bytes_received_ = 0;
+  Bytes payload_;                             ///< what each stream it opens carries
   bool closing_ = false;
 };
 
