@@ -193,7 +193,12 @@ void UdpDriver::run(const std::atomic<bool>& stop) {
       next = std::min(next, e.conn->next_timeout());
     }
     reap();
-    if (!is_server_ && endpoints_.at(0).conn->is_closed()) return;
+    // A client whose peer closed has nothing left to send (RFC 9000
+    // §10.2.2: a draining endpoint sends nothing), so it does not wait out
+    // the three PTOs of the draining period; its own close it still repeats.
+    if (!is_server_ && (endpoints_.at(0).conn->is_closed() ||
+                        endpoints_.at(0).conn->state() == ConnectionState::draining))
+      return;
     if (is_server_ && max_connections_ && accepted_ >= max_connections_ && endpoints_.empty()) return;
     const int64_t wait = next.is_never() ? kMaxWaitNs : std::clamp<int64_t>((next - now).ns, 0, kMaxWaitNs);
     pollfd p{socket_.fd(), POLLIN, 0};
