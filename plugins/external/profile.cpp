@@ -262,6 +262,15 @@ void load_profile_file(const std::string& path, ProfileSet& set) {
   }
   p.client = read_role(root, "client", problems);
   p.server = read_role(root, "server", problems);
+  // A program that speaks several workloads learns which one from
+  // {workload}; without it, it would play its default against any pair.
+  for (const auto* role : {&p.client, &p.server})
+    if (p.workloads.size() > 1 && *role &&
+        std::none_of((*role)->args.begin(), (*role)->args.end(),
+                     [](const std::string& a) { return a.find("{workload}") != std::string::npos; }))
+      problems.add(head->get("workload")->source(),
+                   "a profile of more than one workload must pass {workload} to its programs; [" +
+                       std::string(role == &p.client ? "client" : "server") + "] does not");
   if (problems.list.empty() && !p.client && !p.server)
     problems.list.push_back({path, 1, 1, "a profile needs [client], [server] or both", kProfileKnob, {}});
   if (problems.list.empty() && set.find(p.name))

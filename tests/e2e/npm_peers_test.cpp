@@ -14,8 +14,10 @@
 
 #include <unistd.h>
 
+#include <array>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -205,6 +207,23 @@ matrix = { "client.implementation" = ["conform", "lsquic"], "server.implementati
              both.dump());
 }
 
+// A profile speaking two workloads whose program is never told which one
+// it plays (no {workload}) would play its default against any pair.
+BOOST_AUTO_TEST_CASE(a_profile_of_two_workloads_must_pass_the_workload) {
+  const std::string dir = scratch_dir("profile-two-workloads");
+  write_file(dir + "/profiles/p.toml", "[profile]\nname = \"p\"\nworkload = [\"http3\", \"raw-quic\"]\n\n[client]\n"
+                                       "program = \"/bin/true\"\nargs = [\"{url}\"]\n");
+  const auto [r, report] = run_suite("profile-two-workloads-run", std::string("[[case]]\nid = \"two\"") + kHead +
+                                                                      "scenario = \"request-response\"\n"
+                                                                      "client = { implementation = \"p\" }\n\n  [[case.expect]]\n"
+                                                                      "  check = \"no_connection_error\"\n",
+                                     {"CONFORM_EXTERNAL_PROFILES=" + dir + "/profiles", "CONFORM_REQUIRE_PEERS=0"});
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(contains(r.err, dir + "/profiles/p.toml:3:12: plugin 'external': a profile of more than one workload must "
+                                   "pass {workload} to its programs; [client] does not"),
+             r.err);
+}
+
 BOOST_AUTO_TEST_CASE(profile_format_errors_name_file_and_position) {
   const std::string dir = scratch_dir("profile-format");
   write_file(dir + "/profiles/p.toml", "[profile]\nname = \"p\"\nworkload = \"tcp\"\n\n[client]\nprogram = \"x\"\n"
@@ -321,6 +340,76 @@ BOOST_AUTO_TEST_CASE(violations_answered_otherwise_by_lsquic_quiche_and_quinn_0_
     for (const auto& c : codes) seen += (seen.empty() ? "" : ",") + c;
     BOOST_TEST(seen == d.closes, id);
   }
+}
+
+// The whole of suites/interop/violations.toml against every stack, every
+// verdict of connection_closed_with checked against tshark: a check passes
+// exactly when tshark, decrypting the judged side's capture, finds a
+// CONNECTION_CLOSE of the kind the check names (0x1c transport, 0x1d
+// application) from that side carrying one of the codes it allows. The
+// names are this test's own table (RFC 9000 §20.1, RFC 9114 §8.1), not
+// conform's.
+BOOST_AUTO_TEST_CASE(every_violation_verdict_agrees_with_tshark,
+                     *needs_peers({"tshark", "gtlsserver", "gtlsclient",
+                                   (fs::path(CONFORM_PLUGIN_DIR).parent_path() / "conform-quinn").string(),
+                                   (fs::path(CONFORM_PLUGIN_DIR).parent_path() / "conform-quic-go").string()})) {
+  if (!peers_present({"@matrixai/quic/package.json", "@oven/bun-linux-x64/bin/bun", "@deno/linux-x64-glibc/deno"}))
+    return;
+  const std::map<std::string, std::uint64_t> codes = {
+      {"INTERNAL_ERROR", 0x01},           {"STREAM_LIMIT_ERROR", 0x04},  {"STREAM_STATE_ERROR", 0x05},
+      {"FLOW_CONTROL_ERROR", 0x03},       {"FRAME_ENCODING_ERROR", 0x07}, {"TRANSPORT_PARAMETER_ERROR", 0x08},
+      {"PROTOCOL_VIOLATION", 0x0a},       {"H3_GENERAL_PROTOCOL_ERROR", 0x101}, {"H3_FRAME_UNEXPECTED", 0x105},
+      {"H3_MISSING_SETTINGS", 0x10a}};
+  auto allowed = [&](const std::string& spec) {
+    std::set<std::uint64_t> out;
+    std::istringstream alternatives(spec);
+    for (std::string one; std::getline(alternatives, one, '|');)
+      out.insert(codes.count(one) ? codes.at(one) : std::stoull(one, nullptr, 0));
+    return out;
+  };
+  const std::string dir = scratch_dir("violations-tshark");
+  const auto r = run_conform({"run", std::string(CONFORM_SOURCE_DIR) + "/suites/interop/violations.toml", "--out",
+                              dir + "/out", "--json", dir + "/r.json", "-j", "2"},
+                             ".", {kPluginPath});
+  BOOST_TEST(r.exit_code == 1, r.err);
+  const json report = json::parse(read_file(dir + "/r.json"));
+  // The transport (column 0) and application (column 1) close codes tshark
+  // finds from `ip` in `pcap` of `run_dir`: one tshark a run.
+  auto closes_from = [](const std::string& run_dir, const std::string& pcap, const std::string& ip) {
+    std::array<std::set<std::uint64_t>, 2> out;
+    std::istringstream lines(tshark_fields(run_dir, pcap,
+                                           "ip.src == " + ip + " && (quic.frame_type == 0x1c || quic.frame_type == 0x1d)",
+                                           {"quic.cc.error_code", "quic.cc.error_code.app"}));
+    for (std::string line; std::getline(lines, line);) {
+      std::istringstream columns(line);
+      std::string column;
+      for (std::size_t k = 0; k < 2 && std::getline(columns, column, '\t'); ++k) {
+        std::istringstream values(column);
+        for (std::string v; std::getline(values, v, ',');)
+          if (!v.empty()) out[k].insert(std::stoull(v));
+      }
+    }
+    return out;
+  };
+  std::size_t judged = 0;
+  for (const auto& c : report.at("cases")) {
+    const std::string id = c.at("id");
+    if (c.at("runs").empty() || c.at("status") == "ERROR") continue;  // a crashed peer: no verdict to check
+    const auto& run = c.at("runs")[0];
+    const std::string by = run.at("checks").at(0).at("params").at("by");
+    const auto closes = closes_from(run.at("artifact_dir"), by + ".pcap", by == "server" ? "127.0.0.2" : "127.0.0.1");
+    for (const auto& check : run.at("checks")) {
+      const std::string verdict = check.at("verdict");
+      if (verdict != "PASS" && verdict != "FAIL") continue;
+      const json& params = check.at("params");
+      const auto& seen = closes[params.value("frame", "transport") == "application" ? 1 : 0];
+      const auto want = allowed(params.at("error"));
+      const bool found = std::any_of(want.begin(), want.end(), [&](std::uint64_t code) { return seen.count(code) > 0; });
+      BOOST_TEST((verdict == "PASS") == found, id << " " << check.at("level") << ": conform says " << verdict);
+      ++judged;
+    }
+  }
+  BOOST_TEST(judged >= 700u);  // 389 runs of two checks, less those whose peer crashed
 }
 
 BOOST_AUTO_TEST_SUITE_END()

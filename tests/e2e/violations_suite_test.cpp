@@ -127,6 +127,18 @@ client = { violation = "handshake_done_from_client" }
   by = "server"
   error = "NOT_A_CODE|PROTOCOL_VIOLATION"
 
+  [[case.expect]]
+  check = "connection_closed_with"
+  by = "server"
+  error = "0x4000000000000000"
+
+  [[case.expect]]
+  check = "connection_closed_with"
+  by = "server"
+  frame = "application"
+  error = "H3_FRAME_UNEXPECTED"
+  violation = "HANDSHAKE"
+
   [[case.mutant]]
   server = { violations_answered = "ignored" }
   fails = ["connection_closed_with"]
@@ -138,6 +150,15 @@ client = { violation = "handshake_done_from_client" }
              r.err);
   BOOST_TEST(contains(r.err, suite + ":17:11: parameter 'error' of check 'connection_closed_with': error "
                                      "\"NOT_A_CODE\" is neither an RFC 9000 §20.1 name nor a number"),
+             r.err);
+  // Beyond what a varint carries (RFC 9000 §16); a violation that is no
+  // frame name.
+  BOOST_TEST(contains(r.err, suite + ":22:11: parameter 'error' of check 'connection_closed_with': error "
+                                     "\"0x4000000000000000\" is neither an RFC 9000 §20.1 name nor a number"),
+             r.err);
+  BOOST_TEST(contains(r.err, suite + ":29:15: parameter 'violation' of check 'connection_closed_with': violation "
+                                     "\"HANDSHAKE\" is neither an RFC 9000 §19 frame name, a number, reserved_bits nor "
+                                     "no_frames"),
              r.err);
 }
 

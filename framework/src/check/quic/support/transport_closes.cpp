@@ -49,7 +49,9 @@ std::optional<std::pair<std::uint64_t, std::uint64_t>> error_range(const std::st
   std::uint64_t v = 0;
   const char* first = spec.data() + (hex ? 2 : 0);
   auto [end, ec] = std::from_chars(first, spec.data() + spec.size(), v, hex ? 16 : 10);
-  if (ec != std::errc() || end != spec.data() + spec.size() || first == end) return std::nullopt;
+  // A code travels as a varint (RFC 9000 §16): at most 2^62 - 1.
+  if (ec != std::errc() || end != spec.data() + spec.size() || first == end || v >= (std::uint64_t{1} << 62))
+    return std::nullopt;
   return std::pair{v, v};
 }
 
