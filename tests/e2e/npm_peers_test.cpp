@@ -367,7 +367,9 @@ BOOST_AUTO_TEST_CASE(every_violation_verdict_agrees_with_tshark,
       out.insert(codes.count(one) ? codes.at(one) : std::stoull(one, nullptr, 0));
     return out;
   };
-  const std::string dir = scratch_dir("violations-tshark");
+  // A folder of its own each attempt, so that a disagreement's captures
+  // outlive a rerun (ctest --repeat until-pass).
+  const std::string dir = scratch_dir("violations-tshark-" + std::to_string(getpid()));
   const auto r = run_conform({"run", std::string(CONFORM_SOURCE_DIR) + "/suites/interop/violations.toml", "--out",
                               dir + "/out", "--json", dir + "/r.json", "-j", "2"},
                              ".", {kPluginPath});
@@ -405,7 +407,8 @@ BOOST_AUTO_TEST_CASE(every_violation_verdict_agrees_with_tshark,
       const auto& seen = closes[params.value("frame", "transport") == "application" ? 1 : 0];
       const auto want = allowed(params.at("error"));
       const bool found = std::any_of(want.begin(), want.end(), [&](std::uint64_t code) { return seen.count(code) > 0; });
-      BOOST_TEST((verdict == "PASS") == found, id << " " << check.at("level") << ": conform says " << verdict);
+      BOOST_TEST((verdict == "PASS") == found, id << " " << check.at("level") << ": conform says " << verdict
+                                                   << "; captures in " << run.at("artifact_dir").get<std::string>());
       ++judged;
     }
   }
