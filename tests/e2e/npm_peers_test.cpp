@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -281,7 +282,13 @@ BOOST_AUTO_TEST_CASE(violations_answered_otherwise_by_lsquic_quiche_and_quinn_0_
                      *needs_peers({"tshark", (fs::path(CONFORM_PLUGIN_DIR).parent_path() / "conform-quinn").string()})) {
   if (!peers_present({"@matrixai/quic/package.json", "@oven/bun-linux-x64/bin/bun"})) return;
   struct Difference {
-    std::string id, violation, closes;
+    std::string id, violation;
+    // The codes of the judged side's transport closes, comma-separated; none
+    // for a side that varies from run to run, which is then asserted only
+    // not to close with a code the rule allows (lsquic's server closed once
+    // under CI load after a KeyUpdate, with a code the rule does not name).
+    std::optional<std::string> closes;
+    std::set<std::string> allowed = {};
   };
   const std::vector<Difference> differences = {
       // quiche's server (@matrixai/quic 2.0.9) takes a client's NEW_TOKEN
@@ -311,7 +318,10 @@ BOOST_AUTO_TEST_CASE(violations_answered_otherwise_by_lsquic_quiche_and_quinn_0_
       // quinn 0.9's client closes with APPLICATION_ERROR (12) on one in the
       // Handshake space; quiche's server takes reserved bits in a Handshake
       // packet.
-      {"key-update[server.implementation=lsquic]", "ip.src == 127.0.0.1 && quic.short && tls.handshake.type == 24", ""},
+      {"key-update[server.implementation=lsquic]",
+       "ip.src == 127.0.0.1 && quic.short && tls.handshake.type == 24",
+       std::nullopt,
+       {"10", "1", "266", "296"}},
       {"key-update-in-handshake-from-server[client.implementation=quinn-0.9]",
        "ip.src == 127.0.0.2 && quic.long.packet_type == 2 && tls.handshake.type == 24", "12"},
       {"reserved-bits-set-long-header[server.implementation=quiche]",
@@ -338,7 +348,8 @@ BOOST_AUTO_TEST_CASE(violations_answered_otherwise_by_lsquic_quiche_and_quinn_0_
     }
     std::string seen;
     for (const auto& c : codes) seen += (seen.empty() ? "" : ",") + c;
-    BOOST_TEST(seen == d.closes, id);
+    if (d.closes) BOOST_TEST(seen == *d.closes, id);
+    for (const auto& c : codes) BOOST_TEST(!d.allowed.contains(c), id + " closed with " + c);
   }
 }
 

@@ -3,6 +3,7 @@
 
 #include "suite/check_selector.hpp"
 #include "suite/network_points.hpp"
+#include "suite/rule_from.hpp"
 #include "suite/value_format.hpp"
 
 #include <algorithm>
@@ -14,7 +15,7 @@ namespace {
 
 const std::vector<std::string> kCaseKeys = {
     "id",     "summary", "rfc",    "requirement", "plugin", "scenario", "params",
-    "network", "matrix", "seeds", "timeout",     "xfail",  "expect",   "mutant", "no_mutant"};
+    "network", "matrix", "seeds", "timeout",     "xfail",  "expect",   "mutant", "no_mutant", "rule_from"};
 
 // Roles a case may name; one the plugin does not play makes the case
 // unsupported rather than invalid.
@@ -59,10 +60,19 @@ struct CaseWalk {
   Problems& problems;
   const PluginInfo* plugin = nullptr;
   const ScenarioSpec* scenario = nullptr;
+  // The case rule_from names, which gives the keys of kRuleKeys.
+  const toml::table* rule = nullptr;
 };
 
+// The case's node for `key`, from its rule's case for the keys a rule gives.
+const toml::node* get(const CaseWalk& cx, std::string_view key) {
+  if (cx.rule && std::find(std::begin(kRuleKeys), std::end(kRuleKeys), key) != std::end(kRuleKeys))
+    return cx.rule->get(key);
+  return cx.table.get(key);
+}
+
 std::optional<std::string> read_string(CaseWalk& cx, const char* key, bool required) {
-  const toml::node* node = cx.table.get(key);
+  const toml::node* node = get(cx, key);
   if (!node) {
     if (required) cx.problems.add(cx.table.source(), std::string("case needs '") + key + "'");
     return std::nullopt;
@@ -85,7 +95,7 @@ const toml::table* read_table(CaseWalk& cx, const toml::node& node, const std::s
 
 void read_citation(CaseWalk& cx, CaseDecl& c) {
   c.rfc = read_string(cx, "rfc", true).value_or("");
-  if (const toml::node* node = cx.table.get("rfc"); node && !c.rfc.empty()) {
+  if (const toml::node* node = get(cx, "rfc"); node && !c.rfc.empty()) {
     auto mark = c.rfc.find("§");
     bool digits = mark != std::string::npos && mark > 0 &&
                   std::all_of(c.rfc.begin(), c.rfc.begin() + mark,
@@ -94,7 +104,7 @@ void read_citation(CaseWalk& cx, CaseDecl& c) {
       cx.problems.add(node->source(), "'rfc' must read like 9000§4.6 (RFC number, §, section)");
   }
   c.requirement = read_string(cx, "requirement", true).value_or("");
-  if (const toml::node* node = cx.table.get("requirement"); node && !c.requirement.empty()) {
+  if (const toml::node* node = get(cx, "requirement"); node && !c.requirement.empty()) {
     if (!names_level(c.requirement))
       cx.problems.add(node->source(),
                       "'requirement' must name its level as a word: MUST, SHOULD or MAY "
@@ -412,7 +422,7 @@ std::optional<MutantDecl> read_mutant(CaseWalk& cx, const toml::table& table,
 
 template <typename Read>
 void for_each_table(CaseWalk& cx, const char* key, Read read) {
-  const toml::node* node = cx.table.get(key);
+  const toml::node* node = get(cx, key);
   if (!node) return;
   const toml::array* list = node->as_array();
   if (!list || !list->is_array_of_tables()) {
@@ -425,9 +435,10 @@ void for_each_table(CaseWalk& cx, const char* key, Read read) {
 
 }  // namespace
 
-std::optional<CaseDecl> parse_case(const toml::table& table, const Catalogue& catalogue,
-                                   Problems& problems) {
+std::optional<CaseDecl> parse_case(const toml::table& table, const Catalogue& catalogue, Problems& problems,
+                                   const toml::table* rule) {
   CaseWalk cx{table, catalogue, problems};
+  cx.rule = rule;
   CaseDecl c;
   c.pos = problems.at(table.source());
   auto id = read_string(cx, "id", true);
@@ -474,7 +485,7 @@ std::optional<CaseDecl> parse_case(const toml::table& table, const Catalogue& ca
     problems.add(table.get("no_mutant")->source(),
                  "'no_mutant' says why a case has no mutant, but this one has " + std::to_string(c.mutants.size()));
   read_network_points(c, problems);
-  if (c.expects.empty() && !table.contains("expect"))
+  if (c.expects.empty() && !get(cx, "expect"))
     problems.add(c.pos, (c.id.empty() ? std::string("the case") : "case '" + c.id + "'") +
                             " has no [[case.expect]]: nothing would judge it");
   if (c.id.empty()) return std::nullopt;

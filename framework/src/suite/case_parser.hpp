@@ -10,8 +10,10 @@
 namespace conform::suite_detail {
 
 /// The case in `table`, or nullopt when it is too broken to keep (its
-/// problems are in `problems` either way).
-std::optional<CaseDecl> parse_case(const toml::table& table, const Catalogue& catalogue,
-                                   Problems& problems);
+/// problems are in `problems` either way). `rule`, when given, is the case
+/// `table`'s rule_from names, which gives its summary, rfc, requirement and
+/// expectations (suite/rule_from.hpp).
+std::optional<CaseDecl> parse_case(const toml::table& table, const Catalogue& catalogue, Problems& problems,
+                                   const toml::table* rule = nullptr);
 
 }  // namespace conform::suite_detail

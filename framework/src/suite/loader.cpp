@@ -2,6 +2,7 @@
 #include "suite/loader.hpp"
 
 #include "suite/case_parser.hpp"
+#include "suite/rule_from.hpp"
 #include "suite/toml_value.hpp"
 
 #include <algorithm>
@@ -201,8 +202,10 @@ std::unique_ptr<SuiteFile> parse_suite_file(const std::string& path, const Catal
   read_suite_table(root, *suite, problems);
   if (const toml::node* cases = root.get("case")) {
     if (const toml::array* list = cases->as_array(); list && list->is_array_of_tables()) {
+      suite_detail::RuleSources rules;
       for (const auto& node : *list)
-        if (auto c = suite_detail::parse_case(*node.as_table(), catalogue, problems))
+        if (auto c = suite_detail::parse_case(*node.as_table(), catalogue, problems,
+                                              rules.rule_of(*node.as_table(), path, problems)))
           suite->cases.push_back(std::move(*c));
     } else {
       problems.add(cases->source(), "'case' must be an array of tables: write [[case]]");

@@ -10,7 +10,8 @@
 namespace conform::suite_detail {
 
 SourcePos Problems::at(const toml::source_region& region) const {
-  return {file_, region.begin.line, region.begin.column};
+  // A node read from another file (a case's rule_from) names that file.
+  return {region.path ? *region.path : file_, region.begin.line, region.begin.column};
 }
 
 void Problems::add(const toml::source_region& region, std::string message) {
