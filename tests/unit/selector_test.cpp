@@ -9,6 +9,10 @@ using namespace conform;
 
 namespace {
 
+// Named here: a unity batch may also hold conform::quic's.
+using conform::Duration;
+using conform::Instant;
+
 DatagramSelector parsed(const char* text) {
   std::string error;
   auto s = parse_selector(text, error);

@@ -4,6 +4,8 @@
 #include "connection/stream_id.hpp"
 #include "connection/transport_params.hpp"
 
+#include <array>
+
 namespace conform::quic {
 
 namespace {
@@ -24,100 +26,65 @@ Bytes preferred_address_value() {
   return out;
 }
 
-}  // namespace
-
-namespace {
-
-// STREAM with a Length field carrying one byte at offset 0.
-void one_byte_stream(Writer& w, StreamId id) {
-  w.varint(frame_type::stream + 0x02);
-  w.varint(id);
-  w.varint(1);
-  w.u8('x');
+// N bytes counting up from `first`: recognisable in a capture.
+template <size_t N>
+std::array<uint8_t, N> counting_from(uint8_t first) {
+  std::array<uint8_t, N> out{};
+  for (size_t i = 0; i < N; ++i) out[i] = static_cast<uint8_t>(first + i);
+  return out;
 }
 
-void max_stream_data(Writer& w, StreamId id) {
-  w.varint(frame_type::max_stream_data);
-  w.varint(id);
-  w.varint(100000);
+// The codec writes whatever values a frame holds, so a frame may carry what
+// a decoder refuses (2^60 + 1 streams, a zero-length connection ID).
+constexpr uint64_t kBeyond2To60 = (uint64_t{1} << 60) + 1;
+constexpr uint8_t kOneByte[] = {'x'};
+constexpr uint8_t kToken[] = {'t', 'o', 'k', 'n'};
+
+// The one frame `v` is made of, when it is a frame the codec knows and
+// `is_server`'s side may commit.
+std::optional<Frame> forbidden_frame(Violation v, bool is_server) {
+  // The receiver's 51st streams, which it has not opened.
+  const bool receivers = !is_server;
+  const uint64_t receivers_bidi = make_stream_id(50, receivers, Dir::bidi);
+  const uint64_t receivers_uni = make_stream_id(50, receivers, Dir::uni);
+  switch (v) {
+    case Violation::max_streams_beyond_2_60: return MaxStreamsFrame{false, kBeyond2To60};
+    case Violation::streams_blocked_beyond_2_60: return StreamsBlockedFrame{false, kBeyond2To60};
+    // Its own first unidirectional stream: within any stream limit the
+    // receiver gave (an HTTP/3 peer allows 3 at least), so only §19.10
+    // applies, not §4.6's STREAM_LIMIT_ERROR.
+    case Violation::max_stream_data_receive_only:
+      return MaxStreamDataFrame{make_stream_id(0, is_server, Dir::uni), 100000};
+    case Violation::max_stream_data_unopened_stream: return MaxStreamDataFrame{receivers_bidi, 100000};
+    case Violation::reset_stream_send_only: return ResetStreamFrame{receivers_uni, 0, 0};
+    case Violation::stream_on_send_only: return StreamFrame{receivers_uni, 0, kOneByte};
+    case Violation::stream_on_unopened_stream: return StreamFrame{receivers_bidi, 0, kOneByte};
+    case Violation::stop_sending_unopened_stream: return StopSendingFrame{receivers_bidi, 0};
+    case Violation::new_connection_id_zero_length:
+      return NewConnectionIdFrame{1, 0, ConnectionId{}, counting_from<16>(0x50)};
+    case Violation::retire_prior_to_above_sequence:
+      return NewConnectionIdFrame{1, 2, ConnectionId(counting_from<8>(0xc0)), counting_from<16>(0x50)};
+    case Violation::path_challenge_in_handshake: return PathChallengeFrame{counting_from<8>(0xa0)};
+    case Violation::handshake_done_from_client:
+      return is_server ? std::nullopt : std::optional<Frame>(HandshakeDoneFrame{});
+    case Violation::new_token_from_client:
+      return is_server ? std::nullopt : std::optional<Frame>(NewTokenFrame{kToken});
+    default: return std::nullopt;
+  }
 }
 
 }  // namespace
 
 std::optional<Bytes> violation_frames(Violation v, bool is_server) {
-  if (v == Violation::none || v == Violation::reserved_bits_set || v == Violation::reserved_bits_set_long_header ||
-      in_transport_parameters(v))
-    return std::nullopt;
   Bytes out;
   Writer w(out);
-  const bool receivers = !is_server;  // streams the receiver initiates
-  switch (v) {
-    case Violation::max_streams_beyond_2_60:
-      w.varint(frame_type::max_streams_uni);
-      w.varint((uint64_t{1} << 60) + 1);
-      break;
-    case Violation::max_stream_data_receive_only:
-      // Its own first unidirectional stream: within any stream limit the
-      // receiver gave (an HTTP/3 peer allows 3 at least), so only §19.10
-      // applies, not §4.6's STREAM_LIMIT_ERROR.
-      max_stream_data(w, make_stream_id(0, is_server, Dir::uni));
-      break;
-    case Violation::reset_stream_send_only:
-      w.varint(frame_type::reset_stream);
-      w.varint(make_stream_id(50, receivers, Dir::uni));
-      w.varint(0);
-      w.varint(0);
-      break;
-    case Violation::stream_on_send_only: one_byte_stream(w, make_stream_id(50, receivers, Dir::uni)); break;
-    case Violation::stream_on_unopened_stream: one_byte_stream(w, make_stream_id(50, receivers, Dir::bidi)); break;
-    case Violation::max_stream_data_unopened_stream:
-      max_stream_data(w, make_stream_id(50, receivers, Dir::bidi));
-      break;
-    case Violation::new_connection_id_zero_length:
-      w.varint(frame_type::new_connection_id);
-      w.varint(1);
-      w.varint(0);
-      w.u8(0);
-      for (int i = 0; i < 16; ++i) w.u8(static_cast<uint8_t>(0x50 + i));
-      break;
-    case Violation::path_challenge_in_handshake:
-      w.varint(frame_type::path_challenge);
-      for (int i = 0; i < 8; ++i) w.u8(static_cast<uint8_t>(0xa0 + i));
-      break;
-    case Violation::handshake_done_from_client:
-      if (is_server) return std::nullopt;
-      w.varint(frame_type::handshake_done);
-      break;
-    case Violation::new_token_from_client:
-      if (is_server) return std::nullopt;
-      w.varint(frame_type::new_token);
-      w.varint(4);
-      for (uint8_t b : {'t', 'o', 'k', 'n'}) w.u8(b);
-      break;
-    case Violation::unknown_frame_type:
-      w.varint(0x3e);
-      break;
-    case Violation::streams_blocked_beyond_2_60:
-      w.varint(frame_type::streams_blocked_uni);
-      w.varint((uint64_t{1} << 60) + 1);
-      break;
-    case Violation::stop_sending_unopened_stream:
-      // The receiver's 51st bidirectional stream, which it has not opened.
-      w.varint(frame_type::stop_sending);
-      w.varint(make_stream_id(50, receivers, Dir::bidi));
-      w.varint(0);
-      break;
-    case Violation::retire_prior_to_above_sequence:
-      w.varint(frame_type::new_connection_id);
-      w.varint(1);
-      w.varint(2);
-      w.u8(8);
-      for (int i = 0; i < 8; ++i) w.u8(static_cast<uint8_t>(0xc0 + i));
-      for (int i = 0; i < 16; ++i) w.u8(static_cast<uint8_t>(0x50 + i));
-      break;
-    default:
-      return std::nullopt;  // not made of frames: left out above
+  if (v == Violation::unknown_frame_type) {
+    w.varint(0x3e);  // a type no RFC defines, which the codec cannot hold
+    return out;
   }
+  const auto frame = forbidden_frame(v, is_server);
+  if (!frame) return std::nullopt;
+  encode_frame(w, *frame);
   return out;
 }
 

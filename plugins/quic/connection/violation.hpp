@@ -14,87 +14,117 @@
 
 namespace conform::quic {
 
+/// What the endpoint sends; each value's spelling and meaning are its row of
+/// kViolations below.
 enum class Violation : uint8_t {
   none,
-  /// HANDSHAKE_DONE from a client (§19.20).
   handshake_done_from_client,
-  /// NEW_TOKEN from a client (§19.7).
   new_token_from_client,
-  /// A frame of type 0x3e, which no RFC defines (§12.4).
   unknown_frame_type,
-  /// STREAMS_BLOCKED (uni) carrying 2^60 + 1 (§19.14).
   streams_blocked_beyond_2_60,
-  /// STOP_SENDING for a bidirectional stream of the receiver's it has not
-  /// opened (§19.5).
   stop_sending_unopened_stream,
-  /// NEW_CONNECTION_ID whose Retire Prior To (2) is above its Sequence
-  /// Number (1) (§19.15).
   retire_prior_to_above_sequence,
-  /// A 1-RTT packet whose reserved header bits are set (§17.3.1).
   reserved_bits_set,
-  /// Its first Handshake packet with its reserved header bits set (§17.2).
   reserved_bits_set_long_header,
-  /// MAX_STREAMS (uni) carrying 2^60 + 1 (§19.11).
   max_streams_beyond_2_60,
-  /// MAX_STREAM_DATA for a unidirectional stream of its own, which the
-  /// receiver can only receive on (§19.10).
   max_stream_data_receive_only,
-  /// RESET_STREAM for a unidirectional stream of the receiver's, which the
-  /// receiver can only send on (§19.4).
   reset_stream_send_only,
-  /// STREAM for a unidirectional stream of the receiver's (§19.8).
   stream_on_send_only,
-  /// STREAM for a bidirectional stream of the receiver's it has not
-  /// opened (§19.8).
   stream_on_unopened_stream,
-  /// MAX_STREAM_DATA for a bidirectional stream of the receiver's it has
-  /// not opened (§19.10).
   max_stream_data_unopened_stream,
-  /// NEW_CONNECTION_ID whose connection ID is zero bytes long (§19.15).
   new_connection_id_zero_length,
-  /// PATH_CHALLENGE in a Handshake packet, its first one (§12.4).
   path_challenge_in_handshake,
-  /// A 1-RTT packet with no frames, in a datagram of its own (§12.4).
   packet_without_frames,
-  // TLS (RFC 9001):
-  /// A TLS KeyUpdate message in a 1-RTT CRYPTO frame (§6).
   key_update,
-  /// A TLS KeyUpdate message right after its Finished, in the Handshake
-  /// space (§6).
   key_update_in_handshake,
-  /// A client offering only ALPN "conform-violation", which no server
-  /// speaks (§8.1).
   no_common_alpn,
-  /// Its first TLS message (a client's ClientHello, a server's
-  /// EncryptedExtensions) without the quic_transport_parameters extension
-  /// (§8.2).
   transport_parameters_extension_missing,
-  // HTTP/3 (RFC 9114), by conform-quic's HTTP/3 (h3/h3_connection.hpp):
-  /// Its control stream opens with GOAWAY, SETTINGS after it (§6.2.1).
   h3_control_stream_without_settings_first,
-  /// A DATA frame on its control stream after SETTINGS (§7.2.1).
   h3_data_on_control_stream,
-  /// A second SETTINGS on its control stream (§7.2.4).
   h3_second_settings,
-  /// A DATA frame before the HEADERS of its request or response (§4.1).
   h3_data_before_headers,
-  // Transport parameters (§18.2, §7.4), in its first flight:
-  /// ack_delay_exponent 21 (values above 20 are invalid).
   ack_delay_exponent_above_20,
-  /// max_ack_delay 2^14 ms (2^14 or greater is invalid).
   max_ack_delay_2_14,
-  /// max_udp_payload_size 1199 (below 1200 is invalid).
   max_udp_payload_size_below_1200,
-  /// A client's stateless_reset_token, a server-only parameter.
   stateless_reset_token_from_client,
-  /// A client's original_destination_connection_id, a server-only parameter.
   original_destination_connection_id_from_client,
-  /// A client's retry_source_connection_id, a server-only parameter.
   retry_source_connection_id_from_client,
-  /// A client's preferred_address, a server-only parameter.
   preferred_address_from_client,
-  /// No initial_source_connection_id (§7.3).
   initial_source_connection_id_missing,
+};
+
+/// One violation as the `violation` knob spells it and as its documentation
+/// (docs/plugins.md, generated) describes it.
+struct ViolationDoc {
+  Violation value;
+  const char* name;
+  const char* what;
+};
+
+/// Every violation, in the order the knob's documentation lists them.
+/// Sections are RFC 9000's unless named.
+inline constexpr ViolationDoc kViolations[] = {
+    {Violation::none, "none", "nothing"},
+    {Violation::handshake_done_from_client, "handshake_done_from_client", "HANDSHAKE_DONE from a client (§19.20)"},
+    {Violation::new_token_from_client, "new_token_from_client", "NEW_TOKEN from a client (§19.7)"},
+    {Violation::unknown_frame_type, "unknown_frame_type", "a frame of type 0x3e, which no RFC defines (§12.4)"},
+    {Violation::streams_blocked_beyond_2_60, "streams_blocked_beyond_2_60", "STREAMS_BLOCKED (uni) carrying 2^60 + 1 (§19.14)"},
+    {Violation::stop_sending_unopened_stream, "stop_sending_unopened_stream",
+     "STOP_SENDING for a bidirectional stream of the receiver's it has not opened (§19.5)"},
+    {Violation::retire_prior_to_above_sequence, "retire_prior_to_above_sequence",
+     "NEW_CONNECTION_ID whose Retire Prior To (2) is above its Sequence Number (1) (§19.15)"},
+    {Violation::reserved_bits_set, "reserved_bits_set", "a 1-RTT packet whose reserved header bits are set (§17.3.1)"},
+    {Violation::reserved_bits_set_long_header, "reserved_bits_set_long_header",
+     "its first Handshake packet with CRYPTO, its reserved header bits set (§17.2)"},
+    {Violation::max_streams_beyond_2_60, "max_streams_beyond_2_60", "MAX_STREAMS (uni) carrying 2^60 + 1 (§19.11)"},
+    {Violation::max_stream_data_receive_only, "max_stream_data_receive_only",
+     "MAX_STREAM_DATA for a unidirectional stream of its own, which the receiver can only receive on (§19.10)"},
+    {Violation::reset_stream_send_only, "reset_stream_send_only",
+     "RESET_STREAM for a unidirectional stream of the receiver's, which the receiver can only send on (§19.4)"},
+    {Violation::stream_on_send_only, "stream_on_send_only", "STREAM for a unidirectional stream of the receiver's (§19.8)"},
+    {Violation::stream_on_unopened_stream, "stream_on_unopened_stream",
+     "STREAM for a bidirectional stream of the receiver's it has not opened (§19.8)"},
+    {Violation::max_stream_data_unopened_stream, "max_stream_data_unopened_stream",
+     "MAX_STREAM_DATA for a bidirectional stream of the receiver's it has not opened (§19.10)"},
+    {Violation::new_connection_id_zero_length, "new_connection_id_zero_length",
+     "NEW_CONNECTION_ID whose connection ID is zero bytes long (§19.15)"},
+    {Violation::path_challenge_in_handshake, "path_challenge_in_handshake",
+     "PATH_CHALLENGE in its first Handshake packet with CRYPTO (§12.4)"},
+    {Violation::packet_without_frames, "packet_without_frames", "a 1-RTT packet with no frames, alone in its datagram (§12.4)"},
+    {Violation::key_update, "key_update", "a TLS KeyUpdate message in a 1-RTT CRYPTO frame (RFC 9001 §6)"},
+    {Violation::key_update_in_handshake, "key_update_in_handshake",
+     "a TLS KeyUpdate message right after its Finished, in the Handshake space (RFC 9001 §6)"},
+    {Violation::no_common_alpn, "no_common_alpn",
+     "a client offering only ALPN conform-violation, which no server speaks (RFC 9001 §8.1)"},
+    {Violation::transport_parameters_extension_missing, "transport_parameters_extension_missing",
+     "its first TLS message (a client's ClientHello, a server's EncryptedExtensions) without the "
+     "quic_transport_parameters extension (RFC 9001 §8.2)"},
+    // HTTP/3, committed by conform-quic's HTTP/3 (h3/h3_connection.hpp), the
+    // external plugin's conform profile.
+    {Violation::h3_control_stream_without_settings_first, "h3_control_stream_without_settings_first",
+     "its HTTP/3 control stream opening with GOAWAY, SETTINGS after it (RFC 9114 §6.2.1; conform-quic only)"},
+    {Violation::h3_data_on_control_stream, "h3_data_on_control_stream",
+     "a DATA frame on its HTTP/3 control stream after SETTINGS (RFC 9114 §7.2.1; conform-quic only)"},
+    {Violation::h3_second_settings, "h3_second_settings",
+     "a second SETTINGS on its HTTP/3 control stream (RFC 9114 §7.2.4; conform-quic only)"},
+    {Violation::h3_data_before_headers, "h3_data_before_headers",
+     "a DATA frame before the HEADERS of its request or response (RFC 9114 §4.1; conform-quic only)"},
+    // Transport parameters of its first flight (§18.2, §7.4).
+    {Violation::ack_delay_exponent_above_20, "ack_delay_exponent_above_20",
+     "transport parameter ack_delay_exponent 21 (above 20 is invalid, §18.2)"},
+    {Violation::max_ack_delay_2_14, "max_ack_delay_2_14", "transport parameter max_ack_delay 2^14 ms (2^14 or more is invalid, §18.2)"},
+    {Violation::max_udp_payload_size_below_1200, "max_udp_payload_size_below_1200",
+     "transport parameter max_udp_payload_size 1199 (below 1200 is invalid, §18.2)"},
+    {Violation::stateless_reset_token_from_client, "stateless_reset_token_from_client",
+     "a client's stateless_reset_token, a server-only transport parameter (§18.2)"},
+    {Violation::original_destination_connection_id_from_client, "original_destination_connection_id_from_client",
+     "a client's original_destination_connection_id, a server-only transport parameter (§18.2)"},
+    {Violation::retry_source_connection_id_from_client, "retry_source_connection_id_from_client",
+     "a client's retry_source_connection_id, a server-only transport parameter (§18.2)"},
+    {Violation::preferred_address_from_client, "preferred_address_from_client",
+     "a client's preferred_address, a server-only transport parameter (§18.2)"},
+    {Violation::initial_source_connection_id_missing, "initial_source_connection_id_missing",
+     "no initial_source_connection_id transport parameter (§7.3)"},
 };
 
 /// What the receiver of a violation does (the `violations_answered` knob).

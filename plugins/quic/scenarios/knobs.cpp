@@ -103,6 +103,22 @@ Knob choice(std::string name, std::string doc,
           }};
 }
 
+// The `violation` knob's values and documentation, from the one table of
+// violations (connection/violation.hpp).
+std::vector<std::pair<std::string, Violation>> violation_names() {
+  std::vector<std::pair<std::string, Violation>> names;
+  for (const auto& v : kViolations) names.emplace_back(v.name, v.value);
+  return names;
+}
+
+std::string violation_doc() {
+  std::string doc =
+      "script: send, once, what an RFC forbids: a frame in the first 1-RTT packet after the handshake is confirmed "
+      "unless said otherwise; ";
+  for (const auto& v : kViolations) doc += std::string(v.name) + ": " + v.what + (&v == std::end(kViolations) - 1 ? "" : "; ");
+  return doc;
+}
+
 const std::vector<Knob>& table() {
   using MSP = MaxStreamsPolicy;
   static const std::vector<Knob> knobs = {
@@ -168,41 +184,7 @@ const std::vector<Knob>& table() {
       flag<&Config::complete_after_lost_reset>("complete_after_lost_reset", "a stream whose RESET_STREAM was lost completes once the one sent again is acknowledged (RFC 9000 §3.1, Reset Recvd); false: the fault (quic-go#4803, fixed by quic-go PR #4804), the loss is never accounted, so the stream never completes, is never collected, and a peer-initiated stream's credit never comes back (RFC 9000 §4.6)"),
       flag<&Config::blocked_frames_early>("blocked_frames_early", "the fault: DATA_BLOCKED / STREAM_DATA_BLOCKED as soon as data waits, before the limit is used up"),
       // Violations (suites/violations): what the endpoint sends that RFC 9000 forbids, and the fault of not answering.
-      choice<&Config::violation>("violation", "script: send, once, in the first 1-RTT packet after the handshake is confirmed, what RFC 9000 forbids: handshake_done_from_client (§19.20), new_token_from_client (§19.7), unknown_frame_type (type 0x3e, §12.4), streams_blocked_beyond_2_60 (§19.14), stop_sending_unopened_stream (a bidirectional stream of the peer's it has not opened, §19.5), retire_prior_to_above_sequence (NEW_CONNECTION_ID, §19.15), reserved_bits_set (a 1-RTT packet's, §17.3.1), reserved_bits_set_long_header (its first Handshake packet with CRYPTO, §17.2), max_streams_beyond_2_60 (§19.11), max_stream_data_receive_only (for its own unidirectional stream, §19.10), reset_stream_send_only and stream_on_send_only (for a unidirectional stream of the peer's, §19.4, §19.8), stream_on_unopened_stream and max_stream_data_unopened_stream (for a bidirectional stream of the peer's it has not opened, §19.8, §19.10), new_connection_id_zero_length (§19.15), path_challenge_in_handshake (in its first Handshake packet with CRYPTO, §12.4), packet_without_frames (a 1-RTT packet, alone in its datagram, §12.4); RFC 9001's: key_update (a TLS KeyUpdate in a 1-RTT CRYPTO frame, §6), key_update_in_handshake (right after its Finished), no_common_alpn (a client offering only ALPN conform-violation, §8.1), transport_parameters_extension_missing (its ClientHello or EncryptedExtensions without quic_transport_parameters, §8.2); RFC 9114's, by conform-quic's HTTP/3 only (the external plugin's conform profile): h3_control_stream_without_settings_first (GOAWAY first, §6.2.1), h3_data_on_control_stream (§7.2.1), h3_second_settings (§7.2.4), h3_data_before_headers (in its request or response, §4.1); in its transport parameters from its first flight (§18.2, §7.4): ack_delay_exponent_above_20 (21), max_ack_delay_2_14 (16384), max_udp_payload_size_below_1200 (1199), stateless_reset_token_from_client, original_destination_connection_id_from_client, retry_source_connection_id_from_client, preferred_address_from_client (server-only parameters), initial_source_connection_id_missing (§7.3); none: nothing",
-                                         {{"none", Violation::none},
-                                          {"handshake_done_from_client", Violation::handshake_done_from_client},
-                                          {"new_token_from_client", Violation::new_token_from_client},
-                                          {"unknown_frame_type", Violation::unknown_frame_type},
-                                          {"streams_blocked_beyond_2_60", Violation::streams_blocked_beyond_2_60},
-                                          {"stop_sending_unopened_stream", Violation::stop_sending_unopened_stream},
-                                          {"retire_prior_to_above_sequence", Violation::retire_prior_to_above_sequence},
-                                          {"reserved_bits_set", Violation::reserved_bits_set},
-                                          {"reserved_bits_set_long_header", Violation::reserved_bits_set_long_header},
-                                          {"max_streams_beyond_2_60", Violation::max_streams_beyond_2_60},
-                                          {"max_stream_data_receive_only", Violation::max_stream_data_receive_only},
-                                          {"reset_stream_send_only", Violation::reset_stream_send_only},
-                                          {"stream_on_send_only", Violation::stream_on_send_only},
-                                          {"stream_on_unopened_stream", Violation::stream_on_unopened_stream},
-                                          {"max_stream_data_unopened_stream", Violation::max_stream_data_unopened_stream},
-                                          {"new_connection_id_zero_length", Violation::new_connection_id_zero_length},
-                                          {"path_challenge_in_handshake", Violation::path_challenge_in_handshake},
-                                          {"packet_without_frames", Violation::packet_without_frames},
-                                          {"key_update", Violation::key_update},
-                                          {"key_update_in_handshake", Violation::key_update_in_handshake},
-                                          {"no_common_alpn", Violation::no_common_alpn},
-                                          {"transport_parameters_extension_missing", Violation::transport_parameters_extension_missing},
-                                          {"h3_control_stream_without_settings_first", Violation::h3_control_stream_without_settings_first},
-                                          {"h3_data_on_control_stream", Violation::h3_data_on_control_stream},
-                                          {"h3_second_settings", Violation::h3_second_settings},
-                                          {"h3_data_before_headers", Violation::h3_data_before_headers},
-                                          {"ack_delay_exponent_above_20", Violation::ack_delay_exponent_above_20},
-                                          {"max_ack_delay_2_14", Violation::max_ack_delay_2_14},
-                                          {"max_udp_payload_size_below_1200", Violation::max_udp_payload_size_below_1200},
-                                          {"stateless_reset_token_from_client", Violation::stateless_reset_token_from_client},
-                                          {"original_destination_connection_id_from_client", Violation::original_destination_connection_id_from_client},
-                                          {"retry_source_connection_id_from_client", Violation::retry_source_connection_id_from_client},
-                                          {"preferred_address_from_client", Violation::preferred_address_from_client},
-                                          {"initial_source_connection_id_missing", Violation::initial_source_connection_id_missing}}),
+      choice<&Config::violation>("violation", violation_doc(), violation_names()),
       choice<&Config::violations_answered>("violations_answered", "rfc: a violation of the peer's closes the connection with the code RFC 9000 names; ignored: the fault, the offending frame is dropped (a decoding error drops the rest of its packet), reserved header bits are not looked at, an invalid transport parameter is taken as read (a server-only one from a client, a missing or mismatched connection ID parameter, passed over), TLS's alert is not sent, an HTTP/3 error does not close, and the connection goes on where it can (else it stalls without a word)",
                                            {{"rfc", ViolationAnswer::rfc}, {"ignored", ViolationAnswer::ignored}}),
       // Scripts: the in-house endpoint as the peer that provokes what a case judges in the other.
