@@ -23,13 +23,13 @@ std::string trimmed(const std::string& s) {
   return s.substr(first, s.find_last_not_of(' ') - first + 1);
 }
 
-// The codes `spec` allows, alternatives separated by |; nullopt with
-// `problem` set when one is empty or neither a name nor a number.
 CloseKind kind_of(const ValueMap& params) {
   return value_or<std::string>(params, "frame", "transport") == "application" ? CloseKind::application
                                                                                : CloseKind::transport;
 }
 
+// The codes `spec` allows, alternatives separated by |; nullopt with
+// `problem` set when one is empty or neither a name nor a number.
 std::optional<std::vector<std::pair<std::uint64_t, std::uint64_t>>> error_ranges(const std::string& spec, CloseKind kind,
                                                                                  std::string& problem) {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
@@ -76,18 +76,18 @@ bool shows(const dissect::Packet& p, const std::string& what) {
 }
 
 // The last datagram of `sender` in `j` before `before` (a datagram index)
-// with a packet that shows `what`.
+// with a packet that shows `what`: scanned back from `before`, stopping at
+// the first found, which is the one the evidence names.
 std::optional<std::size_t> violation_in(const Judged& j, Side sender, const std::string& what, std::size_t before) {
   const auto& datagrams = j.connection->connection->datagrams;
   const auto direction = sender == Side::client ? dissect::Direction::client_to_server
                                                 : dissect::Direction::server_to_client;
-  std::optional<std::size_t> found;
-  for (std::size_t i = 0; i < std::min(before, datagrams.size()); ++i)
+  for (std::size_t i = std::min(before, datagrams.size()); i-- > 0;)
     if (datagrams[i].direction == direction &&
         std::any_of(datagrams[i].packets.begin(), datagrams[i].packets.end(),
                     [&](const dissect::Packet& p) { return shows(p, what); }))
-      found = i;
-  return found;
+      return i;
+  return std::nullopt;
 }
 
 class ConnectionClosedWith final : public QuicCheck {
