@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 using namespace conform::test;
 
@@ -37,72 +38,73 @@ BOOST_AUTO_TEST_CASE(every_violation_is_answered_and_every_mutant_killed, *needs
     BOOST_TEST(c["mutants"].size() == 1u, c["id"]);
     for (const auto& m : c["mutants"]) BOOST_TEST(m["killed"] == true, c["id"] << " survived " << m["label"]);
   }
-  // tshark's 1-RTT frame types (decimal, one line a packet), the close codes
-  // and the reserved bits, in server.pcap.
-  auto fields = [&](const std::string& id, const std::string& field, const std::string& filter = "quic.short") {
-    const std::string run = dir + "/out/violation/" + id;
-    return run_program("/usr/bin/tshark", {"-n", "-r", run + "/server.pcap", "-o", "tls.keylog_file:" + run + "/keys.log",
-                                           "-Y", filter, "-T", "fields", "-e", "ip.src", "-e", field})
-        .out;
+  // What tshark decodes in each case's decrypted server.pcap: lines of
+  // "ip.src<TAB>field" for the packets `filter` selects (1-RTT ones by
+  // default), each row naming a part the line must hold. 127.0.0.1 is the
+  // client, 127.0.0.2 the server; frame types and codes are decimal.
+  struct Wire {
+    std::string id, field, filter, holds;
   };
-  // The client's HANDSHAKE_DONE (30), then the server's close 0x0a.
-  BOOST_TEST(contains(fields("handshake-done-from-client", "quic.frame_type"), "127.0.0.1\t30"));
-  BOOST_TEST(contains(fields("handshake-done-from-client", "quic.cc.error_code"), "127.0.0.2\t10\n"));
-  // The server's STREAMS_BLOCKED uni (23), then the client's close 0x07.
-  BOOST_TEST(contains(fields("streams-blocked-beyond-2-60-from-server", "quic.frame_type"), "127.0.0.2\t6,30,23"));
-  BOOST_TEST(contains(fields("streams-blocked-beyond-2-60-from-server", "quic.cc.error_code"), "127.0.0.1\t7\n"));
-  // The client's reserved bits (3), then the server's close 0x0a.
-  BOOST_TEST(contains(fields("reserved-bits-set-from-client", "quic.short.reserved"), "127.0.0.1\t3\n"));
-  BOOST_TEST(contains(fields("reserved-bits-set-from-client", "quic.cc.error_code"), "127.0.0.2\t10\n"));
-  // The server's 1-RTT packet of 29 bytes: 1 + its 8-byte connection ID + a
-  // 4-byte packet number + the 16-byte AEAD tag, so no frames (tshark
-  // cannot decrypt an empty payload, "ciphertext is too short"); then the
-  // client's close 0x0a.
-  BOOST_TEST(contains(fields("packet-without-frames-from-server", "quic.packet_length"), "127.0.0.2\t29\n"));
-  BOOST_TEST(contains(fields("packet-without-frames-from-server", "quic.cc.error_code"), "127.0.0.1\t10,10\n"));
-  // The client's ClientHello carries preferred_address; the server closes
-  // with 0x08 (TRANSPORT_PARAMETER_ERROR) before 1-RTT.
-  BOOST_TEST(contains(fields("preferred-address-from-client", "tls.quic.parameter.preferred_address.ipv4address",
-                             "tls.handshake.type == 1"),
-                      "127.0.0.1\t127.0.0.1\n"));
-  BOOST_TEST(contains(fields("preferred-address-from-client", "quic.cc.error_code", "quic.cc.error_code"),
-                      "127.0.0.2\t8\n"));
-  // The client's Handshake packet (type 2) with its reserved bits (3) set,
-  // then the server's close 0x0a in Initial and Handshake packets; the
-  // client's STREAM on the server's 51st bidirectional stream (201), then
-  // the server's close 0x05.
-  BOOST_TEST(contains(fields("reserved-bits-set-long-header-from-client", "quic.long.reserved", "quic.long.packet_type"),
-                      "127.0.0.1\t0,3\n"));
-  BOOST_TEST(contains(fields("reserved-bits-set-long-header-from-client", "quic.cc.error_code", "quic.cc.error_code"),
-                      "127.0.0.2\t10,10\n"));
-  BOOST_TEST(contains(fields("stream-on-unopened-stream-from-client", "quic.stream.stream_id"), "127.0.0.1\t201\n"));
-  BOOST_TEST(contains(fields("stream-on-unopened-stream-from-client", "quic.cc.error_code"), "127.0.0.2\t5\n"));
-  // RFC 9114's, conform-quic against itself: the client's control stream
-  // (type 0) carries SETTINGS (4) then DATA (0), the server closes with
-  // H3_FRAME_UNEXPECTED (0x105, 261); the server's response has DATA
-  // before HEADERS (1), the client closes with the same.
-  BOOST_TEST(contains(fields("h3-data-on-control-stream-from-client", "http3.frame_type", "http3.stream_type == 0"),
-                      "127.0.0.1\t4,0"));
-  BOOST_TEST(contains(fields("h3-data-on-control-stream-from-client", "quic.cc.error_code.app", "quic.frame_type == 0x1d"),
-                      "127.0.0.2\t261\n"));
-  BOOST_TEST(contains(fields("h3-data-before-headers-from-server", "http3.frame_type", "ip.src == 127.0.0.2 && http3"),
-                      "127.0.0.2\t4,0,1\n"));
-  BOOST_TEST(contains(fields("h3-data-before-headers-from-server", "quic.cc.error_code.app", "quic.frame_type == 0x1d"),
-                      "127.0.0.1\t261\n"));
-  // RFC 9001's: the client's TLS KeyUpdate (handshake type 24) in a 1-RTT
-  // packet, the server's close 0x10a (266); the client's ALPN no server
-  // speaks, the server's close 0x178 (376); the server's EncryptedExtensions
-  // (8) without extension 57, the client's close 0x16d (365).
-  BOOST_TEST(contains(fields("key-update-from-client", "tls.handshake.type"), "127.0.0.1\t24\n"));
-  BOOST_TEST(contains(fields("key-update-from-client", "quic.cc.error_code"), "127.0.0.2\t266\n"));
-  BOOST_TEST(contains(fields("no-common-alpn-from-client", "tls.handshake.extensions_alpn_str", "tls.handshake.type == 1"),
-                      "127.0.0.1\tconform-violation\n"));
-  BOOST_TEST(contains(fields("no-common-alpn-from-client", "quic.cc.error_code", "quic.cc.error_code"), "127.0.0.2\t376\n"));
-  const std::string extensions =
-      fields("transport-parameters-extension-missing-from-server", "tls.handshake.extension.type", "tls.handshake.type == 8");
-  BOOST_TEST(contains(extensions, "127.0.0.2\t51,43,16\n"), extensions);
-  BOOST_TEST(contains(fields("transport-parameters-extension-missing-from-server", "quic.cc.error_code", "quic.cc.error_code"),
-                      "127.0.0.1\t365,365\n"));
+  const std::string short_header = "quic.short", closes = "quic.cc.error_code", app_closes = "quic.frame_type == 0x1d";
+  const std::vector<Wire> wire = {
+      // The client's HANDSHAKE_DONE (30), then the server's close 0x0a.
+      {"handshake-done-from-client", "quic.frame_type", short_header, "127.0.0.1\t30"},
+      {"handshake-done-from-client", "quic.cc.error_code", short_header, "127.0.0.2\t10\n"},
+      // The server's STREAMS_BLOCKED uni (23), then the client's close 0x07.
+      {"streams-blocked-beyond-2-60-from-server", "quic.frame_type", short_header, "127.0.0.2\t6,30,23"},
+      {"streams-blocked-beyond-2-60-from-server", "quic.cc.error_code", short_header, "127.0.0.1\t7\n"},
+      // The client's reserved bits (3), then the server's close 0x0a.
+      {"reserved-bits-set-from-client", "quic.short.reserved", short_header, "127.0.0.1\t3\n"},
+      {"reserved-bits-set-from-client", "quic.cc.error_code", short_header, "127.0.0.2\t10\n"},
+      // The server's 1-RTT packet of 29 bytes: 1 + its 8-byte connection ID
+      // + a 4-byte packet number + the 16-byte AEAD tag, so no frames
+      // (tshark cannot decrypt an empty payload, "ciphertext is too
+      // short"); then the client's close 0x0a.
+      {"packet-without-frames-from-server", "quic.packet_length", short_header, "127.0.0.2\t29\n"},
+      {"packet-without-frames-from-server", "quic.cc.error_code", short_header, "127.0.0.1\t10,10\n"},
+      // The client's ClientHello carries preferred_address; the server
+      // closes with 0x08 (TRANSPORT_PARAMETER_ERROR) before 1-RTT.
+      {"preferred-address-from-client", "tls.quic.parameter.preferred_address.ipv4address", "tls.handshake.type == 1",
+       "127.0.0.1\t127.0.0.1\n"},
+      {"preferred-address-from-client", "quic.cc.error_code", closes, "127.0.0.2\t8\n"},
+      // The client's Handshake packet (type 2) with its reserved bits (3)
+      // set, then the server's close 0x0a in Initial and Handshake packets.
+      {"reserved-bits-set-long-header-from-client", "quic.long.reserved", "quic.long.packet_type", "127.0.0.1\t0,3\n"},
+      {"reserved-bits-set-long-header-from-client", "quic.cc.error_code", closes, "127.0.0.2\t10,10\n"},
+      // The client's STREAM on the server's 51st bidirectional stream (201),
+      // then the server's close 0x05.
+      {"stream-on-unopened-stream-from-client", "quic.stream.stream_id", short_header, "127.0.0.1\t201\n"},
+      {"stream-on-unopened-stream-from-client", "quic.cc.error_code", short_header, "127.0.0.2\t5\n"},
+      // RFC 9114's, conform-quic against itself: the client's control
+      // stream (type 0) carries SETTINGS (4) then DATA (0), the server
+      // closes with H3_FRAME_UNEXPECTED (0x105, 261); the server's response
+      // has DATA before HEADERS (1), the client closes with the same.
+      {"h3-data-on-control-stream-from-client", "http3.frame_type", "http3.stream_type == 0", "127.0.0.1\t4,0"},
+      {"h3-data-on-control-stream-from-client", "quic.cc.error_code.app", app_closes, "127.0.0.2\t261\n"},
+      {"h3-data-before-headers-from-server", "http3.frame_type", "ip.src == 127.0.0.2 && http3", "127.0.0.2\t4,0,1\n"},
+      {"h3-data-before-headers-from-server", "quic.cc.error_code.app", app_closes, "127.0.0.1\t261\n"},
+      // RFC 9001's: the client's TLS KeyUpdate (handshake type 24) in a
+      // 1-RTT packet, the server's close 0x10a (266); the client's ALPN no
+      // server speaks, the server's close 0x178 (376); the server's
+      // EncryptedExtensions (8) without extension 57, the client's close
+      // 0x16d (365).
+      {"key-update-from-client", "tls.handshake.type", short_header, "127.0.0.1\t24\n"},
+      {"key-update-from-client", "quic.cc.error_code", short_header, "127.0.0.2\t266\n"},
+      {"no-common-alpn-from-client", "tls.handshake.extensions_alpn_str", "tls.handshake.type == 1",
+       "127.0.0.1\tconform-violation\n"},
+      {"no-common-alpn-from-client", "quic.cc.error_code", closes, "127.0.0.2\t376\n"},
+      {"transport-parameters-extension-missing-from-server", "tls.handshake.extension.type", "tls.handshake.type == 8",
+       "127.0.0.2\t51,43,16\n"},
+      {"transport-parameters-extension-missing-from-server", "quic.cc.error_code", closes, "127.0.0.1\t365,365\n"},
+  };
+  for (const auto& w : wire) {
+    const std::string run = dir + "/out/violation/" + w.id;
+    const std::string lines =
+        run_program("/usr/bin/tshark", {"-n", "-r", run + "/server.pcap", "-o", "tls.keylog_file:" + run + "/keys.log",
+                                        "-Y", w.filter, "-T", "fields", "-e", "ip.src", "-e", w.field})
+            .out;
+    BOOST_TEST(contains(lines, w.holds), w.id << " " << w.field << ": " << lines);
+  }
 }
 
 // A malformed list of codes is bad input, refused before anything runs at

@@ -37,15 +37,7 @@ struct H3Pair {
           return r;
         }) {}
 
-  // Moves datagrams and hands every event to the HTTP/3 layers until quiet.
-  void run() {
-    for (int i = 0; i < 200; ++i) {
-      pair.drive();
-      if (pair.client_events.empty() && pair.server_events.empty()) return;
-      for (const Event& e : std::exchange(pair.client_events, {})) client.on_event(pair.now, e);
-      for (const Event& e : std::exchange(pair.server_events, {})) server.on_event(pair.now, e);
-    }
-  }
+  void run() { pair.drive_with(client, server); }
 
   Pair pair;
   H3Connection client, server;

@@ -31,14 +31,7 @@ struct ReservedPair {
     return c;
   }
 
-  void run() {
-    for (int i = 0; i < 200; ++i) {
-      pair.drive();
-      if (pair.client_events.empty() && pair.server_events.empty()) return;
-      for (const Event& e : std::exchange(pair.client_events, {})) client.on_event(pair.now, e);
-      for (const Event& e : std::exchange(pair.server_events, {})) server.on_event(pair.now, e);
-    }
-  }
+  void run() { pair.drive_with(client, server); }
 
   Pair pair;
   h3::H3Connection client{*pair.client, false};

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "connection/connection.hpp"
@@ -78,6 +79,19 @@ class Pair {
       for (const Bytes& d : to_client)
         if (!(drop && drop(false, delivered_to_client++))) client->handle_datagram(now, d);
       collect();
+    }
+  }
+
+  /// Drives the pair and hands each side's events to its application (an
+  /// HTTP/3 layer, a workload: anything with on_event(Instant, const
+  /// Event&)), until a round brings no event (or `max_rounds` passes).
+  template <class ClientApp, class ServerApp>
+  void drive_with(ClientApp& client_app, ServerApp& server_app, int max_rounds = 200) {
+    for (int round = 0; round < max_rounds; ++round) {
+      drive();
+      if (client_events.empty() && server_events.empty()) return;
+      for (const Event& e : std::exchange(client_events, {})) client_app.on_event(now, e);
+      for (const Event& e : std::exchange(server_events, {})) server_app.on_event(now, e);
     }
   }
 

@@ -24,13 +24,7 @@ struct RawPair {
         client(*pair.client, client_work, true),
         server(*pair.server, server_work, false) {}
 
-  void run() {
-    for (int i = 0; i < 500 && !pair.client->is_closed(); ++i) {
-      pair.drive();
-      for (const Event& e : std::exchange(pair.client_events, {})) client.on_event(pair.now, e);
-      for (const Event& e : std::exchange(pair.server_events, {})) server.on_event(pair.now, e);
-    }
-  }
+  void run() { pair.drive_with(client, server, 500); }
 
   Pair pair;
   tool::RawApp client;
