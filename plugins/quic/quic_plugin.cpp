@@ -19,7 +19,7 @@ class QuicPlugin final : public Plugin {
     info_.time_model = TimeModel::simulated;
     info_.roles = {"client", "server"};
     for (const quic::ScenarioEntry& e : quic::scenario_table()) info_.scenarios.push_back(e.spec);
-    info_.knobs = quic::knob_specs();
+    info_.knobs = quic::simulator_knob_specs();
     // Its fault knobs can break whatever it plays: every case proves its
     // checks able to fail.
     info_.mutants_required = true;

@@ -164,4 +164,34 @@ client = { violation = "handshake_done_from_client" }
              r.err);
 }
 
+// The simulator's scenarios speak no HTTP/3: a quic case naming an HTTP/3
+// violation is refused where it names it, saying where HTTP/3's are played
+// (it ran NOT EXERCISED before).
+BOOST_AUTO_TEST_CASE(an_http3_violation_in_a_simulator_case_is_exit_2_at_its_position) {
+  const std::string dir = scratch_dir("violations-h3-simulated");
+  const std::string suite = write_file(dir + "/h3.toml", R"toml([[case]]
+id = "bad/h3-in-simulator"
+rfc = "9114§7.2.4"
+requirement = "an endpoint MUST treat a second SETTINGS as a connection error of type H3_FRAME_UNEXPECTED"
+plugin = "quic"
+scenario = "handshake"
+client = { violation = "h3_second_settings" }
+no_mutant = "refused before it runs"
+
+  [[case.expect]]
+  check = "connection_closed_with"
+  by = "server"
+  frame = "application"
+  error = "H3_FRAME_UNEXPECTED"
+)toml");
+  auto r = run_conform({"run", suite, "--out", dir + "/out"}, ".", {kPluginPath});
+  BOOST_TEST(r.exit_code == 2, r.out << r.err);
+  BOOST_TEST(contains(r.err, suite + ":7:24: knob of plugin 'quic': 'violation' is \"h3_second_settings\", not one of"),
+             r.err);
+  BOOST_TEST(contains(r.err, "HTTP/3's violations (h3_*) are committed only by conform-quic's HTTP/3, through the "
+                             "external plugin's conform profile"),
+             r.err);
+  BOOST_TEST(!contains(r.err, "\"h3_data_before_headers\""), r.err);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

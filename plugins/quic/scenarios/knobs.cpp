@@ -111,11 +111,15 @@ std::vector<std::pair<std::string, Violation>> violation_names() {
   return names;
 }
 
-std::string violation_doc() {
-  std::string doc =
-      "script: send, once, what an RFC forbids: a frame in the first 1-RTT packet after the handshake is confirmed "
-      "unless said otherwise; ";
-  for (const auto& v : kViolations) doc += std::string(v.name) + ": " + v.what + (&v == std::end(kViolations) - 1 ? "" : "; ");
+// With `http3` false, the violations of the simulator's scenarios, which
+// speak no HTTP/3, saying so first (a refused value's message quotes it).
+std::string violation_doc(bool http3) {
+  std::string doc = http3 ? "" : "HTTP/3's violations (h3_*) are committed only by conform-quic's HTTP/3, through the "
+                                 "external plugin's conform profile: these scenarios speak no HTTP/3. ";
+  doc += "script: send, once, what an RFC forbids: a frame in the first 1-RTT packet after the handshake is confirmed "
+         "unless said otherwise";
+  for (const auto& v : kViolations)
+    if (http3 || !of_http3(v.value)) doc += std::string("; ") + v.name + ": " + v.what;
   return doc;
 }
 
@@ -184,7 +188,7 @@ const std::vector<Knob>& table() {
       flag<&Config::complete_after_lost_reset>("complete_after_lost_reset", "a stream whose RESET_STREAM was lost completes once the one sent again is acknowledged (RFC 9000 §3.1, Reset Recvd); false: the fault (quic-go#4803, fixed by quic-go PR #4804), the loss is never accounted, so the stream never completes, is never collected, and a peer-initiated stream's credit never comes back (RFC 9000 §4.6)"),
       flag<&Config::blocked_frames_early>("blocked_frames_early", "the fault: DATA_BLOCKED / STREAM_DATA_BLOCKED as soon as data waits, before the limit is used up"),
       // Violations (suites/violations): what the endpoint sends that RFC 9000 forbids, and the fault of not answering.
-      choice<&Config::violation>("violation", violation_doc(), violation_names()),
+      choice<&Config::violation>("violation", violation_doc(true), violation_names()),
       choice<&Config::violations_answered>("violations_answered", "rfc: a violation of the peer's closes the connection with the code RFC 9000 names; ignored: the fault, the offending frame is dropped (a decoding error drops the rest of its packet), reserved header bits are not looked at, an invalid transport parameter is taken as read (a server-only one from a client, a missing or mismatched connection ID parameter, passed over), TLS's alert is not sent, an HTTP/3 error does not close, and the connection goes on where it can (else it stalls without a word)",
                                            {{"rfc", ViolationAnswer::rfc}, {"ignored", ViolationAnswer::ignored}}),
       // Scripts: the in-house endpoint as the peer that provokes what a case judges in the other.
@@ -214,6 +218,21 @@ const std::vector<ValueSpec>& knob_specs() {
   static const std::vector<ValueSpec> specs = [] {
     std::vector<ValueSpec> out;
     for (const Knob& k : table()) out.push_back(k.spec);
+    return out;
+  }();
+  return specs;
+}
+
+const std::vector<ValueSpec>& simulator_knob_specs() {
+  static const std::vector<ValueSpec> specs = [] {
+    std::vector<ValueSpec> out = knob_specs();
+    for (ValueSpec& spec : out)
+      if (spec.name == "violation") {
+        spec.one_of.clear();
+        for (const auto& v : kViolations)
+          if (!of_http3(v.value)) spec.one_of.push_back(v.name);
+        spec.doc = violation_doc(false);
+      }
     return out;
   }();
   return specs;

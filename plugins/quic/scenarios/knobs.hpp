@@ -18,6 +18,11 @@ namespace conform::quic {
 /// those of a default-constructed Config.
 const std::vector<ValueSpec>& knob_specs();
 
+/// The knobs of the quic plugin's own scenarios: knob_specs() less the
+/// values only conform-quic's HTTP/3 plays (the HTTP/3 violations), so a
+/// simulator case naming one is refused where it names it.
+const std::vector<ValueSpec>& simulator_knob_specs();
+
 /// Writes every knob of `values` (one role's knobs, as the runner resolved
 /// them) into `config`. Knobs absent from `values` leave `config` as it is.
 /// Returns an empty string, or one line naming the knob whose value the
