@@ -36,6 +36,8 @@ namespace fs = std::filesystem;
 using std::chrono::milliseconds;
 
 constexpr milliseconds kStopGrace{1000};
+// How long a client may go on after its server ended before it is stopped.
+constexpr milliseconds kClientEndsAfterServer{1000};
 
 // The folder holding this plugin's library: the build's plugins/ folder.
 fs::path plugin_dir() {
@@ -362,13 +364,25 @@ class ExternalPlugin final : public Plugin {
 
     const milliseconds limit{value_or<std::int64_t>(s.params, "time_limit_ms", 20000)};
     bool crashed = false;
-    const std::optional<int> client_status =
-        client_process->wait_for(limit, [&ctx] { return ctx.stop_requested(); });
+    // A server that ended (one that serves a single connection, or crashed)
+    // leaves the client nothing to talk to: the run is over once the client
+    // had a moment to end on its own (a browser retrying does not).
+    const auto started = std::chrono::steady_clock::now();
+    std::optional<int> client_status = client_process->wait_for(
+        limit, [&] { return ctx.stop_requested() || !server_process->running(); });
+    if (!client_status && !ctx.stop_requested() && !server_process->running()) {
+      const auto left = limit - std::chrono::duration_cast<milliseconds>(std::chrono::steady_clock::now() - started);
+      client_status = client_process->wait_for(std::min(left, kClientEndsAfterServer),
+                                               [&ctx] { return ctx.stop_requested(); });
+    }
     if (ctx.stop_requested()) return stopped_early(ctx, *client_process, *server_process);
     if (client_status) {
       ctx.log("external: the client ended: " + client_process->how_it_ended());
       crashed = client_process->killed();
-    } else
+    } else if (!server_process->running())
+      ctx.log("external: the server ended before the client, which was stopped with status " +
+              std::to_string(client_process->stop(kStopGrace)));
+    else
       ctx.log("external: the client was still running after time_limit_ms " + std::to_string(limit.count()) +
               ": stopped with status " + std::to_string(client_process->stop(kStopGrace)));
     // The client's last datagrams (its CONNECTION_CLOSE) cross the relay first.

@@ -69,14 +69,14 @@ void check_capture(const Lab& lab, const std::string& pcap, const std::string& k
   BOOST_TEST(r.out.find("HANDSHAKE_DONE") != std::string::npos);
 
   const std::string tshark_log = pcap + ".tshark";
-  BackgroundProgram frames({lab.tshark, "-r", pcap, "-o", "tls.keylog_file:" + keylog, "-T", "fields", "-e",
-                            "quic.frame_type"},
+  BackgroundProgram frames({lab.tshark, "-r", pcap, "-o", "tls.keylog_file:" + keylog, kTsharkQuicFirst[0],
+                            kTsharkQuicFirst[1], "-T", "fields", "-e", "quic.frame_type"},
                            tshark_log);
   BOOST_REQUIRE_EQUAL(frames.wait(60), 0);
   const std::string types = frames.out();
   BOOST_TEST(types.find("30") != std::string::npos);  // HANDSHAKE_DONE (0x1e) decrypted
-  BackgroundProgram bad({lab.tshark, "-r", pcap, "-o", "tls.keylog_file:" + keylog, "-Y",
-                         "_ws.malformed || quic.decryption_failed"},
+  BackgroundProgram bad({lab.tshark, "-r", pcap, "-o", "tls.keylog_file:" + keylog, kTsharkQuicFirst[0],
+                         kTsharkQuicFirst[1], "-Y", "_ws.malformed || quic.decryption_failed"},
                         tshark_log + "-bad");
   BOOST_REQUIRE_EQUAL(bad.wait(60), 0);
   BOOST_TEST(bad.out().empty(), bad.out());

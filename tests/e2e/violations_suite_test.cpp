@@ -99,10 +99,7 @@ BOOST_AUTO_TEST_CASE(every_violation_is_answered_and_every_mutant_killed, *needs
   };
   for (const auto& w : wire) {
     const std::string run = dir + "/out/violation/" + w.id;
-    const std::string lines =
-        run_program("/usr/bin/tshark", {"-n", "-r", run + "/server.pcap", "-o", "tls.keylog_file:" + run + "/keys.log",
-                                        "-Y", w.filter, "-T", "fields", "-e", "ip.src", "-e", w.field})
-            .out;
+    const std::string lines = tshark_fields(run, "server.pcap", w.filter, {"ip.src", w.field});
     BOOST_TEST(contains(lines, w.holds), w.id << " " << w.field << ": " << lines);
   }
 }

@@ -150,6 +150,7 @@ std::string tshark_fields(const std::string& run_dir, const std::string& pcap, c
                           const std::vector<std::string>& fields) {
   std::vector<std::string> args = {"-n", "-r", run_dir + "/" + pcap, "-o", "tls.keylog_file:" + run_dir + "/keys.log",
                                    "-Y", filter, "-T", "fields"};
+  args.insert(args.end(), kTsharkQuicFirst.begin(), kTsharkQuicFirst.end());
   for (const auto& f : fields) args.insert(args.end(), {"-e", f});
   return run_program("/usr/bin/tshark", args).out;
 }

@@ -70,6 +70,12 @@ CommandResult run_conform(const std::vector<std::string>& args, const std::strin
 CommandResult run_program(const std::string& binary, const std::vector<std::string>& args,
                           const std::string& cwd = ".", const std::vector<std::string>& env = {});
 
+/// tshark's option to try its QUIC heuristic on every UDP datagram before
+/// any dissector registered for the port: a run's ports are random, and one
+/// may be a port tshark gives another protocol (44818, EtherNet/IP, which
+/// once left a whole capture undecoded).
+inline const std::vector<std::string> kTsharkQuicFirst = {"-o", "udp.try_heuristic_first:TRUE"};
+
 /// tshark's `fields` (tab-separated) of every frame matching `filter` in
 /// `run_dir`'s capture `pcap`, decrypted with the run's keys.log, a line per
 /// frame.

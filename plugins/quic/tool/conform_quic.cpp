@@ -126,6 +126,9 @@ int run_server(CommonOptions& o, const std::string& listen, const std::string& c
     std::fprintf(stderr, "conform-quic: %s, %s: %s\n", cert_path.c_str(), key_path.c_str(), error.c_str());
     return kExitUsage;
   }
+  // A violating server's run is about one connection: ending with it lets
+  // a client that goes on (a browser retrying) end the run early.
+  if (o.config.violation != Violation::none && max_connections == 0) max_connections = 1;
   udp::DriverOptions d{o.keylog, o.pcap, max_connections};
   auto make_app = [htdocs, reserved_uni, &o](Connection& c) -> std::unique_ptr<udp::ConnectionApp> {
     if (raw(o)) return std::make_unique<tool::RawApp>(c, o.raw, false);
@@ -240,7 +243,8 @@ int main(int argc, char** argv) {
   server->add_option("--htdocs", htdocs, "document root")
       ->check(CLI::ExistingDirectory)->capture_default_str()->type_name("DIR");
   server->add_option("--max-connections", max_connections,
-                     "exit once this many connections came and closed (0: run until SIGINT/SIGTERM)")
+                     "exit once this many connections came and closed (0: run until SIGINT/SIGTERM; with --violation, "
+                     "1: the run is over once the connection that commits it is)")
       ->check(kNotNegative);
   server->add_option("--reserved-uni", reserved_uni,
                      "on each connection, first open this many unidirectional streams of reserved types "
