@@ -64,17 +64,19 @@ struct CaseWalk {
   const toml::table* rule = nullptr;
 };
 
-// The case's node for `key`, from its rule's case for the keys a rule gives.
-const toml::node* get(const CaseWalk& cx, std::string_view key) {
-  if (cx.rule && std::find(std::begin(kRuleKeys), std::end(kRuleKeys), key) != std::end(kRuleKeys))
-    return cx.rule->get(key);
-  return cx.table.get(key);
+// The table that gives `key`: the rule's case for the keys a rule gives.
+const toml::table& owner(const CaseWalk& cx, std::string_view key) {
+  if (cx.rule && std::find(std::begin(kRuleKeys), std::end(kRuleKeys), key) != std::end(kRuleKeys)) return *cx.rule;
+  return cx.table;
 }
+
+// The case's node for `key`, from its rule's case for the keys a rule gives.
+const toml::node* get(const CaseWalk& cx, std::string_view key) { return owner(cx, key).get(key); }
 
 std::optional<std::string> read_string(CaseWalk& cx, const char* key, bool required) {
   const toml::node* node = get(cx, key);
   if (!node) {
-    if (required) cx.problems.add(cx.table.source(), std::string("case needs '") + key + "'");
+    if (required) cx.problems.add(owner(cx, key).source(), std::string("case needs '") + key + "'");
     return std::nullopt;
   }
   if (auto s = node->as_string()) {
@@ -436,9 +438,10 @@ void for_each_table(CaseWalk& cx, const char* key, Read read) {
 }  // namespace
 
 std::optional<CaseDecl> parse_case(const toml::table& table, const Catalogue& catalogue, Problems& problems,
-                                   const toml::table* rule) {
+                                   const Rule& rule) {
+  if (rule.named && !rule.table) return std::nullopt;
   CaseWalk cx{table, catalogue, problems};
-  cx.rule = rule;
+  cx.rule = rule.table;
   CaseDecl c;
   c.pos = problems.at(table.source());
   auto id = read_string(cx, "id", true);
@@ -486,8 +489,9 @@ std::optional<CaseDecl> parse_case(const toml::table& table, const Catalogue& ca
                  "'no_mutant' says why a case has no mutant, but this one has " + std::to_string(c.mutants.size()));
   read_network_points(c, problems);
   if (c.expects.empty() && !get(cx, "expect"))
-    problems.add(c.pos, (c.id.empty() ? std::string("the case") : "case '" + c.id + "'") +
-                            " has no [[case.expect]]: nothing would judge it");
+    problems.add(cx.rule ? problems.at(cx.rule->source()) : c.pos,
+                 (c.id.empty() ? std::string("the case") : "case '" + c.id + "'") +
+                     (cx.rule ? " takes a rule that" : "") + " has no [[case.expect]]: nothing would judge it");
   if (c.id.empty()) return std::nullopt;
   return c;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "suite/loader.hpp"
+#include "suite/rule_from.hpp"
 #include "suite/toml_value.hpp"
 
 #include <optional>
@@ -10,10 +11,10 @@
 namespace conform::suite_detail {
 
 /// The case in `table`, or nullopt when it is too broken to keep (its
-/// problems are in `problems` either way). `rule`, when given, is the case
-/// `table`'s rule_from names, which gives its summary, rfc, requirement and
+/// problems are in `problems` either way). `rule` is what `table`'s
+/// rule_from gave, which gives its summary, rfc, requirement and
 /// expectations (suite/rule_from.hpp).
 std::optional<CaseDecl> parse_case(const toml::table& table, const Catalogue& catalogue, Problems& problems,
-                                   const toml::table* rule = nullptr);
+                                   const Rule& rule = {});
 
 }  // namespace conform::suite_detail

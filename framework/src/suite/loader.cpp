@@ -3,6 +3,7 @@
 
 #include "suite/case_parser.hpp"
 #include "suite/rule_from.hpp"
+#include "suite/toml_file.hpp"
 #include "suite/toml_value.hpp"
 
 #include <algorithm>
@@ -51,35 +52,6 @@ std::vector<std::string> discover_suite_files(const std::vector<std::string>& pa
 }
 
 namespace {
-
-// toml++ recurses once per part of a dotted key, so a key of tens of
-// thousands of parts overflows the stack; no suite needs more than a few.
-constexpr std::size_t kMaxKeyDepth = 64;
-
-// The line (from 1) of the first line with a dotted key of more than
-// kMaxKeyDepth parts, counting dots outside quotes before any '=' (values
-// such as floats hold dots too); nullopt if none.
-std::optional<std::uint32_t> too_deep(const std::string& text) {
-  std::uint32_t line = 1;
-  std::size_t dots = 0;
-  char quote = 0;
-  for (char ch : text) {
-    if (ch == '\n') {
-      ++line;
-      dots = 0;
-      quote = 0;
-    } else if (quote) {
-      if (ch == quote) quote = 0;
-    } else if (ch == '"' || ch == '\'') {
-      quote = ch;
-    } else if (ch == '#' || ch == '=') {
-      quote = '\n';
-    } else if (ch == '.' && ++dots >= kMaxKeyDepth) {
-      return line;
-    }
-  }
-  return std::nullopt;
-}
 
 void read_suite_table(const toml::table& root, SuiteFile& suite, Problems& problems) {
   const toml::node* node = root.get("suite");
@@ -168,31 +140,16 @@ void add_plugin_problems(const std::vector<std::unique_ptr<SuiteFile>>& suites, 
 }  // namespace
 
 std::unique_ptr<SuiteFile> parse_suite_file(const std::string& path, const Catalogue& catalogue,
-                                            std::vector<Diagnostic>& diagnostics) {
+                                            std::vector<Diagnostic>& diagnostics, suite_detail::RuleSources* rules) {
   auto suite = std::make_unique<SuiteFile>();
   suite->path = path;
   Problems problems(path);
-  std::ifstream in(path, std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in && !in.eof()) {
-    problems.add(SourcePos{path}, "cannot read the file");
+  auto parsed = suite_detail::parse_toml_file(path, problems);
+  if (!parsed) {
     diagnostics.insert(diagnostics.end(), problems.list().begin(), problems.list().end());
     return suite;
   }
-  if (auto deep = too_deep(text)) {
-    problems.add(SourcePos{path, *deep, 1}, "keys nested more than " + std::to_string(kMaxKeyDepth) +
-                                                " levels deep");
-    diagnostics.insert(diagnostics.end(), problems.list().begin(), problems.list().end());
-    return suite;
-  }
-  toml::table root;
-  try {
-    root = toml::parse(text, path);
-  } catch (const toml::parse_error& e) {
-    problems.add(e.source(), std::string(e.description()));
-    diagnostics.insert(diagnostics.end(), problems.list().begin(), problems.list().end());
-    return suite;
-  }
+  const toml::table& root = *parsed;
   for (const auto& [key, value] : root) {
     const std::string name(key.str());
     if (name != "suite" && name != "case")
@@ -202,10 +159,11 @@ std::unique_ptr<SuiteFile> parse_suite_file(const std::string& path, const Catal
   read_suite_table(root, *suite, problems);
   if (const toml::node* cases = root.get("case")) {
     if (const toml::array* list = cases->as_array(); list && list->is_array_of_tables()) {
-      suite_detail::RuleSources rules;
+      suite_detail::RuleSources own;
+      suite_detail::RuleSources& sources = rules ? *rules : own;
       for (const auto& node : *list)
         if (auto c = suite_detail::parse_case(*node.as_table(), catalogue, problems,
-                                              rules.rule_of(*node.as_table(), path, problems)))
+                                              sources.rule_of(*node.as_table(), path, problems)))
           suite->cases.push_back(std::move(*c));
     } else {
       problems.add(cases->source(), "'case' must be an array of tables: write [[case]]");
@@ -221,8 +179,9 @@ std::vector<std::unique_ptr<SuiteFile>> load_suites(const std::vector<std::strin
                                                     const Catalogue& catalogue, std::vector<Diagnostic>* warnings) {
   std::vector<std::unique_ptr<SuiteFile>> suites;
   std::vector<Diagnostic> problems;
+  suite_detail::RuleSources rules;
   for (const auto& file : discover_suite_files(paths))
-    suites.push_back(parse_suite_file(file, catalogue, problems));
+    suites.push_back(parse_suite_file(file, catalogue, problems, &rules));
   std::map<std::string, SourcePos> first_seen;
   for (const auto& suite : suites)
     for (const auto& c : suite->cases) {
@@ -234,10 +193,15 @@ std::vector<std::unique_ptr<SuiteFile>> load_suites(const std::vector<std::strin
   std::vector<Diagnostic> unmet;
   add_plugin_problems(suites, catalogue, problems, unmet);
   // toml++ visits keys by name; users read problems best in file order.
-  for (auto* list : {&problems, &unmet})
+  // A rule several cases take is checked with each: its problems are told
+  // once.
+  for (auto* list : {&problems, &unmet}) {
     std::stable_sort(list->begin(), list->end(), [](const Diagnostic& a, const Diagnostic& b) {
       return std::tie(a.pos.file, a.pos.line, a.pos.column) < std::tie(b.pos.file, b.pos.line, b.pos.column);
     });
+    std::set<std::string> told;
+    std::erase_if(*list, [&](const Diagnostic& d) { return !told.insert(d.str()).second; });
+  }
   if (warnings) warnings->insert(warnings->end(), unmet.begin(), unmet.end());
   if (!problems.empty()) throw InputError(std::move(problems));
   return suites;

@@ -30,11 +30,18 @@ struct Catalogue {
 /// path that does not exist or a folder without suite files.
 std::vector<std::string> discover_suite_files(const std::vector<std::string>& paths);
 
+namespace suite_detail {
+class RuleSources;
+}
+
 /// Parses and validates one file, appending every problem found to
 /// `problems` (malformed TOML, unknown key, wrong type, unknown plugin,
-/// scenario, knob or check, matrix over an unknown key).
+/// scenario, knob or check, matrix over an unknown key). `rules`: the files
+/// rule_from named so far in this load, read once each (none: this file's
+/// own).
 std::unique_ptr<SuiteFile> parse_suite_file(const std::string& path, const Catalogue& catalogue,
-                                            std::vector<Diagnostic>& problems);
+                                            std::vector<Diagnostic>& problems,
+                                            suite_detail::RuleSources* rules = nullptr);
 
 /// Discovers, parses and validates the suites of `paths`, then checks that
 /// case ids are unique across them. Throws InputError with every problem,

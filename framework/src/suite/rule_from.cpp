@@ -1,71 +1,95 @@
-// `rule_from`: finding the named file and case, once per file.
+// `rule_from`: finding the named file and case, each file once per load.
 #include "suite/rule_from.hpp"
 
+#include "suite/toml_file.hpp"
+
+#include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
 namespace conform::suite_detail {
 namespace fs = std::filesystem;
+namespace {
 
-const toml::table* RuleSources::file(const std::string& path, const toml::source_region& where, Problems& problems) {
+// One name for a file however it is reached; the path itself when that
+// cannot be worked out.
+std::string canonical_name(const std::string& path) {
   std::error_code ec;
-  const std::string key = fs::weakly_canonical(path, ec).string();
-  if (auto found = files_.find(key); found != files_.end()) {
-    if (!found->second) problems.add(where, "'rule_from' names " + path + ", which has problems (above)");
-    return found->second.get();
-  }
-  auto& slot = files_[key];
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    problems.add(where, "'rule_from' names " + path + ", which cannot be read");
-    return nullptr;
-  }
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  try {
-    slot = std::make_unique<toml::table>(toml::parse(text, path));
-  } catch (const toml::parse_error& e) {
-    problems.add(e.source(), std::string(e.description()));
-  }
-  return slot.get();
+  const fs::path canonical = fs::weakly_canonical(path, ec);
+  return ec || canonical.empty() ? path : canonical.string();
 }
 
-const toml::table* RuleSources::rule_of(const toml::table& table, const std::string& suite_path,
-                                        Problems& problems) {
+const std::string kForm = "'rule_from' must read FILE#CASE-ID (FILE relative to this suite file)";
+
+}  // namespace
+
+const toml::table* RuleSources::file(const std::string& path, Problems& problems) {
+  auto [slot, fresh] = files_.try_emplace(canonical_name(path));
+  if (fresh)
+    if (auto parsed = parse_toml_file(path, problems)) slot->second = std::make_unique<toml::table>(std::move(*parsed));
+  return slot->second.get();
+}
+
+Rule RuleSources::rule_of(const toml::table& table, const std::string& suite_path, Problems& problems) {
   const toml::node* node = table.get("rule_from");
-  if (!node) return nullptr;
+  if (!node) return {};
+  const Rule failed{true, nullptr};
   const auto* text = node->as_string();
-  const std::string value = text ? text->get() : "";
-  const auto hash = value.rfind('#');
-  if (!text || hash == std::string::npos || hash == 0 || hash + 1 == value.size()) {
-    problems.add(node->source(), "'rule_from' must read FILE#CASE-ID (FILE relative to this suite file)");
-    return nullptr;
+  if (!text) {
+    problems.add(node->source(), kForm + ", not " + toml_type_name(*node));
+    return failed;
   }
-  const std::string path = (fs::path(suite_path).parent_path() / value.substr(0, hash)).lexically_normal().string();
+  const std::string& value = text->get();
+  if (std::any_of(value.begin(), value.end(), [](unsigned char ch) { return ch < 0x20 || ch == 0x7f; })) {
+    problems.add(node->source(), "'rule_from' must not hold control characters");
+    return failed;
+  }
+  // A file name seldom holds '#'; a case id may.
+  const auto hash = value.find('#');
+  if (hash == std::string::npos || hash == 0 || hash + 1 == value.size()) {
+    problems.add(node->source(), kForm);
+    return failed;
+  }
+  // Opened as written: ".." after a symbolic link goes where the system says.
+  const std::string path = (fs::path(suite_path).parent_path() / value.substr(0, hash)).string();
   const std::string id = value.substr(hash + 1);
-  const toml::table* root = file(path, node->source(), problems);
-  if (!root) return nullptr;
+  const toml::table* root = file(path, problems);
+  if (!root) {
+    problems.add(node->source(), "'rule_from' names " + path + ", which is not a suite file that can be read (its "
+                                                                "problem is told at its own position)");
+    return failed;
+  }
   const toml::table* rule = nullptr;
   if (const auto* cases = root->get_as<toml::array>("case"))
-    for (const auto& c : *cases)
-      if (const auto* t = c.as_table(); t && t->get_as<std::string>("id") && **t->get_as<std::string>("id") == id)
-        rule = t;
+    for (const auto& c : *cases) {
+      const auto* t = c.as_table();
+      const auto* case_id = t ? t->get_as<std::string>("id") : nullptr;
+      if (!case_id || case_id->get() != id) continue;
+      if (rule) {
+        problems.add(node->source(), "'rule_from': " + path + " has case '" + id + "' twice (lines " +
+                                         std::to_string(rule->source().begin.line) + " and " +
+                                         std::to_string(t->source().begin.line) + ")");
+        return failed;
+      }
+      rule = t;
+    }
   if (!rule) {
     problems.add(node->source(), "'rule_from': " + path + " has no case '" + id + "'");
-    return nullptr;
+    return failed;
+  }
+  const auto* own_id = table.get_as<std::string>("id");
+  if (own_id && own_id->get() == id && canonical_name(path) == canonical_name(suite_path)) {
+    problems.add(node->source(), "'rule_from' names this case itself");
+    return failed;
   }
   if (rule->contains("rule_from")) {
     problems.add(node->source(), "'rule_from': case '" + id + "' takes its own rule from elsewhere; name that one");
-    return nullptr;
+    return failed;
   }
-  bool clash = false;
   for (const char* key : kRuleKeys)
-    if (const toml::node* own = table.get(key)) {
+    if (const toml::node* own = table.get(key))
       problems.add(own->source(), std::string("'") + key + "' is given by the rule this case takes from '" + id +
                                       "' (rule_from): say it once, there");
-      clash = true;
-    }
-  return clash ? nullptr : rule;
+  return {true, rule};
 }
 
 }  // namespace conform::suite_detail

@@ -14,17 +14,28 @@
 
 namespace conform::suite_detail {
 
+/// What a case's rule_from gave.
+struct Rule {
+  /// The case has a rule_from.
+  bool named = false;
+  /// The case it names; nullptr when it names none (the problem is
+  /// recorded, and the case is not read further: it would only add
+  /// problems about keys the rule was to give).
+  const toml::table* table = nullptr;
+};
+
+/// The files rule_from names, each read once per load.
 class RuleSources {
  public:
-  /// The case table named by `table`'s `rule_from`; nullptr when it has
-  /// none, or, after recording why, when it names no case or also writes a
-  /// key the rule gives. `suite_path` is the file holding `table`.
-  const toml::table* rule_of(const toml::table& table, const std::string& suite_path, Problems& problems);
+  /// The rule of `table`, a case of the file `suite_path`. A key of
+  /// kRuleKeys that the case also writes is a problem, but the rule is
+  /// still taken.
+  Rule rule_of(const toml::table& table, const std::string& suite_path, Problems& problems);
 
  private:
-  // Each file once per load, by its canonical path; nullptr when it could
-  // not be read or parsed.
-  const toml::table* file(const std::string& path, const toml::source_region& where, Problems& problems);
+  // The file at `path`, read and parsed once (its problems recorded that
+  // once); nullptr when it could not be.
+  const toml::table* file(const std::string& path, Problems& problems);
   std::map<std::string, std::unique_ptr<toml::table>> files_;
 };
 

@@ -85,8 +85,12 @@ std::optional<Value> to_value(const toml::node& node, const ValueSpec& spec,
       // No near miss: what the setting is, which may say where its
       // choices come from (the external plugin's profiles).
       const std::string near = did_you_mean(s, spec.one_of);
+      // Its first sentence: a long documentation says first why a value
+      // may be missing (the quic plugin's HTTP/3 violations).
+      const std::size_t stop = spec.doc.find(". ");
+      const std::string doc = stop == std::string::npos ? spec.doc : spec.doc.substr(0, stop + 1);
       problems.add(node.source(), what + " is \"" + s + "\", not one of " + choices +
-                                      (near.empty() && !spec.doc.empty() ? "; " + spec.doc : near));
+                                      (near.empty() && !doc.empty() ? "; " + doc : near));
       return std::nullopt;
     }
   }

@@ -126,9 +126,6 @@ int run_server(CommonOptions& o, const std::string& listen, const std::string& c
     std::fprintf(stderr, "conform-quic: %s, %s: %s\n", cert_path.c_str(), key_path.c_str(), error.c_str());
     return kExitUsage;
   }
-  // A violating server's run is about one connection: ending with it lets
-  // a client that goes on (a browser retrying) end the run early.
-  if (o.config.violation != Violation::none && max_connections == 0) max_connections = 1;
   udp::DriverOptions d{o.keylog, o.pcap, max_connections};
   auto make_app = [htdocs, reserved_uni, &o](Connection& c) -> std::unique_ptr<udp::ConnectionApp> {
     if (raw(o)) return std::make_unique<tool::RawApp>(c, o.raw, false);
@@ -243,8 +240,8 @@ int main(int argc, char** argv) {
   server->add_option("--htdocs", htdocs, "document root")
       ->check(CLI::ExistingDirectory)->capture_default_str()->type_name("DIR");
   server->add_option("--max-connections", max_connections,
-                     "exit once this many connections came and closed (0: run until SIGINT/SIGTERM; with --violation, "
-                     "1: the run is over once the connection that commits it is)")
+                     "exit once this many connections came and closed (0: run until SIGINT/SIGTERM; default 0, but 1 "
+                     "with --violation: the run is over once the connection that commits it is)")
       ->check(kNotNegative);
   server->add_option("--reserved-uni", reserved_uni,
                      "on each connection, first open this many unidirectional streams of reserved types "
@@ -282,8 +279,14 @@ int main(int argc, char** argv) {
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   std::signal(SIGALRM, on_signal);
-  if (*server)
-    return finish_config(server_opts) ? run_server(server_opts, listen, cert, key, htdocs, max_connections, reserved_uni)
-                                      : kExitUsage;
+  if (*server) {
+    if (!finish_config(server_opts)) return kExitUsage;
+    // A violating server's run is about one connection: ending with it lets
+    // a client that goes on (a browser retrying) end the run early, unless
+    // --max-connections says otherwise.
+    if (server_opts.config.violation != Violation::none && server->count("--max-connections") == 0)
+      max_connections = 1;
+    return run_server(server_opts, listen, cert, key, htdocs, max_connections, reserved_uni);
+  }
   return finish_config(client_opts) ? run_client(client_opts, urls, n, output_dir, timeout_s) : kExitUsage;
 }
