@@ -90,17 +90,21 @@ BOOST_AUTO_TEST_CASE(every_wrong_rule_from_is_a_problem_at_its_position) {
     std::vector<std::string> expected;  // "line:col: message" of t.toml, or whole lines
   };
   const std::string form = "3:13: 'rule_from' must read FILE#CASE-ID (FILE relative to this suite file)";
-  const std::string unreadable = ", which is not a suite file that can be read (its problem is told at its own position)";
   const std::vector<Row> rows = {
       {"r.toml", "", {form}},
       {"r.toml#", "", {form}},
       {"#rule/one", "", {form}},
       {"r.toml\\u0000x#rule/one", "", {"3:13: 'rule_from' must not hold control characters"}},
-      {"missing.toml#rule/one", "", {dir + "/./missing.toml: cannot read: No such file or directory", "3:13: 'rule_from' names " + dir + "/./missing.toml" + unreadable}},
-      {"folder#rule/one", "", {dir + "/./folder: not a regular file", "3:13: 'rule_from' names " + dir + "/./folder" + unreadable}},
+      {"missing.toml#rule/one", "",
+       {"3:13: 'rule_from' names " + dir + "/./missing.toml, which cannot be read (cannot read: No such file or "
+        "directory; FILE is relative to the folder of the suite file)"}},
+      {"folder#rule/one", "",
+       {"3:13: 'rule_from' names " + dir + "/./folder, which cannot be read (not a regular file; FILE is relative to "
+        "the folder of the suite file)"}},
       {"broken.toml#x", "",
        {dir + "/./broken.toml:1:8: Error while parsing table header: expected ']', saw '\\n'",
-        "3:13: 'rule_from' names " + dir + "/./broken.toml" + unreadable}},
+        "3:13: 'rule_from' names " + dir + "/./broken.toml, which has a problem at " + dir + "/./broken.toml:1:8"}},
+      {"r.toml#rule/on", "", {"3:13: 'rule_from': " + dir + "/./r.toml has no case 'rule/on' (did you mean 'rule/one'?)"}},
       {"r.toml#rule/two", "", {"3:13: 'rule_from': " + dir + "/./r.toml has no case 'rule/two'"}},
       {"twice.toml#rule/one", "", {"3:13: 'rule_from': " + dir + "/./twice.toml has case 'rule/one' twice (lines 1 and 17)"}},
       {"t.toml#taker/one", "", {"3:13: 'rule_from' names this case itself"}},

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <vector>
 
 namespace conform::suite_detail {
 namespace fs = std::filesystem;
@@ -22,11 +23,25 @@ const std::string kForm = "'rule_from' must read FILE#CASE-ID (FILE relative to 
 
 }  // namespace
 
-const toml::table* RuleSources::file(const std::string& path, Problems& problems) {
+const RuleSources::File& RuleSources::file(const std::string& path, Problems& problems) {
   auto [slot, fresh] = files_.try_emplace(canonical_name(path));
-  if (fresh)
-    if (auto parsed = parse_toml_file(path, problems)) slot->second = std::make_unique<toml::table>(std::move(*parsed));
-  return slot->second.get();
+  File& f = slot->second;
+  if (!fresh) return f;
+  Problems own(path);
+  if (auto parsed = parse_toml_file(path, own)) {
+    f.table = std::make_unique<toml::table>(std::move(*parsed));
+    return f;
+  }
+  // A problem inside the file is told there; one with the file as a whole
+  // (missing, a folder) is told with the rule_from that names it.
+  const Diagnostic& d = own.list().front();
+  if (d.pos.line > 0) {
+    problems.add(d.pos, d.message);
+    f.why = "which has a problem at " + d.pos.str();
+  } else {
+    f.why = "which cannot be read (" + d.message + "; FILE is relative to the folder of the suite file)";
+  }
+  return f;
 }
 
 Rule RuleSources::rule_of(const toml::table& table, const std::string& suite_path, Problems& problems) {
@@ -52,17 +67,19 @@ Rule RuleSources::rule_of(const toml::table& table, const std::string& suite_pat
   // Opened as written: ".." after a symbolic link goes where the system says.
   const std::string path = (fs::path(suite_path).parent_path() / value.substr(0, hash)).string();
   const std::string id = value.substr(hash + 1);
-  const toml::table* root = file(path, problems);
-  if (!root) {
-    problems.add(node->source(), "'rule_from' names " + path + ", which is not a suite file that can be read (its "
-                                                                "problem is told at its own position)");
+  const File& source = file(path, problems);
+  if (!source.table) {
+    problems.add(node->source(), "'rule_from' names " + path + ", " + source.why);
     return failed;
   }
+  const toml::table* root = source.table.get();
   const toml::table* rule = nullptr;
+  std::vector<std::string> ids;
   if (const auto* cases = root->get_as<toml::array>("case"))
     for (const auto& c : *cases) {
       const auto* t = c.as_table();
       const auto* case_id = t ? t->get_as<std::string>("id") : nullptr;
+      if (case_id) ids.push_back(case_id->get());
       if (!case_id || case_id->get() != id) continue;
       if (rule) {
         problems.add(node->source(), "'rule_from': " + path + " has case '" + id + "' twice (lines " +
@@ -73,7 +90,7 @@ Rule RuleSources::rule_of(const toml::table& table, const std::string& suite_pat
       rule = t;
     }
   if (!rule) {
-    problems.add(node->source(), "'rule_from': " + path + " has no case '" + id + "'");
+    problems.add(node->source(), "'rule_from': " + path + " has no case '" + id + "'" + did_you_mean(id, ids));
     return failed;
   }
   const auto* own_id = table.get_as<std::string>("id");

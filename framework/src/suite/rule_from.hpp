@@ -33,10 +33,15 @@ class RuleSources {
   Rule rule_of(const toml::table& table, const std::string& suite_path, Problems& problems);
 
  private:
-  // The file at `path`, read and parsed once (its problems recorded that
-  // once); nullptr when it could not be.
-  const toml::table* file(const std::string& path, Problems& problems);
-  std::map<std::string, std::unique_ptr<toml::table>> files_;
+  struct File {
+    std::unique_ptr<toml::table> table;
+    // Why it could not be read, as the end of a sentence about it.
+    std::string why;
+  };
+  // The file at `path`, read and parsed once (a problem at a position in
+  // it recorded that once).
+  const File& file(const std::string& path, Problems& problems);
+  std::map<std::string, File> files_;
 };
 
 /// The keys a rule gives: a case with rule_from must not write them.

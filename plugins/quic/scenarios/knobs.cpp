@@ -112,14 +112,22 @@ std::vector<std::pair<std::string, Violation>> violation_names() {
 }
 
 // With `http3` false, the violations of the simulator's scenarios, which
-// speak no HTTP/3, saying so first (a refused value's message quotes it).
+// speak no HTTP/3, saying so in the first sentence (which a refused value's
+// message quotes).
 std::string violation_doc(bool http3) {
-  std::string doc = http3 ? "" : "HTTP/3's violations (h3_*) are committed only by conform-quic's HTTP/3, through the "
-                                 "external plugin's conform profile: these scenarios speak no HTTP/3. ";
-  doc += "script: send, once, what an RFC forbids: a frame in the first 1-RTT packet after the handshake is confirmed "
-         "unless said otherwise";
+  std::string doc =
+      "script: send, once, what an RFC forbids, a frame in the first 1-RTT packet after the handshake is confirmed "
+      "unless said otherwise";
+  if (!http3)
+    doc += " (HTTP/3's violations, h3_*, only through the external plugin's conform profile, conform-quic's HTTP/3: "
+           "these scenarios speak no HTTP/3)";
+  doc += ".";
+  const char* sep = " ";
   for (const auto& v : kViolations)
-    if (http3 || !of_http3(v.value)) doc += std::string("; ") + v.name + ": " + v.what;
+    if (http3 || !of_http3(v.value)) {
+      doc += std::string(sep) + v.name + ": " + v.what;
+      sep = "; ";
+    }
   return doc;
 }
 
