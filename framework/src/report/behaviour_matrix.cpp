@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <map>
 
 namespace conform {
 namespace {
@@ -54,11 +55,22 @@ std::string verdict_of(const CaseResult& r, std::size_t k) {
   return worst.empty() ? to_string(r.status) : worst;
 }
 
+// `FAIL [SHOULD] 1/2`, and the runs that judged nothing when some did
+// (`PASS 3/3 +1 ERROR`: a peer that crashed is not lost from the count).
 std::string cell_text(const std::string& verdict, const std::optional<RequirementLevel>& level, std::size_t passed,
-                      std::size_t judged) {
+                      std::size_t judged, const std::vector<const BehaviourJudgement*>& judgements) {
   std::string text = verdict;
   if (level) text += fmt::format(" [{}]", to_string(*level));
-  if (judged > 0) text += fmt::format(" {}/{}", passed, judged);
+  if (judged == 0) return text;
+  text += fmt::format(" {}/{}", passed, judged);
+  std::map<int, std::pair<std::string, std::size_t>> others;  // by gravity
+  for (const auto* j : judgements)
+    if (j->verdict != "PASS" && j->verdict != "FAIL") {
+      auto& [name, count] = others[gravity(j->verdict)];
+      name = j->verdict;
+      ++count;
+    }
+  for (const auto& [gravity, other] : others) text += fmt::format(" +{} {}", other.second, other.first);
   return text;
 }
 
@@ -129,18 +141,24 @@ void BehaviourMatrix::print(std::FILE* out) const {
   if (judgements_.empty() || !out) return;
   std::size_t first = 5;
   for (const auto& s : stacks_) first = std::max(first, s.size());
+  std::vector<std::vector<std::string>> texts;  // [stack][behaviour]
   std::vector<std::size_t> widths;
   for (const auto& b : behaviours_) widths.push_back(std::max<std::size_t>(b.size(), 18));
+  for (const auto& stack : stacks_) {
+    texts.emplace_back();
+    for (std::size_t i = 0; i < behaviours_.size(); ++i) {
+      const Cell c = cell(stack, behaviours_[i]);
+      texts.back().push_back(c.judgements.empty() ? "-"
+                                                  : cell_text(c.verdict, c.level, c.passed, c.judged, c.judgements));
+      widths[i] = std::max(widths[i], texts.back().back().size());
+    }
+  }
   fmt::print(out, "\nbehaviour matrix (stack × behaviour, over every pair it played in)\n{:<{}}", "stack", first);
   for (std::size_t i = 0; i < behaviours_.size(); ++i) fmt::print(out, "  {:<{}}", behaviours_[i], widths[i]);
   fmt::print(out, "\n");
-  for (const auto& stack : stacks_) {
-    fmt::print(out, "{:<{}}", stack, first);
-    for (std::size_t i = 0; i < behaviours_.size(); ++i) {
-      const Cell c = cell(stack, behaviours_[i]);
-      const std::string text = c.judgements.empty() ? "-" : cell_text(c.verdict, c.level, c.passed, c.judged);
-      fmt::print(out, "  {:<{}}", text, widths[i]);
-    }
+  for (std::size_t s = 0; s < stacks_.size(); ++s) {
+    fmt::print(out, "{:<{}}", stacks_[s], first);
+    for (std::size_t i = 0; i < behaviours_.size(); ++i) fmt::print(out, "  {:<{}}", texts[s][i], widths[i]);
     fmt::print(out, "\n");
   }
 }

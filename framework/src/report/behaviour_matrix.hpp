@@ -56,7 +56,9 @@ class BehaviourMatrix {
   /// judgements: [{id, verdict}]}. `judged` counts the judgements that passed
   /// or failed.
   nlohmann::json to_json() const;
-  /// The table, one row per stack, each cell `PASS 3/3`, `FAIL [SHOULD] 0/4`.
+  /// The table, one row per stack, each cell `PASS 3/3`, `FAIL [SHOULD] 0/4`,
+  /// with the runs that judged nothing counted after (`FAIL [MUST] 1/2 +1
+  /// ERROR`: a peer that crashed).
   void print(std::FILE* out) const;
 
  private:
