@@ -161,6 +161,31 @@ client = { violation = "handshake_done_from_client" }
              r.err);
 }
 
+// A rule whose violation never left (the case forgot the knob, as a case
+// taking a rule with rule_from may) is NOT EXERCISED, saying which side's
+// packets were looked at, and the case that claims it fails.
+BOOST_AUTO_TEST_CASE(a_violation_not_in_the_capture_is_not_exercised_naming_the_side) {
+  const std::string dir = scratch_dir("violations-absent");
+  const std::string suite = write_file(dir + "/absent.toml", R"toml([[case]]
+id = "absent/handshake-done"
+rfc = "9000§19.20"
+requirement = "A server MUST treat receipt of a HANDSHAKE_DONE frame as a connection error of type PROTOCOL_VIOLATION"
+plugin = "quic"
+scenario = "handshake"
+no_mutant = "a test of the check's own verdict"
+
+  [[case.expect]]
+  check = "connection_closed_with"
+  by = "server"
+  error = "PROTOCOL_VIOLATION"
+  violation = "HANDSHAKE_DONE"
+)toml");
+  auto r = run_conform({"run", suite, "--out", dir + "/out"}, ".", {kPluginPath});
+  BOOST_TEST(r.exit_code == 1, r.out << r.err);
+  BOOST_TEST(contains(r.out, "no packet from the client shows HANDSHAKE_DONE: the violation is not in the capture"),
+             r.out);
+}
+
 // The simulator's scenarios speak no HTTP/3: a quic case naming an HTTP/3
 // violation is refused where it names it, saying where HTTP/3's are played
 // (it ran NOT EXERCISED before).

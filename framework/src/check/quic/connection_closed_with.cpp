@@ -169,8 +169,8 @@ class ConnectionClosedWith final : public QuicCheck {
           note_violation(j, side, j.connection->connection->datagrams.size());
       if (violations.empty())
         return {Verdict::not_exercised,
-                fmt::format("no packet from the peer of {} shows {}: the violation is not in the capture", by,
-                            violation),
+                fmt::format("no packet from {} shows {}: the violation is not in the capture",
+                            by == "client" ? "the server" : by == "server" ? "the client" : "either side", violation),
                 {}};
     }
     if (!violations.empty()) r.evidence.insert(r.evidence.begin(), violations.back());
