@@ -14,6 +14,10 @@ import { Expectation, UsageError, deadline, drain, parseOptions, payload, writeA
 
 type Options = ReturnType<typeof parseOptions>;
 
+// How long the client waits, its work done, before it closes: many round
+// trips on loopback.
+const kDeliveryLingerMs = 300;
+
 function transport(o: Options): Deno.QuicTransportOptions {
   const t: Deno.QuicTransportOptions = {};
   if (o.maxStreamsBidi !== undefined) t.maxConcurrentBidirectionalStreams = o.maxStreamsBidi;
@@ -81,6 +85,12 @@ async function client(o: Options) {
     ]);
     serveStreams(conn, expectation);
     await Promise.race([Promise.all([openStreams(conn, o), expectation.done]), limit.promise]);
+    // A stream's writer closes once quinn has its data, not once the peer
+    // acknowledged it, and quinn's close drops what is still unacknowledged
+    // (the last two of 20 streams were lost: interop/held-at-limit-client-uni).
+    // Deno's API tells nothing of acknowledgements, so the client lingers
+    // while quinn delivers before it closes.
+    await new Promise((resolve) => setTimeout(resolve, kDeliveryLingerMs));
     conn.close({ closeCode: 0, reason: "" });
     await conn.closed;
   } finally {
