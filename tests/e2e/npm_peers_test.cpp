@@ -75,6 +75,18 @@ std::string summary_of(const json& c, const std::string& check) {
   return {};
 }
 
+// Every value of tshark's output for one field: a line a frame, several
+// values of a frame separated by commas.
+std::set<std::string> field_values(const std::string& tshark_out) {
+  std::set<std::string> out;
+  std::istringstream lines(tshark_out);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream values(line);
+    for (std::string v; std::getline(values, v, ',');) out.insert(v);
+  }
+  return out;
+}
+
 std::string case_log(const json& c) { return read_file(c.at("runs")[0].at("artifact_dir").get<std::string>() + "/log.txt"); }
 
 struct Run {
@@ -195,13 +207,9 @@ BOOST_AUTO_TEST_CASE(the_quinn_0_11_client_delivers_every_stream_before_it_close
         "]";
     const json& c = case_named(report, id);
     BOOST_TEST(contains(summary_of(c, "streams_delivered"), "received=20/20 missing=[]"), id << ": " << r.out);
-    std::set<std::string> finished;
-    std::istringstream lines(tshark_fields(dir + "/out/" + id, "server.pcap",
-                                           "ip.src == 127.0.0.1 && quic.stream.fin == 1", {"quic.stream.stream_id"}));
-    for (std::string line; std::getline(lines, line);) {
-      std::istringstream ids(line);
-      for (std::string v; std::getline(ids, v, ',');) finished.insert(v);
-    }
+    const auto finished = field_values(tshark_fields(dir + "/out/" + id, "server.pcap",
+                                                     "ip.src == 127.0.0.1 && quic.stream.fin == 1",
+                                                     {"quic.stream.stream_id"}));
     BOOST_TEST(finished.size() == 20u, id);
   }
 }
@@ -416,13 +424,8 @@ BOOST_AUTO_TEST_CASE(violations_answered_otherwise_by_lsquic_quiche_and_quinn_0_
     BOOST_TEST(case_named(report, id).at("status") == "FAIL", id);
     BOOST_TEST(!tshark_fields(run, "server.pcap", d.violation, {"frame.number"}).empty(), id);
     const std::string judged = contains(d.id, "[server.") ? "127.0.0.2" : "127.0.0.1";
-    std::set<std::string> codes;
-    std::istringstream lines(
+    const auto codes = field_values(
         tshark_fields(run, "server.pcap", "ip.src == " + judged + " && quic.frame_type == 0x1c", {"quic.cc.error_code"}));
-    for (std::string line; std::getline(lines, line);) {
-      std::istringstream values(line);
-      for (std::string v; std::getline(values, v, ',');) codes.insert(v);
-    }
     std::string seen;
     for (const auto& c : codes) seen += (seen.empty() ? "" : ",") + c;
     if (d.closes) BOOST_TEST(seen == *d.closes, id);
