@@ -17,13 +17,16 @@ SECTIONS=(
   "plugins --markdown selectors    | docs/suites.md  | selectors"
   "plugins --markdown knobs-quic   | docs/plugins.md | knobs-quic"
   "checks --markdown               | docs/checks.md  | checks"
+  # the last whole interop run, kept by scripts/update-interop-matrix.sh
+  "report docs/interop-last-run.json --markdown - | docs/interop.md | interop-behaviours"
 )
 
 check=0
 if [[ "${1:-}" == --check ]]; then check=1; shift; fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
-docs_root=${DOCS_ROOT:-$root}
+docs_root=$(cd "${DOCS_ROOT:-$root}" && pwd)
+cd "$root"  # the commands name files of the tree (docs/interop-last-run.json)
 export CONFORM_PLUGIN_PATH="$build/plugins"
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT

@@ -167,6 +167,60 @@ BOOST_AUTO_TEST_CASE(report_refuses_to_overwrite_its_input) {
   BOOST_TEST(read_file(dir + "/r.json") == before);
 }
 
+// docs/interop.md's matrix comes from docs/interop-last-run.json through
+// `conform report --markdown -`: a line saying what was run, then the
+// table; a file with a matrix of the wrong shape is named with the member.
+BOOST_AUTO_TEST_CASE(report_markdown_is_the_behaviour_matrix_of_an_interop_run) {
+  const std::string dir = scratch_dir("report-cli-markdown");
+  const json matrix = {
+      {"stacks", {"quiche", "firefox"}},
+      {"behaviours", {"streams_blocked_sent bidi"}},
+      {"cells",
+       {{{"stack", "quiche"}, {"behaviour", "streams_blocked_sent bidi"}, {"role", "client"}, {"verdict", "FAIL"},
+         {"level", "SHOULD"}, {"passed", 0}, {"judged", 1},
+         {"judgements", {{{"id", "interop/held[quiche,conform]"}, {"verdict", "FAIL"}}}}},
+        {{"stack", "firefox"}, {"behaviour", "streams_blocked_sent bidi"}, {"role", "client"}, {"verdict", "PASS"},
+         {"level", nullptr}, {"passed", 1}, {"judged", 1},
+         {"judgements",
+          {{{"id", "interop/page[firefox,conform]"}, {"verdict", "PASS"}},
+           {{"id", "interop/page[firefox,quic-go]"}, {"verdict", "TIMEOUT"}}}}}}}};
+  json report = {{"conform_version", "0"},
+                 {"recorded", {{"command", "conform run suites/interop -j 2"}, {"date", "2026-12-05"}, {"wall_s", 171.25}}},
+                 {"totals", {{"passed", 1}, {"failed", 1}, {"skipped", 0}, {"duration_s", 3.0}}},
+                 {"interop", {{"behaviours", matrix}}}};
+  write_file(dir + "/r.json", report.dump());
+  auto r = run_conform({"report", dir + "/r.json", "--markdown", "-"});
+  BOOST_TEST(r.exit_code == 0, r.err);
+  BOOST_TEST(r.out ==
+                 "`conform run suites/interop -j 2` (2026-12-05, 171.2 s wall): 2 cases, 1 passed, 1 failed.\n"
+                 "\n"
+                 "| stack | streams_blocked_sent bidi |\n"
+                 "|---|---|\n"
+                 "| quiche | FAIL [SHOULD] 0/1 |\n"
+                 "| firefox | PASS 1/1 +1 TIMEOUT |\n",
+             r.out);
+  // To a file, as well as the HTML page when both are asked.
+  r = run_conform({"report", dir + "/r.json", "--markdown", dir + "/m.md"});
+  BOOST_TEST(r.exit_code == 0, r.err);
+  BOOST_TEST(read_file(dir + "/m.md") == run_conform({"report", dir + "/r.json", "--markdown", "-"}).out);
+
+  report["interop"]["behaviours"]["cells"][1]["judgements"][1]["verdict"] = "LATE";
+  write_file(dir + "/bad.json", report.dump());
+  r = run_conform({"report", dir + "/bad.json", "--markdown", "-"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.out.empty(), r.out);
+  BOOST_TEST(r.err == dir + "/bad.json: at /interop/behaviours/cells/1/judgements/1/verdict: expected one of FAIL, "
+                            "ERROR, TIMEOUT, NOT JUDGED, NOT EXERCISED, NOT APPLICABLE, PASS\n",
+             r.err);
+  // A report of a run with no interop case has no matrix to write.
+  r = run_conform({"report", fixture_report(dir), "--markdown", "-"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(contains(r.err, "r.json: at /interop: "), r.err);
+  r = run_conform({"report", dir + "/r.json"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(contains(r.err, "say what to write: --html FILE, --markdown FILE, or both"), r.err);
+}
+
 BOOST_AUTO_TEST_CASE(missing_chart_js_stops_the_run_before_it_starts) {
   const std::string dir = scratch_dir("report-cli-chartjs");
   auto r = run_conform({"run", kSuite, "--filter", "sim/impaired-echo", "--out", dir + "/out", "--html",

@@ -59,6 +59,30 @@ struct World {
   }
 };
 
+// The matrix of a_cell_fails_at_its_level_when_any_pair_failed_and_counts_the_judged.
+BehaviourMatrix four_pairs(World& w) {
+  BehaviourMatrix m;
+  for (const auto& [client, server, blocked] :
+       std::vector<std::tuple<std::string, std::string, Verdict>>{{"ngtcp2", "conform", Verdict::fail},
+                                                                  {"ngtcp2", "quic-go", Verdict::pass},
+                                                                  {"ngtcp2", "lsquic", Verdict::not_exercised},
+                                                                  {"quic-go", "conform", Verdict::pass}})
+    m.add(behaviour_judgements(w.pair(client, server, {blocked, Verdict::not_exercised, Verdict::pass}), client,
+                               server));
+  return m;
+}
+
+// from_json's error on `j`: the JSON pointer it left and its message.
+std::string read_back_error(const json& j) {
+  std::string where;
+  try {
+    BehaviourMatrix::from_json(j, "/b", where);
+  } catch (const std::exception& e) {
+    return where + ": " + e.what();
+  }
+  return "read without error";
+}
+
 const json& cell_of(const json& m, const std::string& stack, const std::string& behaviour) {
   for (const auto& c : m.at("cells"))
     if (c.at("stack") == stack && c.at("behaviour") == behaviour) return c;
@@ -115,14 +139,7 @@ BOOST_AUTO_TEST_CASE(a_run_that_ended_before_its_checks_is_its_status_and_an_uns
 
 BOOST_AUTO_TEST_CASE(a_cell_fails_at_its_level_when_any_pair_failed_and_counts_the_judged) {
   World w;
-  BehaviourMatrix m;
-  for (const auto& [client, server, blocked] :
-       std::vector<std::tuple<std::string, std::string, Verdict>>{{"ngtcp2", "conform", Verdict::fail},
-                                                                  {"ngtcp2", "quic-go", Verdict::pass},
-                                                                  {"ngtcp2", "lsquic", Verdict::not_exercised},
-                                                                  {"quic-go", "conform", Verdict::pass}})
-    m.add(behaviour_judgements(w.pair(client, server, {blocked, Verdict::not_exercised, Verdict::pass}), client,
-                               server));
+  const BehaviourMatrix m = four_pairs(w);
   const json j = m.to_json();
   BOOST_TEST(j.at("stacks").dump() == R"(["ngtcp2","conform","quic-go","lsquic"])");
   BOOST_TEST(j.at("behaviours").dump() == R"(["streams_blocked_sent bidi","max_streams_extended uni"])");
@@ -200,6 +217,51 @@ BOOST_AUTO_TEST_CASE(violations_answered_are_two_columns_counting_the_rules) {
   const json& named = cell_of(j, "quiche", "answers violations: code named");
   BOOST_TEST(named.at("level") == "SHOULD");
   BOOST_TEST(named.at("passed") == 1);
+}
+
+// docs/interop.md's table: the console's cells, "-" where no case asks it.
+BOOST_AUTO_TEST_CASE(the_markdown_table_has_the_console_cells) {
+  World w;
+  BOOST_TEST(four_pairs(w).markdown() ==
+             "| stack | streams_blocked_sent bidi | max_streams_extended uni |\n"
+             "|---|---|---|\n"
+             "| ngtcp2 | FAIL [SHOULD] 1/2 +1 NOT EXERCISED | - |\n"
+             "| conform | - | NOT EXERCISED |\n"
+             "| quic-go | PASS 1/1 | NOT EXERCISED |\n"
+             "| lsquic | - | NOT EXERCISED |\n");
+}
+
+// `conform report --markdown` reads a report's matrix back: the same
+// matrix, or the pointer of what is wrong.
+BOOST_AUTO_TEST_CASE(a_matrix_read_back_is_the_same_and_a_wrong_one_is_named) {
+  World w;
+  const json j = four_pairs(w).to_json();
+  std::string where;
+  const BehaviourMatrix back = BehaviourMatrix::from_json(j, "/b", where);
+  BOOST_TEST(back.to_json() == j);
+  BOOST_TEST(back.markdown() == four_pairs(w).markdown());
+
+  json wrong = j;
+  wrong["cells"][0]["judgements"][0]["verdict"] = "MAYBE";
+  BOOST_TEST(read_back_error(wrong) ==
+             "/b/cells/0/judgements/0/verdict: expected one of FAIL, ERROR, TIMEOUT, NOT JUDGED, NOT EXERCISED, "
+             "NOT APPLICABLE, PASS");
+  wrong = j;
+  wrong["cells"][0]["verdict"] = "PASS";  // its judgements hold a FAIL
+  BOOST_TEST(read_back_error(wrong) == "/b/cells/0/verdict: \"PASS\", but its judgements give \"FAIL\"");
+  wrong = j;
+  wrong["cells"][0]["level"] = nullptr;
+  BOOST_TEST(read_back_error(wrong) == "/b/cells/0/level: a FAIL needs the level of what failed");
+  wrong = j;
+  wrong["cells"][1]["stack"] = "msquic";
+  BOOST_TEST(read_back_error(wrong) == "/b/cells/1/stack: \"msquic\" is not in /b/stacks");
+  wrong = j;
+  wrong["cells"].push_back(j["cells"][0]);
+  BOOST_TEST(read_back_error(wrong) == "/b/cells/" + std::to_string(j["cells"].size()) +
+                                           "/behaviour: a second cell of ngtcp2 × streams_blocked_sent bidi");
+  wrong = j;
+  wrong.erase("cells");
+  BOOST_TEST(read_back_error(wrong) == "/b/cells: missing");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -63,6 +63,8 @@ struct DissectCommandOptions {
 struct ReportCommandOptions {
   std::string report;
   std::string html;
+  /// The stacks × behaviours matrix as Markdown; "-" for standard output.
+  std::string markdown;
 };
 
 int command_run(const RunCommandOptions& options);

@@ -139,9 +139,15 @@ int main(int argc, char** argv) {
       "or a capture with no QUIC connection.");
 
   conform::ReportCommandOptions report;
-  auto* report_cmd = app.add_subcommand("report", "turn a JSON report and its artifact folders into an HTML report");
+  auto* report_cmd = app.add_subcommand("report", "turn a JSON report and its artifact folders into an HTML report, or its behaviour matrix into Markdown");
   report_cmd->add_option("report", report.report, "the JSON report of a run (--json)")->required()->type_name("REPORT");
-  report_cmd->add_option("--html", report.html, "write the HTML report here")->required()->type_name("FILE");
+  report_cmd->add_option("--html", report.html, "write the HTML report here")->type_name("FILE");
+  report_cmd
+      ->add_option("--markdown", report.markdown,
+                   "write the stacks × behaviours matrix of an interop run here as a Markdown table, after a line "
+                   "saying what was run (\"-\": standard output); the report needs only its totals and "
+                   "interop.behaviours (docs/reports.md)")
+      ->type_name("FILE");
 
   conform::MergeCommandOptions merge;
   auto* merge_cmd = conform::add_merge_command(app, merge);

@@ -1,11 +1,16 @@
 // Stacks × behaviours, from the pairs' case results (behaviour_matrix.hpp).
 #include "report/behaviour_matrix.hpp"
 
+#include "cli/settings_markdown.hpp"
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
+#include <tuple>
 
 namespace conform {
 namespace {
@@ -37,10 +42,10 @@ std::string behaviour_label(const ExpectDecl& e) {
 }
 
 // Worse first: the verdict a case with several seeds gives a behaviour.
+const std::vector<std::string> kGravity = {"FAIL",          "ERROR",          "TIMEOUT", "NOT JUDGED",
+                                           "NOT EXERCISED", "NOT APPLICABLE", "PASS"};
 int gravity(const std::string& verdict) {
-  static const std::vector<std::string> order = {"FAIL", "ERROR", "TIMEOUT", "NOT JUDGED", "NOT EXERCISED",
-                                                  "NOT APPLICABLE", "PASS"};
-  return static_cast<int>(std::find(order.begin(), order.end(), verdict) - order.begin());
+  return static_cast<int>(std::find(kGravity.begin(), kGravity.end(), verdict) - kGravity.begin());
 }
 
 // The verdict of expect `k` on the case's own runs (not its mutants').
@@ -137,21 +142,28 @@ nlohmann::json BehaviourMatrix::to_json() const {
   return {{"stacks", stacks_}, {"behaviours", behaviours_}, {"cells", cells}};
 }
 
+std::vector<std::vector<std::string>> BehaviourMatrix::cell_texts() const {
+  std::vector<std::vector<std::string>> texts;
+  for (const auto& stack : stacks_) {
+    texts.emplace_back();
+    for (const auto& behaviour : behaviours_) {
+      const Cell c = cell(stack, behaviour);
+      texts.back().push_back(c.judgements.empty() ? "-"
+                                                  : cell_text(c.verdict, c.level, c.passed, c.judged, c.judgements));
+    }
+  }
+  return texts;
+}
+
 void BehaviourMatrix::print(std::FILE* out) const {
   if (judgements_.empty() || !out) return;
   std::size_t first = 5;
   for (const auto& s : stacks_) first = std::max(first, s.size());
-  std::vector<std::vector<std::string>> texts;  // [stack][behaviour]
+  const auto texts = cell_texts();
   std::vector<std::size_t> widths;
-  for (const auto& b : behaviours_) widths.push_back(std::max<std::size_t>(b.size(), 18));
-  for (const auto& stack : stacks_) {
-    texts.emplace_back();
-    for (std::size_t i = 0; i < behaviours_.size(); ++i) {
-      const Cell c = cell(stack, behaviours_[i]);
-      texts.back().push_back(c.judgements.empty() ? "-"
-                                                  : cell_text(c.verdict, c.level, c.passed, c.judged, c.judgements));
-      widths[i] = std::max(widths[i], texts.back().back().size());
-    }
+  for (std::size_t i = 0; i < behaviours_.size(); ++i) {
+    widths.push_back(std::max<std::size_t>(behaviours_[i].size(), 18));
+    for (const auto& row : texts) widths[i] = std::max(widths[i], row[i].size());
   }
   fmt::print(out, "\nbehaviour matrix (stack × behaviour, over every pair it played in)\n{:<{}}", "stack", first);
   for (std::size_t i = 0; i < behaviours_.size(); ++i) fmt::print(out, "  {:<{}}", behaviours_[i], widths[i]);
@@ -161,6 +173,74 @@ void BehaviourMatrix::print(std::FILE* out) const {
     for (std::size_t i = 0; i < behaviours_.size(); ++i) fmt::print(out, "  {:<{}}", texts[s][i], widths[i]);
     fmt::print(out, "\n");
   }
+}
+
+std::string BehaviourMatrix::markdown() const {
+  std::string out = "| stack |";
+  for (const auto& b : behaviours_) out += " " + markdown_cell(b) + " |";
+  out += "\n|---|";
+  for (std::size_t i = 0; i < behaviours_.size(); ++i) out += "---|";
+  out += "\n";
+  const auto texts = cell_texts();
+  for (std::size_t s = 0; s < stacks_.size(); ++s) {
+    out += "| " + markdown_cell(stacks_[s]) + " |";
+    for (const auto& text : texts[s]) out += " " + text + " |";
+    out += "\n";
+  }
+  return out;
+}
+
+BehaviourMatrix BehaviourMatrix::from_json(const nlohmann::json& j, const std::string& base, std::string& where) {
+  BehaviourMatrix m;
+  const auto member = [&where](const nlohmann::json& object, const std::string& at, const char* key) -> const auto& {
+    where = at;
+    if (!object.is_object()) throw std::invalid_argument("expected an object");
+    where = at + "/" + key;
+    if (!object.contains(key)) throw std::invalid_argument("missing");
+    return object.at(key);
+  };
+  m.stacks_ = member(j, base, "stacks").get<std::vector<std::string>>();
+  m.behaviours_ = member(j, base, "behaviours").get<std::vector<std::string>>();
+  const auto& cells = member(j, base, "cells");
+  if (!cells.is_array()) throw std::invalid_argument("expected an array");
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    const std::string at = base + "/cells/" + std::to_string(i);
+    BehaviourJudgement j0;
+    for (auto [key, field, names] : {std::tuple{"stack", &j0.stack, &m.stacks_},
+                                     std::tuple{"behaviour", &j0.behaviour, &m.behaviours_}}) {
+      *field = member(cells[i], at, key).get<std::string>();
+      if (std::find(names->begin(), names->end(), *field) == names->end())
+        throw std::invalid_argument(fmt::format("\"{}\" is not in {}/{}s", *field, base, key));
+    }
+    if (!m.cell(j0.stack, j0.behaviour).judgements.empty())
+      throw std::invalid_argument(fmt::format("a second cell of {} × {}", j0.stack, j0.behaviour));
+    j0.role = member(cells[i], at, "role").get<std::string>();
+    const auto& level = member(cells[i], at, "level");
+    if (!level.is_null()) {
+      const auto parsed = parse_requirement_level(level.get<std::string>());
+      if (!parsed) throw std::invalid_argument("expected MUST, SHOULD, expectation or null");
+      j0.level = *parsed;  // the level of the cell's FAILs: each takes it
+    }
+    const std::string stated = member(cells[i], at, "verdict").get<std::string>();
+    const auto& each = member(cells[i], at, "judgements");
+    if (!each.is_array() || each.empty()) throw std::invalid_argument("expected an array of at least one judgement");
+    for (std::size_t k = 0; k < each.size(); ++k) {
+      BehaviourJudgement judgement = j0;
+      const std::string jat = at + "/judgements/" + std::to_string(k);
+      judgement.case_id = member(each[k], jat, "id").get<std::string>();
+      judgement.verdict = member(each[k], jat, "verdict").get<std::string>();
+      if (gravity(judgement.verdict) == static_cast<int>(kGravity.size()))
+        throw std::invalid_argument("expected one of " + fmt::format("{}", fmt::join(kGravity, ", ")));
+      m.judgements_.push_back(std::move(judgement));
+    }
+    where = at + "/verdict";
+    const std::string computed = m.cell(j0.stack, j0.behaviour).verdict;
+    if (computed != stated)
+      throw std::invalid_argument(fmt::format("\"{}\", but its judgements give \"{}\"", stated, computed));
+    where = at + "/level";
+    if (computed == "FAIL" && level.is_null()) throw std::invalid_argument("a FAIL needs the level of what failed");
+  }
+  return m;
 }
 
 }  // namespace conform

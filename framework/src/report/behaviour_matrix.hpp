@@ -56,10 +56,16 @@ class BehaviourMatrix {
   /// judgements: [{id, verdict}]}. `judged` counts the judgements that passed
   /// or failed.
   nlohmann::json to_json() const;
+  /// The matrix to_json wrote, read back (`conform report --markdown`).
+  /// Throws std::invalid_argument (or nlohmann's type_error) with `where`
+  /// left at the JSON pointer, below `base`, of the member at fault.
+  static BehaviourMatrix from_json(const nlohmann::json& j, const std::string& base, std::string& where);
   /// The table, one row per stack, each cell `PASS 3/3`, `FAIL [SHOULD] 0/4`,
   /// with the runs that judged nothing counted after (`FAIL [MUST] 1/2 +1
   /// ERROR`: a peer that crashed).
   void print(std::FILE* out) const;
+  /// The same table in Markdown: a header row, one row per stack.
+  std::string markdown() const;
 
  private:
   struct Cell {
@@ -69,6 +75,8 @@ class BehaviourMatrix {
     std::vector<const BehaviourJudgement*> judgements;
   };
   Cell cell(const std::string& stack, const std::string& behaviour) const;
+  /// Each cell's text, [stack][behaviour]: "-" where no case asks it.
+  std::vector<std::vector<std::string>> cell_texts() const;
   std::vector<BehaviourJudgement> judgements_;
   std::vector<std::string> stacks_, behaviours_;
 };
