@@ -3,11 +3,15 @@
 
 #include <poll.h>
 
+#include <algorithm>
 #include <chrono>
 
 namespace conform::quic::udp {
 
 namespace {
+
+// Closed, or draining: nothing more to send or to wait for (RFC 9000 §10.2.2).
+bool ended(const Connection& c) { return c.is_closed() || c.state() == ConnectionState::draining; }
 
 constexpr size_t kMaxDatagram = 65536;
 constexpr int kReceiveBatch = 256;             // datagrams read before timers and sends
@@ -195,13 +199,14 @@ void UdpDriver::run(const std::atomic<bool>& stop) {
       next = std::min(next, e.conn->next_timeout());
     }
     reap();
-    // A client whose peer closed has nothing left to send (RFC 9000
-    // §10.2.2: a draining endpoint sends nothing), so it does not wait out
-    // the three PTOs of the draining period; its own close it still repeats.
-    if (!is_server_ && (endpoints_.at(0).conn->is_closed() ||
-                        endpoints_.at(0).conn->state() == ConnectionState::draining))
+    // An endpoint whose peer closed has nothing left to send (RFC 9000
+    // §10.2.2: a draining endpoint sends nothing), so neither a client nor a
+    // server that has taken its last connection waits out the three PTOs of
+    // the draining period; its own close it still repeats.
+    if (!is_server_ && ended(*endpoints_.at(0).conn)) return;
+    if (is_server_ && max_connections_ && accepted_ >= max_connections_ &&
+        std::all_of(endpoints_.begin(), endpoints_.end(), [](const auto& e) { return ended(*e.second.conn); }))
       return;
-    if (is_server_ && max_connections_ && accepted_ >= max_connections_ && endpoints_.empty()) return;
     const int64_t wait = next.is_never() ? kMaxWaitNs : std::clamp<int64_t>((next - now).ns, 0, kMaxWaitNs);
     pollfd p{socket_.fd(), POLLIN, 0};
     const timespec ts{0, static_cast<long>(wait)};

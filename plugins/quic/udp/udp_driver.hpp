@@ -53,7 +53,8 @@ class UdpDriver {
 
   UdpAddress local_address() const { return self_; }
   /// Runs until `stop` is set; a client also stops when its connection
-  /// closed, a server once max_connections connections came and closed.
+  /// closed or drains, a server once max_connections connections came and
+  /// each closed or drains.
   void run(const std::atomic<bool>& stop);
   /// Client: its connection (closed or not), for the exit status.
   const Connection* client_connection() const;
