@@ -26,7 +26,7 @@ if [[ "${1:-}" == --check ]]; then check=1; shift; fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
 docs_root=$(cd "${DOCS_ROOT:-$root}" && pwd)
-cd "$root"  # the commands name files of the tree (docs/interop-last-run.json)
+cd "$docs_root"  # the commands name files of the docs (docs/interop-last-run.json)
 export CONFORM_PLUGIN_PATH="$build/plugins"
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT

@@ -4,24 +4,34 @@
 # docs/interop-last-run.json, the run's JSON report cut to its
 # `conform_version`, `totals` and `interop.behaviours` (the whole report,
 # every run's checks and evidence, is megabytes), with a `recorded` member
-# saying what was run, when, and its wall time. Then rewrites the docs'
+# saying what was run, the day, and its wall time. Then rewrites the docs'
 # generated sections (scripts/update-docs.sh).
 #
-#   scripts/update-interop-matrix.sh [BUILD_DIR]     (BUILD_DIR: build)
+#   scripts/update-interop-matrix.sh [--from REPORT.json] [BUILD_DIR]   (BUILD_DIR: build)
 #
-# --from REPORT.json keeps the matrix of a run already made instead: its
-# wall time is then unknown, and its command is COMMAND (default: "conform
-# run suites/interop -j 2").
+# --from keeps the matrix of a run already made instead: its `recorded`
+# when it has one (a file this script wrote), else its command is COMMAND
+# (default: "conform run suites/interop -j 2"), its day the report file's,
+# and its wall time unknown. The new file replaces the old only once
+# `conform report --markdown` has read it; a failure leaves the docs as
+# they were and exits 2.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+fail() { echo "update-interop-matrix.sh: $*" >&2; exit 2; }
 from=
-if [[ "${1:-}" == --from ]]; then from=$(realpath "$2"); shift 2; fi
+if [[ "${1:-}" == --from ]]; then
+  [[ $# -ge 2 ]] || fail "--from needs the JSON report of a run"
+  [[ -f "$2" ]] || fail "$2: not a regular file"
+  from=$(realpath "$2")
+  shift 2
+fi
 build=$(cd "${1:-$root/build}" && pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 command="conform run suites/interop -j 2"
+wall=
 if [[ -z "$from" ]]; then
   start=$(date +%s.%N)
   (cd "$root" && "$build/conform" run suites/interop -j 2 --out "$out/runs" --json "$out/report.json" \
@@ -30,16 +40,21 @@ if [[ -z "$from" ]]; then
   from=$out/report.json
 else
   command=${COMMAND:-$command}
-  wall=
 fi
 
-python3 - "$from" "$root/docs/interop-last-run.json" "$command" "$(date -u +%F)" "$wall" <<'PY'
-import json, sys
-src, dst, command, date, wall = sys.argv[1:]
+kept=$out/interop-last-run.json
+python3 - "$from" "$kept" "$command" "$wall" 2>"$out/python.err" <<'PY' || fail "$from: not the JSON report of a run with interop cases"
+import datetime, json, os, sys
+src, dst, command, wall = sys.argv[1:]
 report = json.load(open(src))
+recorded = report.get("recorded") or {
+    "command": command,
+    "date": datetime.date.fromtimestamp(os.path.getmtime(src)).isoformat(),
+    "wall_s": round(float(wall), 1) if wall else None,
+}
 kept = {
     "conform_version": report["conform_version"],
-    "recorded": {"command": command, "date": date, "wall_s": round(float(wall), 1) if wall else None},
+    "recorded": recorded,
     "totals": report["totals"],
     "interop": {"behaviours": report["interop"]["behaviours"]},
 }
@@ -47,5 +62,7 @@ with open(dst, "w") as f:
     json.dump(kept, f, indent=1, ensure_ascii=False)
     f.write("\n")
 PY
+"$build/conform" report "$kept" --markdown "$out/check.md" || fail "the matrix was not kept"
+mv "$kept" "$root/docs/interop-last-run.json"
 echo "wrote docs/interop-last-run.json ($(wc -c <"$root/docs/interop-last-run.json") bytes)"
 "$root/scripts/update-docs.sh" "$build"

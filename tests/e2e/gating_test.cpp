@@ -105,7 +105,7 @@ BOOST_AUTO_TEST_CASE(a_malformed_baseline_is_exit_2_before_anything_runs) {
   BOOST_TEST(r.err == bad + ": at /cases/0/status: unknown status \"GREEN\"\n");
   r = run_conform({"run", suite, "--out", dir + "/o", "--baseline", dir + "/missing.json"});
   BOOST_TEST(r.exit_code == 2);
-  BOOST_TEST(r.err == dir + "/missing.json: cannot read the file\n");
+  BOOST_TEST(r.err == dir + "/missing.json: cannot read the file: No such file or directory\n");
 }
 
 BOOST_AUTO_TEST_CASE(the_union_of_the_shards_is_the_whole_run) {

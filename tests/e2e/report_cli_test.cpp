@@ -53,7 +53,7 @@ BOOST_AUTO_TEST_CASE(report_input_errors_exit_2) {
   const std::string dir = scratch_dir("report-cli-errors");
   auto r = run_conform({"report", dir + "/missing.json", "--html", dir + "/x.html"});
   BOOST_TEST(r.exit_code == 2);
-  BOOST_TEST(r.err == dir + "/missing.json: cannot read the file\n");
+  BOOST_TEST(r.err == dir + "/missing.json: cannot read the file: No such file or directory\n");
   // A folder is said to be one, not "malformed JSON".
   std::filesystem::create_directories(dir + "/folder.json");
   r = run_conform({"report", dir + "/folder.json", "--html", dir + "/x.html"});
@@ -219,6 +219,21 @@ BOOST_AUTO_TEST_CASE(report_markdown_is_the_behaviour_matrix_of_an_interop_run) 
   r = run_conform({"report", dir + "/r.json"});
   BOOST_TEST(r.exit_code == 2);
   BOOST_TEST(contains(r.err, "say what to write: --html FILE, --markdown FILE, or both"), r.err);
+
+  // The matrix alone is no report for the HTML page: with both asked, the
+  // older Markdown file is left as it was, not written before the refusal.
+  report.erase("recorded");
+  report["interop"]["behaviours"] = matrix;
+  write_file(dir + "/r.json", report.dump());
+  write_file(dir + "/kept.md", "older\n");
+  r = run_conform({"report", dir + "/r.json", "--markdown", dir + "/kept.md", "--html", dir + "/p.html"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err == dir + "/r.json: at /: no \"seed\"\n", r.err);
+  BOOST_TEST(read_file(dir + "/kept.md") == "older\n");
+  // A device never ends: refused before it is read.
+  r = run_conform({"report", "/dev/zero", "--markdown", "-"});
+  BOOST_TEST(r.exit_code == 2);
+  BOOST_TEST(r.err == "/dev/zero: cannot read the file: not a regular file\n", r.err);
 }
 
 BOOST_AUTO_TEST_CASE(missing_chart_js_stops_the_run_before_it_starts) {

@@ -97,7 +97,7 @@ BOOST_AUTO_TEST_CASE(a_malformed_baseline_names_file_and_position) {
   BOOST_TEST(message_of(p) == p + ": at /cases/0/status: unknown status \"PASSED\" (did you mean 'PASS'?)");
   write_file(p, R"({"cases": [{"id": "x", "status": "PASS"}, {"id": "x", "status": "FAIL"}]})");
   BOOST_TEST(message_of(p) == p + ": at /cases/1/id: case \"x\" appears twice");
-  BOOST_TEST(message_of(dir + "/none.json") == dir + "/none.json: cannot read the file");
+  BOOST_TEST(message_of(dir + "/none.json") == dir + "/none.json: cannot read the file: No such file or directory");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

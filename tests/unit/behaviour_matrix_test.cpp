@@ -262,6 +262,33 @@ BOOST_AUTO_TEST_CASE(a_matrix_read_back_is_the_same_and_a_wrong_one_is_named) {
   wrong = j;
   wrong.erase("cells");
   BOOST_TEST(read_back_error(wrong) == "/b/cells: missing");
+  wrong = j;
+  wrong["stacks"].push_back("ngtcp2");
+  BOOST_TEST(read_back_error(wrong) == "/b/stacks/4: \"ngtcp2\" is listed twice");
+  wrong = j;
+  wrong["behaviours"][1] = "max_streams\nextended";  // a line break would end the table's row
+  BOOST_TEST(read_back_error(wrong) == "/b/behaviours/1: expected a name: not empty, no control characters");
+  wrong = j;
+  wrong["cells"][0]["passed"] = 2;
+  BOOST_TEST(read_back_error(wrong) == "/b/cells/0/passed: expected 1, the count its judgements give");
+  wrong = j;
+  wrong["cells"][1]["level"] = "MUST";  // cell 1 is NOT EXERCISED
+  BOOST_TEST(read_back_error(wrong) == "/b/cells/1/level: a level goes with a FAIL only: expected null");
+  wrong = j;
+  wrong["cells"][0]["role"] = "relay";
+  BOOST_TEST(read_back_error(wrong) == "/b/cells/0/role: expected client or server");
+  BOOST_TEST(read_back_error(json::array()) == "/b: expected an object");
+}
+
+// A name's `|`, a backslash before it, and a line break would each break the
+// table's row: escaped, and the break turned into a space.
+BOOST_AUTO_TEST_CASE(names_that_would_break_a_markdown_row_are_escaped) {
+  World w;
+  BehaviourMatrix m;
+  m.add(behaviour_judgements(w.pair("a|b", "c\\|", {Verdict::pass, Verdict::pass, Verdict::pass}), "a|b", "c\\|"));
+  const std::string text = m.markdown();
+  BOOST_TEST(text.find("| a\\|b | PASS 1/1 | - |\n") != std::string::npos, text);
+  BOOST_TEST(text.find("| c\\\\\\| | - | PASS 1/1 |\n") != std::string::npos, text);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -83,7 +83,8 @@ std::string settings_markdown(const std::string& name, const std::vector<const P
 std::string markdown_cell(const std::string& text) {
   std::string out;
   for (char ch : text) {
-    if (ch == '|') out += '\\';
+    if (ch >= 0 && ch < 0x20) ch = ' ';  // a line break would end the row
+    if (ch == '|' || ch == '\\') out += '\\';
     out += ch;
   }
   return out;

@@ -22,7 +22,9 @@ std::vector<std::string> markdown_sections(const std::vector<const PluginInfo*>&
 std::string settings_markdown(const std::string& name, const std::vector<const PluginInfo*>& plugins);
 
 /// `text` as the content of a Markdown table cell: a bare `|` would end the
-/// cell, so it is escaped (`conform checks --markdown` uses it too).
+/// cell and a backslash before one would be read as escaping itself, so
+/// both are escaped, and a control character (a line break would end the
+/// row) becomes a space (`conform checks --markdown` uses it too).
 std::string markdown_cell(const std::string& text);
 
 }  // namespace conform

@@ -51,8 +51,13 @@ std::optional<std::size_t> too_deep(const std::string& text, std::size_t limit) 
 }  // namespace
 
 nlohmann::json read_json_file(const std::string& path) {
+  // Only a regular file: a device such as /dev/zero never ends, and a FIFO
+  // without a writer blocks the open.
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError({path}, "cannot read the file: is a folder");
+  const auto status = std::filesystem::status(path, ec);
+  if (ec) throw InputError({path}, "cannot read the file: " + ec.message());
+  if (std::filesystem::is_directory(status)) throw InputError({path}, "cannot read the file: is a folder");
+  if (!std::filesystem::is_regular_file(status)) throw InputError({path}, "cannot read the file: not a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError({path}, "cannot read the file");
   std::stringstream ss;

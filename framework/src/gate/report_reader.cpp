@@ -238,6 +238,8 @@ CheckShardReport check_shard_from_json(const json& j, std::string& where) {
   return s;
 }
 
+}  // namespace
+
 RunTotals totals_from_json(const json& j, std::string& where) {
   Fields f(j, "/totals", where);
   RunTotals t;
@@ -246,8 +248,6 @@ RunTotals totals_from_json(const json& j, std::string& where) {
   t.duration_s = f.seconds("duration_s");
   return t;
 }
-
-}  // namespace
 
 ReadReport read_report(const std::string& path) { return report_from_json(path, read_json_file(path)); }
 

@@ -55,6 +55,12 @@ struct ReadReport {
   RunTotals totals;
 };
 
+/// A report's `totals` member (docs/reports.md): passed, failed and skipped
+/// always, each other state when there, and duration_s. Throws
+/// std::invalid_argument (or nlohmann's type_error) with `where` left at the
+/// JSON pointer of the member at fault.
+RunTotals totals_from_json(const nlohmann::json& totals, std::string& where);
+
 /// Reads the JSON report at `path`: every member that `conform merge` and
 /// the HTML page read (docs/reports.md). Throws InputError naming the file
 /// and the line and column (malformed JSON) or the JSON pointer of the first

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <tuple>
 
@@ -107,27 +108,36 @@ void BehaviourMatrix::add(std::vector<BehaviourJudgement> judgements) {
   }
 }
 
-BehaviourMatrix::Cell BehaviourMatrix::cell(const std::string& stack, const std::string& behaviour) const {
+BehaviourMatrix::Cell BehaviourMatrix::summarize(std::vector<const BehaviourJudgement*> judgements) {
   Cell c;
-  for (const auto& j : judgements_) {
-    if (j.stack != stack || j.behaviour != behaviour) continue;
-    c.judgements.push_back(&j);
-    if (j.verdict == "PASS" || j.verdict == "FAIL") ++c.judged;
-    if (j.verdict == "PASS") ++c.passed;
-    if (j.verdict == "FAIL" && (!c.level || j.level < *c.level)) c.level = j.level;
-    if (c.verdict.empty() || gravity(j.verdict) < gravity(c.verdict)) c.verdict = j.verdict;
+  c.judgements = std::move(judgements);
+  for (const auto* j : c.judgements) {
+    if (j->verdict == "PASS" || j->verdict == "FAIL") ++c.judged;
+    if (j->verdict == "PASS") ++c.passed;
+    if (j->verdict == "FAIL" && (!c.level || j->level < *c.level)) c.level = j->level;
+    if (c.verdict.empty() || gravity(j->verdict) < gravity(c.verdict)) c.verdict = j->verdict;
   }
   // A stack that passed somewhere and failed nowhere shows the behaviour.
   if (c.verdict != "FAIL" && c.passed > 0) c.verdict = "PASS";
   return c;
 }
 
+std::map<std::pair<std::string, std::string>, BehaviourMatrix::Cell> BehaviourMatrix::cells() const {
+  std::map<std::pair<std::string, std::string>, std::vector<const BehaviourJudgement*>> grouped;
+  for (const auto& j : judgements_) grouped[{j.stack, j.behaviour}].push_back(&j);
+  std::map<std::pair<std::string, std::string>, Cell> out;
+  for (auto& [key, judgements] : grouped) out.emplace(key, summarize(std::move(judgements)));
+  return out;
+}
+
 nlohmann::json BehaviourMatrix::to_json() const {
   nlohmann::json cells = nlohmann::json::array();
+  const auto all = this->cells();
   for (const auto& stack : stacks_)
     for (const auto& behaviour : behaviours_) {
-      const Cell c = cell(stack, behaviour);
-      if (c.judgements.empty()) continue;
+      const auto found = all.find({stack, behaviour});
+      if (found == all.end()) continue;
+      const Cell& c = found->second;
       nlohmann::json each = nlohmann::json::array();
       for (const auto* j : c.judgements) each.push_back({{"id", j->case_id}, {"verdict", j->verdict}});
       cells.push_back({{"stack", stack},
@@ -144,12 +154,17 @@ nlohmann::json BehaviourMatrix::to_json() const {
 
 std::vector<std::vector<std::string>> BehaviourMatrix::cell_texts() const {
   std::vector<std::vector<std::string>> texts;
+  const auto all = cells();
   for (const auto& stack : stacks_) {
     texts.emplace_back();
     for (const auto& behaviour : behaviours_) {
-      const Cell c = cell(stack, behaviour);
-      texts.back().push_back(c.judgements.empty() ? "-"
-                                                  : cell_text(c.verdict, c.level, c.passed, c.judged, c.judgements));
+      const auto found = all.find({stack, behaviour});
+      if (found == all.end()) {
+        texts.back().push_back("-");
+        continue;
+      }
+      const Cell& c = found->second;
+      texts.back().push_back(cell_text(c.verdict, c.level, c.passed, c.judged, c.judgements));
     }
   }
   return texts;
@@ -190,55 +205,117 @@ std::string BehaviourMatrix::markdown() const {
   return out;
 }
 
+namespace {
+
+// Members of the JSON being read, keeping in `where` the pointer of the one
+// being read, so that an error names it.
+class Reader {
+ public:
+  explicit Reader(std::string& where) : where_(where) {}
+  const nlohmann::json& object(const nlohmann::json& j, const std::string& at) const {
+    where_ = at;
+    if (!j.is_object()) throw std::invalid_argument("expected an object");
+    return j;
+  }
+  const nlohmann::json& member(const nlohmann::json& j, const std::string& at, const char* key) const {
+    object(j, at);
+    where_ = at + "/" + key;
+    if (!j.contains(key)) throw std::invalid_argument("missing");
+    return j.at(key);
+  }
+  const nlohmann::json& array(const nlohmann::json& j, const std::string& at, const char* key) const {
+    const auto& a = member(j, at, key);
+    if (!a.is_array()) throw std::invalid_argument("expected an array");
+    return a;
+  }
+  // A name printed in a table: a string of one line.
+  std::string name(const nlohmann::json& j, const std::string& at) const {
+    where_ = at;
+    if (!j.is_string()) throw std::invalid_argument("expected a string");
+    const auto text = j.get<std::string>();
+    if (text.empty() || std::any_of(text.begin(), text.end(), [](char c) { return c >= 0 && c < 0x20; }))
+      throw std::invalid_argument("expected a name: not empty, no control characters");
+    return text;
+  }
+  std::string name(const nlohmann::json& j, const std::string& at, const char* key) const {
+    return name(member(j, at, key), at + "/" + key);
+  }
+  std::uint64_t count(const nlohmann::json& j, const std::string& at, const char* key) const {
+    const auto& n = member(j, at, key);
+    if (!n.is_number_integer() || (!n.is_number_unsigned() && n.get<std::int64_t>() < 0))
+      throw std::invalid_argument("expected an integer at least 0");
+    return n.get<std::uint64_t>();
+  }
+  // The list of names at `at/key`, each once.
+  std::vector<std::string> names(const nlohmann::json& j, const std::string& at, const char* key) const {
+    const auto& a = array(j, at, key);
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      out.push_back(name(a[i], at + "/" + key + "/" + std::to_string(i)));
+      if (std::find(out.begin(), out.end() - 1, out.back()) != out.end() - 1)
+        throw std::invalid_argument(fmt::format("\"{}\" is listed twice", out.back()));
+    }
+    return out;
+  }
+
+ private:
+  std::string& where_;
+};
+
+}  // namespace
+
 BehaviourMatrix BehaviourMatrix::from_json(const nlohmann::json& j, const std::string& base, std::string& where) {
+  const Reader read(where);
   BehaviourMatrix m;
-  const auto member = [&where](const nlohmann::json& object, const std::string& at, const char* key) -> const auto& {
-    where = at;
-    if (!object.is_object()) throw std::invalid_argument("expected an object");
-    where = at + "/" + key;
-    if (!object.contains(key)) throw std::invalid_argument("missing");
-    return object.at(key);
-  };
-  m.stacks_ = member(j, base, "stacks").get<std::vector<std::string>>();
-  m.behaviours_ = member(j, base, "behaviours").get<std::vector<std::string>>();
-  const auto& cells = member(j, base, "cells");
-  if (!cells.is_array()) throw std::invalid_argument("expected an array");
+  m.stacks_ = read.names(j, base, "stacks");
+  m.behaviours_ = read.names(j, base, "behaviours");
+  const auto& cells = read.array(j, base, "cells");
+  std::set<std::pair<std::string, std::string>> seen;
   for (std::size_t i = 0; i < cells.size(); ++i) {
     const std::string at = base + "/cells/" + std::to_string(i);
     BehaviourJudgement j0;
     for (auto [key, field, names] : {std::tuple{"stack", &j0.stack, &m.stacks_},
                                      std::tuple{"behaviour", &j0.behaviour, &m.behaviours_}}) {
-      *field = member(cells[i], at, key).get<std::string>();
+      *field = read.name(cells[i], at, key);
       if (std::find(names->begin(), names->end(), *field) == names->end())
         throw std::invalid_argument(fmt::format("\"{}\" is not in {}/{}s", *field, base, key));
     }
-    if (!m.cell(j0.stack, j0.behaviour).judgements.empty())
+    if (!seen.insert({j0.stack, j0.behaviour}).second)
       throw std::invalid_argument(fmt::format("a second cell of {} × {}", j0.stack, j0.behaviour));
-    j0.role = member(cells[i], at, "role").get<std::string>();
-    const auto& level = member(cells[i], at, "level");
+    j0.role = read.name(cells[i], at, "role");
+    if (j0.role != "client" && j0.role != "server") throw std::invalid_argument("expected client or server");
+    const auto& level = read.member(cells[i], at, "level");
     if (!level.is_null()) {
-      const auto parsed = parse_requirement_level(level.get<std::string>());
+      const auto parsed = level.is_string() ? parse_requirement_level(level.get<std::string>()) : std::nullopt;
       if (!parsed) throw std::invalid_argument("expected MUST, SHOULD, expectation or null");
       j0.level = *parsed;  // the level of the cell's FAILs: each takes it
     }
-    const std::string stated = member(cells[i], at, "verdict").get<std::string>();
-    const auto& each = member(cells[i], at, "judgements");
-    if (!each.is_array() || each.empty()) throw std::invalid_argument("expected an array of at least one judgement");
+    const auto& each = read.array(cells[i], at, "judgements");
+    if (each.empty()) throw std::invalid_argument("expected at least one judgement");
+    std::vector<BehaviourJudgement> judgements;
     for (std::size_t k = 0; k < each.size(); ++k) {
-      BehaviourJudgement judgement = j0;
+      BehaviourJudgement& judgement = judgements.emplace_back(j0);
       const std::string jat = at + "/judgements/" + std::to_string(k);
-      judgement.case_id = member(each[k], jat, "id").get<std::string>();
-      judgement.verdict = member(each[k], jat, "verdict").get<std::string>();
+      judgement.case_id = read.name(each[k], jat, "id");
+      judgement.verdict = read.name(each[k], jat, "verdict");
       if (gravity(judgement.verdict) == static_cast<int>(kGravity.size()))
         throw std::invalid_argument("expected one of " + fmt::format("{}", fmt::join(kGravity, ", ")));
-      m.judgements_.push_back(std::move(judgement));
     }
-    where = at + "/verdict";
-    const std::string computed = m.cell(j0.stack, j0.behaviour).verdict;
-    if (computed != stated)
-      throw std::invalid_argument(fmt::format("\"{}\", but its judgements give \"{}\"", stated, computed));
+    std::vector<const BehaviourJudgement*> pointers;
+    for (const auto& judgement : judgements) pointers.push_back(&judgement);
+    const Cell computed = summarize(std::move(pointers));
+    // What the cell says of itself must be what its judgements give.
+    const std::string stated = read.name(cells[i], at, "verdict");
+    if (computed.verdict != stated)
+      throw std::invalid_argument(fmt::format("\"{}\", but its judgements give \"{}\"", stated, computed.verdict));
+    for (auto [key, value] : {std::pair{"passed", computed.passed}, std::pair{"judged", computed.judged}})
+      if (read.count(cells[i], at, key) != value)
+        throw std::invalid_argument(fmt::format("expected {}, the count its judgements give", value));
     where = at + "/level";
-    if (computed == "FAIL" && level.is_null()) throw std::invalid_argument("a FAIL needs the level of what failed");
+    if (computed.level.has_value() != !level.is_null())
+      throw std::invalid_argument(computed.level ? "a FAIL needs the level of what failed"
+                                                 : "a level goes with a FAIL only: expected null");
+    for (auto& judgement : judgements) m.judgements_.push_back(std::move(judgement));
   }
   return m;
 }

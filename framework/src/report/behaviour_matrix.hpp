@@ -21,8 +21,10 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace conform {
@@ -74,7 +76,11 @@ class BehaviourMatrix {
     std::size_t passed = 0, judged = 0;
     std::vector<const BehaviourJudgement*> judgements;
   };
-  Cell cell(const std::string& stack, const std::string& behaviour) const;
+  /// The verdict, level of a FAIL and counts of one cell's judgements.
+  static Cell summarize(std::vector<const BehaviourJudgement*> judgements);
+  /// Every cell with a judgement, by {stack, behaviour}: one pass over the
+  /// judgements, so a matrix of many stacks and behaviours stays linear.
+  std::map<std::pair<std::string, std::string>, Cell> cells() const;
   /// Each cell's text, [stack][behaviour]: "-" where no case asks it.
   std::vector<std::vector<std::string>> cell_texts() const;
   std::vector<BehaviourJudgement> judgements_;
