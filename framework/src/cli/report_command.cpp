@@ -25,13 +25,6 @@ using nlohmann::json;
 
 namespace {
 
-// nlohmann's message without its "[json.exception.type_error.302] " tag.
-std::string plain(const std::exception& e) {
-  const std::string what = e.what();
-  const auto end = what.find("] ");
-  return what.starts_with("[json.exception") && end != std::string::npos ? what.substr(end + 2) : what;
-}
-
 // `recorded`'s member `key` of `r`: a string of one line matching `form`.
 std::string recorded_text(const json& r, const char* key, const std::regex& form, const char* expected,
                           std::string& where) {
@@ -96,7 +89,7 @@ std::string behaviour_markdown(const std::string& path, const json& report) {
   } catch (const InputError&) {
     throw;
   } catch (const std::exception& e) {
-    throw json_shape_error(path, where, plain(e));
+    throw json_shape_error(path, where, json_error_message(e));
   }
 }
 

@@ -84,6 +84,12 @@ InputError json_shape_error(const std::string& path, const std::string& pointer,
   return InputError({path}, "at " + (pointer.empty() ? std::string("/") : pointer) + ": " + message);
 }
 
+std::string json_error_message(const std::exception& e) {
+  const std::string what = e.what();
+  const auto end = what.find("] ");
+  return what.starts_with("[json.exception") && end != std::string::npos ? what.substr(end + 2) : what;
+}
+
 std::string json_string(const std::string& path, const nlohmann::json& j, const std::string& pointer,
                         const char* key) {
   if (!j.is_object()) throw json_shape_error(path, pointer, "expected an object");

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <exception>
 #include <string>
 
 namespace conform {
@@ -19,6 +20,10 @@ nlohmann::json read_json_file(const std::string& path);
 /// by the JSON pointer of the offending member (RFC 6901).
 InputError json_shape_error(const std::string& path, const std::string& pointer,
                             const std::string& message);
+
+/// `e`'s message, without the "[json.exception.type_error.302] " tag
+/// nlohmann puts before its own: the part a user can act on.
+std::string json_error_message(const std::exception& e);
 
 /// `j[key]` as a string, or json_shape_error naming `pointer/key`.
 std::string json_string(const std::string& path, const nlohmann::json& j,

@@ -14,13 +14,6 @@ namespace conform {
 namespace {
 using nlohmann::json;
 
-// nlohmann's message without its "[json.exception.type_error.302] " tag.
-std::string plain(const json::exception& e) {
-  std::string what = e.what();
-  auto end = what.find("] ");
-  return end == std::string::npos ? what : what.substr(end + 2);
-}
-
 // Reads one object's members, keeping in `where` the JSON pointer of the
 // member being read, so a conversion error names that member.
 class Fields {
@@ -269,7 +262,7 @@ ReadReport report_from_json(const std::string& path, const nlohmann::json& doc) 
       report.cases.push_back(case_from_json(cases[i], "/cases/" + std::to_string(i), where));
     report.totals = totals_from_json(f.at("totals"), where);
   } catch (const json::exception& e) {
-    throw json_shape_error(path, where, plain(e));
+    throw json_shape_error(path, where, json_error_message(e));
   } catch (const std::invalid_argument& e) {
     throw json_shape_error(path, where, e.what());
   }
