@@ -125,6 +125,7 @@ class ExternalPlugin final : public Plugin {
          "server: bytes of an opaque non-critical extension in the run's certificate, so that the server's first "
          "flight spans more datagrams (RFC 9000 §8.1: at most 3x what the client sent before validation)",
          {}, 0, 16384}};
+    for (const auto& p : profiles_.profiles) info_.knobs.front().value_labels[p.name] = stack_label(p, tools_dir());
     in_house_ = in_house_knob_specs(info_.knobs);
     info_.knobs.insert(info_.knobs.end(), in_house_.begin(), in_house_.end());
     info_.problems = profiles_.problems;

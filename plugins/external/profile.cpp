@@ -35,6 +35,11 @@ struct FileProblems {
   }
 };
 
+// Text printed as one line of a table: no control characters.
+bool one_line(const std::string& s) {
+  return std::none_of(s.begin(), s.end(), [](char c) { return c >= 0 && c < 0x20; });
+}
+
 void reject_unknown_keys(const toml::table& t, const std::vector<std::string>& allowed, const std::string& where,
                          FileProblems& problems) {
   for (const auto& [key, value] : t) {
@@ -242,7 +247,7 @@ void load_profile_file(const std::string& path, ProfileSet& set) {
   if (!head) {
     problems.list.push_back({path, 1, 1, "a profile needs a [profile] table with 'name'", kProfileKnob, {}});
   } else {
-    reject_unknown_keys(*head, {"name", "summary", "workload"}, "[profile]", problems);
+    reject_unknown_keys(*head, {"name", "summary", "version", "version_from", "workload"}, "[profile]", problems);
     const toml::node* name = head->get("name");
     if (!name || !name->as_string() || name->as_string()->get().empty())
       problems.add(name ? name->source() : head->source(), "[profile] needs 'name', a non-empty string");
@@ -252,11 +257,17 @@ void load_profile_file(const std::string& path, ProfileSet& set) {
                                        "matrix value and part of a folder name)");
     else
       p.name = name->as_string()->get();
-    if (const toml::node* summary = head->get("summary")) {
-      if (summary->as_string())
-        p.summary = summary->as_string()->get();
-      else
-        problems.add(summary->source(), "'summary' must be a string");
+    for (auto [key, field] : {std::pair{"summary", &p.summary}, std::pair{"version", &p.version}})
+      if (const toml::node* node = head->get(key)) {
+        if (node->as_string() && one_line(node->as_string()->get()))
+          *field = node->as_string()->get();
+        else
+          problems.add(node->source(), std::string("'") + key + "' must be a string of one line");
+      }
+    if (const toml::node* from = head->get("version_from")) {
+      std::string error = "'version_from' must be a string";
+      if (from->as_string()) p.version_from = parse_version_source(from->as_string()->get(), error);
+      if (!p.version_from) problems.add(from->source(), error);
     }
     if (const toml::node* workload = head->get("workload")) read_workloads(*workload, p.workloads, problems);
   }

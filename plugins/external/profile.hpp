@@ -4,6 +4,7 @@
 // environment (docs/plugins.md, "The external plugin").
 #pragma once
 
+#include "stack_version.hpp"
 #include "workload.hpp"
 
 #include <conform/plugin.hpp>
@@ -50,10 +51,15 @@ struct RoleCommand : Command {
 };
 
 /// One implementation: its name (the `implementation` knob's value), a
-/// summary, the workload its programs speak, and the roles it plays.
+/// summary, its version (stack_version.hpp), the workload its programs
+/// speak, and the roles it plays.
 struct Profile {
   std::string name;
   std::string summary;
+  /// The stack's own version, where what installs it does not say it.
+  std::string version;
+  /// Where the installed version is read.
+  std::optional<VersionSource> version_from;
   /// What its programs speak, in the order given.
   std::vector<Workload> workloads = {Workload::http3};
   std::string file;

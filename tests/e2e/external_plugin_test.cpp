@@ -235,7 +235,7 @@ BOOST_AUTO_TEST_CASE(a_broken_profile_blocks_only_the_cases_that_play_it) {
   const std::vector<std::string> env = {kPluginPath, "CONFORM_EXTERNAL_PROFILES=" + profiles, kPeersOptional};
   const std::vector<std::string> warnings = {
       "warning: " + mine + ":3:1: plugin 'external': unknown key 'colour' in [profile]; expected name, summary, "
-                           "workload\n",
+                           "version, version_from, workload\n",
       "warning: " + mine + ":5:11: plugin 'external': program 'no-such-quic-client' not found in ",
       "warning: " + unreadable + ":1:9: plugin 'external': Error while parsing table header: expected ']'"};
   auto list = run_conform({"list", std::string(CONFORM_SOURCE_DIR) + "/suites/interop"}, ".", env);
@@ -259,6 +259,54 @@ BOOST_AUTO_TEST_CASE(a_broken_profile_blocks_only_the_cases_that_play_it) {
   BOOST_TEST(run.exit_code == 2, run.out + run.err);
   BOOST_TEST(contains(run.err, "knob of plugin 'external': 'implementation' is \"torn\", not one of "), run.err);
   BOOST_TEST(contains(run.err, warnings[2]), run.err);
+}
+
+// A profile's row names its stack with the version installed here, read
+// from dpkg's records or the npm package's package.json, never typed in:
+// `conform plugins` lists it (compared with dpkg-query's answer), and a
+// run's behaviour matrix carries it. A version_from that names no package
+// manager or no package is the profile's problem, by file:line:col.
+BOOST_AUTO_TEST_CASE(a_profiles_version_is_what_is_installed_here, *needs({"dpkg-query"})) {
+  const std::string dir = scratch_dir("profile-versions");
+  const std::string profiles = dir + "/profiles";
+  write_file(profiles + "/mine.toml", "[profile]\nname = \"mine\"\nversion = \"1.2\"\nversion_from = \"debian:bash\"\n"
+                                      "[client]\nprogram = \"/bin/true\"\n");
+  write_file(profiles + "/other.toml", "[profile]\nname = \"other\"\nversion_from = \"npm:@nobody/none\"\n"
+                                       "[client]\nprogram = \"/bin/true\"\n");
+  const std::string bad = write_file(profiles + "/bad.toml",
+                                     "[profile]\nname = \"bad\"\nversion_from = \"pip:requests\"\n"
+                                     "[client]\nprogram = \"/bin/true\"\n");
+  const std::string climbs = write_file(profiles + "/climbs.toml",
+                                        "[profile]\nname = \"climbs\"\nversion = \"1\\n2\"\n"
+                                        "version_from = \"npm:../../etc\"\n[client]\nprogram = \"/bin/true\"\n");
+  const auto dpkg = run_program("/usr/bin/dpkg-query", {"-W", "-f=${Version}", "bash"});
+  BOOST_TEST_REQUIRE(dpkg.exit_code == 0, dpkg.err);
+  const std::vector<std::string> env = {kPluginPath, "CONFORM_EXTERNAL_PROFILES=" + profiles};
+  const auto r = run_conform({"plugins"}, ".", env);
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  BOOST_TEST(contains(r.out, "\n      mine: mine 1.2 (Debian bash " + dpkg.out + ")\n"), r.out);
+  BOOST_TEST(contains(r.out, "\n      other: other (npm @nobody/none: not installed)\n"), r.out);
+  BOOST_TEST(contains(r.out, "    " + bad + ":3:16: version_from must be \"debian:PACKAGE\", \"npm:PACKAGE\" or "
+                                            "\"conform\", not \"pip:requests\"\n"),
+             r.out);
+  BOOST_TEST(contains(r.out, "    " + climbs + ":3:11: 'version' must be a string of one line\n"), r.out);
+  BOOST_TEST(contains(r.out, "    " + climbs + ":4:16: '../../etc' is not a package name after 'npm:'\n"), r.out);
+  BOOST_TEST(!contains(r.out, "      bad:"), r.out);
+
+  // conform against itself: its row says which conform it is.
+  const std::string suite = write_file(dir + "/s.toml", std::string("[[case]]\nid = \"conform/one\"") + kCaseHead +
+                                                            "params = { requests = 3 }\nclient = { implementation = \"conform\" }\n"
+                                                            "server = { implementation = \"conform\" }\n"
+                                                            "\n  [[case.expect]]\n  check = \"max_streams_extended\"\n"
+                                                            "  by = \"server\"\n  dir = \"bidi\"\n  may_be_unexercised = true\n");
+  const auto version = run_conform({"--version"});
+  BOOST_TEST_REQUIRE(version.out.starts_with("conform "), version.out);
+  const std::string label = "conform (" + version.out.substr(0, version.out.size() - 1) + ")";
+  const auto run = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/r.json"}, ".", env);
+  BOOST_TEST(run.exit_code == 0, run.out + run.err);
+  const json report = json::parse(read_file(dir + "/r.json"));
+  BOOST_TEST(report.at("interop").at("behaviours").at("versions") == (json{{"conform", label}}));
+  BOOST_TEST(contains(run.out, "\n" + label + "  "), run.out);
 }
 
 // Profile folders as a user's shell may give them: one named twice (or the

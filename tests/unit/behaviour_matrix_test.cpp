@@ -280,6 +280,50 @@ BOOST_AUTO_TEST_CASE(a_matrix_read_back_is_the_same_and_a_wrong_one_is_named) {
   BOOST_TEST(read_back_error(json::array()) == "/b: expected an object");
 }
 
+// The external plugin names each stack with its installed version: the
+// rows' headers on the console and in Markdown, `versions` in the JSON (for
+// the stacks in the matrix only), read back as written.
+BOOST_AUTO_TEST_CASE(rows_are_named_with_each_stacks_version) {
+  World w;
+  BehaviourMatrix m = four_pairs(w);
+  m.set_versions({{"ngtcp2", "ngtcp2 (Debian ngtcp2-client 0.12.1+dfsg-1+deb12u1)"}, {"msquic", "msquic 2.4"}});
+  BOOST_TEST(m.markdown() ==
+             "| stack | streams_blocked_sent bidi | max_streams_extended uni |\n"
+             "|---|---|---|\n"
+             "| ngtcp2 (Debian ngtcp2-client 0.12.1+dfsg-1+deb12u1) | FAIL [SHOULD] 1/2 +1 NOT EXERCISED | - |\n"
+             "| conform | - | NOT EXERCISED |\n"
+             "| quic-go | PASS 1/1 | NOT EXERCISED |\n"
+             "| lsquic | - | NOT EXERCISED |\n");
+  const json j = m.to_json();
+  BOOST_TEST(j.at("versions") == (json{{"ngtcp2", "ngtcp2 (Debian ngtcp2-client 0.12.1+dfsg-1+deb12u1)"}}));
+  BOOST_TEST(four_pairs(w).to_json().at("versions") == json::object());
+
+  std::FILE* out = std::tmpfile();
+  m.print(out);
+  std::rewind(out);
+  std::string text(4096, '\0');
+  text.resize(std::fread(text.data(), 1, text.size(), out));
+  std::fclose(out);
+  BOOST_TEST(text.find("\nngtcp2 (Debian ngtcp2-client 0.12.1+dfsg-1+deb12u1)  FAIL [SHOULD] 1/2 +1 NOT EXERCISED") !=
+                 std::string::npos,
+             text);
+  BOOST_TEST(text.find("\nquic-go                                              PASS 1/1") != std::string::npos, text);
+
+  std::string where;
+  const BehaviourMatrix back = BehaviourMatrix::from_json(j, "/b", where);
+  BOOST_TEST(back.to_json() == j);
+  BOOST_TEST(back.markdown() == m.markdown());
+  json wrong = j;
+  wrong["versions"]["ms/quic"] = "msquic 2.4";
+  BOOST_TEST(read_back_error(wrong) == "/b/versions/ms~1quic: \"ms/quic\" is not in /b/stacks");
+  wrong = j;
+  wrong["versions"]["ngtcp2"] = "ngtcp2\n0.12";
+  BOOST_TEST(read_back_error(wrong) == "/b/versions/ngtcp2: expected a name: not empty, no control characters");
+  wrong = j;
+  wrong["versions"] = json::array();
+  BOOST_TEST(read_back_error(wrong) == "/b/versions: expected an object");
+}
+
 // A name's `|`, a backslash before it, and a line break would each break the
 // table's row: escaped, and the break turned into a space.
 BOOST_AUTO_TEST_CASE(names_that_would_break_a_markdown_row_are_escaped) {

@@ -20,7 +20,9 @@ namespace conform {
 /// 5: ValueSpec::min and max.
 /// 6: ScenarioSpec::demand, CaseSettings::demand.
 /// 7: ValueSpec::range (bounds of floats); CONFORM_PLUGIN in plugin_export.hpp.
-inline constexpr std::uint32_t kAbiVersion = 9;
+/// 9: PluginInfo::stop_grace_ms and mutants_required, RunContext::stop_requested.
+/// 10: ValueSpec::value_labels.
+inline constexpr std::uint32_t kAbiVersion = 10;
 
 /// Whether a plugin's runs advance a virtual clock (repeatable to the
 /// nanosecond) or run on the wall clock with real sockets.

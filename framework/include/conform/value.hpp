@@ -64,6 +64,10 @@ struct ValueSpec {
   /// For floats: the values allowed, refused outside as integers are; none
   /// means any finite or infinite value. Since ABI version 7.
   std::optional<FloatRange> range = {};
+  /// For strings of `one_of`: how reports name a value, where it says more
+  /// than the value itself (the external plugin's `implementation`: each
+  /// profile's stack with the version installed here). Since ABI version 10.
+  std::map<std::string, std::string> value_labels = {};
 };
 
 /// Value of `name` in `values`, else `fallback`; the caller names the type.

@@ -205,7 +205,7 @@ int command_run(const RunCommandOptions& options) {
   std::vector<DocumentReporter*> documents;
   if (!options.json.empty()) documents.push_back(&add(files, std::make_unique<JsonReporter>(options.json)));
   if (!options.html.empty()) documents.push_back(&add(files, std::make_unique<HtmlReporter>(options.html)));
-  InteropMatrixReporter interop(stdout);
+  InteropMatrixReporter interop(stdout, stack_versions(catalogue.plugins));
   std::vector<Reporter*> reporters{&console, &interop};
   for (auto& f : files) reporters.push_back(f.get());
   gate.attach(reporters, documents, run.replay_args);
@@ -287,7 +287,10 @@ int command_plugins(const PluginOptions& plugin_options, const std::string& mark
       for (const auto& param : s.params) fmt::print("      {}\n", describe(param));
     }
     fmt::print("  knobs:\n");
-    for (const auto& k : info.knobs) fmt::print("    {}\n", describe(k));
+    for (const auto& k : info.knobs) {
+      fmt::print("    {}\n", describe(k));
+      for (const auto& [value, label] : k.value_labels) fmt::print("      {}: {}\n", value, label);
+    }
     if (!info.problems.empty()) fmt::print("  problems:\n");
     for (const auto& q : info.problems)
       fmt::print("    {}: {}\n      refuses {}\n", SourcePos{q.file, q.line, q.column}.str(), q.message,

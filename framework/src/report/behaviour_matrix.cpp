@@ -149,7 +149,15 @@ nlohmann::json BehaviourMatrix::to_json() const {
                        {"judged", c.judged},
                        {"judgements", each}});
     }
-  return {{"stacks", stacks_}, {"behaviours", behaviours_}, {"cells", cells}};
+  nlohmann::json versions = nlohmann::json::object();
+  for (const auto& stack : stacks_)
+    if (auto v = versions_.find(stack); v != versions_.end()) versions[stack] = v->second;
+  return {{"stacks", stacks_}, {"behaviours", behaviours_}, {"versions", versions}, {"cells", cells}};
+}
+
+const std::string& BehaviourMatrix::row_label(const std::string& stack) const {
+  const auto v = versions_.find(stack);
+  return v == versions_.end() ? stack : v->second;
 }
 
 std::vector<std::vector<std::string>> BehaviourMatrix::cell_texts() const {
@@ -173,7 +181,7 @@ std::vector<std::vector<std::string>> BehaviourMatrix::cell_texts() const {
 void BehaviourMatrix::print(std::FILE* out) const {
   if (judgements_.empty() || !out) return;
   std::size_t first = 5;
-  for (const auto& s : stacks_) first = std::max(first, s.size());
+  for (const auto& s : stacks_) first = std::max(first, row_label(s).size());
   const auto texts = cell_texts();
   std::vector<std::size_t> widths;
   for (std::size_t i = 0; i < behaviours_.size(); ++i) {
@@ -184,7 +192,7 @@ void BehaviourMatrix::print(std::FILE* out) const {
   for (std::size_t i = 0; i < behaviours_.size(); ++i) fmt::print(out, "  {:<{}}", behaviours_[i], widths[i]);
   fmt::print(out, "\n");
   for (std::size_t s = 0; s < stacks_.size(); ++s) {
-    fmt::print(out, "{:<{}}", stacks_[s], first);
+    fmt::print(out, "{:<{}}", row_label(stacks_[s]), first);
     for (std::size_t i = 0; i < behaviours_.size(); ++i) fmt::print(out, "  {:<{}}", texts[s][i], widths[i]);
     fmt::print(out, "\n");
   }
@@ -198,7 +206,7 @@ std::string BehaviourMatrix::markdown() const {
   out += "\n";
   const auto texts = cell_texts();
   for (std::size_t s = 0; s < stacks_.size(); ++s) {
-    out += "| " + markdown_cell(stacks_[s]) + " |";
+    out += "| " + markdown_cell(row_label(stacks_[s])) + " |";
     for (const auto& text : texts[s]) out += " " + text + " |";
     out += "\n";
   }
@@ -269,6 +277,19 @@ BehaviourMatrix BehaviourMatrix::from_json(const nlohmann::json& j, const std::s
   BehaviourMatrix m;
   m.stacks_ = read.names(j, base, "stacks");
   m.behaviours_ = read.names(j, base, "behaviours");
+  // Reports written before versions were kept have none.
+  if (j.contains("versions")) {
+    const auto& versions = read.object(j.at("versions"), base + "/versions");
+    for (const auto& [stack, label] : versions.items()) {
+      std::string token;  // RFC 6901's escapes
+      for (char c : stack) token += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
+      const std::string at = base + "/versions/" + token;
+      where = at;
+      if (std::find(m.stacks_.begin(), m.stacks_.end(), stack) == m.stacks_.end())
+        throw std::invalid_argument(fmt::format("\"{}\" is not in {}/stacks", stack, base));
+      m.versions_[stack] = read.name(label, at);
+    }
+  }
   const auto& cells = read.array(j, base, "cells");
   std::set<std::pair<std::string, std::string>> seen;
   for (std::size_t i = 0; i < cells.size(); ++i) {

@@ -52,8 +52,12 @@ std::vector<BehaviourJudgement> behaviour_judgements(const CaseResult& r, const 
 class BehaviourMatrix {
  public:
   void add(std::vector<BehaviourJudgement> judgements);
+  /// How each stack is named with its version (the `implementation` knob's
+  /// value_labels): the rows' headers; a stack without one shows its name.
+  void set_versions(std::map<std::string, std::string> versions) { versions_ = std::move(versions); }
   bool empty() const { return judgements_.empty(); }
-  /// `stacks` and `behaviours` (first-seen order) and `cells`: {stack,
+  /// `stacks` and `behaviours` (first-seen order), `versions` (stack →
+  /// its name with its version, for the stacks that have one) and `cells`: {stack,
   /// behaviour, role, verdict, level (of a FAIL, else null), passed, judged,
   /// judgements: [{id, verdict}]}. `judged` counts the judgements that passed
   /// or failed.
@@ -84,7 +88,10 @@ class BehaviourMatrix {
   /// Each cell's text, [stack][behaviour]: "-" where no case asks it.
   std::vector<std::vector<std::string>> cell_texts() const;
   std::vector<BehaviourJudgement> judgements_;
+  /// A row's header: the stack's version label, else its name.
+  const std::string& row_label(const std::string& stack) const;
   std::vector<std::string> stacks_, behaviours_;
+  std::map<std::string, std::string> versions_;
 };
 
 }  // namespace conform

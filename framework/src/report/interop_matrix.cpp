@@ -27,6 +27,14 @@ std::string padded(const std::string& s, std::size_t w) { return s + std::string
 
 }  // namespace
 
+std::map<std::string, std::string> stack_versions(const std::vector<const PluginInfo*>& plugins) {
+  std::map<std::string, std::string> out;
+  for (const PluginInfo* p : plugins)
+    for (const auto& knob : p->knobs)
+      if (knob.name == "implementation") out.insert(knob.value_labels.begin(), knob.value_labels.end());
+  return out;
+}
+
 void InteropMatrixReporter::case_done(const CaseResult& r) {
   const std::string* client = implementation(r, "client");
   const std::string* server = implementation(r, "server");

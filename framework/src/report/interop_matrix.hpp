@@ -9,18 +9,29 @@
 #include "report/behaviour_matrix.hpp"
 #include "report/reporter.hpp"
 
+#include <conform/plugin.hpp>
+
 #include <nlohmann/json_fwd.hpp>
 
 #include <cstdio>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace conform {
 
+/// Each stack's name with its version: the value_labels of the
+/// `implementation` knob of every plugin that has one.
+std::map<std::string, std::string> stack_versions(const std::vector<const PluginInfo*>& plugins);
+
 class InteropMatrixReporter final : public Reporter {
  public:
-  /// Prints to `out` when the run ends.
-  explicit InteropMatrixReporter(std::FILE* out) : out_(out) {}
+  /// Prints to `out` when the run ends; `versions` names each stack with
+  /// its version (BehaviourMatrix::set_versions).
+  explicit InteropMatrixReporter(std::FILE* out, std::map<std::string, std::string> versions = {}) : out_(out) {
+    behaviours_.set_versions(std::move(versions));
+  }
   void case_done(const CaseResult& result) override;
   void end(const RunTotals& totals) override;
 
