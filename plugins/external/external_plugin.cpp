@@ -37,7 +37,7 @@ using std::chrono::milliseconds;
 
 constexpr milliseconds kStopGrace{1000};
 // How long a client may go on after its server ended before it is stopped.
-constexpr milliseconds kClientEndsAfterServer{1000};
+constexpr milliseconds kClientEndsAfterServer{250};
 
 // The folder holding this plugin's library: the build's plugins/ folder.
 fs::path plugin_dir() {

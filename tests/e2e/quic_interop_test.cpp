@@ -252,6 +252,29 @@ BOOST_AUTO_TEST_CASE(bad_arguments_exit_2_with_a_clear_error) {
   }
 }
 
+// A client that committed a violation (broken transport parameters in its
+// ClientHello) against a peer that never answers gives up once the peer
+// has been silent for --violation-answer-ms after it, saying so, instead of
+// waiting out its idle timeout; with 0 it waits.
+BOOST_AUTO_TEST_CASE(a_violating_client_gives_up_on_a_silent_peer) {
+  const std::string dir = scratch_dir("violation-silent-peer");
+  LoopbackSocket silent;
+  const std::string url = "https://127.0.0.1:" + std::to_string(silent.port) + "/x";
+  BackgroundProgram gives_up({kQuicTool, "client", url, "--violation", "ack_delay_exponent_above_20",
+                              "--violation-answer-ms", "300", "--timeout", "30"},
+                             dir + "/gives-up");
+  BOOST_TEST(gives_up.wait(10) == 1, gives_up.err());
+  BOOST_TEST(gives_up.err() == "conform-quic: after the violation, the peer was silent for 300 ms: connection "
+                               "abandoned\n");
+  BOOST_TEST(gives_up.out() == "0 of 1 requests answered 200; connection still open (timeout)\n");
+  BOOST_TEST(!silent.receive(1, 0).empty(), "the ClientHello reached the peer");
+
+  BackgroundProgram waits({kQuicTool, "client", url, "--violation", "ack_delay_exponent_above_20",
+                           "--violation-answer-ms", "0", "--timeout", "30"},
+                          dir + "/waits");
+  BOOST_TEST(waits.wait(1.5) == -1, waits.err());
+}
+
 // conform-quic takes every knob of the quic plugin, as `conform plugins`
 // lists them, under its name with '-' for '_': its options come from the
 // plugin's knob table, so none is missing and none is written twice.

@@ -91,6 +91,9 @@ class Connection {
   bool handshake_complete() const { return handshake_complete_; }
   bool handshake_confirmed() const { return handshake_confirmed_; }
   bool is_closed() const { return state_ == ConnectionState::closed; }
+  /// Whether config().violation has gone out (in a packet, or in the
+  /// transport parameters).
+  bool violation_sent() const { return violation_sent_; }
   /// Why the connection closed (our error, the peer's, or idle), if it did.
   const std::optional<ConnectionClosed>& close_reason() const { return close_reason_; }
   /// The CID the peer addresses us by (what a UDP server demultiplexes on).

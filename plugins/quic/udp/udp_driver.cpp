@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
 namespace conform::quic::udp {
 
@@ -47,6 +48,7 @@ UdpDriver::~UdpDriver() = default;
 
 bool UdpDriver::open_files(const DriverOptions& options, std::string& error) {
   max_connections_ = options.max_connections;
+  violation_answer_ = options.violation_answer;
   if (!options.pcap_path.empty()) {
     pcap_ = PcapLog::create(options.pcap_path, error);
     if (!pcap_) return false;
@@ -162,12 +164,14 @@ void UdpDriver::receive(Instant now) {
     if (pcap_) pcap_->record(from, self_, d);
     Endpoint* e = route(d, from);
     if (!e) continue;
+    e->heard_at = now;
     e->conn->handle_datagram(now, d);
     for (auto& [id, ep] : endpoints_)
       if (&ep == e && (touched.empty() || touched.back() != id)) touched.push_back(id);
   }
   for (uint64_t id : touched) {
     Endpoint& e = endpoints_.at(id);
+    if (e.abandoned) continue;
     deliver(e, now);
     flush(e, now);
   }
@@ -186,26 +190,43 @@ void UdpDriver::reap() {
   }
 }
 
+Instant UdpDriver::watch_violation(Endpoint& e, Instant now) {
+  if (violation_answer_.ns == 0 || e.abandoned || ended(*e.conn) || !e.conn->violation_sent())
+    return Instant::never();
+  if (e.violation_at.is_never()) e.violation_at = now;
+  const Instant since = e.heard_at.is_never() ? e.violation_at : std::max(e.violation_at, e.heard_at);
+  if (now - since < violation_answer_) return since + violation_answer_;
+  e.abandoned = true;
+  std::fprintf(stderr, "conform-quic: after the violation, the peer was silent for %lld ms: connection abandoned\n",
+               static_cast<long long>(violation_answer_.ns / 1'000'000));
+  return Instant::never();
+}
+
 void UdpDriver::run(const std::atomic<bool>& stop) {
+  // What the peer does after the violation is the verdict; once it had the
+  // time to answer and did not, waiting out the idle timeout only adds
+  // seconds to the run, not evidence.
+  const auto over = [](const Endpoint& e) { return e.abandoned || ended(*e.conn); };
   while (!stop.load()) {
     Instant now = steady_now();
     Instant next = Instant::never();
     for (auto& [id, e] : endpoints_) {
+      if (e.abandoned) continue;
       if (e.conn->next_timeout() <= now) {
         e.conn->handle_timeout(now);
         deliver(e, now);
         flush(e, now);
       }
-      next = std::min(next, e.conn->next_timeout());
+      next = std::min({next, e.conn->next_timeout(), watch_violation(e, now)});
     }
     reap();
     // An endpoint whose peer closed has nothing left to send (RFC 9000
     // §10.2.2: a draining endpoint sends nothing), so neither a client nor a
     // server that has taken its last connection waits out the three PTOs of
     // the draining period; its own close it still repeats.
-    if (!is_server_ && ended(*endpoints_.at(0).conn)) return;
+    if (!is_server_ && over(endpoints_.at(0))) return;
     if (is_server_ && max_connections_ && accepted_ >= max_connections_ &&
-        std::all_of(endpoints_.begin(), endpoints_.end(), [](const auto& e) { return ended(*e.second.conn); }))
+        std::all_of(endpoints_.begin(), endpoints_.end(), [&](const auto& e) { return over(e.second); }))
       return;
     const int64_t wait = next.is_never() ? kMaxWaitNs : std::clamp<int64_t>((next - now).ns, 0, kMaxWaitNs);
     pollfd p{socket_.fd(), POLLIN, 0};

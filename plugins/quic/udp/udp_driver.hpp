@@ -35,6 +35,12 @@ struct DriverOptions {
   /// Server: connections accepted before the driver stops on its own once
   /// they closed; 0 runs until stopped.
   uint64_t max_connections = 0;
+  /// With a violation configured: how long the peer may stay silent after
+  /// it went out before the driver abandons the connection (sends nothing
+  /// more and counts it ended: the capture shows no answer). A peer that
+  /// goes on talking (a browser loading its page regardless) is left to
+  /// end the connection as it would. 0 waits for the idle timeout.
+  Duration violation_answer = Duration::nanos(0);
 };
 
 /// Wall-clock-free monotonic time for the core: steady_clock since boot.
@@ -66,7 +72,15 @@ class UdpDriver {
     std::unique_ptr<ConnectionApp> app;
     UdpAddress peer;
     std::string initial_dcid;  ///< server: the client's first DCID, also routed
+    /// When the driver first saw the violation gone out (never before),
+    /// and when a datagram of the peer's last arrived.
+    Instant violation_at = Instant::never(), heard_at = Instant::never();
+    bool abandoned = false;
   };
+  /// Marks `e` abandoned once its peer has been silent for
+  /// DriverOptions::violation_answer since the violation went out, with no
+  /// close; returns when to look again.
+  Instant watch_violation(Endpoint& e, Instant now);
   UdpDriver(UdpSocket socket, const Config& config, AppFactory app);
   bool open_files(const DriverOptions& options, std::string& error);
   Endpoint* route(ByteView datagram, UdpAddress from);
@@ -84,6 +98,7 @@ class UdpDriver {
   std::ofstream keylog_;
   bool is_server_ = false;
   uint64_t max_connections_ = 0;
+  Duration violation_answer_ = Duration::nanos(0);
   uint64_t accepted_ = 0;
   std::map<uint64_t, Endpoint> endpoints_;  ///< by accept order; a client's is 0
   std::map<std::string, uint64_t> by_cid_;  ///< server: DCID bytes -> endpoint
