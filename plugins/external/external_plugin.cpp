@@ -386,14 +386,18 @@ class ExternalPlugin final : public Plugin {
     else
       ctx.log("external: the client was still running after time_limit_ms " + std::to_string(limit.count()) +
               ": stopped with status " + std::to_string(client_process->stop(kStopGrace)));
-    // The client's last datagrams (its CONNECTION_CLOSE) cross the relay first.
+    // The client's last datagrams (its CONNECTION_CLOSE) cross the relay
+    // first, and the server's last ones after it stopped: at most the old
+    // fixed wait, 100 ms + 2 RTT, usually one link delay.
     const double rtt_ms = value_or<double>(s.network, "rtt_ms", 10);
-    std::this_thread::sleep_for(milliseconds(100 + static_cast<std::int64_t>(2 * rtt_ms)));
+    const auto drain_ms = static_cast<std::uint32_t>(100 + 2 * std::max(0.0, rtt_ms));
+    relay.drain(drain_ms);
     if (server_process->running())
       ctx.log("external: server stopped with status " + std::to_string(server_process->stop(kStopGrace)));
     else
       ctx.log("external: the server had exited with status " + std::to_string(server_process->stop(kStopGrace)) +
               ": " + server_process->stderr_tail());
+    relay.drain(drain_ms);
     relay.stop();
     profile_dirs.remove();
     // The relay writes client.pcap from the client's first datagram on.

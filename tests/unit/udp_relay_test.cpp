@@ -112,6 +112,27 @@ BOOST_AUTO_TEST_CASE(reorder_holds_a_datagram_back_in_real_time) {
   BOOST_TEST(tags == (std::vector<int>{2, 3, 1}));
 }
 
+// Once the programs ended, drain() then stop() loses nothing they sent:
+// drain returns when the links hold nothing (here after their 200 ms
+// delay), and gives up after its bound, when stop() loses what is held.
+BOOST_AUTO_TEST_CASE(drain_waits_for_what_the_links_hold_and_no_longer_than_asked) {
+  for (const auto& [at_most_ms, arrived] : std::vector<std::pair<std::uint32_t, std::uint64_t>>{{5000, 3}, {20, 0}}) {
+    Socket server, client;
+    NetConfig config;
+    config.one_way_delay = Duration::milliseconds(200);
+    UdpRelay relay(config, 1, server.port, nullptr);
+    BOOST_REQUIRE_MESSAGE(relay.error().empty(), relay.error());
+    relay.start();
+    for (int k = 1; k <= 3; ++k)
+      client.send_to(relay.port(), std::vector<std::uint8_t>(20, static_cast<std::uint8_t>(k)));
+    relay.drain(at_most_ms);
+    relay.stop();
+    BOOST_TEST(relay.stats().sent == 3u);
+    BOOST_TEST(relay.stats().arrived == arrived, "drain(" << at_most_ms << ")");
+    BOOST_TEST(server.receive(3, 0).size() == arrived);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(each_client_gets_a_socket_a_path_and_a_capture) {
   const std::string dir = scratch_dir("udp_relay_clients");
   Socket server, first, second;

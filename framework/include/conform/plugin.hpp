@@ -21,7 +21,7 @@ namespace conform {
 /// 6: ScenarioSpec::demand, CaseSettings::demand.
 /// 7: ValueSpec::range (bounds of floats); CONFORM_PLUGIN in plugin_export.hpp.
 /// 9: PluginInfo::stop_grace_ms and mutants_required, RunContext::stop_requested.
-/// 10: ValueSpec::value_labels.
+/// 10: ValueSpec::value_labels, LoopbackRelay::drain.
 inline constexpr std::uint32_t kAbiVersion = 10;
 
 /// Whether a plugin's runs advance a virtual clock (repeatable to the

@@ -40,6 +40,11 @@ class LoopbackRelay {
   virtual std::string unread_by_selectors() const = 0;
   /// The port on 127.0.0.1 clients send to.
   virtual std::uint16_t port() const = 0;
+  /// Waits until every datagram sent to the relay so far has left its links
+  /// (none held by a delay, none unread in its sockets), or `at_most_ms`
+  /// passed: once the programs have ended, stop() after drain() loses
+  /// nothing they sent. Since ABI version 10.
+  virtual void drain(std::uint32_t at_most_ms) = 0;
   /// Stops forwarding; datagrams the links still hold are lost. The
   /// framework also stops the relay when Plugin::run returns.
   virtual void stop() = 0;

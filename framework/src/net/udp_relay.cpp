@@ -170,6 +170,15 @@ void UdpRelay::start() {
   thread_ = std::thread([this] { loop(); });
 }
 
+void UdpRelay::drain(std::uint32_t at_most_ms) {
+  if (!thread_.joinable()) return;
+  const std::uint64_t asked = ++drain_asked_;
+  const std::uint64_t one = 1;
+  [[maybe_unused]] auto n = write(wake_fd_, &one, sizeof one);
+  std::unique_lock lock(drain_mutex_);
+  drained_cv_.wait_for(lock, std::chrono::milliseconds(at_most_ms), [&] { return drained_ >= asked; });
+}
+
 void UdpRelay::stop() {
   if (!thread_.joinable()) return;
   stopping_ = true;
@@ -280,11 +289,21 @@ void UdpRelay::loop() {
     }
     ppoll(fds.data(), fds.size(), &wait, nullptr);
     if (stopping_) break;
+    std::uint64_t woken = 0;
+    [[maybe_unused]] auto n = read(wake_fd_, &woken, sizeof woken);
+    // A pass begun after a drain request reads every socket to its end:
+    // if it leaves nothing held, everything sent before the request is out.
+    const std::uint64_t asked = drain_asked_.load();
     const Instant now = clock();
     read_clients(now);
     for (std::size_t i = 0; i < sessions_.size(); ++i)
       if (sessions_[i]->fd >= 0) read_server(*sessions_[i], now);
     release(clock());
+    if (held_.empty() && asked > 0) {
+      const std::lock_guard lock(drain_mutex_);
+      drained_ = asked;
+      drained_cv_.notify_all();
+    }
   }
 }
 

@@ -21,8 +21,10 @@
 
 #include <array>
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -55,6 +57,7 @@ class UdpRelay final : public LoopbackRelay {
   /// Stops forwarding for good (datagrams still held by the links are
   /// dropped) and joins the thread; the captures are no longer written
   /// after it returns.
+  void drain(std::uint32_t at_most_ms) override;
   void stop() override;
   /// Datagram counts; read them after stop().
   const NetStats& stats() const { return stats_; }
@@ -99,6 +102,12 @@ class UdpRelay final : public LoopbackRelay {
   std::int64_t start_ns_ = 0;
   NetStats stats_;
   std::atomic<bool> stopping_{false};
+  /// drain(): the requests made, and the last request whose loop pass
+  /// (begun after it) ended with nothing held.
+  std::atomic<std::uint64_t> drain_asked_{0};
+  std::uint64_t drained_ = 0;
+  std::mutex drain_mutex_;
+  std::condition_variable drained_cv_;
   std::thread thread_;
 };
 
