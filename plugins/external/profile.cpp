@@ -3,6 +3,7 @@
 
 #include "command_template.hpp"
 
+#include <conform/label.hpp>
 #include <toml++/toml.h>
 
 #include <algorithm>
@@ -34,11 +35,6 @@ struct FileProblems {
                     std::move(message), kProfileKnob, {}});
   }
 };
-
-// Text printed as one line of a table: no control characters.
-bool one_line(const std::string& s) {
-  return std::none_of(s.begin(), s.end(), [](char c) { return c >= 0 && c < 0x20; });
-}
 
 void reject_unknown_keys(const toml::table& t, const std::vector<std::string>& allowed, const std::string& where,
                          FileProblems& problems) {
@@ -259,7 +255,7 @@ void load_profile_file(const std::string& path, ProfileSet& set) {
       p.name = name->as_string()->get();
     for (auto [key, field] : {std::pair{"summary", &p.summary}, std::pair{"version", &p.version}})
       if (const toml::node* node = head->get(key)) {
-        if (node->as_string() && one_line(node->as_string()->get()))
+        if (node->as_string() && conform::is_one_line(node->as_string()->get()))
           *field = node->as_string()->get();
         else
           problems.add(node->source(), std::string("'") + key + "' must be a string of one line");

@@ -4,10 +4,14 @@
 
 #include "profile.hpp"
 
+#include <conform/label.hpp>
 #include <nlohmann/json.hpp>
 
 #include <cctype>
+#include <cstdint>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string_view>
 #include <utility>
 
@@ -15,6 +19,8 @@ namespace external {
 namespace {
 
 constexpr const char* kDpkgStatus = "/var/lib/dpkg/status";
+// Debian's longest versions are a few dozen bytes.
+constexpr std::size_t kMaxVersionBytes = 100;
 
 // dpkg's status file is stanzas of "Field: value" lines separated by blank
 // lines; a package is installed when its Status ends in "installed".
@@ -37,12 +43,28 @@ std::string debian_version(const std::string& package) {
   return found() ? version : "";
 }
 
-std::string npm_version(const std::string& package, const std::string& tools) {
-  std::ifstream in(tools + "/peers/node_modules/" + package + "/package.json");
-  if (!in) return "";
-  const auto j = nlohmann::json::parse(in, nullptr, false);
-  if (!j.is_object() || !j.contains("version") || !j["version"].is_string()) return "";
-  return j["version"].get<std::string>();
+InstalledVersion debian_installed(const std::string& package) {
+  std::string version = debian_version(package);
+  return version.empty() ? InstalledVersion{"", "not installed"} : InstalledVersion{version, ""};
+}
+
+// A package.json is small; a larger file is not one to read whole.
+constexpr std::uintmax_t kMaxPackageJson = 1 << 20;
+
+InstalledVersion npm_version(const std::string& package, const std::string& tools) {
+  const std::string path = tools + "/peers/node_modules/" + package + "/package.json";
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) return {"", "not installed"};
+  // A FIFO would block the open, a folder throw from the read.
+  if (!std::filesystem::is_regular_file(status) || std::filesystem::file_size(path, ec) > kMaxPackageJson)
+    return {"", "package.json is not a regular file of at most 1 MiB"};
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto j = nlohmann::json::parse(text, nullptr, false);
+  if (!j.is_object() || !j.contains("version") || !j["version"].is_string())
+    return {"", "package.json has no version string"};
+  return {j["version"].get<std::string>(), ""};
 }
 
 // A package name as Debian and npm allow them: letters, digits and
@@ -50,8 +72,10 @@ std::string npm_version(const std::string& package, const std::string& tools) {
 // could climb out of node_modules.
 bool package_name(const std::string& name, bool npm) {
   if (name.empty() || name.front() == '.' || name.find("..") != std::string::npos) return false;
+  // npm: "@scope/name" or a name without '@' or '/'.
   const auto slash = name.find('/');
-  if (slash != std::string::npos && (!npm || name.front() != '@' || name.find('/', slash + 1) != std::string::npos ||
+  if (npm && (name.front() == '@') != (slash != std::string::npos)) return false;
+  if (slash != std::string::npos && (!npm || slash == 1 || name.find('/', slash + 1) != std::string::npos ||
                                      slash + 1 == name.size()))
     return false;
   for (char c : name)
@@ -69,22 +93,28 @@ std::optional<VersionSource> parse_version_source(const std::string& text, std::
     if (!text.starts_with(prefix)) continue;
     const std::string package = text.substr(prefix.size());
     if (!package_name(package, kind == VersionSource::Kind::npm)) {
-      error = "'" + package + "' is not a package name after '" + prefix + "'";
+      error = (conform::is_one_line(package) ? "'" + package + "'" : std::string("the text")) +
+              " is not a package name after '" + prefix + "'";
       return std::nullopt;
     }
     return VersionSource{kind, package};
   }
-  error = "version_from must be \"debian:PACKAGE\", \"npm:PACKAGE\" or \"conform\", not \"" + text + "\"";
+  error = "version_from must be \"debian:PACKAGE\", \"npm:PACKAGE\" or \"conform\"" +
+          (conform::is_one_line(text) ? ", not \"" + text + "\"" : std::string());
   return std::nullopt;
 }
 
-std::string installed_version(const VersionSource& source, const std::string& tools) {
+InstalledVersion installed_version(const VersionSource& source, const std::string& tools) {
+  InstalledVersion v;
   switch (source.kind) {
-    case VersionSource::Kind::debian: return debian_version(source.package);
-    case VersionSource::Kind::npm: return npm_version(source.package, tools);
-    case VersionSource::Kind::conform: return CONFORM_VERSION;
+    case VersionSource::Kind::debian: v = debian_installed(source.package); break;
+    case VersionSource::Kind::npm: v = npm_version(source.package, tools); break;
+    case VersionSource::Kind::conform: v = {CONFORM_VERSION, ""}; break;
   }
-  return "";
+  // It goes into a table row: a version that could break one is not shown.
+  if (v.problem.empty() && (!conform::is_one_line(v.version) || v.version.size() > kMaxVersionBytes))
+    v = {"", "its version is not one line of at most 100 bytes"};
+  return v;
 }
 
 std::string stack_label(const Profile& p, const std::string& tools) {
@@ -92,13 +122,13 @@ std::string stack_label(const Profile& p, const std::string& tools) {
   if (!p.version.empty()) label += " " + p.version;
   if (!p.version_from) return label;
   const VersionSource& from = *p.version_from;
-  const std::string installed = installed_version(from, tools);
+  const InstalledVersion installed = installed_version(from, tools);
   switch (from.kind) {
-    case VersionSource::Kind::conform: return label + " (conform " + installed + ")";
+    case VersionSource::Kind::conform: label += " (conform"; break;
     case VersionSource::Kind::debian: label += " (Debian " + from.package; break;
     case VersionSource::Kind::npm: label += " (npm " + from.package; break;
   }
-  return label + (installed.empty() ? ": not installed)" : " " + installed + ")");
+  return label + (installed.problem.empty() ? " " + installed.version : ": " + installed.problem) + ")";
 }
 
 }  // namespace external

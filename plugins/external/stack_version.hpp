@@ -25,14 +25,22 @@ struct VersionSource {
 /// `text` read as a version_from value, or the reason it is not one.
 std::optional<VersionSource> parse_version_source(const std::string& text, std::string& error);
 
-/// The version of `source` installed here, empty when it is not installed.
-/// `tools` is the build folder (npm packages are under tools/peers).
-std::string installed_version(const VersionSource& source, const std::string& tools);
+/// A version read, or why there is none ("not installed", a package.json
+/// that cannot be read, a version that is not one line of text).
+struct InstalledVersion {
+  std::string version;
+  std::string problem;
+};
+
+/// The version of `source` installed here. `tools` is the build folder
+/// (npm packages are under tools/peers).
+InstalledVersion installed_version(const VersionSource& source, const std::string& tools);
 
 /// "quiche 0.18.0 (npm @matrixai/quic 2.0.9)", "chromium (Debian chromium
 /// 156.0.8078.114-1~deb12u1)", "lsquic (npm @oven/bun-linux-x64: not
 /// installed)", or the bare name for a profile that says nothing of its
-/// version.
+/// version. One line (conform::is_one_line): the profile's texts are
+/// checked when read, the installed version here.
 std::string stack_label(const Profile& p, const std::string& tools);
 
 }  // namespace external

@@ -309,6 +309,39 @@ BOOST_AUTO_TEST_CASE(a_profiles_version_is_what_is_installed_here, *needs({"dpkg
   BOOST_TEST(contains(run.out, "\n" + label + "  "), run.out);
 }
 
+// What an npm package says of its version is read with care: a
+// package.json that is a folder or a FIFO (which would block the read) is
+// named, not read, as is one without a version string or with a version
+// that would break a table row; the plugin still loads. The plugin is
+// copied beside a build folder of the test's own, whose peers/node_modules
+// the npm versions are read from.
+BOOST_AUTO_TEST_CASE(a_package_json_that_cannot_be_read_is_named_not_read) {
+  const std::string dir = scratch_dir("profile-npm-versions");
+  const std::string modules = dir + "/build/peers/node_modules";
+  fs::create_directories(dir + "/build/plugins");
+  fs::copy_file(fs::path(CONFORM_PLUGIN_DIR) / "external.so", dir + "/build/plugins/external.so");
+  write_file(modules + "/ok/package.json", R"({"name": "ok", "version": "2.0.1"})");
+  fs::create_directories(modules + "/folder/package.json");
+  fs::create_directories(modules + "/fifo");
+  BOOST_TEST_REQUIRE(mkfifo((modules + "/fifo/package.json").c_str(), 0644) == 0);
+  write_file(modules + "/number/package.json", R"({"version": 3})");
+  write_file(modules + "/escape/package.json", "{\"version\": \"1.0\\n\\u001b[31mred\"}");
+  for (const char* package : {"ok", "folder", "fifo", "number", "escape", "missing"})
+    write_file(dir + "/profiles/" + package + ".toml", std::string("[profile]\nname = \"p-") + package +
+                                                           "\"\nversion_from = \"npm:" + package +
+                                                           "\"\n[client]\nprogram = \"/bin/true\"\n");
+  const auto r = run_conform({"plugins"}, ".",
+                             {"CONFORM_PLUGIN_PATH=" + dir + "/build/plugins", "CONFORM_EXTERNAL_PROFILES=" + dir + "/profiles"});
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  for (const std::string line : {"p-ok: p-ok (npm ok 2.0.1)",
+                                 "p-folder: p-folder (npm folder: package.json is not a regular file of at most 1 MiB)",
+                                 "p-fifo: p-fifo (npm fifo: package.json is not a regular file of at most 1 MiB)",
+                                 "p-number: p-number (npm number: package.json has no version string)",
+                                 "p-escape: p-escape (npm escape: its version is not one line of at most 100 bytes)",
+                                 "p-missing: p-missing (npm missing: not installed)"})
+    BOOST_TEST(contains(r.out, "\n      " + line + "\n"), line << "\n" << r.out);
+}
+
 // Profile folders as a user's shell may give them: one named twice (or the
 // shipped one named again) is read once, so nothing is a duplicate of
 // itself; hidden files (an editor's .#x.toml lock) are not profiles; a

@@ -105,14 +105,13 @@ Run run_suite(const std::string& name, const std::string& toml, const std::vecto
   return {r, report};
 }
 
-// tshark's `fields` of the frames matching `filter` in the captures of
-// `side` in `run_dir` (side.pcap, and side-2.pcap... of a browser's further
-// connections). tshark decrypts with the secrets of the first ClientHello
-// it meets, so a capture with a Retry (quiche's server sends one) is read
-// from the frame after it, where the second ClientHello starts again.
-std::string side_fields(const std::string& run_dir, const std::string& side, const std::string& filter,
-                        const std::vector<std::string>& fields) {
-  std::string text;
+// The captures of `side` in `run_dir` (side.pcap, and side-2.pcap... of a
+// browser's further connections) as tshark can decrypt them: tshark keys a
+// capture to the first ClientHello it meets, so a capture with a Retry
+// (quiche's server sends one) is cut to the frames after it, where the
+// second ClientHello starts again.
+std::vector<std::string> side_captures(const std::string& run_dir, const std::string& side) {
+  std::vector<std::string> out;
   for (const auto& entry : fs::directory_iterator(run_dir)) {
     std::string name = entry.path().filename().string();
     if (entry.path().extension() != ".pcap" || !(name == side + ".pcap" || name.rfind(side + "-", 0) == 0)) continue;
@@ -123,9 +122,45 @@ std::string side_fields(const std::string& run_dir, const std::string& side, con
                                        std::to_string(std::stoul(retry) + 1) + "-1000000000"});
       name = after;
     }
-    text += tshark_fields(run_dir, name, filter, fields);
+    out.push_back(name);
   }
+  return out;
+}
+
+// tshark's `fields` of the frames matching `filter` in side_captures.
+std::string side_fields(const std::string& run_dir, const std::string& side, const std::string& filter,
+                        const std::vector<std::string>& fields) {
+  std::string text;
+  for (const auto& name : side_captures(run_dir, side)) text += tshark_fields(run_dir, name, filter, fields);
   return text;
+}
+
+// `j` as a list: tshark's JSON gives one member as a value, several as an array.
+json listed(const json& j) { return j.is_array() ? j : j.is_null() ? json::array() : json::array({j}); }
+
+// Whether every datagram the server sent with an ack-eliciting Initial
+// packet (a frame other than PADDING 0x00, ACK 0x02/0x03 and
+// CONNECTION_CLOSE 0x1c/0x1d, RFC 9000 §13.2.1) carries at least 1200 bytes
+// of UDP payload (§14.1), from tshark's packets one by one (its JSON: a
+// datagram's coalesced packets apart, each with its own frames).
+bool server_initials_padded(const std::string& run_dir) {
+  static const std::set<std::string> kNotAckEliciting = {"0", "2", "3", "28", "29"};
+  for (const auto& name : side_captures(run_dir, "server")) {
+    std::vector<std::string> args = {"-n", "-r", run_dir + "/" + name, "-o", "tls.keylog_file:" + run_dir + "/keys.log",
+                                     "-Y", "ip.src == 127.0.0.2 && quic.long.packet_type == 0", "-T", "json",
+                                     "--no-duplicate-keys", "-J", "udp quic"};
+    args.insert(args.end(), kTsharkQuicFirst.begin(), kTsharkQuicFirst.end());
+    for (const auto& datagram : json::parse(run_program("/usr/bin/tshark", args).out)) {
+      const json& layers = datagram.at("_source").at("layers");
+      const unsigned long udp_length = std::stoul(listed(layers.at("udp").at("udp.length"))[0].get<std::string>());
+      for (const auto& packet : listed(layers.value("quic", json()))) {
+        if (packet.value("quic.long.packet_type", "") != "0") continue;
+        for (const auto& frame : listed(packet.value("quic.frame", json())))
+          if (!kNotAckEliciting.contains(frame.value("quic.frame_type", "")) && udp_length - 8 < 1200) return false;
+      }
+    }
+  }
+  return true;
 }
 
 // One datagram of a side's captures as tshark decodes it: who sent it, its
@@ -159,8 +194,9 @@ const std::map<std::string, std::string> kAddress = {{"client", "127.0.0.1"}, {"
 // Whether tshark, on the captures of `role`'s side of the run in `run_dir`,
 // finds `role` doing `behaviour` (a behaviour matrix column): the frame
 // RFC 9000 §19 gives it (its type in decimal, as tshark prints it), sent by
-// `role` at least once; for the padding, every client datagram with an
-// Initial packet of 1200 bytes or more (§14.1); for no_connection_error, no
+// `role` at least once; for the padding, 1200 bytes or more in every
+// client datagram with an Initial packet and in every server datagram with
+// an ack-eliciting one (§14.1); for no_connection_error, no
 // transport CONNECTION_CLOSE (0x1c) with a code other than NO_ERROR
 // (§20.1). nullopt for the columns this test leaves to others (the
 // violations', the first flight's).
@@ -176,6 +212,7 @@ std::optional<bool> tshark_finds(const std::string& behaviour, const std::string
   if (behaviour == "client_initial_padded")
     return std::all_of(sent.begin(), sent.end(),
                        [](const Datagram& d) { return !d.long_packet_types.contains("0") || d.udp_length - 8 >= 1200; });
+  if (behaviour == "server_initial_padded") return server_initials_padded(run_dir);
   if (behaviour == "no_connection_error")
     return std::none_of(sent.begin(), sent.end(), [](const Datagram& d) {
       return d.frame_types.contains("28") && std::any_of(d.close_codes.begin(), d.close_codes.end(),
@@ -609,8 +646,9 @@ BOOST_AUTO_TEST_CASE(every_violation_verdict_agrees_with_tshark,
 // them: the three runs give the same matrices, pair by pair and cell by
 // cell, down to each judgement; the cells agree with PEERS.md (the browsers
 // send STREAMS_BLOCKED when held, the other stacks do not); and every
-// judgement of a frame-counting column of the first run agrees with what
-// tshark finds in that run's captures (tshark_finds).
+// judgement of the first run in a column tshark_finds covers (the
+// frame-counting ones, both Initial paddings, error closes) agrees with
+// what tshark finds in that run's captures.
 const std::vector<std::string> kEveryStack = {
     "tshark", "editcap", "gtlsserver", "gtlsclient", "chromium", "firefox-esr", "certutil", "unshare",
     (fs::path(CONFORM_PLUGIN_DIR).parent_path() / "conform-quinn").string(),

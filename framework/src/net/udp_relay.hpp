@@ -54,10 +54,10 @@ class UdpRelay final : public LoopbackRelay {
   std::uint16_t port() const override { return port_; }
   /// Starts forwarding on a thread of its own. Time 0 of the captures is now.
   void start();
+  void drain(std::uint32_t at_most_ms) override;
   /// Stops forwarding for good (datagrams still held by the links are
   /// dropped) and joins the thread; the captures are no longer written
   /// after it returns.
-  void drain(std::uint32_t at_most_ms) override;
   void stop() override;
   /// Datagram counts; read them after stop().
   const NetStats& stats() const { return stats_; }

@@ -3,6 +3,8 @@
 
 #include "cli/settings_markdown.hpp"
 
+#include <conform/label.hpp>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
@@ -241,8 +243,7 @@ class Reader {
     where_ = at;
     if (!j.is_string()) throw std::invalid_argument("expected a string");
     const auto text = j.get<std::string>();
-    if (text.empty() || std::any_of(text.begin(), text.end(), [](char c) { return c >= 0 && c < 0x20; }))
-      throw std::invalid_argument("expected a name: not empty, no control characters");
+    if (!is_one_line(text)) throw std::invalid_argument("expected a name: not empty, no control characters");
     return text;
   }
   std::string name(const nlohmann::json& j, const std::string& at, const char* key) const {

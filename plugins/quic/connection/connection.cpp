@@ -172,7 +172,8 @@ void Connection::break_tls_output(Level l, Bytes& out) {
   if (config_.violation == Violation::transport_parameters_extension_missing && l == first_message_level)
     violation_sent_ = remove_transport_parameters_extension(out);
   // The broken transport parameters go out in that message (TLS encoded them).
-  if (in_transport_parameters(config_.violation) && l == first_message_level) violation_sent_ = true;
+  if (breaks_transport_parameters(config_.violation, config_.is_server) && l == first_message_level)
+    violation_sent_ = true;
   if (config_.violation == Violation::key_update_in_handshake && l == Level::handshake) {
     const Bytes key_update = key_update_message();
     out.insert(out.end(), key_update.begin(), key_update.end());

@@ -160,6 +160,19 @@ bool in_transport_parameters(Violation v) {
   }
 }
 
+bool breaks_transport_parameters(Violation v, bool is_server) {
+  if (!in_transport_parameters(v)) return false;
+  switch (v) {
+    case Violation::stateless_reset_token_from_client:
+    case Violation::original_destination_connection_id_from_client:
+    case Violation::retry_source_connection_id_from_client:
+    case Violation::preferred_address_from_client:
+      return !is_server;
+    default:
+      return true;
+  }
+}
+
 void break_transport_parameters(Violation v, bool is_server, TransportParameters& tp) {
   switch (v) {
     case Violation::ack_delay_exponent_above_20: tp.ack_delay_exponent = 21; break;

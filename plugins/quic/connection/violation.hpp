@@ -152,6 +152,11 @@ bool of_http3(Violation v);
 /// break_transport_parameters).
 bool in_transport_parameters(Violation v);
 
+/// Whether break_transport_parameters changes what an endpoint of this role
+/// sends (a server-only parameter "from a client" breaks nothing a server
+/// sends).
+bool breaks_transport_parameters(Violation v, bool is_server);
+
 /// The TLS KeyUpdate message (RFC 8446 §4.6.3), update_not_requested.
 Bytes key_update_message();
 

@@ -156,7 +156,9 @@ int run_server(CommonOptions& o, const std::string& listen, const std::string& c
 }
 
 // How the client's connection ended, for its closing line.
-std::string close_text(const std::optional<ConnectionClosed>& why) {
+std::string close_text(const udp::UdpDriver& driver) {
+  if (driver.client_abandoned()) return "abandoned (no answer to the violation)";
+  const auto& why = driver.client_connection()->close_reason();
   if (!why) return "still open (timeout)";
   return std::string(why->by_peer ? "closed by the server: " : "closed: ") +
          (why->error.reason.empty() ? std::to_string(why->error.code) : why->error.reason);
@@ -180,7 +182,7 @@ int run_raw_client(CommonOptions& o, udp::UdpAddress server, unsigned timeout_s)
   alarm(timeout_s);
   driver->run(g_stop);
   const auto& why = driver->client_connection()->close_reason();
-  std::printf("raw workload %s; connection %s\n", app->done() ? "done" : "not done", close_text(why).c_str());
+  std::printf("raw workload %s; connection %s\n", app->done() ? "done" : "not done", close_text(*driver).c_str());
   return app->done() && why && !why->by_peer ? 0 : kExitFailure;
 }
 
@@ -232,7 +234,7 @@ int run_client(CommonOptions& o, const std::vector<std::string>& urls, size_t n,
   const Connection* c = driver->client_connection();
   const auto& why = c->close_reason();
   const bool clean = why && why->application && why->error.code == h3::error::no_error;
-  std::printf("%zu of %zu requests answered 200; connection %s\n", ok, paths.size(), close_text(why).c_str());
+  std::printf("%zu of %zu requests answered 200; connection %s\n", ok, paths.size(), close_text(*driver).c_str());
   return ok == paths.size() && clean ? 0 : kExitFailure;
 }
 

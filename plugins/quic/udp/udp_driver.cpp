@@ -180,7 +180,7 @@ void UdpDriver::receive(Instant now) {
 void UdpDriver::reap() {
   if (!is_server_) return;
   for (auto it = endpoints_.begin(); it != endpoints_.end();) {
-    if (!it->second.conn->is_closed()) {
+    if (!it->second.conn->is_closed() && !it->second.abandoned) {
       ++it;
       continue;
     }

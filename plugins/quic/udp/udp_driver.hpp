@@ -64,6 +64,8 @@ class UdpDriver {
   void run(const std::atomic<bool>& stop);
   /// Client: its connection (closed or not), for the exit status.
   const Connection* client_connection() const;
+  /// Client: whether its connection was abandoned after its violation.
+  bool client_abandoned() const { return !is_server_ && endpoints_.at(0).abandoned; }
   uint64_t connections_accepted() const { return accepted_; }
 
  private:
@@ -88,6 +90,7 @@ class UdpDriver {
   void deliver(Endpoint& e, Instant now);
   void flush(Endpoint& e, Instant now);
   void receive(Instant now);
+  /// Server: forgets the connections closed or abandoned.
   void reap();
 
   UdpSocket socket_;

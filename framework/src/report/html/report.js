@@ -506,7 +506,8 @@
     const table = el('table', { class: 'interop behaviours' },
       el('tr', {}, el('th', {}, 'stack'), behaviours.behaviours.map((b) => el('th', {}, b))));
     for (const stack of behaviours.stacks) {
-      const name = (behaviours.versions || {})[stack] || stack;
+      const versions = behaviours.versions || {};
+      const name = Object.prototype.hasOwnProperty.call(versions, stack) ? versions[stack] : stack;
       table.append(el('tr', {}, el('th', { class: 'pair' }, name), behaviours.behaviours.map((b) => {
         const cell = cells.get(`${stack}\n${b}`);
         if (!cell) return el('td', { class: 'empty' }, '–');
