@@ -4,6 +4,7 @@
 // captures written by the relay), their key logs collected into the case's
 // keys.log so the checks decrypt the captures. This is how a user plugs in
 // a QUIC stack without writing C++ (docs/plugins.md).
+#include "certificates.hpp"
 #include "child_process.hpp"
 #include "command_template.hpp"
 #include "in_house_knobs.hpp"
@@ -322,17 +323,15 @@ class ExternalPlugin final : public Plugin {
         uses_placeholder(*server.profile->server, "download_dir"))
       fs::create_directories(dir + "/download");
     const auto padding = value_or<std::int64_t>(s.knobs.at("server"), "certificate_padding_bytes", 0);
-    if (auto why = make_certificate(tools.openssl, dir, static_cast<std::size_t>(padding)); !why.empty())
+    const bool pinned = uses_placeholder(*client.profile->client, "spki_sha256");
+    if (auto why = place_certificate(shared_, tools.openssl, dir, static_cast<std::size_t>(padding),
+                                     pinned ? &facts.spki_sha256 : nullptr);
+        !why.empty())
       return {RunOutcome::Status::error, why};
     const std::int64_t requests = value_or<std::int64_t>(s.params, "requests", 0);
     if (!write_body(dir + "/htdocs/response.bin", value_or<std::int64_t>(s.params, "response_bytes", 0)) ||
         !write_page(dir + "/htdocs", requests))
       return {RunOutcome::Status::error, "cannot write the files of " + dir + "/htdocs"};
-    if (uses_placeholder(*client.profile->client, "spki_sha256")) {
-      std::string problem;
-      facts.spki_sha256 = spki_pin(tools.openssl, dir, problem);
-      if (!problem.empty()) return {RunOutcome::Status::error, problem};
-    }
 
     facts.port = free_udp_port();
     if (facts.port == 0) return {RunOutcome::Status::error, "no free UDP port on 127.0.0.1"};
@@ -462,6 +461,9 @@ class ExternalPlugin final : public Plugin {
 
   ProfileSet profiles_;
   PluginInfo info_;
+  /// What the runs make once and share (certificates); made here, before
+  /// the runs are forked.
+  RunCache shared_;
   /// The knobs of in_house_knobs.hpp (also in info_.knobs).
   std::vector<ValueSpec> in_house_;
 };

@@ -1,5 +1,5 @@
 // What a run of the external plugin prepares in its case folder and reads
-// back: the server's certificate, the file it serves, a free UDP port, the
+// back: the file it serves, a free UDP port, the
 // moment the server has bound it, and the programs' key logs.
 #pragma once
 
@@ -10,20 +10,6 @@
 #include <vector>
 
 namespace external {
-
-/// Writes `dir`/ca.pem, a CA certificate, and cert.pem + key.pem, an ECDSA
-/// P-256 leaf it signed for CN=localhost with subjectAltName IP:127.0.0.1
-/// and DNS:localhost (what GnuTLS, BoringSSL, Go and rustls accept, and
-/// what a browser accepts once it trusts ca.pem), with the `openssl`
-/// program at `openssl`. With `padding_bytes`, the leaf also carries a
-/// non-critical extension of a documentation OID (RFC 5612) holding that
-/// many bytes, which every TLS stack ignores but sends. Empty on success, else why not.
-std::string make_certificate(const std::string& openssl, const std::string& dir, std::size_t padding_bytes = 0);
-
-/// A Chromium certificate pin of `dir`/cert.pem: base64 of the SHA-256 of
-/// its SubjectPublicKeyInfo (DER). Empty with `problem` set when openssl
-/// fails.
-std::string spki_pin(const std::string& openssl, const std::string& dir, std::string& problem);
 
 /// Writes `path` with `bytes` bytes of a fixed pattern.
 bool write_body(const std::string& path, std::int64_t bytes);
