@@ -267,15 +267,38 @@ class ExternalPlugin final : public Plugin {
     return t;
   }
 
+  // The folder of the role's profile template, made by the first run that
+  // asks (empty when it has none); empty with `problem` set when it cannot be made.
+  std::string profile_template(RunContext& ctx, const Resolved& r, const std::string& role, const Tools& tools,
+                               const std::map<std::string, std::string>& values, std::string& problem) const {
+    const RoleCommand& command = *r.profile->role(role);
+    if (!command.template_args) return {};
+    const std::string log_prefix = ctx.artifact_dir() + "/" + role + "-template";
+    return shared_.entry(
+        r.profile->name + "-" + role + "-profile",
+        [&](const std::string& folder) {
+          ctx.log("external: " + role + " (" + r.profile->name + "): making the profile template each run copies, in " +
+                  log_prefix + ".out and .err");
+          return make_profile_template(command, r.program, tools.unshare, values, folder, log_prefix,
+                                       [&ctx] { return ctx.stop_requested(); });
+        },
+        problem);
+  }
+
   // Starts one role after preparing its profile folder.
-  static RunOutcome start_role(RunContext& ctx, const Resolved& r, const std::string& role, const Tools& tools,
-                               const std::map<std::string, std::string>& values,
-                               std::unique_ptr<ChildProcess>& process) {
+  RunOutcome start_role(RunContext& ctx, const Resolved& r, const std::string& role, const Tools& tools,
+                        const std::map<std::string, std::string>& values,
+                        std::unique_ptr<ChildProcess>& process) const {
     if (ctx.stop_requested()) return stopped(ctx, "before the " + role + " started");
     const RoleCommand& command = *r.profile->role(role);
     const std::string prefix = ctx.artifact_dir() + "/" + role;
+    std::string problem;
+    const std::string made = profile_template(ctx, r, role, tools, values, problem);
+    if (!problem.empty())
+      return ctx.stop_requested() ? stopped(ctx, "while making the " + role + "'s profile template")
+                                  : RunOutcome{RunOutcome::Status::error, problem};
     const Prepared prepared =
-        prepare_role(command, tools_dir(), values, prefix, [&ctx] { return ctx.stop_requested(); });
+        prepare_role(command, tools_dir(), values, prefix, [&ctx] { return ctx.stop_requested(); }, made);
     if (prepared.stopped) return stopped(ctx, prepared.problem + " of the " + role);
     if (prepared.missing) {
       ctx.log("external: " + prepared.problem);

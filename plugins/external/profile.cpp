@@ -155,6 +155,33 @@ void read_files(const toml::node& node, const std::string& role, RoleCommand& c,
   }
 }
 
+// [role.profile_template]: `args` (templates) and `leave_out` (plain names).
+void read_template(const toml::node& node, const std::string& role, RoleCommand& c, FileProblems& problems) {
+  const std::string where = role + ".profile_template";
+  const toml::table* t = node.as_table();
+  if (!t) return problems.add(node.source(), where + " must be a table: write [" + where + "] with 'args'");
+  reject_unknown_keys(*t, {"args", "leave_out"}, "[" + where + "]", problems);
+  c.template_args.emplace();
+  if (const toml::array* args = t->get_as<toml::array>("args"))
+    for (const auto& a : *args) {
+      if (auto s = template_string(a, where + ".args item", problems)) c.template_args->push_back(*s);
+    }
+  else
+    problems.add(t->get("args") ? t->get("args")->source() : t->source(), where + " needs 'args', an array of strings");
+  if (const toml::node* leave_out = t->get("leave_out")) {
+    const toml::array* list = leave_out->as_array();
+    if (!list) return problems.add(leave_out->source(), where + ".leave_out must be an array of file names");
+    for (const auto& item : *list) {
+      const auto* name = item.as_string();
+      if (name && !name->get().empty() && name->get().find('/') == std::string::npos && name->get() != "." &&
+          name->get() != "..")
+        c.template_leave_out.push_back(name->get());
+      else
+        problems.add(item.source(), where + ".leave_out items must be plain file names inside {profile_dir}");
+    }
+  }
+}
+
 // `key` of [role] into `out` when present; a problem unless it is a boolean.
 void read_flag(const toml::table& t, const char* key, const std::string& role, const std::string& what, bool& out,
                FileProblems& problems) {
@@ -195,12 +222,13 @@ std::optional<RoleCommand> read_role(const toml::table& root, const std::string&
     return std::nullopt;
   }
   reject_unknown_keys(*t, {"program", "package", "args", "env", "keylog", "needs", "prepare", "files", "forks",
-                          "quic_knobs"}, "[" + role + "]",
+                          "quic_knobs", "profile_template"}, "[" + role + "]",
                       problems);
   RoleCommand c;
   read_command(*t, "[" + role + "]", c, problems);
   if (const toml::node* prepare = t->get("prepare")) read_prepare(*prepare, role, c, problems);
   if (const toml::node* files = t->get("files")) read_files(*files, role, c, problems);
+  if (const toml::node* made = t->get("profile_template")) read_template(*made, role, c, problems);
   read_flag(*t, "forks", role, "", c.forks, problems);
   read_flag(*t, "keylog", role, " (whether the program writes {keylog})", c.keylog, problems);
   read_flag(*t, "quic_knobs", role, " (whether the program takes the in-house QUIC's knobs)", c.quic_knobs, problems);

@@ -48,6 +48,12 @@ struct RoleCommand : Command {
   std::map<std::string, std::string> files;
   bool forks = false;
   bool quic_knobs = false;
+  /// `[role.profile_template]`: the program run once with these args makes
+  /// a {profile_dir} that each run then starts from a copy of (a browser
+  /// spends a second making a new profile); `leave_out`, names of what it
+  /// leaves there that a copy must not hold (a lock naming its process).
+  std::optional<std::vector<std::string>> template_args;
+  std::vector<std::string> template_leave_out;
 };
 
 /// One implementation: its name (the `implementation` knob's value), a

@@ -119,13 +119,42 @@ Launch launch_of(const RoleCommand& c, const std::string& program, const std::st
   return l;
 }
 
+std::string make_profile_template(const RoleCommand& c, const std::string& program, const std::string& unshare,
+                                  std::map<std::string, std::string> values, const std::string& folder,
+                                  const std::string& log_prefix, const std::function<bool()>& stop) {
+  values["profile_dir"] = folder;
+  values["keylog"] = folder + "/template.keys";
+  RoleCommand maker = c;
+  maker.args = *c.template_args;
+  const Launch launch = launch_of(maker, program, unshare, values);
+  ChildProcess p(launch.argv, launch.env, log_prefix);
+  if (!p.error().empty()) return p.error();
+  const auto status = p.wait_for(std::chrono::seconds(60), stop);
+  if (status != 0) {
+    p.stop(std::chrono::milliseconds(0));
+    return "making the profile template (" + shell_line(launch.argv, launch.env) + ") " +
+           (status ? "failed with status " + std::to_string(*status) + ": " + p.stderr_tail()
+                   : std::string(stop() ? "was stopped" : "did not end within 60 s"));
+  }
+  for (const auto& name : c.template_leave_out) {
+    std::error_code ec;
+    fs::remove_all(folder + "/" + name, ec);
+  }
+  return {};
+}
+
 Prepared prepare_role(const RoleCommand& c, const std::string& tools, const std::map<std::string, std::string>& values,
-                      const std::string& log_prefix, const std::function<bool()>& stop) {
+                      const std::string& log_prefix, const std::function<bool()>& stop,
+                      const std::string& template_dir) {
   const std::string dir = values.at("profile_dir");
   std::error_code ec;
   fs::remove_all(dir, ec);
-  fs::create_directories(dir, ec);
-  if (ec) return {"cannot make " + dir + ": " + ec.message(), false};
+  if (template_dir.empty())
+    fs::create_directories(dir, ec);
+  else
+    fs::copy(template_dir, dir, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
+  if (ec) return {"cannot make " + dir + (template_dir.empty() ? "" : " from " + template_dir) + ": " + ec.message(),
+                  false};
   for (const auto& [name, text] : c.files) {
     std::ofstream out(dir + "/" + name);
     out << expand(text, values);

@@ -69,10 +69,21 @@ struct Prepared {
   bool stopped = false;
 };
 
-/// Makes `values["profile_dir"]`, writes `c.files` into it and runs
-/// `c.prepare` in order (each at most 20 s, exit status 0), giving up when
-/// `stop` turns true (conform stopping the run).
+/// Makes `values["profile_dir"]` (a copy of `template_dir` when given),
+/// writes `c.files` into it and runs `c.prepare` in order (each at most
+/// 20 s, exit status 0), giving up when `stop` turns true (conform stopping
+/// the run).
 Prepared prepare_role(const RoleCommand& c, const std::string& tools, const std::map<std::string, std::string>& values,
-                      const std::string& log_prefix, const std::function<bool()>& stop);
+                      const std::string& log_prefix, const std::function<bool()>& stop,
+                      const std::string& template_dir = {});
+
+/// Makes c's profile template in `folder`: runs `program` (launched as
+/// launch_of does) with c.template_args, {profile_dir} being `folder` and
+/// {keylog} a file in it, waits for it to exit 0 (at most 60 s, giving up
+/// when `stop` turns true), then removes c.template_leave_out from it.
+/// Empty, or why not.
+std::string make_profile_template(const RoleCommand& c, const std::string& program, const std::string& unshare,
+                                  std::map<std::string, std::string> values, const std::string& folder,
+                                  const std::string& log_prefix, const std::function<bool()>& stop);
 
 }  // namespace external

@@ -1,6 +1,8 @@
 // What the external plugin's runs make once and share (run_cache.hpp).
 #include "run_cache.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -34,6 +36,17 @@ std::string RunCache::entry(const std::string& name, const std::function<std::st
   const std::string path = root_ + "/" + name + "-day" + std::to_string(days.count());
   std::error_code ec;
   if (fs::is_directory(path, ec)) return path;
+  // Runs that ask at once wait for the first to make it: a browser
+  // profile costs a CPU-second or more.
+  const int lock = open((root_ + "/." + name + ".lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+  if (lock >= 0) flock(lock, LOCK_EX);
+  struct Unlock {
+    int fd;
+    ~Unlock() {
+      if (fd >= 0) close(fd);
+    }
+  } unlock{lock};
+  if (fs::is_directory(path, ec)) return path;
   const std::string draft = root_ + "/.draft-" + std::to_string(getpid()) + "-" + name;
   fs::remove_all(draft, ec);
   if (!fs::create_directory(draft, ec)) {
@@ -44,7 +57,8 @@ std::string RunCache::entry(const std::string& name, const std::function<std::st
     fs::remove_all(draft, ec);
     return {};
   }
-  // Another run may have put its own in place meanwhile: that one stays.
+  // Without the lock (it could not be opened), another run may have put
+  // its own in place meanwhile: that one stays.
   fs::rename(draft, path, ec);
   if (ec) fs::remove_all(draft, ec);
   if (!fs::is_directory(path, ec)) {

@@ -28,7 +28,7 @@ class RunCache {
   /// The path of entry `name`, made by `make(folder)` (empty, or why not)
   /// the first time a run asks for it. `make` writes into a folder of its
   /// own that is renamed into place whole, so a run never sees half an
-  /// entry; of two runs that make one at once, the first to finish wins.
+  /// entry; a run that asks while another makes it waits for that one.
   /// An entry is made again after a day (certificates are valid for two).
   /// Empty with `problem` set when it cannot be made.
   std::string entry(const std::string& name, const std::function<std::string(const std::string&)>& make,

@@ -215,12 +215,72 @@ BOOST_AUTO_TEST_CASE(a_bad_profile_stops_the_run_with_its_file_and_line) {
                                         "'{prot}'; known: address, port,"),
              r.err);
   BOOST_TEST(contains(r.err, profiles + "/mine.toml:7:1: plugin 'external': unknown key 'color' in [client]; "
-                                        "expected program, package, args, env, keylog, needs, prepare, files, forks, quic_knobs"),
+                                        "expected program, package, args, env, keylog, needs, prepare, files, forks, quic_knobs, "
+                                        "profile_template"),
              r.err);
   BOOST_TEST(contains(r.err, profiles + "/mine.toml:8:9: plugin 'external': client.env: 'A=B' is not an environment "
                                         "variable name"),
              r.err);
   BOOST_TEST(!fs::exists(dir + "/out/bad"), "nothing ran");
+}
+
+// A profile template is made once, by the first run, and each run's
+// {profile_dir} starts as a copy of it without what leave_out names, the
+// role's files written over it. A template that cannot be made is the
+// run's error, with the program's words; a template table without args or
+// with a leave_out that climbs out is the profile's problem.
+BOOST_AUTO_TEST_CASE(a_profile_template_is_made_once_and_each_run_starts_from_a_copy, *needs({"openssl"})) {
+  const std::string dir = scratch_dir("profile-template");
+  const std::string profiles = dir + "/profiles";
+  write_file(profiles + "/warm.toml", "[profile]\nname = \"warm\"\n[client]\nprogram = \"/bin/sh\"\n"
+             "args = [\"-c\", \"ls -A {profile_dir} > {download_dir}/listing; cat {profile_dir}/state >> "
+             "{download_dir}/listing\"]\n"
+             "[client.files]\n\"own\" = \"per run\"\n"
+             "[client.profile_template]\n"
+             "args = [\"-c\", \"echo made >> " + dir + "/made; echo warm > {profile_dir}/state; "
+             "touch {profile_dir}/lock {profile_dir}/own; mkdir {profile_dir}/cache\"]\n"
+             "leave_out = [\"lock\"]\n");
+  write_file(profiles + "/cold.toml", "[profile]\nname = \"cold\"\n[client]\nprogram = \"/bin/sh\"\n"
+             "args = [\"-c\", \"true\"]\n[client.profile_template]\n"
+             "args = [\"-c\", \"echo no profile here >&2; exit 3\"]\n");
+  const std::string suite = write_file(dir + "/s.toml", std::string("[[case]]\nid = \"warm/one\"") + kCaseHead +
+      "seeds = 3\nclient = { implementation = \"warm\" }\nserver = { implementation = \"conform\" }\n"
+      "\n  [[case.expect]]\n  check = \"no_connection_error\"\n"
+      "\n[[case]]\nid = \"cold/one\"" + kCaseHead +
+      "client = { implementation = \"cold\" }\nserver = { implementation = \"conform\" }\n"
+      "\n  [[case.expect]]\n  check = \"no_connection_error\"\n");
+  auto r = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/r.json", "-j", "1"}, ".",
+                       {kPluginPath, "CONFORM_EXTERNAL_PROFILES=" + profiles, kPeersOptional});
+  BOOST_TEST(read_file(dir + "/made") == "made\n", r.out + r.err);
+  const json report = json::parse(read_file(dir + "/r.json"));
+  const json& warm = case_named(report, "warm/one");
+  BOOST_TEST(warm.at("runs").size() == 3u);
+  for (const auto& run : warm.at("runs")) {
+    const std::string run_dir = run.at("artifact_dir");
+    BOOST_TEST(read_file(run_dir + "/download/listing") == "cache\nown\nstate\nwarm\n", run_dir);
+    BOOST_TEST(!fs::exists(run_dir + "/client-profile"), "the copy is thrown away with the run");
+  }
+  const std::string first = warm.at("runs")[0].at("artifact_dir");
+  BOOST_TEST(contains(read_file(first + "/log.txt"), "external: client (warm): making the profile template each "
+                                                     "run copies, in " + first + "/client-template.out and .err"));
+  const json& cold = case_named(report, "cold/one");
+  BOOST_TEST(cold.at("status") == "ERROR");
+  const std::string reason = cold.at("runs")[0].at("reason");
+  BOOST_TEST(contains(reason, "making the profile template ("), reason);
+  BOOST_TEST(contains(reason, ") failed with status 3: no profile here"), reason);
+
+  write_file(profiles + "/cold.toml", "[profile]\nname = \"cold\"\n[client]\nprogram = \"/bin/sh\"\n"
+             "[client.profile_template]\nleave_out = [\"../up\", 7]\n");
+  r = run_conform({"run", suite, "--out", dir + "/out2", "--filter", "cold/*"}, ".",
+                  {kPluginPath, "CONFORM_EXTERNAL_PROFILES=" + profiles, kPeersOptional});
+  BOOST_TEST(r.exit_code == 2, r.out + r.err);
+  BOOST_TEST(contains(r.err, profiles + "/cold.toml:5:1: plugin 'external': client.profile_template needs 'args', "
+                                        "an array of strings"),
+             r.err);
+  for (const char* at : {":6:14:", ":6:23:"})
+    BOOST_TEST(contains(r.err, profiles + "/cold.toml" + at + " plugin 'external': client.profile_template.leave_out "
+                                          "items must be plain file names inside {profile_dir}"),
+               r.err);
 }
 
 // One broken profile in CONFORM_EXTERNAL_PROFILES blocks only the cases
