@@ -412,11 +412,13 @@ class ExternalPlugin final : public Plugin {
     // first, and the server answers them (a last MAX_STREAMS, an ACK it may
     // delay): a fixed wait, since the relay cannot know what the server is
     // still to send; ending it at the relay's drain alone cut such frames
-    // from a browser's page load and flipped a verdict between runs. Once
-    // the server is stopped, its last datagrams are drained.
+    // from a browser's page load and flipped a verdict between runs. A
+    // server that exits (one that serves a single connection) has nothing
+    // more to send: the wait ends with it. Once the server is stopped, its
+    // last datagrams are drained.
     const double rtt_ms = value_or<double>(s.network, "rtt_ms", 10);
     const auto drain_ms = static_cast<std::uint32_t>(100 + 2 * std::max(0.0, rtt_ms));
-    std::this_thread::sleep_for(milliseconds(drain_ms));
+    server_process->wait_for(milliseconds(drain_ms));
     if (server_process->running())
       ctx.log("external: server stopped with status " + std::to_string(server_process->stop(kStopGrace)));
     else
