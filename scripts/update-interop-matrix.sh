@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the whole of suites/interop as docs/interop.md says (two jobs) and
+# Runs the whole of suites/interop as docs/interop.md says (conform's
+# default jobs: two per CPU, written out in the recorded command) and
 # keeps what the docs' stacks × behaviours matrix is generated from:
 # docs/interop-last-run.json, the run's JSON report cut to its
 # `conform_version`, `totals` and `interop.behaviours` (the whole report,
@@ -11,7 +12,7 @@
 #
 # --from keeps the matrix of a run already made instead: its `recorded`
 # when it has one (a file this script wrote), else its command is COMMAND
-# (default: "conform run suites/interop -j 2"), its day the report file's,
+# (default: "conform run suites/interop -j N", N two per CPU here), its day the report file's,
 # and its wall time unknown. The new file replaces the old only once
 # `conform report --markdown` has read it; a failure leaves the docs as
 # they were and exits 2.
@@ -30,11 +31,12 @@ build=$(cd "${1:-$root/build}" && pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-command="conform run suites/interop -j 2"
+jobs=$((2 * $(nproc)))
+command="conform run suites/interop -j $jobs"
 wall=
 if [[ -z "$from" ]]; then
   start=$(date +%s.%N)
-  (cd "$root" && "$build/conform" run suites/interop -j 2 --out "$out/runs" --json "$out/report.json" \
+  (cd "$root" && "$build/conform" run suites/interop -j "$jobs" --out "$out/runs" --json "$out/report.json" \
     >"$out/console.txt") || [[ $? == 1 ]]  # 1: some case failed, as expected of third-party stacks
   wall=$(echo "$(date +%s.%N) - $start" | bc)
   from=$out/report.json
