@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <regex>
 #include <set>
+#include <thread>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -160,6 +161,10 @@ BOOST_AUTO_TEST_CASE(a_surviving_mutant_says_which_check_held) {
   const std::string dir = scratch_dir("cli_mutant_survives");
   auto r = run_conform({"run", kMutants, "--filter", "mutant/survives", "-v", "--out", dir});
   BOOST_TEST(r.exit_code == 1);
+  // Simulated runs keep the CPUs busy: one job per CPU unless -j says.
+  const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+  BOOST_TEST(contains(r.out, " · 1 case · " + std::to_string(cpus) + (cpus == 1 ? " job" : " jobs") + " · seed 1"),
+             r.out);
   BOOST_TEST(contains(r.out, "    mutant server.echo=false: SURVIVED: PASS [expectation] datagrams_captured: "
                              "client.pcap holds 3 datagrams from client (required >= 1) (" +
                                  dir + "/mutant/survives/@mutant-1)\n"),

@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <map>
 #include <sstream>
+#include <thread>
 #include <fstream>
 
 using namespace conform::test;
@@ -252,6 +253,7 @@ BOOST_AUTO_TEST_CASE(a_profile_template_is_made_once_and_each_run_starts_from_a_
   auto r = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/r.json", "-j", "1"}, ".",
                        {kPluginPath, "CONFORM_EXTERNAL_PROFILES=" + profiles, kPeersOptional});
   BOOST_TEST(read_file(dir + "/made") == "made\n", r.out + r.err);
+  BOOST_TEST(contains(r.out, " · 2 cases · 1 job · seed 1"), r.out);
   const json report = json::parse(read_file(dir + "/r.json"));
   const json& warm = case_named(report, "warm/one");
   BOOST_TEST(warm.at("runs").size() == 3u);
@@ -268,6 +270,12 @@ BOOST_AUTO_TEST_CASE(a_profile_template_is_made_once_and_each_run_starts_from_a_
   const std::string reason = cold.at("runs")[0].at("reason");
   BOOST_TEST(contains(reason, "making the profile template ("), reason);
   BOOST_TEST(contains(reason, ") failed with status 3: no profile here"), reason);
+
+  // Runs of real programs mostly wait on them: two jobs per CPU unless -j says.
+  r = run_conform({"run", suite, "--out", dir + "/out", "--filter", "cold/*"}, ".",
+                  {kPluginPath, "CONFORM_EXTERNAL_PROFILES=" + profiles, kPeersOptional});
+  const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+  BOOST_TEST(contains(r.out, " · 1 case · " + std::to_string(2 * cpus) + " jobs · seed 1"), r.out);
 
   write_file(profiles + "/cold.toml", "[profile]\nname = \"cold\"\n[client]\nprogram = \"/bin/sh\"\n"
              "[client.profile_template]\nleave_out = [\"../up\", 7]\n");

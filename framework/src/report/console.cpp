@@ -41,8 +41,9 @@ void ConsoleReporter::begin(const RunPlan& plan) {
   if (verbosity_ == Verbosity::quiet) return;
   const std::string seed = plan.seeded ? fmt::format("seed {}{}", plan.seed, plan.seed_pinned ? " (pinned)" : "")
                                        : std::string("captures, no seed");
-  fmt::print(out_, "conform {} · {} case{} · {} · artifacts in {}\n", CONFORM_VERSION, plan.cases->size(),
-             plan.cases->size() == 1 ? "" : "s", seed, plan.out_dir);
+  const std::string jobs = plan.jobs ? fmt::format(" · {} job{}", plan.jobs, plan.jobs == 1 ? "" : "s") : "";
+  fmt::print(out_, "conform {} · {} case{}{} · {} · artifacts in {}\n", CONFORM_VERSION, plan.cases->size(),
+             plan.cases->size() == 1 ? "" : "s", jobs, seed, plan.out_dir);
   std::fflush(out_);
 }
 

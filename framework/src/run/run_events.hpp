@@ -30,6 +30,8 @@ struct RunPlan {
   /// False when nothing was simulated (`conform check` judges captures
   /// made elsewhere): reports then name no seed.
   bool seeded = true;
+  /// How many run at once (the console says it); 0: not said.
+  unsigned jobs = 0;
 };
 
 /// The count a case of status `s` goes to, as reports name it: "passed"

@@ -151,6 +151,7 @@ RunTotals run_cases(const std::vector<Case>& cases, const PluginSet& plugins,
   const fs::path out = fs::absolute(options.out_dir);
   RunPlan plan{&cases, options.seed.value_or(1), options.seed.has_value(), out.string(),
                options.replay_args, {}};
+  plan.jobs = options.jobs;
   for (auto* r : reporters) r->begin(plan);
 
   std::vector<Slot> slots = plan_slots(cases, options, out);
