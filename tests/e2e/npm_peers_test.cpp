@@ -138,28 +138,198 @@ std::string side_fields(const std::string& run_dir, const std::string& side, con
 // `j` as a list: tshark's JSON gives one member as a value, several as an array.
 json listed(const json& j) { return j.is_array() ? j : j.is_null() ? json::array() : json::array({j}); }
 
-// Whether every datagram the server sent with an ack-eliciting Initial
-// packet (a frame other than PADDING 0x00, ACK 0x02/0x03 and
-// CONNECTION_CLOSE 0x1c/0x1d, RFC 9000 §13.2.1) carries at least 1200 bytes
-// of UDP payload (§14.1), from tshark's packets one by one (its JSON: a
-// datagram's coalesced packets apart, each with its own frames).
-bool server_initials_padded(const std::string& run_dir) {
-  static const std::set<std::string> kNotAckEliciting = {"0", "2", "3", "28", "29"};
-  for (const auto& name : side_captures(run_dir, "server")) {
+// Each datagram of `side`'s captures as tshark's per-packet JSON has it:
+// its source address, UDP length, and its coalesced packets apart, each
+// with its own fields and frames.
+struct DecodedDatagram {
+  std::string source;
+  unsigned long udp_length = 0;
+  json packets;
+};
+std::vector<DecodedDatagram> decoded_datagrams(const std::string& run_dir, const std::string& side) {
+  std::vector<DecodedDatagram> out;
+  for (const auto& name : side_captures(run_dir, side)) {
     std::vector<std::string> args = {"-n", "-r", run_dir + "/" + name, "-o", "tls.keylog_file:" + run_dir + "/keys.log",
-                                     "-Y", "ip.src == 127.0.0.2 && quic.long.packet_type == 0", "-T", "json",
-                                     "--no-duplicate-keys", "-J", "udp quic"};
+                                     "-Y", "quic", "-T", "json", "--no-duplicate-keys", "-J", "ip udp quic"};
     args.insert(args.end(), kTsharkQuicFirst.begin(), kTsharkQuicFirst.end());
     for (const auto& datagram : json::parse(run_program("/usr/bin/tshark", args).out)) {
       const json& layers = datagram.at("_source").at("layers");
-      const unsigned long udp_length = std::stoul(listed(layers.at("udp").at("udp.length"))[0].get<std::string>());
-      for (const auto& packet : listed(layers.value("quic", json()))) {
-        if (packet.value("quic.long.packet_type", "") != "0") continue;
-        for (const auto& frame : listed(packet.value("quic.frame", json())))
-          if (!kNotAckEliciting.contains(frame.value("quic.frame_type", "")) && udp_length - 8 < 1200) return false;
-      }
+      out.push_back({listed(layers.at("ip").at("ip.src"))[0].get<std::string>(), std::stoul(listed(layers.at("udp").at("udp.length"))[0].get<std::string>()),
+                     listed(layers.value("quic", json()))});
     }
   }
+  return out;
+}
+
+// Whether every datagram the server sent with an ack-eliciting Initial
+// packet (a frame other than PADDING 0x00, ACK 0x02/0x03 and
+// CONNECTION_CLOSE 0x1c/0x1d, RFC 9000 §13.2.1) carries at least 1200 bytes
+// of UDP payload (§14.1).
+bool server_initials_padded(const std::string& run_dir) {
+  static const std::set<std::string> kNotAckEliciting = {"0", "2", "3", "28", "29"};
+  for (const auto& d : decoded_datagrams(run_dir, "server")) {
+    if (d.source != "127.0.0.2") continue;
+    for (const auto& packet : d.packets) {
+      if (packet.value("quic.long.packet_type", "") != "0") continue;
+      for (const auto& frame : listed(packet.value("quic.frame", json())))
+        if (!kNotAckEliciting.contains(frame.value("quic.frame_type", "")) && d.udp_length - 8 < 1200) return false;
+    }
+  }
+  return true;
+}
+
+using Range = std::pair<long long, long long>;  // [first, last]
+
+// The packet numbers one ACK frame acknowledges (RFC 9000 §19.3.1: the
+// first range ends at the largest; each gap and range lies below the last).
+std::vector<Range> acknowledged(const json& frame) {
+  const long long largest = std::stoll(frame.at("quic.ack.largest_acknowledged").get<std::string>());
+  long long smallest = largest - std::stoll(frame.at("quic.ack.first_ack_range").get<std::string>());
+  std::vector<Range> out = {{smallest, largest}};
+  const json gaps = listed(frame.value("quic.ack.gap", json())), ranges = listed(frame.value("quic.ack.ack_range", json()));
+  for (std::size_t i = 0; i < std::min(gaps.size(), ranges.size()); ++i) {
+    const long long top = smallest - std::stoll(gaps[i].get<std::string>()) - 2;
+    smallest = top - std::stoll(ranges[i].get<std::string>());
+    out.push_back({smallest, top});
+  }
+  return out;
+}
+
+// The bytes of CRYPTO `range` (a half-open [offset, end)) that none of
+// `covering` holds.
+std::vector<Range> uncovered(Range range, const std::vector<Range>& covering) {
+  std::vector<Range> left = {range};
+  for (const auto& [a, b] : covering) {
+    std::vector<Range> next;
+    for (const auto& [x, y] : left) {
+      if (b <= x || a >= y) {
+        next.push_back({x, y});
+        continue;
+      }
+      if (x < a) next.push_back({x, a});
+      if (b < y) next.push_back({b, y});
+    }
+    left = std::move(next);
+  }
+  return left;
+}
+
+// The CRYPTO stream of one packet number space, as its sender saw it: the
+// byte ranges each packet carried and the packets the peer acknowledged.
+struct CryptoSpace {
+  std::map<long long, std::vector<Range>> sent;
+  std::set<long long> acked;
+  bool discarded = false;
+  // Whether some CRYPTO byte went out in no packet acknowledged so far.
+  bool unacknowledged() const {
+    if (discarded) return false;
+    std::vector<Range> delivered;
+    for (const auto& [pn, ranges] : sent)
+      if (acked.contains(pn)) delivered.insert(delivered.end(), ranges.begin(), ranges.end());
+    for (const auto& [pn, ranges] : sent)
+      for (const auto& r : ranges)
+        if (!acked.contains(pn) && !uncovered(r, delivered).empty()) return true;
+    return false;
+  }
+  // Whether [offset, end) holds a byte sent before.
+  bool resends(Range r) const {
+    std::vector<Range> before;
+    for (const auto& [pn, ranges] : sent) before.insert(before.end(), ranges.begin(), ranges.end());
+    return uncovered(r, before) != std::vector<Range>{r};
+  }
+};
+
+Range crypto_range(const json& frame) {
+  const long long offset = std::stoll(frame.at("quic.crypto.offset").get<std::string>());
+  return {offset, offset + std::stoll(frame.at("quic.crypto.length").get<std::string>())};
+}
+
+// probe_coalesces_spaces of the server, from tshark's packets one by one
+// in the server's captures (what it sent and the client's ACKs it got,
+// in its order): a datagram that re-sends CRYPTO while Initial and
+// Handshake CRYPTO are both unacknowledged must carry both spaces when
+// there was room (RFC 9002 §6.2.4: SHOULD, coalescing if possible). Room:
+// 100 bytes or more of the 1200 every path carries (RFC 9000 §14) left by
+// its packets (less their PADDING); tshark reads the padding some stacks
+// send after the last packet as bytes it cannot decrypt. nullopt when a
+// probe lacks a space with less room than that (too close to call here).
+std::optional<bool> server_probes_coalesce(const std::string& run_dir) {
+  std::map<std::string, CryptoSpace> spaces;  // "0": Initial, "2": Handshake
+  std::optional<bool> found = true;
+  for (const auto& d : decoded_datagrams(run_dir, "server")) {
+    if (d.source != "127.0.0.2") {
+      for (const auto& packet : d.packets) {
+        const std::string type = packet.value("quic.long.packet_type", "");
+        if (type == "2") spaces["0"].discarded = true;  // RFC 9001 §4.9.1: once a Handshake packet arrived
+        if (type != "0" && type != "2") continue;
+        for (const auto& frame : listed(packet.value("quic.frame", json())))
+          if (frame.value("quic.frame_type", "") == "2" || frame.value("quic.frame_type", "") == "3")
+            for (const auto& [first, last] : acknowledged(frame))
+              for (long long pn = first; pn <= last; ++pn) spaces[type].acked.insert(pn);
+      }
+      continue;
+    }
+    bool resend = false;
+    std::set<std::string> carried;
+    long long bytes = 0;
+    for (const auto& packet : d.packets) {
+      if (!packet.contains("quic.frame")) continue;  // padding tshark cannot read as a packet
+      const std::string type = packet.value("quic.long.packet_type", "short");
+      carried.insert(type);
+      bytes += std::stoll(packet.value("quic.packet_length", "0"));
+      for (const auto& frame : listed(packet.at("quic.frame"))) {
+        if (frame.contains("quic.padding_length")) bytes -= std::stoll(frame.at("quic.padding_length").get<std::string>());
+        if (frame.value("quic.frame_type", "") == "6" && (type == "0" || type == "2"))
+          resend = resend || spaces[type].resends(crypto_range(frame));
+      }
+    }
+    if (resend && spaces["0"].unacknowledged() && spaces["2"].unacknowledged() &&
+        !(carried.contains("0") && carried.contains("2"))) {
+      if (1200 - bytes >= 100) return false;
+      found = std::nullopt;
+    }
+    for (const auto& packet : d.packets) {
+      const std::string type = packet.value("quic.long.packet_type", "");
+      if ((type != "0" && type != "2") || !packet.contains("quic.packet_number")) continue;
+      const long long pn = std::stoll(packet.at("quic.packet_number").get<std::string>());
+      for (const auto& frame : listed(packet.value("quic.frame", json())))
+        if (frame.value("quic.frame_type", "") == "6") spaces[type].sent[pn].push_back(crypto_range(frame));
+    }
+  }
+  return found;
+}
+
+// probes_carry_crypto of the client, from tshark's packets one by one in
+// the client's captures: no Initial or Handshake packet it sends is
+// ack-eliciting without CRYPTO while CRYPTO it sent in that space is
+// unacknowledged by the ACKs it got so far (RFC 9002 §6.2.4: SHOULD). Its
+// Initial space ends with its first Handshake packet (RFC 9001 §4.9.1).
+bool client_probes_carry_crypto(const std::string& run_dir) {
+  static const std::set<std::string> kNotAckEliciting = {"0", "2", "3", "28", "29"};
+  std::map<std::string, CryptoSpace> spaces;  // "0": Initial, "2": Handshake
+  for (const auto& d : decoded_datagrams(run_dir, "client"))
+    for (const auto& packet : d.packets) {
+      const std::string type = packet.value("quic.long.packet_type", "");
+      if ((type != "0" && type != "2") || !packet.contains("quic.packet_number")) continue;
+      const json frames = listed(packet.value("quic.frame", json()));
+      if (d.source != "127.0.0.1") {
+        for (const auto& frame : frames)
+          if (frame.value("quic.frame_type", "") == "2" || frame.value("quic.frame_type", "") == "3")
+            for (const auto& [first, last] : acknowledged(frame))
+              for (long long pn = first; pn <= last; ++pn) spaces[type].acked.insert(pn);
+        continue;
+      }
+      if (type == "2") spaces["0"].discarded = true;
+      bool eliciting = false, crypto = false;
+      for (const auto& frame : frames) {
+        eliciting = eliciting || !kNotAckEliciting.contains(frame.value("quic.frame_type", ""));
+        crypto = crypto || frame.value("quic.frame_type", "") == "6";
+      }
+      if (eliciting && !crypto && spaces[type].unacknowledged()) return false;
+      const long long pn = std::stoll(packet.at("quic.packet_number").get<std::string>());
+      for (const auto& frame : frames)
+        if (frame.value("quic.frame_type", "") == "6") spaces[type].sent[pn].push_back(crypto_range(frame));
+    }
   return true;
 }
 
@@ -198,8 +368,10 @@ const std::map<std::string, std::string> kAddress = {{"client", "127.0.0.1"}, {"
 // client datagram with an Initial packet and in every server datagram with
 // an ack-eliciting one (§14.1); for no_connection_error, no
 // transport CONNECTION_CLOSE (0x1c) with a code other than NO_ERROR
-// (§20.1). nullopt for the columns this test leaves to others (the
-// violations', the first flight's).
+// (§20.1); for the server's probes, that they coalesce both spaces
+// (server_probes_coalesce) and for the client's, that they carry CRYPTO
+// (client_probes_carry_crypto). nullopt for the columns this test leaves to
+// others (the violations') or that tshark cannot tell here.
 std::optional<bool> tshark_finds(const std::string& behaviour, const std::string& role, const std::string& run_dir) {
   static const std::map<std::string, std::string> kFrame = {
       {"streams_blocked_sent bidi", "22"}, {"streams_blocked_sent uni", "23"}, {"max_streams_extended bidi", "18"},
@@ -213,6 +385,8 @@ std::optional<bool> tshark_finds(const std::string& behaviour, const std::string
     return std::all_of(sent.begin(), sent.end(),
                        [](const Datagram& d) { return !d.long_packet_types.contains("0") || d.udp_length - 8 >= 1200; });
   if (behaviour == "server_initial_padded") return server_initials_padded(run_dir);
+  if (behaviour == "probe_coalesces_spaces" && role == "server") return server_probes_coalesce(run_dir);
+  if (behaviour == "probes_carry_crypto" && role == "client") return client_probes_carry_crypto(run_dir);
   if (behaviour == "no_connection_error")
     return std::none_of(sent.begin(), sent.end(), [](const Datagram& d) {
       return d.frame_types.contains("28") && std::any_of(d.close_codes.begin(), d.close_codes.end(),
