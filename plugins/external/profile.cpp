@@ -164,7 +164,14 @@ void read_template(const toml::node& node, const std::string& role, RoleCommand&
   c.template_args.emplace();
   if (const toml::array* args = t->get_as<toml::array>("args"))
     for (const auto& a : *args) {
-      if (auto s = template_string(a, where + ".args item", problems)) c.template_args->push_back(*s);
+      const auto s = template_string(a, where + ".args item", problems);
+      if (!s) continue;
+      // Made once, the template cannot hold what differs from run to run.
+      for (const auto& [name, meaning] : placeholders())
+        if (name != "profile_dir" && expand(*s, {{name, "\x01"}}).find('\x01') != std::string::npos)
+          problems.add(a.source(), where + ".args item: {" + name + "} differs from run to run, and the template "
+                                   "is made once: only {profile_dir} (the template's folder) is allowed");
+      c.template_args->push_back(*s);
     }
   else
     problems.add(t->get("args") ? t->get("args")->source() : t->source(), where + " needs 'args', an array of strings");
@@ -173,8 +180,8 @@ void read_template(const toml::node& node, const std::string& role, RoleCommand&
     if (!list) return problems.add(leave_out->source(), where + ".leave_out must be an array of file names");
     for (const auto& item : *list) {
       const auto* name = item.as_string();
-      if (name && !name->get().empty() && name->get().find('/') == std::string::npos && name->get() != "." &&
-          name->get() != "..")
+      if (name && conform::is_one_line(name->get()) && name->get().find('/') == std::string::npos &&
+          name->get() != "." && name->get() != "..")
         c.template_leave_out.push_back(name->get());
       else
         problems.add(item.source(), where + ".leave_out items must be plain file names inside {profile_dir}");

@@ -129,18 +129,29 @@ std::string make_profile_template(const RoleCommand& c, const std::string& progr
   const Launch launch = launch_of(maker, program, unshare, values);
   ChildProcess p(launch.argv, launch.env, log_prefix);
   if (!p.error().empty()) return p.error();
-  const auto status = p.wait_for(std::chrono::seconds(60), stop);
+  const auto status = p.wait_for(kTemplateLimit, stop);
+  const std::string what = "making the profile template (" + shell_line(launch.argv, launch.env) + ")";
   if (status != 0) {
     p.stop(std::chrono::milliseconds(0));
-    return "making the profile template (" + shell_line(launch.argv, launch.env) + ") " +
+    return what + " " +
            (status ? "failed with status " + std::to_string(*status) + ": " + p.stderr_tail()
-                   : std::string(stop() ? "was stopped" : "did not end within 60 s"));
+                   : stop() ? std::string("was stopped")
+                            : "did not end within " + std::to_string(kTemplateLimit.count()) + " s");
   }
-  for (const auto& name : c.template_leave_out) {
-    std::error_code ec;
-    fs::remove_all(folder + "/" + name, ec);
+  std::error_code ec;
+  for (const auto& name : c.template_leave_out) fs::remove_all(folder + "/" + name, ec);
+  if (!fs::is_directory(fs::symlink_status(folder, ec)))
+    return what + " removed or replaced {profile_dir}, the folder it was to fill";
+  // A copy takes folders, files and symbolic links (as links); what else a
+  // program leaves there (a FIFO, a socket) cannot be copied.
+  for (auto it = fs::recursive_directory_iterator(folder, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    const auto type = it->symlink_status(ec).type();
+    if (type != fs::file_type::regular && type != fs::file_type::directory && type != fs::file_type::symlink)
+      return what + " left " + fs::relative(it->path(), folder).string() +
+             ", neither a file, a folder nor a symbolic link, which a copy cannot hold: name it in leave_out";
   }
-  return {};
+  return ec ? what + ": cannot read what it made: " + ec.message() : std::string{};
 }
 
 Prepared prepare_role(const RoleCommand& c, const std::string& tools, const std::map<std::string, std::string>& values,
@@ -156,6 +167,9 @@ Prepared prepare_role(const RoleCommand& c, const std::string& tools, const std:
   if (ec) return {"cannot make " + dir + (template_dir.empty() ? "" : " from " + template_dir) + ": " + ec.message(),
                   false};
   for (const auto& [name, text] : c.files) {
+    // What a template left under that name goes first: a symbolic link
+    // would have the file written wherever it points.
+    fs::remove_all(dir + "/" + name, ec);
     std::ofstream out(dir + "/" + name);
     out << expand(text, values);
     if (!out) return {"cannot write " + dir + "/" + name, false};

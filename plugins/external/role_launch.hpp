@@ -77,11 +77,15 @@ Prepared prepare_role(const RoleCommand& c, const std::string& tools, const std:
                       const std::string& log_prefix, const std::function<bool()>& stop,
                       const std::string& template_dir = {});
 
+/// How long a profile template's program may take.
+inline constexpr std::chrono::seconds kTemplateLimit{30};
+
 /// Makes c's profile template in `folder`: runs `program` (launched as
 /// launch_of does) with c.template_args, {profile_dir} being `folder` and
-/// {keylog} a file in it, waits for it to exit 0 (at most 60 s, giving up
-/// when `stop` turns true), then removes c.template_leave_out from it.
-/// Empty, or why not.
+/// {keylog} a file in it, waits for it to exit 0 (at most kTemplateLimit,
+/// giving up when `stop` turns true), then removes c.template_leave_out
+/// from it. Empty, or why not: also when the program removed `folder` or
+/// left in it what a copy cannot hold (a FIFO, a socket).
 std::string make_profile_template(const RoleCommand& c, const std::string& program, const std::string& unshare,
                                   std::map<std::string, std::string> values, const std::string& folder,
                                   const std::string& log_prefix, const std::function<bool()>& stop);

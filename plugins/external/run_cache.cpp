@@ -7,6 +7,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 namespace external {
 
@@ -47,6 +49,13 @@ std::string RunCache::entry(const std::string& name, const std::function<std::st
     }
   } unlock{lock};
   if (fs::is_directory(path, ec)) return path;
+  // An entry that could not be made is not tried again by every run (a
+  // hanging program would cost each its time limit).
+  const std::string failed = root_ + "/." + name + ".failed";
+  if (std::ifstream earlier(failed); earlier) {
+    problem = std::string(std::istreambuf_iterator<char>(earlier), {});
+    return {};
+  }
   const std::string draft = root_ + "/.draft-" + std::to_string(getpid()) + "-" + name;
   fs::remove_all(draft, ec);
   if (!fs::create_directory(draft, ec)) {
@@ -55,6 +64,7 @@ std::string RunCache::entry(const std::string& name, const std::function<std::st
   }
   if (problem = make(draft); !problem.empty()) {
     fs::remove_all(draft, ec);
+    std::ofstream(failed) << problem << " (in an earlier run of this conform; not tried again)";
     return {};
   }
   // Without the lock (it could not be opened), another run may have put

@@ -30,7 +30,8 @@ class RunCache {
   /// own that is renamed into place whole, so a run never sees half an
   /// entry; a run that asks while another makes it waits for that one.
   /// An entry is made again after a day (certificates are valid for two).
-  /// Empty with `problem` set when it cannot be made.
+  /// Empty with `problem` set when it cannot be made; an entry that could
+  /// not be made is not tried again: later runs get the same problem.
   std::string entry(const std::string& name, const std::function<std::string(const std::string&)>& make,
                     std::string& problem) const;
 

@@ -239,21 +239,28 @@ BOOST_AUTO_TEST_CASE(a_profile_template_is_made_once_and_each_run_starts_from_a_
              "[client.files]\n\"own\" = \"per run\"\n"
              "[client.profile_template]\n"
              "args = [\"-c\", \"echo made >> " + dir + "/made; echo warm > {profile_dir}/state; "
-             "touch {profile_dir}/lock {profile_dir}/own; mkdir {profile_dir}/cache\"]\n"
+             "touch {profile_dir}/lock; ln -s " + dir + "/victim {profile_dir}/own; mkdir {profile_dir}/cache\"]\n"
              "leave_out = [\"lock\"]\n");
+  write_file(dir + "/victim", "not conform's\n");
   write_file(profiles + "/cold.toml", "[profile]\nname = \"cold\"\n[client]\nprogram = \"/bin/sh\"\n"
              "args = [\"-c\", \"true\"]\n[client.profile_template]\n"
-             "args = [\"-c\", \"echo no profile here >&2; exit 3\"]\n");
-  const std::string suite = write_file(dir + "/s.toml", std::string("[[case]]\nid = \"warm/one\"") + kCaseHead +
-      "seeds = 3\nclient = { implementation = \"warm\" }\nserver = { implementation = \"conform\" }\n"
-      "\n  [[case.expect]]\n  check = \"no_connection_error\"\n"
-      "\n[[case]]\nid = \"cold/one\"" + kCaseHead +
-      "client = { implementation = \"cold\" }\nserver = { implementation = \"conform\" }\n"
-      "\n  [[case.expect]]\n  check = \"no_connection_error\"\n");
+             "args = [\"-c\", \"echo tried >> " + dir + "/tried; echo no profile here >&2; exit 3\"]\n");
+  write_file(profiles + "/piped.toml", "[profile]\nname = \"piped\"\n[client]\nprogram = \"/bin/sh\"\n"
+             "args = [\"-c\", \"true\"]\n[client.profile_template]\nargs = [\"-c\", \"mkfifo {profile_dir}/pipe\"]\n");
+  std::string cases = std::string("[[case]]\nid = \"warm/one\"") + kCaseHead +
+                      "seeds = 3\nclient = { implementation = \"warm\" }\nserver = { implementation = \"conform\" }\n"
+                      "\n  [[case.expect]]\n  check = \"no_connection_error\"\n";
+  for (const char* name : {"cold", "piped"})
+    cases += std::string("\n[[case]]\nid = \"") + name + "/one\"" + kCaseHead + "seeds = 2\nclient = { implementation = \"" +
+             name + "\" }\nserver = { implementation = \"conform\" }\n\n  [[case.expect]]\n  check = \"no_connection_error\"\n";
+  const std::string suite = write_file(dir + "/s.toml", cases);
   auto r = run_conform({"run", suite, "--out", dir + "/out", "--json", dir + "/r.json", "-j", "1"}, ".",
                        {kPluginPath, "CONFORM_EXTERNAL_PROFILES=" + profiles, kPeersOptional});
   BOOST_TEST(read_file(dir + "/made") == "made\n", r.out + r.err);
-  BOOST_TEST(contains(r.out, " · 2 cases · 1 job · seed 1"), r.out);
+  BOOST_TEST(contains(r.out, " · 3 cases · 1 job · seed 1"), r.out);
+  // The file the role writes replaced the link the template left: written
+  // in {profile_dir}, not where the link pointed.
+  BOOST_TEST(read_file(dir + "/victim") == "not conform's\n");
   const json report = json::parse(read_file(dir + "/r.json"));
   const json& warm = case_named(report, "warm/one");
   BOOST_TEST(warm.at("runs").size() == 3u);
@@ -265,11 +272,18 @@ BOOST_AUTO_TEST_CASE(a_profile_template_is_made_once_and_each_run_starts_from_a_
   const std::string first = warm.at("runs")[0].at("artifact_dir");
   BOOST_TEST(contains(read_file(first + "/log.txt"), "external: client (warm): making the profile template each "
                                                      "run copies, in " + first + "/client-template.out and .err"));
+  // A template that cannot be made is tried once: the other runs get its reason.
   const json& cold = case_named(report, "cold/one");
   BOOST_TEST(cold.at("status") == "ERROR");
+  BOOST_TEST(read_file(dir + "/tried") == "tried\n");
   const std::string reason = cold.at("runs")[0].at("reason");
   BOOST_TEST(contains(reason, "making the profile template ("), reason);
   BOOST_TEST(contains(reason, ") failed with status 3: no profile here"), reason);
+  BOOST_TEST(cold.at("runs")[1].at("reason") == reason + " (in an earlier run of this conform; not tried again)");
+  const std::string piped = case_named(report, "piped/one").at("runs")[0].at("reason");
+  BOOST_TEST(contains(piped, " left pipe, neither a file, a folder nor a symbolic link, which a copy cannot hold: "
+                             "name it in leave_out"),
+             piped);
 
   // Runs of real programs mostly wait on them: two jobs per CPU unless -j says.
   r = run_conform({"run", suite, "--out", dir + "/out", "--filter", "cold/*"}, ".",
@@ -278,14 +292,19 @@ BOOST_AUTO_TEST_CASE(a_profile_template_is_made_once_and_each_run_starts_from_a_
   BOOST_TEST(contains(r.out, " · 1 case · " + std::to_string(2 * cpus) + " jobs · seed 1"), r.out);
 
   write_file(profiles + "/cold.toml", "[profile]\nname = \"cold\"\n[client]\nprogram = \"/bin/sh\"\n"
-             "[client.profile_template]\nleave_out = [\"../up\", 7]\n");
+             "[client.profile_template]\nleave_out = [\"../up\", 7, \"a\\u0000b\"]\n"
+             "[server]\nprogram = \"/bin/sh\"\n[server.profile_template]\nargs = [\"{port}\"]\n");
   r = run_conform({"run", suite, "--out", dir + "/out2", "--filter", "cold/*"}, ".",
                   {kPluginPath, "CONFORM_EXTERNAL_PROFILES=" + profiles, kPeersOptional});
   BOOST_TEST(r.exit_code == 2, r.out + r.err);
   BOOST_TEST(contains(r.err, profiles + "/cold.toml:5:1: plugin 'external': client.profile_template needs 'args', "
                                         "an array of strings"),
              r.err);
-  for (const char* at : {":6:14:", ":6:23:"})
+  BOOST_TEST(contains(r.err, profiles + "/cold.toml:10:9: plugin 'external': server.profile_template.args item: "
+                                        "{port} differs from run to run, and the template is made once: only "
+                                        "{profile_dir} (the template's folder) is allowed"),
+             r.err);
+  for (const char* at : {":6:14:", ":6:23:", ":6:26:"})
     BOOST_TEST(contains(r.err, profiles + "/cold.toml" + at + " plugin 'external': client.profile_template.leave_out "
                                           "items must be plain file names inside {profile_dir}"),
                r.err);
