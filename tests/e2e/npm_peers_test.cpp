@@ -146,17 +146,24 @@ struct DecodedDatagram {
   unsigned long udp_length = 0;
   json packets;
 };
+std::vector<DecodedDatagram> decoded_capture(const std::string& run_dir, const std::string& name) {
+  std::vector<DecodedDatagram> out;
+  std::vector<std::string> args = {"-n", "-r", run_dir + "/" + name, "-o", "tls.keylog_file:" + run_dir + "/keys.log",
+                                   "-Y", "quic", "-T", "json", "--no-duplicate-keys", "-J", "ip udp quic"};
+  args.insert(args.end(), kTsharkQuicFirst.begin(), kTsharkQuicFirst.end());
+  for (const auto& datagram : json::parse(run_program("/usr/bin/tshark", args).out)) {
+    const json& layers = datagram.at("_source").at("layers");
+    out.push_back({listed(layers.at("ip").at("ip.src"))[0].get<std::string>(),
+                   std::stoul(listed(layers.at("udp").at("udp.length"))[0].get<std::string>()),
+                   listed(layers.value("quic", json()))});
+  }
+  return out;
+}
 std::vector<DecodedDatagram> decoded_datagrams(const std::string& run_dir, const std::string& side) {
   std::vector<DecodedDatagram> out;
   for (const auto& name : side_captures(run_dir, side)) {
-    std::vector<std::string> args = {"-n", "-r", run_dir + "/" + name, "-o", "tls.keylog_file:" + run_dir + "/keys.log",
-                                     "-Y", "quic", "-T", "json", "--no-duplicate-keys", "-J", "ip udp quic"};
-    args.insert(args.end(), kTsharkQuicFirst.begin(), kTsharkQuicFirst.end());
-    for (const auto& datagram : json::parse(run_program("/usr/bin/tshark", args).out)) {
-      const json& layers = datagram.at("_source").at("layers");
-      out.push_back({listed(layers.at("ip").at("ip.src"))[0].get<std::string>(), std::stoul(listed(layers.at("udp").at("udp.length"))[0].get<std::string>()),
-                     listed(layers.value("quic", json()))});
-    }
+    auto one = decoded_capture(run_dir, name);
+    out.insert(out.end(), one.begin(), one.end());
   }
   return out;
 }
@@ -333,6 +340,59 @@ bool client_probes_carry_crypto(const std::string& run_dir) {
   return true;
 }
 
+// client_buffers_early_packets with the case's min_early = 1, from tshark:
+// the server's Handshake packets that reached the client (client.pcap)
+// before the server's Initial CRYPTO from offset 0 (the ServerHello, which
+// yields their keys) are early; each must be covered by a Handshake ACK
+// the client sent later (RFC 9001 §5.7), and there must be one. tshark
+// cannot decrypt a Handshake packet at the client's capture before it has
+// seen the ServerHello, so packet numbers come from server.pcap: the
+// relay holds back only datagrams with an Initial packet, so the others
+// pair in order (their sizes must match). nullopt where that does not
+// hold, for a second connection's captures, or a 1-RTT packet among the
+// early ones.
+std::optional<bool> client_buffers_early_packets(const std::string& run_dir) {
+  if (fs::exists(run_dir + "/client-2.pcap")) return std::nullopt;
+  const auto has_initial = [](const DecodedDatagram& d) {
+    return std::any_of(d.packets.begin(), d.packets.end(),
+                       [](const json& p) { return p.value("quic.long.packet_type", "") == "0"; });
+  };
+  std::vector<DecodedDatagram> sent;  // the server's datagrams without an Initial packet, as it sent them
+  for (auto& d : decoded_capture(run_dir, "server.pcap"))
+    if (d.source == "127.0.0.2" && !has_initial(d)) sent.push_back(std::move(d));
+  std::size_t next = 0;
+  bool keys = false;
+  std::vector<long long> early;
+  std::set<long long> acked;
+  for (const auto& d : decoded_capture(run_dir, "client.pcap")) {
+    if (d.source != "127.0.0.2") {
+      for (const auto& packet : d.packets)
+        if (packet.value("quic.long.packet_type", "") == "2")
+          for (const auto& frame : listed(packet.value("quic.frame", json())))
+            if (frame.value("quic.frame_type", "") == "2" || frame.value("quic.frame_type", "") == "3")
+              for (const auto& [first, last] : acknowledged(frame))
+                for (long long pn = first; pn <= last; ++pn) acked.insert(pn);
+      continue;
+    }
+    if (has_initial(d)) {
+      for (const auto& packet : d.packets)
+        if (packet.value("quic.long.packet_type", "") == "0")
+          for (const auto& frame : listed(packet.value("quic.frame", json())))
+            keys = keys || (frame.value("quic.frame_type", "") == "6" && frame.value("quic.crypto.offset", "") == "0");
+      continue;
+    }
+    if (next >= sent.size() || sent[next].udp_length != d.udp_length) return std::nullopt;
+    if (!keys)
+      for (const auto& packet : sent[next].packets) {
+        if (!packet.contains("quic.long.packet_type")) return std::nullopt;
+        if (packet.at("quic.long.packet_type") == "2")
+          early.push_back(std::stoll(packet.at("quic.packet_number").get<std::string>()));
+      }
+    ++next;
+  }
+  return !early.empty() && std::all_of(early.begin(), early.end(), [&](long long pn) { return acked.contains(pn); });
+}
+
 // One datagram of a side's captures as tshark decodes it: who sent it, its
 // UDP length, and the values of its packets' and frames' fields.
 struct Datagram {
@@ -370,7 +430,8 @@ const std::map<std::string, std::string> kAddress = {{"client", "127.0.0.1"}, {"
 // transport CONNECTION_CLOSE (0x1c) with a code other than NO_ERROR
 // (§20.1); for the server's probes, that they coalesce both spaces
 // (server_probes_coalesce) and for the client's, that they carry CRYPTO
-// (client_probes_carry_crypto). nullopt for the columns this test leaves to
+// (client_probes_carry_crypto); for early packets, that the client
+// acknowledged them (client_buffers_early_packets). nullopt for the columns this test leaves to
 // others (the violations') or that tshark cannot tell here.
 std::optional<bool> tshark_finds(const std::string& behaviour, const std::string& role, const std::string& run_dir) {
   static const std::map<std::string, std::string> kFrame = {
@@ -387,6 +448,7 @@ std::optional<bool> tshark_finds(const std::string& behaviour, const std::string
   if (behaviour == "server_initial_padded") return server_initials_padded(run_dir);
   if (behaviour == "probe_coalesces_spaces" && role == "server") return server_probes_coalesce(run_dir);
   if (behaviour == "probes_carry_crypto" && role == "client") return client_probes_carry_crypto(run_dir);
+  if (behaviour == "client_buffers_early_packets") return client_buffers_early_packets(run_dir);
   if (behaviour == "no_connection_error")
     return std::none_of(sent.begin(), sent.end(), [](const Datagram& d) {
       return d.frame_types.contains("28") && std::any_of(d.close_codes.begin(), d.close_codes.end(),
