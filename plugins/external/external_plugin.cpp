@@ -61,18 +61,6 @@ std::vector<std::string> profile_dirs() {
   return dirs;
 }
 
-std::string join(const std::vector<std::string>& parts, const char* sep) {
-  std::string out;
-  for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
-  return out;
-}
-
-std::string shell_line(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env) {
-  std::string line;
-  for (const auto& [k, v] : env) line += k + "=" + v + " ";
-  return line + join(argv, " ");
-}
-
 // CONFORM_REQUIRE_PEERS=1 (set by .ci/run): a peer that is not installed
 // is an error, so a run without it cannot go green.
 bool peers_required() {
@@ -307,7 +295,7 @@ class ExternalPlugin final : public Plugin {
     if (!prepared.problem.empty()) return {RunOutcome::Status::error, prepared.problem};
     Launch launch = launch_of(command, r.program, tools.unshare, values);
     launch.argv.insert(launch.argv.end(), r.knob_args.begin(), r.knob_args.end());
-    ctx.log("external: " + role + " (" + r.profile->name + "): " + shell_line(launch.argv, launch.env));
+    ctx.log("external: " + role + " (" + r.profile->name + "): " + shell_line(launch));
     process = std::make_unique<ChildProcess>(launch.argv, launch.env, prefix);
     if (!process->error().empty()) return {RunOutcome::Status::error, process->error()};
     return {};

@@ -104,6 +104,13 @@ std::string find_command(const Command& c, const std::string& tools, const std::
   return path;
 }
 
+std::string shell_line(const Launch& l) {
+  std::string line;
+  for (const auto& [k, v] : l.env) line += k + "=" + v + " ";
+  for (std::size_t i = 0; i < l.argv.size(); ++i) line += (i ? " " : "") + l.argv[i];
+  return line;
+}
+
 Launch launch_of(const RoleCommand& c, const std::string& program, const std::string& unshare,
                  const std::map<std::string, std::string>& values) {
   Launch l;
@@ -130,7 +137,7 @@ std::string make_profile_template(const RoleCommand& c, const std::string& progr
   ChildProcess p(launch.argv, launch.env, log_prefix);
   if (!p.error().empty()) return p.error();
   const auto status = p.wait_for(kTemplateLimit, stop);
-  const std::string what = "making the profile template (" + shell_line(launch.argv, launch.env) + ")";
+  const std::string what = "making the profile template (" + shell_line(launch) + ")";
   if (status != 0) {
     p.stop(std::chrono::milliseconds(0));
     return what + " " +

@@ -53,6 +53,9 @@ struct Launch {
   std::map<std::string, std::string> env;
 };
 
+/// `l` as one line for a log: its environment, then its arguments.
+std::string shell_line(const Launch& l);
+
 /// `program` (the resolved c.program) with `c`'s args and env expanded;
 /// when `c.forks`, run by `unshare` (its path) as the first process of a
 /// new PID namespace that dies with it (--kill-child), so that stopping it

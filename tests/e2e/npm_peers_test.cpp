@@ -168,12 +168,14 @@ std::vector<DecodedDatagram> decoded_datagrams(const std::string& run_dir, const
   return out;
 }
 
+// The frame types (decimal, as tshark prints them) that do not make a
+// packet ack-eliciting: PADDING 0x00, ACK 0x02/0x03, CONNECTION_CLOSE
+// 0x1c/0x1d (RFC 9000 §13.2.1).
+const std::set<std::string> kNotAckEliciting = {"0", "2", "3", "28", "29"};
+
 // Whether every datagram the server sent with an ack-eliciting Initial
-// packet (a frame other than PADDING 0x00, ACK 0x02/0x03 and
-// CONNECTION_CLOSE 0x1c/0x1d, RFC 9000 §13.2.1) carries at least 1200 bytes
-// of UDP payload (§14.1).
+// packet carries at least 1200 bytes of UDP payload (§14.1).
 bool server_initials_padded(const std::string& run_dir) {
-  static const std::set<std::string> kNotAckEliciting = {"0", "2", "3", "28", "29"};
   for (const auto& d : decoded_datagrams(run_dir, "server")) {
     if (d.source != "127.0.0.2") continue;
     for (const auto& packet : d.packets) {
@@ -251,6 +253,21 @@ Range crypto_range(const json& frame) {
   return {offset, offset + std::stoll(frame.at("quic.crypto.length").get<std::string>())};
 }
 
+// Adds the packet numbers the ACK frames of `packet` acknowledge to `acked`.
+void note_acks(const json& packet, std::set<long long>& acked) {
+  for (const auto& frame : listed(packet.value("quic.frame", json())))
+    if (frame.value("quic.frame_type", "") == "2" || frame.value("quic.frame_type", "") == "3")
+      for (const auto& [first, last] : acknowledged(frame))
+        for (long long pn = first; pn <= last; ++pn) acked.insert(pn);
+}
+
+// Adds the CRYPTO ranges `packet` (one its sender sent in `space`) carried.
+void note_crypto_sent(const json& packet, CryptoSpace& space) {
+  const long long pn = std::stoll(packet.at("quic.packet_number").get<std::string>());
+  for (const auto& frame : listed(packet.value("quic.frame", json())))
+    if (frame.value("quic.frame_type", "") == "6") space.sent[pn].push_back(crypto_range(frame));
+}
+
 // probe_coalesces_spaces of the server, from tshark's packets one by one
 // in the server's captures (what it sent and the client's ACKs it got,
 // in its order): a datagram that re-sends CRYPTO while Initial and
@@ -268,11 +285,7 @@ std::optional<bool> server_probes_coalesce(const std::string& run_dir) {
       for (const auto& packet : d.packets) {
         const std::string type = packet.value("quic.long.packet_type", "");
         if (type == "2") spaces["0"].discarded = true;  // RFC 9001 §4.9.1: once a Handshake packet arrived
-        if (type != "0" && type != "2") continue;
-        for (const auto& frame : listed(packet.value("quic.frame", json())))
-          if (frame.value("quic.frame_type", "") == "2" || frame.value("quic.frame_type", "") == "3")
-            for (const auto& [first, last] : acknowledged(frame))
-              for (long long pn = first; pn <= last; ++pn) spaces[type].acked.insert(pn);
+        if (type == "0" || type == "2") note_acks(packet, spaces[type].acked);
       }
       continue;
     }
@@ -297,10 +310,7 @@ std::optional<bool> server_probes_coalesce(const std::string& run_dir) {
     }
     for (const auto& packet : d.packets) {
       const std::string type = packet.value("quic.long.packet_type", "");
-      if ((type != "0" && type != "2") || !packet.contains("quic.packet_number")) continue;
-      const long long pn = std::stoll(packet.at("quic.packet_number").get<std::string>());
-      for (const auto& frame : listed(packet.value("quic.frame", json())))
-        if (frame.value("quic.frame_type", "") == "6") spaces[type].sent[pn].push_back(crypto_range(frame));
+      if ((type == "0" || type == "2") && packet.contains("quic.packet_number")) note_crypto_sent(packet, spaces[type]);
     }
   }
   return found;
@@ -312,30 +322,23 @@ std::optional<bool> server_probes_coalesce(const std::string& run_dir) {
 // unacknowledged by the ACKs it got so far (RFC 9002 §6.2.4: SHOULD). Its
 // Initial space ends with its first Handshake packet (RFC 9001 §4.9.1).
 bool client_probes_carry_crypto(const std::string& run_dir) {
-  static const std::set<std::string> kNotAckEliciting = {"0", "2", "3", "28", "29"};
   std::map<std::string, CryptoSpace> spaces;  // "0": Initial, "2": Handshake
   for (const auto& d : decoded_datagrams(run_dir, "client"))
     for (const auto& packet : d.packets) {
       const std::string type = packet.value("quic.long.packet_type", "");
       if ((type != "0" && type != "2") || !packet.contains("quic.packet_number")) continue;
-      const json frames = listed(packet.value("quic.frame", json()));
       if (d.source != "127.0.0.1") {
-        for (const auto& frame : frames)
-          if (frame.value("quic.frame_type", "") == "2" || frame.value("quic.frame_type", "") == "3")
-            for (const auto& [first, last] : acknowledged(frame))
-              for (long long pn = first; pn <= last; ++pn) spaces[type].acked.insert(pn);
+        note_acks(packet, spaces[type].acked);
         continue;
       }
       if (type == "2") spaces["0"].discarded = true;
       bool eliciting = false, crypto = false;
-      for (const auto& frame : frames) {
+      for (const auto& frame : listed(packet.value("quic.frame", json()))) {
         eliciting = eliciting || !kNotAckEliciting.contains(frame.value("quic.frame_type", ""));
         crypto = crypto || frame.value("quic.frame_type", "") == "6";
       }
       if (eliciting && !crypto && spaces[type].unacknowledged()) return false;
-      const long long pn = std::stoll(packet.at("quic.packet_number").get<std::string>());
-      for (const auto& frame : frames)
-        if (frame.value("quic.frame_type", "") == "6") spaces[type].sent[pn].push_back(crypto_range(frame));
+      note_crypto_sent(packet, spaces[type]);
     }
   return true;
 }
@@ -367,11 +370,7 @@ std::optional<bool> client_buffers_early_packets(const std::string& run_dir) {
   for (const auto& d : decoded_capture(run_dir, "client.pcap")) {
     if (d.source != "127.0.0.2") {
       for (const auto& packet : d.packets)
-        if (packet.value("quic.long.packet_type", "") == "2")
-          for (const auto& frame : listed(packet.value("quic.frame", json())))
-            if (frame.value("quic.frame_type", "") == "2" || frame.value("quic.frame_type", "") == "3")
-              for (const auto& [first, last] : acknowledged(frame))
-                for (long long pn = first; pn <= last; ++pn) acked.insert(pn);
+        if (packet.value("quic.long.packet_type", "") == "2") note_acks(packet, acked);
       continue;
     }
     if (has_initial(d)) {
