@@ -138,23 +138,28 @@ std::string side_fields(const std::string& run_dir, const std::string& side, con
 // `j` as a list: tshark's JSON gives one member as a value, several as an array.
 json listed(const json& j) { return j.is_array() ? j : j.is_null() ? json::array() : json::array({j}); }
 
+// Where each side sends from (the relay's addresses).
+const std::map<std::string, std::string> kAddress = {{"client", "127.0.0.1"}, {"server", "127.0.0.2"}};
+
 // Each datagram of `side`'s captures as tshark's per-packet JSON has it:
 // its source address, UDP length, and its coalesced packets apart, each
 // with its own fields and frames.
 struct DecodedDatagram {
   std::string source;
   unsigned long udp_length = 0;
+  double time = 0;  // seconds from the capture's first frame
   json packets;
 };
 std::vector<DecodedDatagram> decoded_capture(const std::string& run_dir, const std::string& name) {
   std::vector<DecodedDatagram> out;
   std::vector<std::string> args = {"-n", "-r", run_dir + "/" + name, "-o", "tls.keylog_file:" + run_dir + "/keys.log",
-                                   "-Y", "quic", "-T", "json", "--no-duplicate-keys", "-J", "ip udp quic"};
+                                   "-Y", "quic", "-T", "json", "--no-duplicate-keys", "-J", "frame ip udp quic"};
   args.insert(args.end(), kTsharkQuicFirst.begin(), kTsharkQuicFirst.end());
   for (const auto& datagram : json::parse(run_program("/usr/bin/tshark", args).out)) {
     const json& layers = datagram.at("_source").at("layers");
     out.push_back({listed(layers.at("ip").at("ip.src"))[0].get<std::string>(),
                    std::stoul(listed(layers.at("udp").at("udp.length"))[0].get<std::string>()),
+                   std::stod(listed(layers.at("frame").at("frame.time_relative"))[0].get<std::string>()),
                    listed(layers.value("quic", json()))});
   }
   return out;
@@ -241,10 +246,15 @@ struct CryptoSpace {
     return false;
   }
   // Whether [offset, end) holds a byte sent before.
-  bool resends(Range r) const {
-    std::vector<Range> before;
-    for (const auto& [pn, ranges] : sent) before.insert(before.end(), ranges.begin(), ranges.end());
-    return uncovered(r, before) != std::vector<Range>{r};
+  bool resends(Range r) const { return uncovered(r, all_sent()) != std::vector<Range>{r}; }
+  // Whether [offset, end) holds a byte never sent before.
+  bool new_bytes(Range r) const { return !uncovered(r, all_sent()).empty(); }
+
+ private:
+  std::vector<Range> all_sent() const {
+    std::vector<Range> out;
+    for (const auto& [pn, ranges] : sent) out.insert(out.end(), ranges.begin(), ranges.end());
+    return out;
   }
 };
 
@@ -392,6 +402,198 @@ std::optional<bool> client_buffers_early_packets(const std::string& run_dir) {
   return !early.empty() && std::all_of(early.begin(), early.end(), [&](long long pn) { return acked.contains(pn); });
 }
 
+// Whether `packet` (tshark's JSON of one) is ack-eliciting (RFC 9000 §13.2.1).
+bool ack_eliciting(const json& packet) {
+  const json frames = listed(packet.value("quic.frame", json()));
+  return std::any_of(frames.begin(), frames.end(),
+                     [](const json& f) { return !kNotAckEliciting.contains(f.value("quic.frame_type", "")); });
+}
+
+// pto_backoff of `by`, from tshark's packets one by one in `by`'s own
+// capture. A probe is a datagram whose ack-eliciting packets are Initial or
+// Handshake packets that carry no CRYPTO byte not sent before. Space by
+// space (each has its own timer, RFC 9002 Appendix A.8), the probes of a
+// space come in bursts (a probe within 2 ms of the burst's first, or a
+// quarter of the interval before, joins it: a PTO sends up to two
+// datagrams), and from the space's last ack-eliciting packet before the
+// first burst each interval between bursts is at least 1.5 times the one
+// before (§6.2.1: the period MUST double; 1.5 leaves room for timers' slack).
+// The chain starts again where the backoff may rightly end: an ACK that
+// newly acknowledges a packet of `by` (Appendix A.7), new data (new CRYPTO
+// or an ack-eliciting 1-RTT packet), and where the Initial keys go (§6.2.2:
+// the PTO is reset; RFC 9001 §4.9.1: at the client's first Handshake
+// packet, at the first the server receives). A server's walk ends where
+// the client's Finished arrives (its Handshake CRYPTO: the handshake is
+// confirmed, RFC 9001 §4.1.2, and no handshake PTO runs after it).
+// nullopt when no interval was compared, or `by` has more than one capture.
+std::optional<bool> probes_back_off(const std::string& run_dir, const std::string& by) {
+  const auto captures = side_captures(run_dir, by);
+  if (captures.size() != 1) return std::nullopt;
+  std::map<std::string, std::set<long long>> sent, acked;  // by packet type ("0", "2", "short")
+  std::map<std::string, CryptoSpace> crypto;
+  std::map<std::string, double> last_eliciting;      // by space: when `by` last sent an ack-eliciting packet in it
+  std::map<std::string, std::vector<double>> chain;  // by space: where the chain's timer began, then each burst
+  bool initial_keys = true;
+  std::size_t compared = 0;
+  const auto result = [&]() -> std::optional<bool> { return compared ? std::optional<bool>(true) : std::nullopt; };
+  for (const auto& d : decoded_capture(run_dir, captures[0])) {
+    if (d.source != kAddress.at(by)) {
+      bool restart = false;
+      for (const auto& packet : d.packets) {
+        const std::string type = packet.value("quic.long.packet_type", "short");
+        if (by == "server" && type == "2") {
+          restart = restart || std::exchange(initial_keys, false);
+          for (const auto& frame : listed(packet.value("quic.frame", json())))
+            if (frame.value("quic.frame_type", "") == "6") return result();
+        }
+        std::set<long long> now;
+        note_acks(packet, now);
+        for (long long pn : now) restart = (sent[type].contains(pn) && acked[type].insert(pn).second) || restart;
+      }
+      if (restart) chain.clear();
+      continue;
+    }
+    std::set<std::string> probed;
+    bool eliciting = false, fresh = false;
+    for (const auto& packet : d.packets) {
+      const std::string type = packet.value("quic.long.packet_type", "short");
+      if (packet.contains("quic.packet_number")) sent[type].insert(std::stoll(packet.at("quic.packet_number").get<std::string>()));
+      if (by == "client" && type == "2" && std::exchange(initial_keys, false)) chain.clear();
+      if (!ack_eliciting(packet)) continue;
+      eliciting = true;
+      if (type != "0" && type != "2") {
+        fresh = true;
+        continue;
+      }
+      probed.insert(type);
+      for (const auto& frame : listed(packet.at("quic.frame")))
+        if (frame.value("quic.frame_type", "") == "6") fresh = crypto[type].new_bytes(crypto_range(frame)) || fresh;
+      note_crypto_sent(packet, crypto[type]);
+    }
+    if (!eliciting) continue;
+    if (fresh) chain.clear();
+    for (const auto& space : probed) {
+      if (fresh) break;
+      auto& c = chain.try_emplace(space, std::vector<double>{last_eliciting.contains(space) ? last_eliciting[space] : d.time})
+                    .first->second;
+      const double before = c.size() >= 2 ? c.back() - c[c.size() - 2] : 0;
+      if (c.size() >= 2 && d.time - c.back() < std::max(0.002, before / 4)) continue;  // the same burst
+      if (c.size() >= 2) {
+        ++compared;
+        if (d.time - c.back() < 1.5 * before) return false;
+      }
+      c.push_back(d.time);
+    }
+    for (const auto& space : probed) last_eliciting[space] = d.time;
+  }
+  return result();
+}
+
+// The value of the first `key` anywhere in `node` (tshark nests a
+// ClientHello's transport parameters deep inside its CRYPTO frame).
+std::optional<long long> first_value(const json& node, const std::string& key) {
+  if (node.is_object()) {
+    if (node.contains(key)) return std::stoll(listed(node.at(key))[0].get<std::string>());
+    for (const auto& [k, v] : node.items())
+      if (auto found = first_value(v, key)) return found;
+  }
+  if (node.is_array())
+    for (const auto& v : node)
+      if (auto found = first_value(v, key)) return found;
+  return std::nullopt;
+}
+
+// The transport parameter that limits what `by` sends on `stream` (RFC 9000
+// §18.2: bidi_local for a stream the peer opened, bidi_remote for one `by`
+// opened; uni), or initial_max_data for the connection (stream -1).
+std::string limiting_parameter(long long stream, const std::string& by) {
+  const std::string prefix = "tls.quic.parameter.initial_max_";
+  if (stream < 0) return prefix + "data";
+  if (stream & 2) return prefix + "stream_data_uni";
+  const bool by_opened = ((stream & 1) == 1) == (by == "server");  // §2.1: the low bit is 1 for a server's
+  return prefix + (by_opened ? "stream_data_bidi_remote" : "stream_data_bidi_local");
+}
+
+// blocked_frames_not_early of `by`, from tshark's packets one by one in
+// `by`'s own capture: each DATA_BLOCKED and STREAM_DATA_BLOCKED carries a
+// limit the peer had granted by then (its transport parameter, or a
+// MAX_DATA / MAX_STREAM_DATA that had arrived), which `by` had not gone
+// beyond before the frame and had used up by the time the peer's next
+// datagram arrived (RFC 9000 §19.12, §19.13: "the limit at which blocking
+// occurred"; the bytes that use it up may follow the frame in the same
+// write). Bytes used: the sum over streams of the highest offset sent (§4.1).
+// nullopt without such a frame, with a STREAMS_BLOCKED (not compared here),
+// or when `by` has more than one capture.
+std::optional<bool> blocked_frames_at_limit(const std::string& run_dir, const std::string& by) {
+  const auto captures = side_captures(run_dir, by);
+  if (captures.size() != 1) return std::nullopt;
+  const auto datagrams = decoded_capture(run_dir, captures[0]);
+  // After each datagram: the highest offset `by` sent on each stream, and
+  // the limits the peer granted (stream -1: the connection's).
+  struct State {
+    std::map<long long, long long> ends;
+    std::map<long long, std::set<long long>> granted;
+  };
+  std::vector<State> after;
+  State now;
+  std::map<std::string, long long> parameters;
+  for (const auto& d : datagrams) {
+    const bool from_peer = d.source != kAddress.at(by);
+    for (const auto& packet : d.packets) {
+      // A stream of each kind: the connection, bidi opened by the client, by the server, uni.
+      for (long long stream : {-1LL, 0LL, 1LL, 2LL}) {
+        const std::string name = limiting_parameter(stream, by);
+        if (from_peer && !parameters.contains(name))
+          if (auto v = first_value(packet, name)) parameters[name] = *v;
+      }
+      for (const auto& frame : listed(packet.value("quic.frame", json()))) {
+        const int type = std::stoi(frame.value("quic.frame_type", "-1"));
+        const auto field = [&](const char* name) { return std::stoll(frame.at(name).get<std::string>()); };
+        if (from_peer && type == 0x10) now.granted[-1].insert(field("quic.md.maximum_data"));
+        if (from_peer && type == 0x11) now.granted[field("quic.msd.stream_id")].insert(field("quic.msd.maximum_stream_data"));
+        if (!from_peer && type >= 0x08 && type <= 0x0f) {
+          // A STREAM frame without a Length runs to the packet's end: its data's bytes, as tshark prints them (aa:bb:...).
+          const long long length = frame.contains("quic.stream.length")
+                                       ? field("quic.stream.length")
+                                       : (long long)(frame.value("quic.stream_data", "").size() + 1) / 3;
+          const long long offset = frame.contains("quic.stream.offset") ? field("quic.stream.offset") : 0;
+          auto& end = now.ends[field("quic.stream.stream_id")];
+          end = std::max(end, offset + length);
+        }
+      }
+    }
+    after.push_back(now);
+  }
+  const auto used = [&](std::size_t i, long long stream) -> long long {
+    if (i == 0) return 0;
+    const auto& ends = after[i - 1].ends;  // through datagram i - 1
+    if (stream >= 0) return ends.contains(stream) ? ends.at(stream) : 0;
+    long long sum = 0;
+    for (const auto& [s, end] : ends) sum += end;
+    return sum;
+  };
+  std::size_t frames = 0;
+  for (std::size_t i = 0; i < datagrams.size(); ++i) {
+    if (datagrams[i].source != kAddress.at(by)) continue;
+    std::size_t next_from_peer = i + 1;
+    while (next_from_peer < datagrams.size() && datagrams[next_from_peer].source == kAddress.at(by)) ++next_from_peer;
+    for (const auto& packet : datagrams[i].packets)
+      for (const auto& frame : listed(packet.value("quic.frame", json()))) {
+        const std::string type = frame.value("quic.frame_type", "");
+        if (type == "22" || type == "23") return std::nullopt;
+        if (type != "20" && type != "21") continue;
+        ++frames;
+        const long long stream = type == "20" ? -1 : std::stoll(frame.at("quic.sdb.stream_id").get<std::string>());
+        const long long limit = std::stoll(frame.at("quic.sb.stream_data_limit").get<std::string>());
+        std::set<long long> granted = after[i].granted[stream];
+        if (parameters.contains(limiting_parameter(stream, by))) granted.insert(parameters.at(limiting_parameter(stream, by)));
+        if (!granted.contains(limit) || used(i, stream) > limit || used(next_from_peer, stream) < limit) return false;
+      }
+  }
+  if (frames == 0) return std::nullopt;
+  return true;
+}
+
 // One datagram of a side's captures as tshark decodes it: who sent it, its
 // UDP length, and the values of its packets' and frames' fields.
 struct Datagram {
@@ -418,8 +620,6 @@ const std::vector<Datagram>& side_datagrams(const std::string& run_dir, const st
   return at->second;
 }
 
-const std::map<std::string, std::string> kAddress = {{"client", "127.0.0.1"}, {"server", "127.0.0.2"}};
-
 // Whether tshark, on the captures of `role`'s side of the run in `run_dir`,
 // finds `role` doing `behaviour` (a behaviour matrix column): the frame
 // RFC 9000 §19 gives it (its type in decimal, as tshark prints it), sent by
@@ -430,8 +630,11 @@ const std::map<std::string, std::string> kAddress = {{"client", "127.0.0.1"}, {"
 // (§20.1); for the server's probes, that they coalesce both spaces
 // (server_probes_coalesce) and for the client's, that they carry CRYPTO
 // (client_probes_carry_crypto); for early packets, that the client
-// acknowledged them (client_buffers_early_packets). nullopt for the columns this test leaves to
-// others (the violations') or that tshark cannot tell here.
+// acknowledged them (client_buffers_early_packets); for the PTO, that each
+// period is about twice the one before (probes_back_off); for blocked
+// frames, that each carries a limit used up (blocked_frames_at_limit).
+// nullopt for the columns this test leaves to others (the violations') or
+// that tshark cannot tell here.
 std::optional<bool> tshark_finds(const std::string& behaviour, const std::string& role, const std::string& run_dir) {
   static const std::map<std::string, std::string> kFrame = {
       {"streams_blocked_sent bidi", "22"}, {"streams_blocked_sent uni", "23"}, {"max_streams_extended bidi", "18"},
@@ -448,6 +651,8 @@ std::optional<bool> tshark_finds(const std::string& behaviour, const std::string
   if (behaviour == "probe_coalesces_spaces" && role == "server") return server_probes_coalesce(run_dir);
   if (behaviour == "probes_carry_crypto" && role == "client") return client_probes_carry_crypto(run_dir);
   if (behaviour == "client_buffers_early_packets") return client_buffers_early_packets(run_dir);
+  if (behaviour == "pto_backoff") return probes_back_off(run_dir, role);
+  if (behaviour == "blocked_frames_not_early") return blocked_frames_at_limit(run_dir, role);
   if (behaviour == "no_connection_error")
     return std::none_of(sent.begin(), sent.end(), [](const Datagram& d) {
       return d.frame_types.contains("28") && std::any_of(d.close_codes.begin(), d.close_codes.end(),
@@ -881,9 +1086,9 @@ BOOST_AUTO_TEST_CASE(every_violation_verdict_agrees_with_tshark,
 // them: the three runs give the same matrices, pair by pair and cell by
 // cell, down to each judgement; the cells agree with PEERS.md (the browsers
 // send STREAMS_BLOCKED when held, the other stacks do not); and every
-// judgement of the first run in a column tshark_finds covers (the
-// frame-counting ones, both Initial paddings, error closes) agrees with
-// what tshark finds in that run's captures.
+// judgement of the first run that tshark_finds can tell (every column
+// but the violations') agrees with what tshark finds in that run's
+// captures.
 const std::vector<std::string> kEveryStack = {
     "tshark", "editcap", "gtlsserver", "gtlsclient", "chromium", "firefox-esr", "certutil", "unshare",
     (fs::path(CONFORM_PLUGIN_DIR).parent_path() / "conform-quinn").string(),
@@ -936,6 +1141,86 @@ BOOST_AUTO_TEST_CASE(three_runs_give_one_matrix_and_tshark_agrees_with_its_cells
       ++compared;
     }
   BOOST_TEST(compared >= 120u);  // 134 on 2026-12-05
+}
+
+
+// The tshark oracles of pto_backoff and blocked_frames_not_early can fail:
+// conform on both sides, the sender judged with and without the fault its
+// knob makes (a constant PTO period; a backoff reset by an ACK that newly
+// acknowledges nothing; DATA_BLOCKED as soon as data waits), in the
+// interop cases that judge them (suites/interop/scripted_peer.toml). Each
+// run's verdict is the one the knob calls for, and tshark finds the same.
+BOOST_AUTO_TEST_CASE(the_tshark_oracles_fail_the_faults_conform_fails, *needs_peers({"tshark", "editcap"})) {
+  const auto [r, report] = run_suite("oracle-faults", R"toml(
+[[case]]
+id = "slow-server-flight"
+rfc = "9002§6.2.1"
+requirement = "the PTO period MUST double on expiry (§6.2.1)"
+plugin = "external"
+scenario = "request-response"
+params = { requests = 1, response_bytes = 1000, time_limit_ms = 8000 }
+server = { implementation = "conform", server_flight_delay_ms = 3500 }
+client = { implementation = "conform" }
+network = { rtt_ms = 10 }
+matrix = { "client.pto_backoff" = [true, false] }
+timeout = 60
+  [[case.expect]]
+  check = "pto_backoff"
+  level = "MUST"
+  by = "client"
+
+[[case]]
+id = "stale-acks"
+rfc = "9002§6.2.1"
+requirement = "the PTO period MUST double on expiry (§6.2.1); only an acknowledgement of new packets resets the backoff (Appendix A.7)"
+plugin = "external"
+scenario = "request-response"
+params = { requests = 1, response_bytes = 1000, time_limit_ms = 8000 }
+client = { implementation = "conform", ack_probes = false, max_idle_timeout_ms = 30000 }
+server = { implementation = "conform", max_idle_timeout_ms = 30000 }
+network = { rtt_ms = 10, drop = ["client:handshake:pn=0", "client:handshake:ack_eliciting:2nd", "client:handshake:ack_eliciting:3rd", "client:handshake:ack_eliciting:4th", "client:handshake:ack_eliciting:5th", "client:handshake:ack_eliciting:6th", "client:handshake:ack_eliciting:7th", "client:handshake:ack_eliciting:8th"] }
+matrix = { "server.pto_reset_on_any_ack" = [false, true] }
+timeout = 60
+  [[case.expect]]
+  check = "pto_backoff"
+  level = "MUST"
+  by = "server"
+
+[[case]]
+id = "held-by-a-late-client"
+rfc = "9000§19.12"
+requirement = "DATA_BLOCKED carries the limit at which blocking occurred (§19.12, no keyword)"
+plugin = "external"
+scenario = "request-response"
+params = { requests = 1, response_bytes = 300000 }
+client = { implementation = "conform", initial_max_data = 65536, credit_delay_ms = 100 }
+server = { implementation = "conform" }
+network = { rtt_ms = 10 }
+matrix = { "server.blocked_frames_early" = [false, true] }
+timeout = 60
+  [[case.expect]]
+  check = "blocked_frames_not_early"
+  level = "expectation"
+  by = "server"
+)toml");
+  BOOST_TEST_REQUIRE(r.exit_code == 1, r.err);
+  struct Judged {
+    std::string check, by, verdict;
+  };
+  const std::map<std::string, Judged> kCases = {
+      {"slow-server-flight[client.pto_backoff=true]", {"pto_backoff", "client", "PASS"}},
+      {"slow-server-flight[client.pto_backoff=false]", {"pto_backoff", "client", "FAIL"}},
+      {"stale-acks[server.pto_reset_on_any_ack=false]", {"pto_backoff", "server", "PASS"}},
+      {"stale-acks[server.pto_reset_on_any_ack=true]", {"pto_backoff", "server", "FAIL"}},
+      {"held-by-a-late-client[server.blocked_frames_early=false]", {"blocked_frames_not_early", "server", "PASS"}},
+      {"held-by-a-late-client[server.blocked_frames_early=true]", {"blocked_frames_not_early", "server", "FAIL"}}};
+  for (const auto& [id, judged] : kCases) {
+    const json& c = case_named(report, id);
+    BOOST_TEST(checks_of(c).at(judged.check) == judged.verdict, id << ": " << summary_of(c, judged.check));
+    const auto found = tshark_finds(judged.check, judged.by, c.at("runs")[0].at("artifact_dir"));
+    BOOST_TEST_REQUIRE(found.has_value(), id << ": tshark's oracle compared nothing");
+    BOOST_TEST(*found == (judged.verdict == "PASS"), id << ": tshark finds " << (*found ? "PASS" : "FAIL"));
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
