@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -14,18 +15,52 @@ namespace external {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+constexpr const char* kPrefix = "conform-external-";
+
+// Removes the folders under `tmp` of conforms that died without removing
+// them: this user's, whose `.alive` nobody holds locked. A folder without
+// `.alive` (being made, or made by an older conform) is left alone.
+void remove_abandoned(const std::string& tmp) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(tmp, ec)) {
+    const std::string name = entry.path().filename().string();
+    struct stat st {};
+    if (name.rfind(kPrefix, 0) != 0 || lstat(entry.path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
+        st.st_uid != getuid())
+      continue;
+    const int fd = open((entry.path() / ".alive").c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) continue;
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0) fs::remove_all(entry.path(), ec);
+    close(fd);
+  }
+}
+
+}  // namespace
+
 RunCache::RunCache() : owner_(getpid()), made_at_(std::chrono::steady_clock::now()) {
   const char* tmp = std::getenv("TMPDIR");
-  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/conform-external-XXXXXX";
-  if (mkdtemp(pattern.data()))
-    root_ = pattern;
-  else
+  const std::string dir = tmp && *tmp ? tmp : "/tmp";
+  remove_abandoned(dir);
+  std::string pattern = dir + "/" + kPrefix + "XXXXXX";
+  if (!mkdtemp(pattern.data())) {
     problem_ = "cannot make a private folder " + pattern + " for what the runs share (set TMPDIR)";
+    return;
+  }
+  root_ = pattern;
+  // Locked before it takes its name, so that no other conform finds it
+  // unlocked.
+  const std::string draft = root_ + "/.alive-draft";
+  alive_ = open(draft.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+  if (alive_ >= 0 && flock(alive_, LOCK_SH) == 0) rename(draft.c_str(), (root_ + "/.alive").c_str());
 }
 
 RunCache::~RunCache() {
   std::error_code ec;
-  if (!root_.empty() && getpid() == owner_) fs::remove_all(root_, ec);
+  if (root_.empty() || getpid() != owner_) return;
+  fs::remove_all(root_, ec);
+  if (alive_ >= 0) close(alive_);
 }
 
 std::string RunCache::entry(const std::string& name, const std::function<std::string(const std::string&)>& make,

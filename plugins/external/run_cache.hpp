@@ -3,7 +3,11 @@
 // profiles (Firefox spends a second making a new one). Each run is a
 // process forked from the one that loaded the plugin and ends with _exit,
 // so what one run made is kept on disk, in a private folder made before the
-// first fork and removed by the process that made it.
+// first fork and removed by the process that made it. A conform that dies
+// without unloading the plugin (SIGKILL, a second Ctrl-C) cannot remove
+// it: while its maker lives, the folder's `.alive` file is locked (shared,
+// inherited by the forked runs), and the next conform removes the folders
+// whose lock nobody holds.
 #pragma once
 
 #include <sys/types.h>
@@ -16,7 +20,8 @@ namespace external {
 
 class RunCache {
  public:
-  /// Makes the private folder under $TMPDIR (or /tmp); problem() if it cannot.
+  /// Removes the folders of conforms gone, then makes the private folder
+  /// under $TMPDIR (or /tmp); problem() if it cannot.
   RunCache();
   RunCache(const RunCache&) = delete;
   RunCache& operator=(const RunCache&) = delete;
@@ -38,6 +43,7 @@ class RunCache {
  private:
   std::string root_, problem_;
   pid_t owner_ = 0;
+  int alive_ = -1;  // `.alive`, locked shared while this conform (or a run it forked) lives
   std::chrono::steady_clock::time_point made_at_;
 };
 

@@ -14,10 +14,14 @@
 #include <nlohmann/json.hpp>
 
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 #include <fstream>
@@ -1108,6 +1112,43 @@ matrix = { "server.implementation" = ["ngtcp2", "quic-go"] }
     BOOST_TEST(sent_finished >= 2, server);
     BOOST_TEST(lines(tshark(run, "server.pcap", finished, "frame.number")) == sent_finished - 1, server);
   }
+}
+
+
+// The folder the runs share (plugins/external/run_cache.hpp) outlives a
+// conform killed before it unloads its plugins; the next conform removes
+// it, and only it: not one whose `.alive` a living conform holds locked,
+// not one without `.alive` (being made, or an older conform's), and its
+// own goes when it ends.
+BOOST_AUTO_TEST_CASE(the_next_conform_removes_the_cache_folder_a_killed_one_left) {
+  const std::string dir = scratch_dir("cache-folders");
+  const std::string tmp = dir + "/tmp";
+  fs::remove_all(tmp);
+  write_file(tmp + "/conform-external-killed/.alive", "");
+  write_file(tmp + "/conform-external-killed/certificate-1200-day0/cert.pem", "made");
+  write_file(tmp + "/conform-external-living/.alive", "");
+  write_file(tmp + "/conform-external-older/cert.pem", "made");
+  const int living = open((tmp + "/conform-external-living/.alive").c_str(), O_RDONLY | O_CLOEXEC);
+  BOOST_TEST_REQUIRE(flock(living, LOCK_SH) == 0);
+  const std::string suite = write_file(dir + "/s.toml", std::string("[[case]]\nid = \"cache/one\"") + kCaseHead +
+      R"toml(params = { requests = 1, time_limit_ms = 5000 }
+client = { implementation = "conform" }
+server = { implementation = "conform" }
+
+  [[case.expect]]
+  check = "no_connection_error"
+)toml");
+  auto r = run_conform({"run", suite, "--out", dir + "/out"}, ".", {kPluginPath, "TMPDIR=" + tmp});
+  close(living);
+  BOOST_TEST(r.exit_code == 0, r.out + r.err);
+  std::set<std::string> left;
+  for (const auto& entry : fs::directory_iterator(tmp)) left.insert(entry.path().filename().string());
+  BOOST_TEST((left == std::set<std::string>{"conform-external-living", "conform-external-older"}),
+             "left in TMPDIR: " << [&] {
+               std::string names;
+               for (const auto& n : left) names += n + " ";
+               return names;
+             }());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
