@@ -123,6 +123,42 @@ BOOST_AUTO_TEST_CASE(every_ngtcp2_capture_is_judged_from_its_handshake) {
   }
 }
 
+// Chromium moved to a new port when its path degraded (client.pcap and
+// client-2.pcap of one interop run; captures/migration holds the server's
+// capture) and uses empty connection IDs, so ngtcp2's answers to the new
+// port name no connection ID: only the addresses route them (RFC 9000
+// §5.2), and only once the client's packet from there has opened. Ground
+// truth from tshark, on a copy with the new port written back to the old
+// (tshark does not follow the move either): 167 datagrams from the client
+// and 158 from the server; the server's bidi limit went from 10
+// (initial_max_streams_bidi) to 111, and it raised it to 82 at frame 281,
+// on the new path, before the client opened streams up to 81 (client bidi
+// stream 324) at frame 284. Before the dissector followed the move,
+// max_streams_extended said the client opened a stream beyond the limit
+// there: FAIL.
+BOOST_AUTO_TEST_CASE(a_client_that_moves_to_a_new_port_is_followed_there) {
+  const std::string dir = scratch_dir("offline_port_migration");
+  const std::string counts = write_file(dir + "/counts.toml", count_cases("client", 167) + count_cases("server", 158));
+  auto r = run_conform({"check", kCaptures + "/migration/chromium-port-migration.pcap", "--keylog",
+                        kCaptures + "/migration/chromium-port-migration.keys", kSuites + "/capture", counts, "--filter",
+                        "count/*", "--filter", "capture/max-streams-extended", "--out", dir + "/out", "--json",
+                        dir + "/r.json"},
+                       ".", kEnv);
+  BOOST_TEST(contains(r.out, "offline check of 1 capture (1 connection)"), r.out);
+  const json report = json::parse(read_file(dir + "/r.json"));
+  const std::string at = " @ chromium-port-migration.pcap#1";
+  BOOST_TEST(verdicts(report) == (std::map<std::string, std::string>{{"capture/max-streams-extended" + at, "PASS"},
+                                                                     {"count/client" + at, "PASS"},
+                                                                     {"count/client-one-less" + at, "FAIL"},
+                                                                     {"count/server" + at, "PASS"},
+                                                                     {"count/server-one-less" + at, "FAIL"}}),
+             r.out);
+  bool raised = false;
+  for (const auto& check : case_named(report, "capture/max-streams-extended" + at).at("runs")[0].at("checks"))
+    raised = raised || contains(check.at("summary").get<std::string>(), "the server bidi limit went 10 → 111");
+  BOOST_TEST(raised, r.out);
+}
+
 BOOST_AUTO_TEST_CASE(two_connections_are_judged_one_by_one_with_evidence_in_the_original_frames) {
   // handshake.pcap (frames 1-11, client port 55435) then retry.pcap (frames
   // 12-23, client port 38843), concatenated with `mergecap -a`.

@@ -153,6 +153,7 @@ void Dissector::add(const CapturedDatagram& d) {
   std::vector<Packet> packets;
   std::size_t padding_after = 0;
   const std::size_t segment = s_->decode_datagram(*route, payload, packets, padding_after, true);
+  s_->follow_addresses(*route, d, packets);
   if (!segment) return push(payload, std::move(packets), padding_after);
   const unsigned count = static_cast<unsigned>((payload.size() + segment - 1) / segment);
   for (unsigned i = 0; i < count; ++i) {
@@ -250,6 +251,19 @@ std::size_t Dissector::State::find_gso_segment(const Route& r, std::span<const s
     if (first.decrypted()) return s;
   }
   return 0;
+}
+
+// An endpoint that moved to new addresses (RFC 9000 §9: a migration, a
+// NAT rebinding; Chromium moves to a new port when its path degrades) is
+// followed there once a packet from them opens: its peer's answers may
+// carry an empty connection ID (§5.2), which only the addresses route.
+void Dissector::State::follow_addresses(const Route& r, const CapturedDatagram& d, const std::vector<Packet>& packets) {
+  if (std::none_of(packets.begin(), packets.end(), [](const Packet& p) { return p.decrypted(); })) return;
+  if (auto known = table.by_addresses(d.from, d.to); known && known->connection == r.connection) return;
+  if (r.sender == Side::client)
+    table.add_addresses(r.connection, d.from, d.to);
+  else
+    table.add_addresses(r.connection, d.to, d.from);
 }
 
 std::optional<Route> Dissector::State::route(const CapturedDatagram& d) {

@@ -89,6 +89,7 @@ struct Dissector::State {
 
   void end_silent();
 
+  void follow_addresses(const Route& r, const CapturedDatagram& d, const std::vector<Packet>& packets);
   std::optional<Route> route(const CapturedDatagram& d);
   std::size_t decode_datagram(const Route& r, std::span<const std::uint8_t> payload, std::vector<Packet>& out,
                               std::size_t& padding_after, bool may_split);
