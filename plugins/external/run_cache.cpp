@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -20,8 +21,9 @@ namespace {
 constexpr const char* kPrefix = "conform-external-";
 
 // Removes the folders under `tmp` of conforms that died without removing
-// them: this user's, whose `.alive` nobody holds locked. A folder without
-// `.alive` (being made, or made by an older conform) is left alone.
+// them: this user's, whose `.alive` nobody holds locked, and those a conform
+// died in the midst of making (`.alive-draft` alone, an hour old). A folder
+// without either (made by an older conform) is left alone.
 void remove_abandoned(const std::string& tmp) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(tmp, ec)) {
@@ -31,7 +33,12 @@ void remove_abandoned(const std::string& tmp) {
         st.st_uid != getuid())
       continue;
     const int fd = open((entry.path() / ".alive").c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0) continue;
+    if (fd < 0) {
+      struct stat draft {};
+      if (lstat((entry.path() / ".alive-draft").c_str(), &draft) == 0 && time(nullptr) - draft.st_mtime > 3600)
+        fs::remove_all(entry.path(), ec);
+      continue;
+    }
     if (flock(fd, LOCK_EX | LOCK_NB) == 0) fs::remove_all(entry.path(), ec);
     close(fd);
   }

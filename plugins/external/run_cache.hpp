@@ -7,7 +7,9 @@
 // without unloading the plugin (SIGKILL, a second Ctrl-C) cannot remove
 // it: while its maker lives, the folder's `.alive` file is locked (shared,
 // inherited by the forked runs), and the next conform removes the folders
-// whose lock nobody holds.
+// whose lock nobody holds. flock must be shared by whoever shares $TMPDIR:
+// a TMPDIR on a network file system where locks are only local to a host
+// would let a conform on another host remove a living folder.
 #pragma once
 
 #include <sys/types.h>

@@ -255,11 +255,18 @@ std::size_t Dissector::State::find_gso_segment(const Route& r, std::span<const s
 
 // An endpoint that moved to new addresses (RFC 9000 §9: a migration, a
 // NAT rebinding; Chromium moves to a new port when its path degrades) is
-// followed there once a packet from them opens: its peer's answers may
-// carry an empty connection ID (§5.2), which only the addresses route.
+// followed there once a Handshake or 1-RTT packet from them opens (anyone
+// on the path can make an Initial packet that opens, and §9 allows no
+// migration before the handshake is confirmed): its peer's answers may
+// carry an empty connection ID (§5.2), which only the addresses route. An
+// address pair another connection holds stays that one's: a late packet of
+// an earlier connection does not take it back from a later one.
 void Dissector::State::follow_addresses(const Route& r, const CapturedDatagram& d, const std::vector<Packet>& packets) {
-  if (std::none_of(packets.begin(), packets.end(), [](const Packet& p) { return p.decrypted(); })) return;
-  if (auto known = table.by_addresses(d.from, d.to); known && known->connection == r.connection) return;
+  if (std::none_of(packets.begin(), packets.end(), [](const Packet& p) {
+        return p.decrypted() && (p.type == PacketType::handshake || p.type == PacketType::one_rtt);
+      }))
+    return;
+  if (table.by_addresses(d.from, d.to)) return;
   if (r.sender == Side::client)
     table.add_addresses(r.connection, d.from, d.to);
   else
