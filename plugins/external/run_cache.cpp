@@ -6,7 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -32,14 +34,18 @@ void remove_abandoned(const std::string& tmp) {
     if (name.rfind(kPrefix, 0) != 0 || lstat(entry.path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
         st.st_uid != getuid())
       continue;
-    const int fd = open((entry.path() / ".alive").c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    // Not blocking: a FIFO named .alive must not hold conform up.
+    const int fd = open((entry.path() / ".alive").c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0) {
       struct stat draft {};
-      if (lstat((entry.path() / ".alive-draft").c_str(), &draft) == 0 && time(nullptr) - draft.st_mtime > 3600)
+      if (lstat((entry.path() / ".alive-draft").c_str(), &draft) == 0 && S_ISREG(draft.st_mode) &&
+          time(nullptr) - draft.st_mtime > 3600)
         fs::remove_all(entry.path(), ec);
       continue;
     }
-    if (flock(fd, LOCK_EX | LOCK_NB) == 0) fs::remove_all(entry.path(), ec);
+    struct stat alive {};
+    if (fstat(fd, &alive) == 0 && S_ISREG(alive.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0)
+      fs::remove_all(entry.path(), ec);
     close(fd);
   }
 }
@@ -52,7 +58,7 @@ RunCache::RunCache() : owner_(getpid()), made_at_(std::chrono::steady_clock::now
   remove_abandoned(dir);
   std::string pattern = dir + "/" + kPrefix + "XXXXXX";
   if (!mkdtemp(pattern.data())) {
-    problem_ = "cannot make a private folder " + pattern + " for what the runs share (set TMPDIR)";
+    problem_ = "cannot make a private folder in " + dir + " (TMPDIR) for what the runs share: " + std::strerror(errno);
     return;
   }
   root_ = pattern;

@@ -1118,8 +1118,9 @@ matrix = { "server.implementation" = ["ngtcp2", "quic-go"] }
 // The folder the runs share (plugins/external/run_cache.hpp) outlives a
 // conform killed before it unloads its plugins; the next conform removes
 // it, and only it: not one whose `.alive` a living conform holds locked,
-// not one without `.alive` (being made, or an older conform's), and its
-// own goes when it ends.
+// not one without `.alive` (being made, or an older conform's) or whose
+// `.alive` is no regular file (a FIFO must not hold it up), and its own
+// goes when it ends.
 BOOST_AUTO_TEST_CASE(the_next_conform_removes_the_cache_folder_a_killed_one_left) {
   const std::string dir = scratch_dir("cache-folders");
   const std::string tmp = dir + "/tmp";
@@ -1128,6 +1129,10 @@ BOOST_AUTO_TEST_CASE(the_next_conform_removes_the_cache_folder_a_killed_one_left
   write_file(tmp + "/conform-external-killed/certificate-1200-day0/cert.pem", "made");
   write_file(tmp + "/conform-external-living/.alive", "");
   write_file(tmp + "/conform-external-older/cert.pem", "made");
+  // Not a lock file: a FIFO (opening it would wait for a writer) and a folder.
+  fs::create_directories(tmp + "/conform-external-fifo");
+  BOOST_TEST_REQUIRE(mkfifo((tmp + "/conform-external-fifo/.alive").c_str(), 0600) == 0);
+  fs::create_directories(tmp + "/conform-external-folder/.alive");
   const int living = open((tmp + "/conform-external-living/.alive").c_str(), O_RDONLY | O_CLOEXEC);
   BOOST_TEST_REQUIRE(flock(living, LOCK_SH) == 0);
   const std::string suite = write_file(dir + "/s.toml", std::string("[[case]]\nid = \"cache/one\"") + kCaseHead +
@@ -1143,7 +1148,8 @@ server = { implementation = "conform" }
   BOOST_TEST(r.exit_code == 0, r.out + r.err);
   std::set<std::string> left;
   for (const auto& entry : fs::directory_iterator(tmp)) left.insert(entry.path().filename().string());
-  BOOST_TEST((left == std::set<std::string>{"conform-external-living", "conform-external-older"}),
+  BOOST_TEST((left == std::set<std::string>{"conform-external-fifo", "conform-external-folder", "conform-external-living",
+                                            "conform-external-older"}),
              "left in TMPDIR: " << [&] {
                std::string names;
                for (const auto& n : left) names += n + " ";
