@@ -262,6 +262,11 @@ std::size_t Dissector::State::find_gso_segment(const Route& r, std::span<const s
 // address pair another connection holds stays that one's: a late packet of
 // an earlier connection does not take it back from a later one.
 void Dissector::State::follow_addresses(const Route& r, const CapturedDatagram& d, const std::vector<Packet>& packets) {
+  // Nearly every datagram travels between the addresses of the client's
+  // first Initial, which the table routes already: no lookup for those.
+  const Connection& c = connection(r.connection);
+  if (r.sender == Side::client ? d.from == c.client && d.to == c.server : d.from == c.server && d.to == c.client)
+    return;
   if (std::none_of(packets.begin(), packets.end(), [](const Packet& p) {
         return p.decrypted() && (p.type == PacketType::handshake || p.type == PacketType::one_rtt);
       }))
