@@ -3,7 +3,7 @@
 # through the loopback relay) as a user runs it, `conform run
 # suites/interop`: prints the closing lines, the jobs, the wall time against
 # the 180 s target (issues 17 and 40), and the slowest runs. conform's
-# default is two jobs per CPU for such runs, which mostly wait on the
+# default is three jobs per CPU for such runs, which mostly wait on the
 # programs; JOBS=N runs N at once instead.
 # Usage: [JOBS=N] bench/interop_suite.sh [BUILD_DIR]   (default: build, conform's default jobs)
 set -eu
@@ -18,7 +18,9 @@ start=$(date +%s.%N)
 end=$(date +%s.%N)
 grep -E "^[0-9]+ passed" "$out/console.txt" | tail -1
 wall=$(echo "$end - $start" | bc)
-echo "suites/interop with -j ${jobs:-$((2 * $(nproc))) (the default: two per CPU)}: $wall s wall (target: 180 s)"
+used=$(sed -n '1s/.* \([0-9]*\) jobs .*/\1/p' "$out/console.txt")
+whose="conform's default"; [ -n "$jobs" ] && whose="JOBS"
+echo "suites/interop with -j $used ($whose): $wall s wall (target: 180 s)"
 python3 - "$out/report.json" <<'PY'
 import json, sys
 cases = json.load(open(sys.argv[1]))["cases"]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the whole of suites/interop as docs/interop.md says (conform's
-# default jobs: two per CPU, written out in the recorded command) and
+# default jobs: three per CPU, written out in the recorded command) and
 # keeps what the docs' stacks × behaviours matrix is generated from:
 # docs/interop-last-run.json, the run's JSON report cut to its
 # `conform_version`, `totals` and `interop.behaviours` (the whole report,
@@ -12,7 +12,7 @@
 #
 # --from keeps the matrix of a run already made instead: its `recorded`
 # when it has one (a file this script wrote), else its command is COMMAND
-# (default: "conform run suites/interop -j N", N two per CPU here), its day the report file's,
+# (default: "conform run suites/interop -j N", N three per CPU here), its day the report file's,
 # and its wall time unknown. The new file replaces the old only once
 # `conform report --markdown` has read it; a failure leaves the docs as
 # they were and exits 2.
@@ -31,7 +31,7 @@ build=$(cd "${1:-$root/build}" && pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-jobs=$((2 * $(nproc)))
+jobs=$((3 * $(nproc)))
 command="conform run suites/interop -j $jobs"
 wall=
 if [[ -z "$from" ]]; then

@@ -289,11 +289,11 @@ BOOST_AUTO_TEST_CASE(a_profile_template_is_made_once_and_each_run_starts_from_a_
                              "name it in leave_out"),
              piped);
 
-  // Runs of real programs mostly wait on them: two jobs per CPU unless -j says.
+  // Runs of real programs mostly wait on them: three jobs per CPU unless -j says.
   r = run_conform({"run", suite, "--out", dir + "/out", "--filter", "cold/*"}, ".",
                   {kPluginPath, "CONFORM_EXTERNAL_PROFILES=" + profiles, kPeersOptional});
   const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
-  BOOST_TEST(contains(r.out, " · 1 case · " + std::to_string(2 * cpus) + " jobs · seed 1"), r.out);
+  BOOST_TEST(contains(r.out, " · 1 case · " + std::to_string(3 * cpus) + " jobs · seed 1"), r.out);
 
   write_file(profiles + "/cold.toml", "[profile]\nname = \"cold\"\n[client]\nprogram = \"/bin/sh\"\n"
              "[client.profile_template]\nleave_out = [\"../up\", 7, \"a\\u0000b\"]\n"

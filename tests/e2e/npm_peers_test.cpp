@@ -235,15 +235,17 @@ struct CryptoSpace {
   std::set<long long> acked;
   bool discarded = false;
   // Whether some CRYPTO byte went out in no packet acknowledged so far.
-  bool unacknowledged() const {
-    if (discarded) return false;
-    std::vector<Range> delivered;
+  bool unacknowledged() const { return !discarded && !unacknowledged_bytes().empty(); }
+  // The CRYPTO bytes sent in no packet acknowledged so far.
+  std::vector<Range> unacknowledged_bytes() const {
+    std::vector<Range> delivered, out;
     for (const auto& [pn, ranges] : sent)
       if (acked.contains(pn)) delivered.insert(delivered.end(), ranges.begin(), ranges.end());
     for (const auto& [pn, ranges] : sent)
       for (const auto& r : ranges)
-        if (!acked.contains(pn) && !uncovered(r, delivered).empty()) return true;
-    return false;
+        if (!acked.contains(pn))
+          for (const auto& left : uncovered(r, delivered)) out.push_back(left);
+    return out;
   }
   // Whether [offset, end) holds a byte sent before.
   bool resends(Range r) const { return uncovered(r, all_sent()) != std::vector<Range>{r}; }
@@ -350,6 +352,65 @@ bool client_probes_carry_crypto(const std::string& run_dir) {
       if (eliciting && !crypto && spaces[type].unacknowledged()) return false;
       note_crypto_sent(packet, spaces[type]);
     }
+  return true;
+}
+
+// probe_advances_crypto of `by`, from tshark's packets one by one in `by`'s
+// own captures (what it sent and the peer's ACKs that reached it, in its
+// order): space by space, a datagram that re-sends CRYPTO bytes (some sent
+// before), carries no byte never sent before, and carries only bytes the
+// previous re-sending datagram of its space carried, must not leave out
+// other bytes of the space that went out before and were still
+// unacknowledged (RFC 9002 §6.2.4: a probe carries data that may be lost;
+// one that repeats the previous probe while later bytes wait costs a round
+// of probes each). nullopt when `by` never re-sent CRYPTO, or the captures
+// hold more than one connection.
+std::optional<bool> probes_advance(const std::string& run_dir, const std::string& by) {
+  std::map<std::string, CryptoSpace> spaces;        // "0": Initial, "2": Handshake
+  std::map<std::string, std::vector<Range>> previous;  // the last re-sending datagram's CRYPTO, by space
+  std::set<std::string> connections;
+  bool resent_any = false;
+  for (const auto& d : decoded_datagrams(run_dir, by)) {
+    std::map<std::string, std::vector<Range>> carried;
+    for (const auto& packet : d.packets) {
+      // tshark numbers the connections; a packet it cannot read has none.
+      const std::string number =
+          packet.value("QUIC Connection information", json::object()).value("quic.connection.number", "");
+      if (!number.empty()) connections.insert(number);
+      const std::string type = packet.value("quic.long.packet_type", "");
+      if ((type != "0" && type != "2") || !packet.contains("quic.packet_number")) continue;
+      if (d.source != kAddress.at(by)) {
+        note_acks(packet, spaces[type].acked);
+        continue;
+      }
+      for (const auto& frame : listed(packet.value("quic.frame", json())))
+        if (frame.value("quic.frame_type", "") == "6") carried[type].push_back(crypto_range(frame));
+    }
+    if (d.source != kAddress.at(by)) continue;
+    for (const auto& [type, ranges] : carried) {
+      CryptoSpace& space = spaces[type];
+      const bool resends = std::any_of(ranges.begin(), ranges.end(), [&](Range r) { return space.resends(r); });
+      const bool fresh = std::any_of(ranges.begin(), ranges.end(), [&](Range r) { return space.new_bytes(r); });
+      if (!resends) continue;
+      resent_any = true;
+      const auto before = previous.find(type);
+      const bool repeats = before != previous.end() && !fresh &&
+                           std::all_of(ranges.begin(), ranges.end(),
+                                       [&](Range r) { return uncovered(r, before->second).empty(); });
+      if (repeats) {
+        std::vector<Range> waiting = ranges;
+        waiting.insert(waiting.end(), before->second.begin(), before->second.end());
+        for (const auto& r : space.unacknowledged_bytes())
+          if (!uncovered(r, waiting).empty()) return false;
+      }
+      previous[type] = ranges;
+    }
+    for (const auto& packet : d.packets) {
+      const std::string type = packet.value("quic.long.packet_type", "");
+      if ((type == "0" || type == "2") && packet.contains("quic.packet_number")) note_crypto_sent(packet, spaces[type]);
+    }
+  }
+  if (connections.size() > 1 || !resent_any) return std::nullopt;
   return true;
 }
 
@@ -666,7 +727,8 @@ const std::vector<Datagram>& side_datagrams(const std::string& run_dir, const st
 // transport CONNECTION_CLOSE (0x1c) with a code other than NO_ERROR
 // (§20.1); for the server's probes, that they coalesce both spaces
 // (server_probes_coalesce) and for the client's, that they carry CRYPTO
-// (client_probes_carry_crypto); for early packets, that the client
+// (client_probes_carry_crypto), and that each re-sending advances
+// (probes_advance); for early packets, that the client
 // acknowledged them (client_buffers_early_packets); for the PTO, that each
 // period is about twice the one before (probes_back_off); for blocked
 // frames, that each carries a limit used up (blocked_frames_at_limit).
@@ -687,6 +749,7 @@ std::optional<bool> tshark_finds(const std::string& behaviour, const std::string
   if (behaviour == "server_initial_padded") return server_initials_padded(run_dir);
   if (behaviour == "probe_coalesces_spaces" && role == "server") return server_probes_coalesce(run_dir);
   if (behaviour == "probes_carry_crypto" && role == "client") return client_probes_carry_crypto(run_dir);
+  if (behaviour == "probe_advances_crypto") return probes_advance(run_dir, role);
   if (behaviour == "client_buffers_early_packets") return client_buffers_early_packets(run_dir);
   if (behaviour == "pto_backoff") return probes_back_off(run_dir, role);
   if (behaviour == "blocked_frames_not_early") return blocked_frames_at_limit(run_dir, role);
@@ -1183,14 +1246,18 @@ BOOST_AUTO_TEST_CASE(three_runs_give_one_matrix_and_tshark_agrees_with_its_cells
   // 5 and 3 in the 21 saved runs the oracles were tried on (2026-12-06).
   BOOST_TEST(compared_in["pto_backoff"] >= 4u);
   BOOST_TEST(compared_in["blocked_frames_not_early"] >= 2u);
+  // 7 (every server of interop/server-probes-advance*) in a Python copy of the oracle on a run of 2026-12-06.
+  BOOST_TEST(compared_in["probe_advances_crypto"] >= 5u);
 }
 
 
-// The tshark oracles of pto_backoff and blocked_frames_not_early can fail:
-// conform on both sides, the sender judged with and without the fault its
-// knob makes (a constant PTO period; a backoff reset by an ACK that newly
-// acknowledges nothing; DATA_BLOCKED as soon as data waits), in the
-// interop cases that judge them (suites/interop/scripted_peer.toml). Each
+// The tshark oracles of pto_backoff, blocked_frames_not_early and
+// probe_advances_crypto can fail: conform on both sides, the sender judged
+// with and without the fault its knob makes (a constant PTO period; a
+// backoff reset by an ACK that newly acknowledges nothing; DATA_BLOCKED as
+// soon as data waits; probes that restart the CRYPTO stream at offset 0),
+// in the interop cases that judge them (suites/interop/scripted_peer.toml,
+// first_flight.toml). Each
 // run's verdict is the one the knob calls for, and tshark finds the same.
 BOOST_AUTO_TEST_CASE(the_tshark_oracles_fail_the_faults_conform_fails, *needs_peers({"tshark", "editcap"})) {
   const auto [r, report] = run_suite("oracle-faults", R"toml(
@@ -1244,6 +1311,23 @@ timeout = 60
   check = "blocked_frames_not_early"
   level = "expectation"
   by = "server"
+
+[[case]]
+id = "lost-server-flight"
+rfc = "9002§6.2.4"
+requirement = "a probe is expected to carry the bytes the previous one left out (§6.2.4, no keyword)"
+plugin = "external"
+scenario = "request-response"
+params = { requests = 1, response_bytes = 100, time_limit_ms = 10000 }
+client = { implementation = "conform" }
+server = { implementation = "conform", certificate_padding_bytes = 4000 }
+network = { rtt_ms = 4, drop = ["server:initial:1", "server:handshake:1", "server:handshake:2", "server:handshake:3"] }
+matrix = { "server.probe_restart_crypto_at_zero" = [false, true] }
+timeout = 60
+  [[case.expect]]
+  check = "probe_advances_crypto"
+  level = "expectation"
+  by = "server"
 )toml");
   BOOST_TEST_REQUIRE(r.exit_code == 1, r.err);
   struct Judged {
@@ -1255,7 +1339,9 @@ timeout = 60
       {"stale-acks[server.pto_reset_on_any_ack=false]", {"pto_backoff", "server", "PASS"}},
       {"stale-acks[server.pto_reset_on_any_ack=true]", {"pto_backoff", "server", "FAIL"}},
       {"held-by-a-late-client[server.blocked_frames_early=false]", {"blocked_frames_not_early", "server", "PASS"}},
-      {"held-by-a-late-client[server.blocked_frames_early=true]", {"blocked_frames_not_early", "server", "FAIL"}}};
+      {"held-by-a-late-client[server.blocked_frames_early=true]", {"blocked_frames_not_early", "server", "FAIL"}},
+      {"lost-server-flight[server.probe_restart_crypto_at_zero=false]", {"probe_advances_crypto", "server", "PASS"}},
+      {"lost-server-flight[server.probe_restart_crypto_at_zero=true]", {"probe_advances_crypto", "server", "FAIL"}}};
   for (const auto& [id, judged] : kCases) {
     const json& c = case_named(report, id);
     const auto checks = checks_of(c);

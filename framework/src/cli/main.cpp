@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
   add_select_options(*run_cmd, run.select);
   run_cmd->add_option("--out", run.out_dir, "folder for each case's captures, key log and verdict.json")
       ->capture_default_str()->check(conform::names_a_path())->type_name("DIR");
-  run_cmd->add_option("-j,--jobs", run.jobs, "cases run in parallel (default: one per CPU; two per CPU when every case runs real "
+  run_cmd->add_option("-j,--jobs", run.jobs, "cases run in parallel (default: one per CPU; three per CPU when every case runs real "
                       "programs on the wall clock)")
       ->check(conform::whole_number(1, 256))->type_name("N");
   run_cmd->add_option("--seed", run.seed, "run every case with exactly this seed (replays a failure)")
