@@ -174,6 +174,41 @@ BOOST_AUTO_TEST_CASE(credit_delay_holds_each_raise_for_its_delay) {
              boost::test_tools::per_element());
 }
 
+// zero_initial_stream_limits, the script that starts its peer held at 0:
+// the transport parameters allow no stream, so the client's first open of
+// either direction is refused and it says STREAMS_BLOCKED 0; the first
+// MAX_STREAMS opens the knobs' windows (2 bidi, 3 uni) once credit_delay_ms
+// (100) has passed since the server's handshake completed (at 1.5 round
+// trips of 10 ms: 15 ms), not before; then the client opens.
+BOOST_AUTO_TEST_CASE(zero_initial_stream_limits_hold_the_peer_at_0_until_the_delay) {
+  Config s = Pair::server_config();
+  s.initial_max_streams_bidi = 2;
+  s.initial_max_streams_uni = 3;
+  s.zero_initial_stream_limits = true;
+  s.credit_delay_ms = 100;
+  Pair p(Pair::client_config(), s);
+  const Instant start = p.now;
+  p.drive();
+  for (Dir d : {Dir::bidi, Dir::uni}) BOOST_TEST((p.client->open_stream(d).error() == StreamError::blocked));
+  p.drive();
+  BOOST_TEST(p.sent_values(false, frame_type::streams_blocked_bidi) == (std::vector<uint64_t>{0}),
+             boost::test_tools::per_element());
+  BOOST_TEST(p.sent_values(false, frame_type::streams_blocked_uni) == (std::vector<uint64_t>{0}),
+             boost::test_tools::per_element());
+  while (p.sent_values(true, frame_type::max_streams_bidi).empty() && p.now - start < Duration::millis(500))
+    p.advance(Duration::millis(1));
+  const int64_t raised_ms = (p.now - start).as_millis();
+  BOOST_TEST(raised_ms >= 115);
+  BOOST_TEST(raised_ms <= 120);
+  BOOST_TEST(p.sent_values(true, frame_type::max_streams_bidi) == (std::vector<uint64_t>{2}),
+             boost::test_tools::per_element());
+  BOOST_TEST(p.sent_values(true, frame_type::max_streams_uni) == (std::vector<uint64_t>{3}),
+             boost::test_tools::per_element());
+  p.drive();
+  BOOST_TEST(p.client->open_stream(Dir::bidi).ok());
+  BOOST_TEST(p.client->open_stream(Dir::uni).ok());
+}
+
 // reject_peer_streams, the script that refuses every stream the peer
 // opens (openssl#32557's server): each of the client's two requests gets
 // STOP_SENDING and RESET_STREAM with code 0x10b, the server's application

@@ -145,6 +145,11 @@ struct Config {
   /// the peer waits at its limit (and SHOULD say so, §4.1, §4.6) and then
   /// goes on. 0: sent at once.
   uint64_t credit_delay_ms = 0;
+  /// A script: the transport parameters say 0 streams of either
+  /// direction, and initial_max_streams_bidi / _uni are the windows the
+  /// first MAX_STREAMS opens (at once, or credit_delay_ms late), so the
+  /// peer starts held at 0 (§4.6, §18.2 allow it).
+  bool zero_initial_stream_limits = false;
   /// false: open streams beyond the peer's MAX_STREAMS, a violation that a
   /// correct peer answers with STREAM_LIMIT_ERROR (to test peers, §4.6).
   bool respect_peer_max_streams = true;

@@ -72,10 +72,12 @@ class LocalStreamLimit {
 class RemoteStreamLimit {
  public:
   /// `uncapped`: the max_streams_uncapped fault, no 2^60 ceiling on the
-  /// limit it computes.
+  /// limit it computes. `advertised`: the limit of our transport
+  /// parameters, `window` unless the zero_initial_stream_limits script
+  /// says 0 (the first MAX_STREAMS then opens the window).
   RemoteStreamLimit(uint64_t window = 0, MaxStreamsPolicy policy = MaxStreamsPolicy::half_window,
-                    bool uncapped = false)
-      : window_(window), max_(window), policy_(policy), uncapped_(uncapped) {}
+                    bool uncapped = false, std::optional<uint64_t> advertised = std::nullopt)
+      : window_(window), max_(advertised.value_or(window)), policy_(policy), uncapped_(uncapped) {}
 
   /// The peer used stream `index`. False when it is at or beyond the limit
   /// we advertised: STREAM_LIMIT_ERROR (§4.6).

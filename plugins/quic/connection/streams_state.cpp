@@ -26,10 +26,11 @@ void begin_reset(Stream& st, uint64_t error_code) {
 
 StreamsState::StreamsState(const Config& config, std::deque<Event>& events)
     : config_(config), events_(events), conn_recv_(config.initial_max_data, config.max_data_cap) {
-  remote_limits_[index(Dir::bidi)] = RemoteStreamLimit(config.initial_max_streams_bidi, config.max_streams_policy,
-                                                      config.max_streams_uncapped);
-  remote_limits_[index(Dir::uni)] = RemoteStreamLimit(config.initial_max_streams_uni, config.max_streams_policy,
-                                                     config.max_streams_uncapped);
+  for (Dir d : {Dir::bidi, Dir::uni}) {
+    const uint64_t window = d == Dir::bidi ? config.initial_max_streams_bidi : config.initial_max_streams_uni;
+    remote_limits_[index(d)] = RemoteStreamLimit(window, config.max_streams_policy, config.max_streams_uncapped,
+                                                 config.zero_initial_stream_limits ? 0 : window);
+  }
 }
 
 void StreamsState::on_peer_params(const TransportParameters& peer) {
