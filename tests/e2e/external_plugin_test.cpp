@@ -719,6 +719,49 @@ BOOST_AUTO_TEST_CASE(conform_scripted_by_the_quic_knobs_provokes_what_is_judged,
   BOOST_TEST(contains(ngtcp2.at("headline"), "never raised; no STREAMS_BLOCKED 10 sent"), ngtcp2.at("headline"));
 }
 
+// Held at 0 (suites/interop/scripted_peer.toml, zero_initial_stream_limits):
+// conform's server allows no stream of the case's direction until 300 ms
+// after the handshake. tshark on the client's capture: quic-go's HTTP/3
+// client says STREAMS_BLOCKED 0 (0x16) before the server's first
+// MAX_STREAMS (10, no earlier than 300 ms into the capture); ngtcp2's and
+// quinn 0.9's (uni, 0x17) say nothing. Every stream is delivered.
+const std::vector<std::string> kHeldAtZeroNeeds = {"gtlsclient", "tshark", build_program("conform-quic-go"),
+                                                   build_program("conform-quinn")};
+BOOST_AUTO_TEST_CASE(clients_held_at_a_limit_of_0_are_judged_as_tshark_shows, *needs_peers(kHeldAtZeroNeeds)) {
+  const std::string http3 = "interop/held-at-zero-by-a-late-server[client.implementation=",
+                    raw = "interop/held-at-zero-raw[client.implementation=quinn-0.9]";
+  const json report = run_expecting("scripted_peer.toml",
+                                    {{http3 + "quic-go]", "PASS"}, {http3 + "ngtcp2]", "FAIL"}, {raw, "FAIL"}});
+  struct Seen {
+    std::string id, blocked_type, max_streams_type;
+    bool says_blocked_0;
+  };
+  for (const Seen& seen : {Seen{http3 + "quic-go]", "0x16", "0x12", true}, Seen{http3 + "ngtcp2]", "0x16", "0x12", false},
+                           Seen{raw, "0x17", "0x13", false}}) {
+    const json& c = case_named(report, seen.id);
+    const auto checks = checks_of(c);
+    BOOST_TEST(checks.at("streams_blocked_sent") == seen.says_blocked_0, seen.id);
+    BOOST_TEST(checks.at("streams_delivered"), seen.id);
+    const std::string run_dir = c.at("runs")[0].at("artifact_dir");
+    std::istringstream raises(tshark_fields(run_dir, "client.pcap", "quic.frame_type == " + seen.max_streams_type,
+                                            {"frame.time_relative", "quic.ms.max_streams"}));
+    std::string first_raise;
+    std::getline(raises, first_raise);
+    BOOST_TEST_REQUIRE(!first_raise.empty(), seen.id << ": no MAX_STREAMS");
+    const double raised_at = std::stod(first_raise.substr(0, first_raise.find('\t')));
+    BOOST_TEST(raised_at >= 0.3, seen.id << ": " << first_raise);
+    std::istringstream blocked(tshark_fields(run_dir, "client.pcap",
+                                             "ip.src == 127.0.0.1 && quic.frame_type == " + seen.blocked_type,
+                                             {"frame.time_relative", "quic.sib.stream_limit"}));
+    bool blocked_at_0 = false;
+    for (std::string line; std::getline(blocked, line);) {
+      const auto tab = line.find('\t');
+      if (line.substr(tab + 1).starts_with("0") && std::stod(line.substr(0, tab)) < raised_at) blocked_at_0 = true;
+    }
+    BOOST_TEST(blocked_at_0 == seen.says_blocked_0, seen.id);
+  }
+}
+
 // The same over each capture of the client's connections (client.pcap,
 // client-2.pcap, ...: a browser may open several).
 std::string client_frames(const std::string& run_dir, const std::string& filter, const std::string& field) {

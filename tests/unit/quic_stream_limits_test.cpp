@@ -184,7 +184,7 @@ BOOST_AUTO_TEST_CASE(zero_initial_stream_limits_hold_the_peer_at_0_until_the_del
   Config s = Pair::server_config();
   s.initial_max_streams_bidi = 2;
   s.initial_max_streams_uni = 3;
-  s.zero_initial_stream_limits = true;
+  s.zero_initial_stream_limits = ZeroLimits::both;
   s.credit_delay_ms = 100;
   Pair p(Pair::client_config(), s);
   const Instant start = p.now;
@@ -207,6 +207,25 @@ BOOST_AUTO_TEST_CASE(zero_initial_stream_limits_hold_the_peer_at_0_until_the_del
   p.drive();
   BOOST_TEST(p.client->open_stream(Dir::bidi).ok());
   BOOST_TEST(p.client->open_stream(Dir::uni).ok());
+}
+
+// With `bidi` alone (what an HTTP/3 peer can take: RFC 9114 §6.2 wants 3
+// unidirectional streams allowed from the start), the client's uni streams
+// open at once and only its bidi ones wait.
+BOOST_AUTO_TEST_CASE(zero_initial_stream_limits_of_bidi_leave_uni_alone) {
+  Config s = Pair::server_config();
+  s.initial_max_streams_bidi = 2;
+  s.initial_max_streams_uni = 3;
+  s.zero_initial_stream_limits = ZeroLimits::bidi;
+  s.credit_delay_ms = 100;
+  Pair p(Pair::client_config(), s);
+  p.drive();
+  BOOST_TEST((p.client->open_stream(Dir::bidi).error() == StreamError::blocked));
+  for (int i = 0; i < 3; ++i) BOOST_TEST(p.client->open_stream(Dir::uni).ok());
+  p.advance(Duration::millis(200));
+  BOOST_TEST(p.sent_values(true, frame_type::max_streams_bidi) == (std::vector<uint64_t>{2}),
+             boost::test_tools::per_element());
+  BOOST_TEST(p.client->open_stream(Dir::bidi).ok());
 }
 
 // reject_peer_streams, the script that refuses every stream the peer

@@ -22,6 +22,9 @@ enum class OpenWhenBlocked : uint8_t {
   fail,  ///< Returns StreamError::limit_reached, as a stack that gives up would.
 };
 
+/// The stream limits the zero_initial_stream_limits script advertises as 0.
+enum class ZeroLimits : uint8_t { none, bidi, uni, both };
+
 /// Where a traced frame went (the `frame_trace` hook).
 enum class TraceDir : uint8_t { sent, received };
 
@@ -145,11 +148,16 @@ struct Config {
   /// the peer waits at its limit (and SHOULD say so, §4.1, §4.6) and then
   /// goes on. 0: sent at once.
   uint64_t credit_delay_ms = 0;
-  /// A script: the transport parameters say 0 streams of either
-  /// direction, and initial_max_streams_bidi / _uni are the windows the
-  /// first MAX_STREAMS opens (at once, or credit_delay_ms late), so the
-  /// peer starts held at 0 (§4.6, §18.2 allow it).
-  bool zero_initial_stream_limits = false;
+  /// A script: the transport parameters say 0 streams of the directions
+  /// chosen, and initial_max_streams_bidi / _uni are the windows the first
+  /// MAX_STREAMS opens (at once, or credit_delay_ms late), so the peer
+  /// starts held at 0 (§4.6, §18.2 allow it).
+  ZeroLimits zero_initial_stream_limits = ZeroLimits::none;
+  /// Whether that script advertises 0 streams of `bidi`'s direction.
+  bool zero_limit(bool bidi) const {
+    return zero_initial_stream_limits == ZeroLimits::both ||
+           zero_initial_stream_limits == (bidi ? ZeroLimits::bidi : ZeroLimits::uni);
+  }
   /// false: open streams beyond the peer's MAX_STREAMS, a violation that a
   /// correct peer answers with STREAM_LIMIT_ERROR (to test peers, §4.6).
   bool respect_peer_max_streams = true;

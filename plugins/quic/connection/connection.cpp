@@ -102,8 +102,8 @@ Status<> Connection::init_tls() {
   tp.initial_max_stream_data_bidi_local = config_.initial_max_stream_data_bidi_local;
   tp.initial_max_stream_data_bidi_remote = config_.initial_max_stream_data_bidi_remote;
   tp.initial_max_stream_data_uni = config_.initial_max_stream_data_uni;
-  tp.initial_max_streams_bidi = config_.zero_initial_stream_limits ? 0 : config_.initial_max_streams_bidi;
-  tp.initial_max_streams_uni = config_.zero_initial_stream_limits ? 0 : config_.initial_max_streams_uni;
+  tp.initial_max_streams_bidi = config_.zero_limit(true) ? 0 : config_.initial_max_streams_bidi;
+  tp.initial_max_streams_uni = config_.zero_limit(false) ? 0 : config_.initial_max_streams_uni;
   tp.ack_delay_exponent = config_.ack_delay_exponent;
   tp.max_ack_delay_ms = config_.max_ack_delay_ms;
   tp.disable_active_migration = config_.disable_active_migration;

@@ -29,7 +29,7 @@ StreamsState::StreamsState(const Config& config, std::deque<Event>& events)
   for (Dir d : {Dir::bidi, Dir::uni}) {
     const uint64_t window = d == Dir::bidi ? config.initial_max_streams_bidi : config.initial_max_streams_uni;
     remote_limits_[index(d)] = RemoteStreamLimit(window, config.max_streams_policy, config.max_streams_uncapped,
-                                                 config.zero_initial_stream_limits ? 0 : window);
+                                                 config.zero_limit(d == Dir::bidi) ? 0 : window);
   }
 }
 
