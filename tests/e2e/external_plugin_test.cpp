@@ -669,8 +669,9 @@ BOOST_AUTO_TEST_CASE(quinn_0_9_raises_limits_without_streams_blocked, *needs_pee
 // datagram after the one that reached it, and that check then wants a
 // STREAMS_BLOCKED for that value too, so its verdict varies run to run.)
 // A first flight held back or lost (suites/interop/first_flight.toml), with
-// the verdicts tshark shows on these runs' captures. Held back: quic-go's
-// client acknowledges the Handshake packets that came before the ServerHello
+// the verdicts tshark shows on these runs' captures. Held back (after the
+// client's first datagram, its ClientHello, was lost): quic-go's client
+// acknowledges the Handshake packets that came before the ServerHello
 // (it kept them); ngtcp2's acknowledges only later ones, and the server
 // re-sends the CRYPTO offsets the early ones carried (it dropped them).
 // Lost: ngtcp2's server re-sends Initial and Handshake CRYPTO in one
