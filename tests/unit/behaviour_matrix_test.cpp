@@ -149,7 +149,7 @@ BOOST_AUTO_TEST_CASE(a_cell_fails_at_its_level_when_any_pair_failed_and_counts_t
   BOOST_TEST(ngtcp2.at("passed") == 1);
   BOOST_TEST(ngtcp2.at("judged") == 2);
   BOOST_TEST(ngtcp2.at("judgements").size() == 3u);
-  BOOST_TEST(ngtcp2.at("judgements")[0].dump() == R"({"id":"interop/held[ngtcp2,conform]","verdict":"FAIL"})");
+  BOOST_TEST(ngtcp2.at("judgements")[0].dump() == R"({"id":"interop/held[ngtcp2,conform]","role":"client","verdict":"FAIL"})");
   const json& quic_go = cell_of(j, "quic-go", "streams_blocked_sent bidi");
   BOOST_TEST(quic_go.at("verdict") == "PASS");
   BOOST_TEST(quic_go.at("level").is_null());
@@ -278,6 +278,31 @@ BOOST_AUTO_TEST_CASE(a_matrix_read_back_is_the_same_and_a_wrong_one_is_named) {
   wrong["cells"][0]["role"] = "relay";
   BOOST_TEST(read_back_error(wrong) == "/b/cells/0/role: expected client or server");
   BOOST_TEST(read_back_error(json::array()) == "/b: expected an object");
+}
+
+// One stack judged as client in one case and as server in another (conform's
+// pto_backoff in suites/interop): each judgement keeps its own role in the
+// JSON, the cell names its first's; read back as written. A report written
+// before judgements had a role gives each the cell's.
+BOOST_AUTO_TEST_CASE(a_stack_judged_in_both_roles_keeps_each_judgements_role) {
+  BehaviourJudgement as_client{"conform", "client", "pto_backoff", "PASS", RequirementLevel::must, "slow[conform]"};
+  BehaviourJudgement as_server = as_client;
+  as_server.role = "server";
+  as_server.case_id = "stale-acks[conform]";
+  BehaviourMatrix m;
+  m.add({as_client, as_server});
+  const json j = m.to_json();
+  BOOST_TEST(j["cells"][0]["role"] == "client");
+  BOOST_TEST(j["cells"][0]["judgements"][0]["role"] == "client");
+  BOOST_TEST(j["cells"][0]["judgements"][1]["role"] == "server");
+  std::string where;
+  BOOST_TEST(BehaviourMatrix::from_json(j, "/b", where).to_json() == j);
+  json old = j;
+  for (auto& judgement : old["cells"][0]["judgements"]) judgement.erase("role");
+  BOOST_TEST(BehaviourMatrix::from_json(old, "/b", where).to_json()["cells"][0]["judgements"][1]["role"] == "client");
+  json wrong = j;
+  wrong["cells"][0]["judgements"][1]["role"] = "relay";
+  BOOST_TEST(read_back_error(wrong) == "/b/cells/0/judgements/1/role: expected client or server");
 }
 
 // The external plugin names each stack with its installed version: the

@@ -141,7 +141,10 @@ nlohmann::json BehaviourMatrix::to_json() const {
       if (found == all.end()) continue;
       const Cell& c = found->second;
       nlohmann::json each = nlohmann::json::array();
-      for (const auto* j : c.judgements) each.push_back({{"id", j->case_id}, {"verdict", j->verdict}});
+      // Each judgement's role: one stack may be judged as client in one
+      // case and as server in another.
+      for (const auto* j : c.judgements)
+        each.push_back({{"id", j->case_id}, {"verdict", j->verdict}, {"role", j->role}});
       cells.push_back({{"stack", stack},
                        {"behaviour", behaviour},
                        {"role", c.judgements.front()->role},
@@ -322,6 +325,11 @@ BehaviourMatrix BehaviourMatrix::from_json(const nlohmann::json& j, const std::s
       judgement.verdict = read.name(each[k], jat, "verdict");
       if (gravity(judgement.verdict) == static_cast<int>(kGravity.size()))
         throw std::invalid_argument("expected one of " + fmt::format("{}", fmt::join(kGravity, ", ")));
+      if (each[k].contains("role")) {  // files written before it was kept take the cell's
+        judgement.role = read.name(each[k], jat, "role");
+        if (judgement.role != "client" && judgement.role != "server")
+          throw std::invalid_argument("expected client or server");
+      }
     }
     std::vector<const BehaviourJudgement*> pointers;
     for (const auto& judgement : judgements) pointers.push_back(&judgement);
