@@ -720,40 +720,62 @@ BOOST_AUTO_TEST_CASE(conform_scripted_by_the_quic_knobs_provokes_what_is_judged,
   BOOST_TEST(contains(ngtcp2.at("headline"), "never raised; no STREAMS_BLOCKED 10 sent"), ngtcp2.at("headline"));
 }
 
-// Held at 0 (suites/interop/scripted_peer.toml, zero_initial_stream_limits):
-// conform's server allows no stream of the case's direction until 300 ms
-// after the handshake. tshark on the client's capture: quic-go's HTTP/3
-// client says STREAMS_BLOCKED 0 (0x16) before the server's first
-// MAX_STREAMS (10, no earlier than 300 ms into the capture); ngtcp2's and
-// quinn 0.9's (uni, 0x17) say nothing. Every stream is delivered.
+// Held at 0 (suites/interop/scripted_peer.toml, zero_initial_stream_limits
+// and zero_initial_data_limit): conform's server allows no stream of the
+// case's direction, or conform's client no byte, until 300 ms after the
+// handshake. tshark on the held side's capture: quic-go's HTTP/3 client
+// says STREAMS_BLOCKED 0 (0x16) before the server's first MAX_STREAMS (10,
+// no earlier than 300 ms into the capture); ngtcp2's and quinn 0.9's (uni,
+// 0x17) say nothing. Of the servers held at 0 bytes, none says DATA_BLOCKED
+// 0 (0x14) before the client's first MAX_DATA (65536, no earlier than 300
+// ms): quic-go's says it only at the later limits, ngtcp2's never. Every
+// stream is delivered.
 const std::vector<std::string> kHeldAtZeroNeeds = {"gtlsclient", "tshark", build_program("conform-quic-go"),
                                                    build_program("conform-quinn")};
-BOOST_AUTO_TEST_CASE(clients_held_at_a_limit_of_0_are_judged_as_tshark_shows, *needs_peers(kHeldAtZeroNeeds)) {
+BOOST_AUTO_TEST_CASE(stacks_held_at_a_limit_of_0_are_judged_as_tshark_shows, *needs_peers(kHeldAtZeroNeeds)) {
   const std::string http3 = "interop/held-at-zero-by-a-late-server[client.implementation=",
-                    raw = "interop/held-at-zero-raw[client.implementation=quinn-0.9]";
-  const json report = run_expecting("scripted_peer.toml",
-                                    {{http3 + "quic-go]", "PASS"}, {http3 + "ngtcp2]", "FAIL"}, {raw, "FAIL"}});
+                    raw = "interop/held-at-zero-raw[client.implementation=quinn-0.9]",
+                    data = "interop/held-at-zero-by-a-late-client[server.implementation=";
+  const json report = run_expecting("scripted_peer.toml", {{http3 + "quic-go]", "PASS"},
+                                                           {http3 + "ngtcp2]", "FAIL"},
+                                                           {raw, "FAIL"},
+                                                           {data + "quic-go]", "FAIL"},
+                                                           {data + "ngtcp2]", "FAIL"}});
   struct Seen {
-    std::string id, blocked_type, max_streams_type;
+    std::string id, check, held, blocked_type, blocked_field, raise_type, raise_field, first_raise;
     bool says_blocked_0;
   };
-  for (const Seen& seen : {Seen{http3 + "quic-go]", "0x16", "0x12", true}, Seen{http3 + "ngtcp2]", "0x16", "0x12", false},
-                           Seen{raw, "0x17", "0x13", false}}) {
+  // A client held at a stream limit (blocked frame type, MAX_STREAMS type,
+  // first raise), a server at the data limit.
+  const auto streams = [](const std::string& id, const char* blocked, const char* raise, const char* first, bool says) {
+    return Seen{id, "streams_blocked_sent", "client", blocked, "quic.sib.stream_limit", raise, "quic.ms.max_streams",
+                first, says};
+  };
+  const auto bytes = [](const std::string& id) {
+    return Seen{id, "data_blocked_sent", "server", "0x14", "quic.sb.stream_data_limit", "0x10", "quic.md.maximum_data",
+                "65536", false};
+  };
+  for (const Seen& seen : {streams(http3 + "quic-go]", "0x16", "0x12", "10", true),
+                           streams(http3 + "ngtcp2]", "0x16", "0x12", "10", false),
+                           streams(raw, "0x17", "0x13", "5", false), bytes(data + "quic-go]"),
+                           bytes(data + "ngtcp2]")}) {
     const json& c = case_named(report, seen.id);
     const auto checks = checks_of(c);
-    BOOST_TEST(checks.at("streams_blocked_sent") == seen.says_blocked_0, seen.id);
+    BOOST_TEST(checks.at(seen.check) == seen.says_blocked_0, seen.id);
     BOOST_TEST(checks.at("streams_delivered"), seen.id);
     const std::string run_dir = c.at("runs")[0].at("artifact_dir");
-    std::istringstream raises(tshark_fields(run_dir, "client.pcap", "quic.frame_type == " + seen.max_streams_type,
-                                            {"frame.time_relative", "quic.ms.max_streams"}));
+    const std::string capture = seen.held + ".pcap", held_address = seen.held == "client" ? "127.0.0.1" : "127.0.0.2";
+    std::istringstream raises(tshark_fields(run_dir, capture, "quic.frame_type == " + seen.raise_type,
+                                            {"frame.time_relative", seen.raise_field}));
     std::string first_raise;
     std::getline(raises, first_raise);
-    BOOST_TEST_REQUIRE(!first_raise.empty(), seen.id << ": no MAX_STREAMS");
+    BOOST_TEST_REQUIRE(!first_raise.empty(), seen.id << ": no raise");
     const double raised_at = std::stod(first_raise.substr(0, first_raise.find('\t')));
     BOOST_TEST(raised_at >= 0.3, seen.id << ": " << first_raise);
-    std::istringstream blocked(tshark_fields(run_dir, "client.pcap",
-                                             "ip.src == 127.0.0.1 && quic.frame_type == " + seen.blocked_type,
-                                             {"frame.time_relative", "quic.sib.stream_limit"}));
+    BOOST_TEST(first_raise.substr(first_raise.find('\t') + 1) == seen.first_raise, seen.id);
+    const std::string sent_blocked = "ip.src == " + held_address + " && quic.frame_type == " + seen.blocked_type;
+    std::istringstream blocked(
+        tshark_fields(run_dir, capture, sent_blocked, {"frame.time_relative", seen.blocked_field}));
     bool blocked_at_0 = false;
     for (std::string line; std::getline(blocked, line);) {
       const auto tab = line.find('\t');

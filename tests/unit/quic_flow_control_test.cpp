@@ -57,6 +57,36 @@ BOOST_AUTO_TEST_CASE(stream_window_blocks_and_reports) {
   BOOST_TEST(!p.sent_values(false, frame_type::max_stream_data).empty());
 }
 
+// zero_initial_data_limit, the script that starts its peer held at 0
+// bytes: the client's transport parameters give the server no connection
+// credit, so its 800 bytes wait and it says DATA_BLOCKED 0; the first
+// MAX_DATA opens the window (1000) once credit_delay_ms has passed, and
+// then the bytes arrive. Without the script they arrive at once.
+BOOST_AUTO_TEST_CASE(zero_initial_data_limit_holds_the_peer_at_0) {
+  for (const bool zero : {true, false}) {
+    Config c = Pair::client_config();
+    c.initial_max_data = 1000;
+    c.zero_initial_data_limit = zero;
+    c.credit_delay_ms = 100;
+    Pair p(c);
+    BOOST_TEST(transfer(p, 800).size() == (zero ? 0u : 800u), zero);
+    if (!zero) {
+      BOOST_TEST(p.sent_values(true, frame_type::data_blocked).empty());
+      continue;
+    }
+    BOOST_TEST(p.sent_values(true, frame_type::data_blocked) == (std::vector<uint64_t>{0}),
+               boost::test_tools::per_element());
+    BOOST_TEST(p.sent_values(false, frame_type::max_data).empty());
+    p.advance(conform::quic::Duration::millis(200));
+    p.drive();
+    std::map<StreamId, Bytes> partial;
+    const auto done = read_all(*p.client, p.client_events, partial);
+    BOOST_TEST_REQUIRE(done.size() == 1u);
+    BOOST_TEST(done[0].second.size() == 800u);
+    BOOST_TEST(p.sent_values(false, frame_type::max_data).front() == 1000u);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(emit_data_blocked_false_stays_silent) {
   Config c = Pair::client_config();
   c.initial_max_data = 1000;

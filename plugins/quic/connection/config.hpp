@@ -153,6 +153,10 @@ struct Config {
   /// MAX_STREAMS opens (at once, or credit_delay_ms late), so the peer
   /// starts held at 0 (§4.6, §18.2 allow it).
   ZeroLimits zero_initial_stream_limits = ZeroLimits::none;
+  /// The same for connection credit: the transport parameters say
+  /// initial_max_data 0, and initial_max_data is the window the first
+  /// MAX_DATA opens.
+  bool zero_initial_data_limit = false;
   /// Whether that script advertises 0 streams of `bidi`'s direction.
   bool zero_limit(bool bidi) const {
     return zero_initial_stream_limits == ZeroLimits::both ||

@@ -98,7 +98,7 @@ Status<> Connection::init_tls() {
   TransportParameters tp;
   tp.max_idle_timeout_ms = config_.max_idle_timeout_ms;
   tp.max_udp_payload_size = config_.max_udp_payload_size;
-  tp.initial_max_data = config_.initial_max_data;
+  tp.initial_max_data = config_.zero_initial_data_limit ? 0 : config_.initial_max_data;
   tp.initial_max_stream_data_bidi_local = config_.initial_max_stream_data_bidi_local;
   tp.initial_max_stream_data_bidi_remote = config_.initial_max_stream_data_bidi_remote;
   tp.initial_max_stream_data_uni = config_.initial_max_stream_data_uni;

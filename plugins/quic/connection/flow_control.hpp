@@ -14,8 +14,11 @@ namespace conform::quic {
 class RecvWindow {
  public:
   /// `cap`: the max_data_cap fault, an absolute offset the limit never
-  /// passes (0: none).
-  explicit RecvWindow(uint64_t window = 0, uint64_t cap = 0) : window_(window), max_(window), cap_(cap) {}
+  /// passes (0: none). `advertised`: the limit of our transport
+  /// parameters, `window` unless the zero_initial_data_limit script says 0
+  /// (the first MAX_DATA then opens the window).
+  explicit RecvWindow(uint64_t window = 0, uint64_t cap = 0, std::optional<uint64_t> advertised = std::nullopt)
+      : window_(window), max_(advertised.value_or(window)), cap_(cap) {}
 
   /// The peer's data now reaches `end` (highest offset + 1 for a stream, or
   /// the sum over streams for the connection). False when that passes the
