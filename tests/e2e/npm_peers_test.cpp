@@ -692,6 +692,50 @@ std::optional<bool> blocked_frames_at_limit(const std::string& run_dir, const st
   return true;
 }
 
+// A blocked frame at a limit of 0 (streams_blocked_sent, data_blocked_sent
+// in the held-at-zero cases), from tshark's packets one by one in each of
+// `by`'s captures: where the peer's transport parameters leave `parameter`
+// 0 (left out is 0, RFC 9000 §18.2) and `by` wanted more (it later sent a
+// STREAM frame: for a stream limit, on a stream of its own of that
+// direction), `by` waited at 0, so a `blocked` frame carrying 0 must have
+// left before the first `raise` frame of the peer arrived (§4.1, §4.6:
+// SHOULD). nullopt when no capture shows such a wait (the limits were not
+// 0, or the transport parameters cannot be read).
+std::optional<bool> blocked_at_zero(const std::string& run_dir, const std::string& by, const std::string& parameter,
+                                    const std::string& blocked, const std::string& field, const std::string& raise) {
+  static const std::set<std::string> kStream = {"8", "9", "10", "11", "12", "13", "14", "15"};
+  const bool uni = parameter.ends_with("uni");
+  std::optional<bool> found;
+  for (const auto& name : side_captures(run_dir, by)) {
+    std::optional<long long> limit;
+    bool said = false, raised = false, wanted = false;
+    for (const auto& d : decoded_capture(run_dir, name))
+      for (const auto& packet : d.packets) {
+        const bool from_peer = d.source != kAddress.at(by);
+        // The peer's transport parameters are in this packet.
+        const std::string present = "\"tls.quic.parameter.initial_source_connection_id\"";
+        const bool parameters = packet.dump().find(present) != std::string::npos;
+        if (from_peer && !limit && parameters) limit = first_value(packet, parameter).value_or(0);
+        for (const auto& frame : listed(packet.value("quic.frame", json()))) {
+          const std::string type = frame.value("quic.frame_type", "");
+          if (from_peer) {
+            raised = raised || type == raise;
+            continue;
+          }
+          if (type == blocked && !raised && frame.value(field, "") == "0") said = true;
+          if (!kStream.contains(type)) continue;
+          const long long id = std::stoll(frame.at("quic.stream.stream_id").get<std::string>());
+          // §2.1: bit 0x1 names the server's streams, 0x2 the unidirectional ones.
+          const bool own = ((id & 1) == 1) == (by == "server");
+          wanted = wanted || parameter.ends_with("data") || (own && ((id & 2) == 2) == uni);
+        }
+      }
+    if (limit != 0 || !wanted) continue;
+    found = found.value_or(true) && said;
+  }
+  return found;
+}
+
 // One datagram of a side's captures as tshark decodes it: who sent it, its
 // UDP length, and the values of its packets' and frames' fields.
 struct Datagram {
@@ -728,7 +772,8 @@ const std::vector<Datagram>& side_datagrams(const std::string& run_dir, const st
 // (§20.1); for the server's probes, that they coalesce both spaces
 // (server_probes_coalesce) and for the client's, that they carry CRYPTO
 // (client_probes_carry_crypto), and that each re-sending advances
-// (probes_advance); for early packets, that the client
+// (probes_advance); for blocked frames where a limit was 0 from the start,
+// that one carried 0 (blocked_at_zero); for early packets, that the client
 // acknowledged them (client_buffers_early_packets); for the PTO, that each
 // period is about twice the one before (probes_back_off); for blocked
 // frames, that each carries a limit used up (blocked_frames_at_limit).
@@ -741,6 +786,17 @@ std::optional<bool> tshark_finds(const std::string& behaviour, const std::string
   std::vector<Datagram> sent;
   for (const auto& d : side_datagrams(run_dir, role))
     if (d.source == kAddress.at(role)) sent.push_back(d);
+  // Held at a limit of 0 from the start: the frame must carry 0 (below);
+  // otherwise sent at all.
+  const std::string tp = "tls.quic.parameter.initial_max_";
+  const std::map<std::string, std::array<std::string, 4>> kAtZero = {
+      {"streams_blocked_sent bidi", {tp + "streams_bidi", "22", "quic.sib.stream_limit", "18"}},
+      {"streams_blocked_sent uni", {tp + "streams_uni", "23", "quic.sib.stream_limit", "19"}},
+      {"data_blocked_sent", {tp + "data", "20", "quic.sb.stream_data_limit", "16"}}};
+  if (kAtZero.contains(behaviour)) {
+    const auto& [parameter, blocked, field, raise] = kAtZero.at(behaviour);
+    if (auto at_zero = blocked_at_zero(run_dir, role, parameter, blocked, field, raise)) return at_zero;
+  }
   if (kFrame.contains(behaviour))
     return std::any_of(sent.begin(), sent.end(), [&](const Datagram& d) { return d.frame_types.contains(kFrame.at(behaviour)); });
   if (behaviour == "client_initial_padded")

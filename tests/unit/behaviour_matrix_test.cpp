@@ -303,6 +303,9 @@ BOOST_AUTO_TEST_CASE(a_stack_judged_in_both_roles_keeps_each_judgements_role) {
   json wrong = j;
   wrong["cells"][0]["judgements"][1]["role"] = "relay";
   BOOST_TEST(read_back_error(wrong) == "/b/cells/0/judgements/1/role: expected client or server");
+  wrong = j;
+  wrong["cells"][0]["role"] = "server";
+  BOOST_TEST(read_back_error(wrong) == "/b/cells/0/role: expected \"client\", the role of its first judgement");
 }
 
 // The external plugin names each stack with its installed version: the

@@ -170,9 +170,9 @@ void clear_earlier_results(const std::string& out_dir, const std::vector<Case>& 
 
 // -j's default. One run per CPU keeps the CPUs busy with simulated runs;
 // runs of real programs on the wall clock mostly wait on them (suites/interop
-// on 2 CPUs: 277 CPU-seconds in 290 s with -j 2, 236 in 168 s with -j 6, every
-// status and matrix cell the same as with -j 4), so when every case is one
-// of those, three per CPU.
+// on 2 CPUs: 277 CPU-seconds in 290 s with -j 2, 219 in 171 s with -j 4, 236
+// in 168 s with -j 6), so when every case is one of those, three per CPU. A
+// few timing-sensitive cells (docs/interop.md) follow the load either way.
 unsigned default_jobs(const std::vector<Case>& cases, const Catalogue& catalogue) {
   const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
   const bool all_real = !cases.empty() && std::all_of(cases.begin(), cases.end(), [&](const Case& c) {

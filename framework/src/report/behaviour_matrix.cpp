@@ -331,6 +331,11 @@ BehaviourMatrix BehaviourMatrix::from_json(const nlohmann::json& j, const std::s
           throw std::invalid_argument("expected client or server");
       }
     }
+    // The cell's role is its first judgement's.
+    if (judgements.front().role != j0.role) {
+      where = at + "/role";
+      throw std::invalid_argument(fmt::format("expected \"{}\", the role of its first judgement", judgements.front().role));
+    }
     std::vector<const BehaviourJudgement*> pointers;
     for (const auto& judgement : judgements) pointers.push_back(&judgement);
     const Cell computed = summarize(std::move(pointers));

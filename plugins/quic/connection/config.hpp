@@ -157,10 +157,13 @@ struct Config {
   /// initial_max_data 0, and initial_max_data is the window the first
   /// MAX_DATA opens.
   bool zero_initial_data_limit = false;
-  /// Whether that script advertises 0 streams of `bidi`'s direction.
-  bool zero_limit(bool bidi) const {
-    return zero_initial_stream_limits == ZeroLimits::both ||
-           zero_initial_stream_limits == (bidi ? ZeroLimits::bidi : ZeroLimits::uni);
+  /// The connection credit our transport parameters say.
+  uint64_t advertised_max_data() const { return zero_initial_data_limit ? 0 : initial_max_data; }
+  /// The stream limit of `bidi`'s direction our transport parameters say.
+  uint64_t advertised_max_streams(bool bidi) const {
+    const bool zero = zero_initial_stream_limits == ZeroLimits::both ||
+                      zero_initial_stream_limits == (bidi ? ZeroLimits::bidi : ZeroLimits::uni);
+    return zero ? 0 : bidi ? initial_max_streams_bidi : initial_max_streams_uni;
   }
   /// false: open streams beyond the peer's MAX_STREAMS, a violation that a
   /// correct peer answers with STREAM_LIMIT_ERROR (to test peers, §4.6).

@@ -98,12 +98,12 @@ Status<> Connection::init_tls() {
   TransportParameters tp;
   tp.max_idle_timeout_ms = config_.max_idle_timeout_ms;
   tp.max_udp_payload_size = config_.max_udp_payload_size;
-  tp.initial_max_data = config_.zero_initial_data_limit ? 0 : config_.initial_max_data;
+  tp.initial_max_data = config_.advertised_max_data();
   tp.initial_max_stream_data_bidi_local = config_.initial_max_stream_data_bidi_local;
   tp.initial_max_stream_data_bidi_remote = config_.initial_max_stream_data_bidi_remote;
   tp.initial_max_stream_data_uni = config_.initial_max_stream_data_uni;
-  tp.initial_max_streams_bidi = config_.zero_limit(true) ? 0 : config_.initial_max_streams_bidi;
-  tp.initial_max_streams_uni = config_.zero_limit(false) ? 0 : config_.initial_max_streams_uni;
+  tp.initial_max_streams_bidi = config_.advertised_max_streams(true);
+  tp.initial_max_streams_uni = config_.advertised_max_streams(false);
   tp.ack_delay_exponent = config_.ack_delay_exponent;
   tp.max_ack_delay_ms = config_.max_ack_delay_ms;
   tp.disable_active_migration = config_.disable_active_migration;

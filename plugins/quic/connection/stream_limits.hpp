@@ -87,8 +87,10 @@ class RemoteStreamLimit {
     return true;
   }
   void on_closed() { ++closed_; }
-  /// The peer sent STREAMS_BLOCKED(limit). A receiver that advertised 0
-  /// has no window for credit to follow; once the peer says it is blocked
+  /// The peer sent STREAMS_BLOCKED(limit). A receiver whose window is 0
+  /// (initial_max_streams_* 0; not the zero_initial_stream_limits script,
+  /// which advertises 0 but keeps its window) has no window for credit to
+  /// follow; once the peer says it is blocked
   /// at that limit, it grants one stream at a time, each as the last
   /// closes (see stream_limits.cpp for why).
   void on_peer_blocked(uint64_t limit) {

@@ -25,12 +25,11 @@ void begin_reset(Stream& st, uint64_t error_code) {
 }  // namespace
 
 StreamsState::StreamsState(const Config& config, std::deque<Event>& events)
-    : config_(config), events_(events), conn_recv_(config.initial_max_data, config.max_data_cap,
-                 config.zero_initial_data_limit ? std::optional<uint64_t>(0) : std::nullopt) {
+    : config_(config), events_(events), conn_recv_(config.initial_max_data, config.max_data_cap, config.advertised_max_data()) {
   for (Dir d : {Dir::bidi, Dir::uni}) {
     const uint64_t window = d == Dir::bidi ? config.initial_max_streams_bidi : config.initial_max_streams_uni;
     remote_limits_[index(d)] = RemoteStreamLimit(window, config.max_streams_policy, config.max_streams_uncapped,
-                                                 config.zero_limit(d == Dir::bidi) ? 0 : window);
+                                                 config.advertised_max_streams(d == Dir::bidi));
   }
 }
 
