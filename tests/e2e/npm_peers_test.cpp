@@ -579,18 +579,20 @@ std::optional<bool> probes_back_off(const std::string& run_dir, const std::strin
   return result();
 }
 
-// The value of the first `key` anywhere in `node` (tshark nests a
-// ClientHello's transport parameters deep inside its CRYPTO frame).
-std::optional<long long> first_value(const json& node, const std::string& key) {
-  if (node.is_object()) {
-    if (node.contains(key)) return std::stoll(listed(node.at(key))[0].get<std::string>());
-    for (const auto& [k, v] : node.items())
-      if (auto found = first_value(v, key)) return found;
-  }
-  if (node.is_array())
+// The first `key` anywhere in `node`, depth first, or nullptr (tshark
+// nests a ClientHello's transport parameters deep inside its CRYPTO frame).
+const json* find_key(const json& node, const std::string& key) {
+  if (node.is_object() && node.contains(key)) return &node.at(key);
+  if (node.is_object() || node.is_array())
     for (const auto& v : node)
-      if (auto found = first_value(v, key)) return found;
-  return std::nullopt;
+      if (const json* found = find_key(v, key)) return found;
+  return nullptr;
+}
+// Its value, as a number.
+std::optional<long long> first_value(const json& node, const std::string& key) {
+  const json* found = find_key(node, key);
+  if (!found) return std::nullopt;
+  return std::stoll(listed(*found)[0].get<std::string>());
 }
 
 // The transport parameter that limits what `by` sends on `stream` (RFC 9000
@@ -713,8 +715,7 @@ std::optional<bool> blocked_at_zero(const std::string& run_dir, const std::strin
       for (const auto& packet : d.packets) {
         const bool from_peer = d.source != kAddress.at(by);
         // The peer's transport parameters are in this packet.
-        const std::string present = "\"tls.quic.parameter.initial_source_connection_id\"";
-        const bool parameters = packet.dump().find(present) != std::string::npos;
+        const bool parameters = find_key(packet, "tls.quic.parameter.initial_source_connection_id") != nullptr;
         if (from_peer && !limit && parameters) limit = first_value(packet, parameter).value_or(0);
         for (const auto& frame : listed(packet.value("quic.frame", json()))) {
           const std::string type = frame.value("quic.frame_type", "");
