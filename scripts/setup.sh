@@ -32,6 +32,7 @@ library_packages=(
   libboost-test-dev             # Boost.Test: CMake's configure step looks for it
   libtomlplusplus-dev           # suites
   libpcap-dev                   # captures
+  libjemalloc-dev               # conform's allocator (CMakeLists.txt says why)
   libcli11-dev libfmt-dev nlohmann-json3-dev
   libjs-chart.js                # HTML report: Chart.js is inlined into every report (read at report time)
 )
