@@ -29,6 +29,18 @@ const std::vector<std::string> kEnv{std::string("CONFORM_PLUGIN_PATH=") + CONFOR
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// The line of QUIC connection `n` in the sources file of a capture's
+// folder `root` (`OUT/@check/FILE`), as written; empty when it has none.
+std::string source_line(const std::string& root, std::size_t n) {
+  std::istringstream lines(read_file(root + "/connections.jsonl"));
+  const std::string prefix = "{\"connection\":" + std::to_string(n) + ",";
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind(prefix, 0) == 0) return line;
+  return {};
+}
+
+json source_of(const std::string& root, std::size_t n) { return json::parse(source_line(root, n)); }
+
 std::map<std::string, std::string> verdicts(const json& report) {
   std::map<std::string, std::string> out;
   for (const auto& c : report.at("cases")) out[c.at("id")] = c.at("status");
@@ -107,11 +119,13 @@ BOOST_AUTO_TEST_CASE(every_ngtcp2_capture_is_judged_from_its_handshake) {
                                                                        {"count/server" + at, "PASS"},
                                                                        {"count/server-one-less" + at, "FAIL"}}),
                name);
-    // The unit folder holds one file: it refers to the capture, by path and
-    // frames, says where it was taken and holds the connection's key log
-    // lines. No copy of the capture.
-    const std::string unit = dir + "/out/@check/" + name + "/connection-1/";
-    const json source = json::parse(read_file(unit + "source.json"));
+    // The capture's folder holds one file, a line per connection: it refers
+    // to the capture, by path and frames, says where it was taken and holds
+    // the connection's key log lines. No copy of the capture, and no folder
+    // per connection.
+    const std::string root = dir + "/out/@check/" + name;
+    const json source = source_of(root, 1);
+    BOOST_TEST(source.at("connection") == 1, name);
     BOOST_TEST(source.at("capture") == fs::absolute(kCaptures + "/ngtcp2/" + name).string(), name);
     BOOST_TEST(source.at("frames").size() == report.at("offline").at("captures")[0].at("units")[0].at("frames"));
     BOOST_TEST(source.at("frames")[0] == 1, name);
@@ -119,7 +133,7 @@ BOOST_AUTO_TEST_CASE(every_ngtcp2_capture_is_judged_from_its_handshake) {
     // The dsb capture's keys are in the capture itself: the same lines.
     const std::string keys = fs::path(name).stem().string() == "handshake-dsb" ? "handshake" : fs::path(name).stem().string();
     BOOST_TEST(source.at("key_log") == read_file(kCaptures + "/ngtcp2/" + keys + ".keys"), name);
-    BOOST_TEST(std::distance(fs::directory_iterator(unit), fs::directory_iterator()) == 1, name);
+    BOOST_TEST(std::distance(fs::directory_iterator(root), fs::directory_iterator()) == 1, name);
   }
 }
 
@@ -200,10 +214,7 @@ BOOST_AUTO_TEST_CASE(two_connections_are_judged_one_by_one_with_evidence_in_the_
   for (const auto& [n, random] : std::vector<std::pair<int, std::string>>{
            {1, "55fe3fd8026123aafd507aab8d58e75ab3579a5b77c29c9fd37373c8259f82c7"},
            {2, "71c691f81878660153ca8b86de98d9b150a0e3c2ceadff22e5b6056cc4d1613e"}}) {
-    std::istringstream keys(json::parse(read_file(dir + "/out/@check/two-connections.pcap/connection-" +
-                                                  std::to_string(n) + "/source.json"))
-                                .at("key_log")
-                                .get<std::string>());
+    std::istringstream keys(source_of(dir + "/out/@check/two-connections.pcap", n).at("key_log").get<std::string>());
     int lines = 0;
     for (std::string line; std::getline(keys, line); ++lines) BOOST_TEST(line.find(" " + random + " ") != std::string::npos, line);
     BOOST_TEST(lines == 10, n);
@@ -406,10 +417,10 @@ BOOST_AUTO_TEST_CASE(a_check_stopped_by_bad_input_leaves_earlier_results_in_out)
   const std::string dir = scratch_dir("offline_keeps_out");
   const std::string capture = kCaptures + "/ngtcp2/handshake.pcap";
   const std::string keys = kCaptures + "/ngtcp2/handshake.keys";
-  const std::string connection = dir + "/out/@check/handshake.pcap/connection-1";
+  const std::string root = dir + "/out/@check/handshake.pcap";
   auto r = run_conform({"check", capture, "--keylog", keys, "--out", dir + "/out"}, ".", kEnv);
   BOOST_TEST(r.exit_code == 0, r.out + r.err);
-  const std::string before = read_file(connection + "/source.json");
+  const std::string before = source_line(root, 1);
   BOOST_TEST(!before.empty());
   const std::string bad_keys = write_file(dir + "/bad.keys", "BOGUS_LABEL 00 11\n");
   const std::string corrupt = write_file(dir + "/corrupt.pcap", read_file(capture).substr(0, 24) + std::string(40, '\xff'));
@@ -418,7 +429,7 @@ BOOST_AUTO_TEST_CASE(a_check_stopped_by_bad_input_leaves_earlier_results_in_out)
            {"check", capture, corrupt, "--keylog", keys, "--out", dir + "/out"}}) {
     r = run_conform(args, ".", kEnv);
     BOOST_TEST(r.exit_code == 2, r.out + r.err);
-    BOOST_TEST(read_file(connection + "/source.json") == before);
+    BOOST_TEST(source_line(root, 1) == before);
   }
 }
 
@@ -607,7 +618,7 @@ BOOST_AUTO_TEST_CASE(a_capture_damaged_or_replaced_after_a_check) {
   auto r = run_conform({"check", capture, "--keylog", keys, "--out", dir + "/out", "--json", dir + "/r.json"}, ".",
                        kEnv);
   BOOST_TEST(r.exit_code == 0, r.out + r.err);
-  const std::string source = dir + "/out/@check/x.pcap/connection-1/source.json";
+  const std::string source = dir + "/out/@check/x.pcap/connections.jsonl";
   const std::string before = read_file(source);
   BOOST_TEST(!before.empty());
   std::size_t at = 24;  // pcap: a file header, then 16 bytes a record with its captured length third
@@ -630,7 +641,7 @@ BOOST_AUTO_TEST_CASE(a_capture_damaged_or_replaced_after_a_check) {
 }
 
 // Two key logs holding the same lines (a copy, or one concatenated into
-// another): a connection's source.json holds each line once.
+// another): a connection's source holds each line once.
 BOOST_AUTO_TEST_CASE(key_log_lines_given_twice_are_kept_once) {
   const std::string dir = scratch_dir("offline_keys_twice");
   const std::string keys = kCaptures + "/ngtcp2/retry.keys";
@@ -639,7 +650,7 @@ BOOST_AUTO_TEST_CASE(key_log_lines_given_twice_are_kept_once) {
                               dir + "/out", "-q"},
                              ".", kEnv);
   BOOST_TEST(r.exit_code == 0, r.out + r.err);
-  BOOST_TEST(json::parse(read_file(dir + "/out/@check/retry.pcap/connection-1/source.json")).at("key_log") ==
+  BOOST_TEST(source_of(dir + "/out/@check/retry.pcap", 1).at("key_log") ==
              read_file(keys));
 }
 
@@ -948,7 +959,7 @@ BOOST_AUTO_TEST_CASE(vantage_is_inferred_per_capture_and_given_with_vantage) {
   check({"--vantage", "server", "--vantage", "streams-blocked-publish.pcap=client"}, "given");
   BOOST_TEST(vantages("given") == (std::vector<std::string>{"server given wi", "client given wi"}),
              boost::test_tools::per_element());
-  BOOST_TEST(json::parse(read_file(dir + "/given/@check/loss.pcap/connection-1/source.json")).at("vantage") ==
+  BOOST_TEST(source_of(dir + "/given/@check/loss.pcap", 1).at("vantage") ==
              "server");
   // By path as well as by file name, however spelled; the replay line keeps it.
   r = check({"--vantage", kCaptures + "/ngtcp2/../ngtcp2/loss.pcap=both"}, "by-path");
@@ -1011,7 +1022,7 @@ BOOST_AUTO_TEST_CASE(vantage_is_inferred_per_capture_and_given_with_vantage) {
   BOOST_TEST(vantages("three") == (std::vector<std::string>{"path inferred", "both given wi", "path inferred"}),
              boost::test_tools::per_element());
   for (const char* label : {"loss.pcap", "loss.pcap~2", "loss.pcap~3"})
-    BOOST_TEST(fs::exists(dir + "/three/@check/" + label + "/connection-1"), label);
+    BOOST_TEST(!source_line(dir + "/three/@check/" + label, 1).empty(), label);
 
   // A capture that is not there, a bad vantage and an empty key log: all
   // named at once.

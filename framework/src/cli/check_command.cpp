@@ -383,7 +383,9 @@ int command_check(const CheckCommandOptions& options) {
     const std::size_t k = taken[i];
     UnitFilter keep = [](std::size_t) { return true; };
     if (shares[k].split) keep = [k, spec = *shard](std::size_t n) { return judges_connection(k, n, spec); };
-    split.push_back(split_capture(captures[k], read_captures[i], key_texts[i], roots[k], vantages, given[k], keep));
+    const std::string sources = shares[k].split ? unit_sources_file(shard->index, shard->count) : unit_sources_file();
+    split.push_back(
+        split_capture(captures[k], read_captures[i], key_texts[i], roots[k], vantages, given[k], keep, sources));
     split.back().key_sources = key_sources[i];
   }
   // What the first reading kept (connection sketches, key log texts) has

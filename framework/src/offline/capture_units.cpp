@@ -113,7 +113,11 @@ void quic_units(const ReadCapture& capture, const fs::path& root, bool keyed,
     if (!keep(unit.number)) continue;
     unit.transport = "QUIC";
     unit.connection = conn.index;
-    unit.folder = unit_folder(root, unit.number).string();
+    unit.folder = unit_folder_path(root.string(), unit.number);
+    // What an earlier check wrote into it (a job of a sharded check
+    // shares the capture's folder, which is not cleared for it).
+    std::error_code ec;
+    fs::remove_all(unit.folder, ec);
     unit.client = conn.client.str();
     unit.server = conn.server.str();
     if (conn.client_random) unit.client_random = dissect::to_hex(*conn.client_random);
@@ -337,7 +341,7 @@ std::string CaptureKeyText::whole() const {
 
 SplitCapture split_capture(const std::string& path, const ReadCapture& capture, const CaptureKeyText& key_log_text,
                            const std::string& root, const std::vector<std::string>& vantages,
-                           std::optional<Vantage> given, const UnitFilter& keep) {
+                           std::optional<Vantage> given, const UnitFilter& keep, const std::string& sources_file) {
   SplitCapture out;
   out.path = path;
   out.corrupt = capture.corrupt;
@@ -388,6 +392,7 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
   std::optional<std::string> whole_key_log;  // made once, for connections whose ClientHello was not seen
   const std::string absolute = fs::absolute(path).string();
   const std::uint64_t bytes = file_bytes(path);
+  std::optional<UnitSourceWriter> sources;
   for (const auto& unit : out.units) {
     // A connection whose ClientHello was not seen gets the whole key log.
     const auto it = unit.client_random.empty() ? key_lines.end() : key_lines.find(unit.client_random);
@@ -398,13 +403,15 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
     if (unit.transport == "QUIC") {
       const auto sketch = std::lower_bound(capture.connections.begin(), capture.connections.end(), unit.connection,
                                            [](const ConnectionSketch& c, std::size_t i) { return c.index < i; });
-      write_unit_source(unit.folder, {absolute, bytes, sketch->frames.all(), capture.origin_ns,
-                                      std::string(to_string(out.vantage)), keys});
+      if (!sources) sources.emplace((fs::path(root) / sources_file).string());
+      sources->write(unit.number, {absolute, bytes, sketch->frames.all(), capture.origin_ns,
+                                   std::string(to_string(out.vantage)), keys, {}});
       continue;
     }
     add_vantages(unit.folder, vantages, keys);
     std::ofstream(fs::path(unit.folder) / kVantageFile) << to_string(out.vantage) << '\n';
   }
+  if (sources) sources->close();
   return out;
 }
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "capture/pcap_reader.hpp"
+#include "capture/unit_source.hpp"
 #include "capture/vantage.hpp"
 #include "offline/check_progress.hpp"
 #include "offline/frame_numbers.hpp"
@@ -36,7 +37,9 @@ struct CaptureUnit {
   std::size_t number = 0;
   /// "QUIC" or "TCP".
   std::string transport;
-  /// Absolute folder holding the unit's vantage files and key log.
+  /// Absolute folder holding a TCP unit's vantage files and key log; a
+  /// QUIC unit's is made only for what is written into it (its source is a
+  /// line of the capture's connections.jsonl).
   std::string folder;
   /// The client's and server's addresses in the original capture.
   std::string client, server;
@@ -49,8 +52,9 @@ struct CaptureUnit {
   std::size_t records = 0;
   /// A TCP unit's records: `frames[i]` is the capture's frame number of its
   /// client.pcap's frame i + 1, to translate evidence back. A QUIC unit's
-  /// are in its source.json, and in its connection while it is judged: not
-  /// kept, so memory does not grow with the capture.
+  /// are in its line of the capture's connections.jsonl, and in its
+  /// connection while it is judged: not kept, so memory does not grow with
+  /// the capture.
   std::vector<std::uint64_t> frames;
   /// A QUIC unit's connection: its index in SplitCapture::timeline.
   std::size_t connection = 0;
@@ -206,11 +210,12 @@ struct CaptureKeyText {
 /// Which connections of a capture (by number, from 1) a job judges.
 using UnitFilter = std::function<bool(std::size_t number)>;
 
-/// Cuts `path` (read by read_for_check) into units under
-/// `root/connection-N/` (`root` is created), labelled after `root`'s name.
-/// A QUIC unit's folder refers to the capture (capture/unit_source.hpp)
-/// and its checks get its connection from `capture`'s dissection
-/// (unit_connection()); a TCP unit's folder holds its records as
+/// Cuts `path` (read by read_for_check) into units, each with a folder
+/// `root/connection-N/` (`root` exists), labelled after `root`'s name.
+/// A QUIC unit refers to the capture by a line of `root/sources_file`
+/// (capture/unit_source.hpp; its folder is not made), and its checks get
+/// its connection from `capture`'s dissection (unit_connection()); a TCP
+/// unit's folder holds its records as
 /// `client.pcap`, `server.pcap` and `<v>.pcap` for each name in `vantages`
 /// (one vantage point: all the same file). Every unit has `keys.log` (its
 /// connection's lines of `key_log_text`) and the `vantage` file naming
@@ -222,6 +227,7 @@ using UnitFilter = std::function<bool(std::size_t number)>;
 /// capture.
 SplitCapture split_capture(const std::string& path, const ReadCapture& capture, const CaptureKeyText& key_log_text,
                            const std::string& root, const std::vector<std::string>& vantages,
-                           std::optional<Vantage> given, const UnitFilter& keep = [](std::size_t) { return true; });
+                           std::optional<Vantage> given, const UnitFilter& keep = [](std::size_t) { return true; },
+                           const std::string& sources_file = unit_sources_file());
 
 }  // namespace conform

@@ -18,6 +18,8 @@ std::size_t write_failing_pcaps(const FailingUnits& failing, const std::vector<S
     for (const auto& unit : captures[k].units) {
       if (unit.transport != "QUIC" || !failing[k].count(unit.number)) continue;
       const auto source = read_unit_source(unit.folder);
+      // A QUIC unit's folder is made for what is written into it.
+      std::filesystem::create_directories(unit.folder);
       for (const auto frame : source ? source->frames : std::vector<std::uint64_t>{})
         output_of[frame] = static_cast<int>(outputs.size());
       // Its key log lines beside it, for Wireshark.

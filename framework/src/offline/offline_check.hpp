@@ -18,9 +18,10 @@
 //            a shard splits; TCP connections from their folders after
 //   write    results in capture, connection and case order whatever the
 //            threads;
-//            each connection's folder refers to the capture by path and
-//            frame numbers (capture/unit_source.hpp), and failing ones are
-//            copied out on request (failing_pcaps.hpp)
+//            each QUIC connection is a line of one file per capture that
+//            refers to the capture by path and frame numbers
+//            (capture/unit_source.hpp), and failing ones are copied out on
+//            request (failing_pcaps.hpp)
 //
 // Each case is judged once per connection of each capture, as the case
 // `ID @ capture#N`. A case is judged once per declaration (matrix points

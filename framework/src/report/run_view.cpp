@@ -212,7 +212,7 @@ json run_view(const std::string& dir, StringTable& strings) {
   try {
     if (auto source = quic.empty() ? read_unit_source(dir) : std::nullopt) {
       if (keys.connections.empty() && !source->key_log.empty())
-        keys = dissect::parse_key_log(source->key_log, (folder / kUnitSourceFile).string());
+        keys = dissect::parse_key_log(source->key_log, source->from);
       auto each = [&](const DatagramSink& sink) { for_each_unit_datagram(*source, sink); };
       quic["client.pcap"] = load_vantage(each, "client.pcap", keys);
       quic["server.pcap"] = *quic["client.pcap"];
