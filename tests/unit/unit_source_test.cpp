@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 using namespace conform;
 using conform::test::scratch_dir;
@@ -89,26 +90,73 @@ BOOST_AUTO_TEST_CASE(a_folder_of_an_earlier_conform_keeps_its_source_json) {
   BOOST_TEST(s->from == root + "/connection-1/source.json");
 }
 
+// A line that names no connection costs only the connection it could be:
+// one found elsewhere is read, one not found is an error naming that line.
 BOOST_AUTO_TEST_CASE(a_malformed_line_is_named_by_file_and_line) {
   const std::string root = scratch_dir("unit_source_bad");
-  std::ofstream(root + "/connections.jsonl") << R"({"connection":1,"capture":"/c.pcap","bytes":9,"frames":[2],)"
-                                                R"("origin_ns":3,"vantage":"client","key_log":""})" "\n"
-                                             << "not json\n";
+  const std::string line1 = R"({ "connection": 1, "capture":"/c.pcap","bytes":9,"frames":[2],)"
+                            R"("origin_ns":3,"vantage":"client","key_log":""})";
+  std::ofstream(root + "/connections.jsonl") << line1 << "\n\nnot json\n";
+  BOOST_TEST(read_unit_source(root + "/connection-1")->frames.front() == 2u);
   try {
-    read_unit_source(root + "/connection-1");
+    read_unit_source(root + "/connection-2");
     BOOST_FAIL("no error");
   } catch (const InputError& e) {
     BOOST_TEST(e.diagnostics().front().str() ==
-               root + "/connections.jsonl:2:1: not a unit's source: a line starts {\"connection\":N,");
+               root + "/connections.jsonl:3:1: not a unit's source: a line starts {\"connection\":N,");
   }
   std::ofstream(root + "/connections.jsonl") << R"({"connection":1,"capture":"/c.pcap","frames":[4,2],)"
                                                 R"("origin_ns":3})" "\n";
+  fs::last_write_time(root + "/connections.jsonl", fs::last_write_time(root + "/connections.jsonl") + std::chrono::seconds(1));
   try {
     read_unit_source(root + "/connection-1");
     BOOST_FAIL("no error");
   } catch (const InputError& e) {
     BOOST_TEST(e.diagnostics().front().str() == root + "/connections.jsonl:1: frames are not in ascending order");
   }
+  // Cut short: the parser's words, without the secrets it last read.
+  std::ofstream(root + "/connections.jsonl") << R"({"connection":1,"capture":"/c.pcap","key_log":"CLIENT_RANDOM 00 11)";
+  fs::last_write_time(root + "/connections.jsonl", fs::last_write_time(root + "/connections.jsonl") + std::chrono::seconds(2));
+  try {
+    read_unit_source(root + "/connection-1");
+    BOOST_FAIL("no error");
+  } catch (const InputError& e) {
+    const std::string said = e.diagnostics().front().str();
+    BOOST_TEST(said.rfind(root + "/connections.jsonl:1: not a unit's source: ", 0) == 0, said);
+    BOOST_TEST(said.find("CLIENT_RANDOM") == std::string::npos, said);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_connection_with_two_lines_is_refused) {
+  const std::string root = scratch_dir("unit_source_twice");
+  write(root + "/" + unit_sources_file(), {{1, source(1, "")}, {2, source(3, "")}, {1, source(5, "")}});
+  BOOST_TEST(read_unit_source(unit_folder_path(root, 2))->frames.front() == 3u);
+  try {
+    read_unit_source(unit_folder_path(root, 1));
+    BOOST_FAIL("no error");
+  } catch (const InputError& e) {
+    BOOST_TEST(e.diagnostics().front().str() ==
+               root + "/connections.jsonl:3:1: connection 1 has a line already, line 1");
+  }
+}
+
+// A job of a sharded check clears what an unsplit check or a sharding into
+// another number of jobs left in the capture's folder, and keeps its peers'.
+BOOST_AUTO_TEST_CASE(a_sharded_job_removes_the_files_of_other_shardings) {
+  const std::string root = scratch_dir("unit_source_stale");
+  for (const auto& name : {unit_sources_file(), unit_sources_file(1, 3), unit_sources_file(2, 12),
+                           unit_sources_file(2, 2), unit_sources_file(1, 2)})
+    write(root + "/" + name, {{1, source(1, "")}});
+  std::ofstream(root + "/other.jsonl") << "x\n";
+  remove_other_sources_files(root, unit_sources_file(1, 2));
+  std::set<std::string> left;
+  for (const auto& e : fs::directory_iterator(root)) left.insert(e.path().filename().string());
+  BOOST_TEST(left == (std::set<std::string>{"connections.1-of-2.jsonl", "connections.2-of-2.jsonl", "other.jsonl"}),
+             boost::test_tools::per_element());
+  remove_other_sources_files(root, unit_sources_file());
+  left.clear();
+  for (const auto& e : fs::directory_iterator(root)) left.insert(e.path().filename().string());
+  BOOST_TEST(left == (std::set<std::string>{"other.jsonl"}), boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

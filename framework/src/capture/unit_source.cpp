@@ -3,9 +3,12 @@
 
 #include "common/input_error.hpp"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <charconv>
 #include <map>
 #include <mutex>
@@ -34,7 +37,10 @@ UnitSource parse_source(std::string_view text, const std::string& from) {
       throw InputError({from}, "frames are not in ascending order");
     return source;
   } catch (const nlohmann::json::exception& e) {
-    throw InputError({from}, std::string("not a unit's source: ") + e.what());
+    // Not what the parser last read: the key log's secrets.
+    std::string what = e.what();
+    if (const auto cut = what.find("; last read"); cut != std::string::npos) what.resize(cut);
+    throw InputError({from}, "not a unit's source: " + what);
   }
 }
 
@@ -50,39 +56,102 @@ std::optional<std::size_t> unit_number(const fs::path& folder) {
   return n;
 }
 
+// The N of a line `{"connection": N, ...` (spaces allowed), nullopt when it
+// does not start so.
+std::optional<std::size_t> line_number_field(std::string_view line) {
+  auto skip_space = [&] {
+    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+  };
+  auto take = [&](std::string_view word) {
+    skip_space();
+    if (line.substr(0, word.size()) != word) return false;
+    line.remove_prefix(word.size());
+    return true;
+  };
+  if (!take("{") || !take("\"connection\"") || !take(":")) return std::nullopt;
+  skip_space();
+  std::size_t n = 0;
+  const auto [after, ec] = std::from_chars(line.data(), line.data() + line.size(), n);
+  if (ec != std::errc()) return std::nullopt;
+  line.remove_prefix(static_cast<std::size_t>(after - line.data()));
+  if (!take(",") && !take("}")) return std::nullopt;
+  return n;
+}
+
 // Where each unit's line starts in a sources file, found once per file: an
-// HTML report of ten thousand connections looks up each of them.
+// HTML report of ten thousand connections looks up each of them. A line
+// that names no connection, or one an earlier line named, is kept as a
+// problem for the connections it could be (every unfound one), not for all.
 struct SourcesIndex {
   std::uintmax_t size = 0;
   fs::file_time_type written;
-  std::unordered_map<std::size_t, std::pair<std::uint64_t, std::size_t>> at;  // number -> (byte, line)
+  struct Line {
+    std::uint64_t byte = 0;
+    std::uint32_t number = 0;
+  };
+  std::unordered_map<std::size_t, Line> at;
+  std::unordered_map<std::size_t, InputError> twice;  // a connection named again: what to say
+  std::optional<InputError> unreadable;                 // the first line that names none
 };
 
-const SourcesIndex& index_of(const fs::path& file) {
+// Connection `n`'s line of `file`: its byte and line, nullopt when the file
+// has none (and then `unreadable` holds the first line that names no
+// connection, when there is one and it holds none yet). Throws the
+// InputError naming the line when a second line names it.
+std::optional<SourcesIndex::Line> find_line(const fs::path& file, std::size_t n,
+                                            std::optional<InputError>& unreadable) {
   static std::mutex mutex;
   static std::map<std::string, SourcesIndex> indexes;
   std::lock_guard lock(mutex);
   std::error_code ec;
   const auto size = fs::file_size(file, ec);
   const auto written = fs::last_write_time(file, ec);
-  if (const auto it = indexes.find(file.string());
-      it != indexes.end() && it->second.size == size && it->second.written == written)
-    return it->second;
-  SourcesIndex index{size, written, {}};
-  std::ifstream in(file, std::ios::binary);
-  std::string line;
-  std::uint64_t offset = 0;
-  for (std::size_t number = 1; std::getline(in, line); ++number, offset += line.size() + 1) {
-    std::size_t n = 0;
-    const char* end = line.data() + line.size();
-    const auto [after, error] = line.compare(0, kLinePrefix.size(), kLinePrefix) == 0
-                                    ? std::from_chars(line.data() + kLinePrefix.size(), end, n)
-                                    : std::from_chars_result{line.data(), std::errc::invalid_argument};
-    if (error != std::errc() || after == end || *after != ',')
-      throw InputError({file.string(), static_cast<std::uint32_t>(number), 1}, "not a unit's source: a line starts {\"connection\":N,");
-    index.at.emplace(n, std::make_pair(offset, number));
+  auto it = indexes.find(file.string());
+  if (it == indexes.end() || it->second.size != size || it->second.written != written) {
+    SourcesIndex index{size, written, {}, {}, std::nullopt};
+    std::ifstream in(file, std::ios::binary);
+    std::string line;
+    std::uint64_t byte = 0;
+    for (std::uint32_t number = 1; std::getline(in, line); ++number, byte += line.size() + 1) {
+      const SourcePos pos{file.string(), number, 1};
+      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+      const auto named = line_number_field(line);
+      if (!named) {
+        if (!index.unreadable) index.unreadable = InputError(pos, "not a unit's source: a line starts {\"connection\":N,");
+        continue;
+      }
+      const auto [earlier, first] = index.at.emplace(*named, SourcesIndex::Line{byte, number});
+      if (!first)
+        index.twice.try_emplace(*named, InputError(pos, fmt::format("connection {} has a line already, line {}",
+                                                                    *named, earlier->second.number)));
+    }
+    it = indexes.insert_or_assign(file.string(), std::move(index)).first;
   }
-  return indexes[file.string()] = std::move(index);
+  const SourcesIndex& index = it->second;
+  if (const auto twice = index.twice.find(n); twice != index.twice.end())
+    throw twice->second;
+  if (const auto found = index.at.find(n); found != index.at.end()) return found->second;
+  if (index.unreadable && !unreadable) unreadable = index.unreadable;
+  return std::nullopt;
+}
+
+// The sources files of a capture's folder, listed once per folder (a
+// failing connection's folder made beside them changes nothing they hold);
+// listed again by the caller when a connection is in none of them.
+std::vector<fs::path> sources_files(const fs::path& root, bool again) {
+  static std::mutex mutex;
+  static std::map<std::string, std::vector<fs::path>> listed;
+  std::lock_guard lock(mutex);
+  auto& files = listed[root.string()];
+  if (!again && !files.empty()) return files;
+  files.clear();
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(root, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("connections", 0) == 0 && entry.path().extension() == ".jsonl") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 }  // namespace
@@ -95,8 +164,20 @@ std::string unit_sources_file(std::size_t job, std::size_t jobs) {
   return jobs ? "connections." + std::to_string(job) + "-of-" + std::to_string(jobs) + ".jsonl" : "connections.jsonl";
 }
 
+void remove_other_sources_files(const std::string& root, const std::string& keep) {
+  const auto of = keep.rfind("-of-");
+  const std::string same_jobs = of == std::string::npos ? keep : keep.substr(of);
+  for (const auto& file : sources_files(root, true)) {
+    const std::string name = file.filename().string();
+    const bool kept = name == keep || (name.size() >= same_jobs.size() &&
+                                       name.compare(name.size() - same_jobs.size(), same_jobs.size(), same_jobs) == 0);
+    std::error_code ec;
+    if (!kept) fs::remove(file, ec);
+  }
+}
+
 UnitSourceWriter::UnitSourceWriter(const std::string& path) : path_(path), out_(path, std::ios::binary) {
-  if (!out_) throw std::runtime_error(path_ + ": cannot write");
+  if (!out_) throw InputError({path_}, std::string("cannot write: ") + std::strerror(errno));
 }
 
 void UnitSourceWriter::write(std::size_t number, const UnitSource& source) {
@@ -112,32 +193,25 @@ void UnitSourceWriter::write(std::size_t number, const UnitSource& source) {
 
 void UnitSourceWriter::close() {
   out_.close();
-  if (!out_) throw std::runtime_error(path_ + ": cannot write");
+  if (!out_) throw InputError({path_}, "cannot write (is the disk full?)");
 }
 
 std::optional<UnitSource> read_unit_source(const std::string& folder) {
   const fs::path path(folder);
-  if (const auto n = unit_number(path)) {
-    std::error_code ec;
-    std::vector<fs::path> files;
-    for (const auto& entry : fs::directory_iterator(path.parent_path(), ec)) {
-      const std::string name = entry.path().filename().string();
-      if (name.rfind("connections", 0) == 0 && entry.path().extension() == ".jsonl") files.push_back(entry.path());
-    }
-    std::sort(files.begin(), files.end());
-    for (const auto& file : files) {
-      const auto& index = index_of(file);
-      const auto it = index.at.find(*n);
-      if (it == index.at.end()) continue;
-      std::ifstream in(file, std::ios::binary);
-      in.seekg(static_cast<std::streamoff>(it->second.first));
-      std::string line;
-      std::getline(in, line);
-      return parse_source(line, file.string() + ":" + std::to_string(it->second.second));
-    }
-  }
+  std::optional<InputError> unreadable;
+  if (const auto n = unit_number(path))
+    for (const bool again : {false, true})
+      for (const auto& file : sources_files(path.parent_path(), again))
+        if (const auto line = find_line(file, *n, unreadable)) {
+          std::ifstream in(file, std::ios::binary);
+          in.seekg(static_cast<std::streamoff>(line->byte));
+          std::string text;
+          std::getline(in, text);
+          return parse_source(text, file.string() + ":" + std::to_string(line->number));
+        }
   const fs::path file = path / kFolderSourceFile;
   std::ifstream in(file, std::ios::binary);
+  if (!in && unreadable) throw *unreadable;  // its line may be the one that names no connection
   if (!in) return std::nullopt;
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   return parse_source(text, file.string());

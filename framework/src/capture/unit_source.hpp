@@ -48,6 +48,11 @@ std::string unit_folder_path(const std::string& root, std::size_t number);
 /// check (which share the folder), `connections.<job>-of-<jobs>.jsonl`.
 std::string unit_sources_file(std::size_t job = 0, std::size_t jobs = 0);
 
+/// Removes the sources files in `root` that a check writing `keep` there
+/// would leave behind: an unsplit check's, or those of jobs of a sharding
+/// into another number of jobs, whose lines may be of another capture.
+void remove_other_sources_files(const std::string& root, const std::string& keep);
+
 /// Writes a capture's UnitSources to one file, a JSON line each
 /// (`{"connection":N,...}`, N the unit's number).
 class UnitSourceWriter {

@@ -403,7 +403,10 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
     if (unit.transport == "QUIC") {
       const auto sketch = std::lower_bound(capture.connections.begin(), capture.connections.end(), unit.connection,
                                            [](const ConnectionSketch& c, std::size_t i) { return c.index < i; });
-      if (!sources) sources.emplace((fs::path(root) / sources_file).string());
+      if (!sources) {
+        remove_other_sources_files(root, sources_file);
+        sources.emplace((fs::path(root) / sources_file).string());
+      }
       sources->write(unit.number, {absolute, bytes, sketch->frames.all(), capture.origin_ns,
                                    std::string(to_string(out.vantage)), keys, {}});
       continue;

@@ -229,7 +229,10 @@ json run_view(const std::string& dir, StringTable& strings) {
   const VantageCapture* server = usable("server.pcap");
   if (client || server) return quic_view(dir, client, server, std::move(notes), strings);
   if (fs::exists(folder / "loopback.pcap", ec)) return tcp_view(dir, "loopback.pcap");
-  if (!fs::is_directory(folder, ec)) notes.push_back(dir + ": no such folder");
+  // A connection conform check judged has a folder only for what was
+  // written of it: without one, its line was not found (or a note says why).
+  if (!fs::is_directory(folder, ec) && notes.empty())
+    notes.push_back(dir + ": no such folder, nor a line for it in a connections*.jsonl beside it");
   else if (quic.empty()) notes.push_back("no capture in " + dir);
   else notes.push_back("no QUIC connection in the captures of " + dir);
   return {{"kind", "none"}, {"dir", dir}, {"notes", notes}};
