@@ -168,37 +168,26 @@ RunRecord interrupted_record(int signal) {
   return record;
 }
 
-// Judged connections handed back to the reader to be freed, and their
-// results to be handed on in order: their packets were allocated on the
-// reader's thread, and glibc frees a block on the thread that allocated it
-// only under that thread's arena lock, which the reader holds for every
-// packet it dissects (with -j 2, freeing them on the workers cost more CPU
-// than judging there saved); and reporters are not for several threads.
-// Results judged before (an EarlyJudge's) are taken from `stored` at
-// their turn, not held.
-class Graveyard {
+// The results of judged connections handed on in plan order, on the
+// reader's thread (reporters are not for several threads). Results judged
+// before (an EarlyJudge's) are taken from `stored` at their turn, not held.
+// A judged connection is freed on the worker that judged it: with glibc's
+// malloc that contended for the reader's arena lock (it cost -j 2 more CPU
+// than judging there saved), which jemalloc's per-thread caches do not.
+class InOrder {
  public:
   using Stored = std::function<std::optional<CaseResult>(std::size_t k)>;
-  Graveyard(const OfflineSink& sink, std::size_t total, Stored stored)
+  InOrder(const OfflineSink& sink, std::size_t total, Stored stored)
       : sink_(sink), total_(total), stored_(std::move(stored)) {}
 
-  void hand_back(std::shared_ptr<const quic_checks::QuicCaptures> judged) {
-    std::lock_guard lock(mutex_);
-    judged_.push_back(std::move(judged));
-  }
   /// The k-th result, judged (any thread).
   void judged(std::size_t k, CaseResult&& result) {
     std::lock_guard lock(mutex_);
     ready_.emplace(k, std::move(result));
   }
-  /// Frees what was handed back and hands on the results whose turn has
-  /// come, on the calling (reader's) thread.
-  void bury() {
-    std::vector<std::shared_ptr<const quic_checks::QuicCaptures>> dead;
-    {
-      std::lock_guard lock(mutex_);
-      dead.swap(judged_);
-    }
+  /// Hands on the results whose turn has come, on the calling (reader's)
+  /// thread.
+  void hand_on_ready() {
     // Only those in turn: the others wait for the connections before them.
     while (next_ < total_) {
       auto result = take_ready(next_);
@@ -210,7 +199,7 @@ class Graveyard {
   /// After the last result: what never came (an interruption) as made by
   /// `missing`.
   void finish(const std::function<CaseResult(std::size_t)>& missing) {
-    bury();
+    hand_on_ready();
     for (std::size_t k = next_; k < total_; ++k) {
       auto result = take_ready(k);
       if (!result) result = stored_(k);
@@ -237,7 +226,6 @@ class Graveyard {
   const OfflineSink& sink_;
   std::size_t total_;
   std::mutex mutex_;
-  std::vector<std::shared_ptr<const quic_checks::QuicCaptures>> judged_;
   std::map<std::size_t, CaseResult> ready_;
   Stored stored_;
   std::size_t next_ = 0;  // the reader's only
@@ -299,7 +287,7 @@ RunTotals judge_offline(const OfflinePlan& plan, const std::vector<SplitCapture>
         if (how && how->vantage == captures[k].vantage && (!how->rested_on_end || how->observed_until_ns == end))
           spilled.insert({k, unit.number});
       }
-  Graveyard graveyard(sink, plan.cases.size(), [&](std::size_t k) -> std::optional<CaseResult> {
+  InOrder in_order(sink, plan.cases.size(), [&](std::size_t k) -> std::optional<CaseResult> {
     const auto& place = plan.places[k];
     if (!spilled.count({place.capture, place.connection})) return std::nullopt;
     const CaptureUnit& unit = *unit_of.at({place.capture, place.connection});
@@ -324,7 +312,7 @@ RunTotals judge_offline(const OfflinePlan& plan, const std::vector<SplitCapture>
         to_original(record, capture, frames);
       }
       record.artifact_dir = unit.folder;
-      graveyard.judged(k, aggregate(c, {std::move(record)}, {}));
+      in_order.judged(k, aggregate(c, {std::move(record)}, {}));
     }
   };
   // One connection's cases on a worker while the reader goes on; at most
@@ -351,11 +339,10 @@ RunTotals judge_offline(const OfflinePlan& plan, const std::vector<SplitCapture>
                              const auto it = quic.find(c.index);
                              if (it == quic.end()) return;
                              const CaptureUnit& unit = *it->second;
-                             graveyard.bury();
+                             in_order.hand_on_ready();
                              workers.submit([&, &unit = unit, c = std::make_shared<dissect::Connection>(std::move(c))] {
                                auto prepared = prepare(std::move(*c), sight_of(capture));
                                judge_unit(capture_index, unit, prepared.get(), {});
-                               graveyard.hand_back(std::move(prepared));
                                // Counted once: not again when judged again.
                                if (progress && !(spill && spill->how(capture_index, unit.connection)))
                                  progress->judged();
@@ -366,22 +353,22 @@ RunTotals judge_offline(const OfflinePlan& plan, const std::vector<SplitCapture>
       } catch (const Interrupted&) {
       }
     workers.wait();
-    graveyard.bury();
+    in_order.hand_on_ready();
     for (const auto& unit : capture.units)
       if (unit.transport != "QUIC") {
         poll();
         judge_unit(capture_index, unit, nullptr, unit.frames);
-        graveyard.bury();
+        in_order.hand_on_ready();
       }
     if (progress && !quic.empty()) progress->finish_capture();
   }
   // What an interruption left unjudged.
-  graveyard.finish([&](std::size_t k) {
+  in_order.finish([&](std::size_t k) {
     RunRecord record = interrupted_record(poll());
     record.artifact_dir = unit_of.at({plan.places[k].capture, plan.places[k].connection})->folder;
     return aggregate(plan.cases[k], {std::move(record)}, {});
   });
-  return graveyard.totals();
+  return in_order.totals();
 }
 
 struct EarlyJudge::State {
@@ -391,13 +378,6 @@ struct EarlyJudge::State {
         workers(threads > 1 ? threads : 0, 2 * std::size_t{threads}) {
     for (std::size_t i = 0; i < cases.size(); ++i)
       if (applies(cases[i], "QUIC", checks)) quic_cases.push_back(i);
-  }
-
-  // Frees on the reader's thread what the workers judged (see Graveyard).
-  void bury() {
-    std::vector<std::shared_ptr<const quic_checks::QuicCaptures>> freed;
-    std::lock_guard lock(mutex);
-    freed.swap(dead);
   }
 
   // Every case that judges QUIC on connection `c` of the `capture`-th
@@ -417,8 +397,6 @@ struct EarlyJudge::State {
       spill.judged(capture, index, {at.vantage, prepared->rested_on_capture_end, at.end_ns - at.origin_ns});
       if (progress) progress->judged();
     }
-    std::lock_guard lock(mutex);
-    dead.push_back(std::move(prepared));
   }
 
   const std::vector<Case>& cases;
@@ -428,8 +406,6 @@ struct EarlyJudge::State {
   CheckProgress* progress;
   std::vector<std::size_t> quic_cases;
   std::atomic<int> stopped{0};
-  std::mutex mutex;
-  std::vector<std::shared_ptr<const quic_checks::QuicCaptures>> dead;
   TaskPool workers;  // last: its threads end first
 };
 
@@ -447,7 +423,6 @@ EndedConnection EarlyJudge::judge(std::size_t capture, std::optional<Vantage> gi
     if (s.workers.failed()) s.workers.wait();
     // The capture as far as it is read.
     const Sight at{so_far.origin_ns, so_far.latest_ns, given ? *given : so_far.survey->infer().vantage};
-    s.bury();
     s.workers.submit([&s, capture, at, c = std::make_shared<dissect::Connection>(std::move(c))] {
       s.judge(capture, std::move(*c), at);
     });
@@ -456,7 +431,6 @@ EndedConnection EarlyJudge::judge(std::size_t capture, std::optional<Vantage> gi
 
 void EarlyJudge::wait() {
   s_->workers.wait();
-  s_->bury();
 }
 
 std::function<std::string(const CaseResult&)> check_replay(const std::string& inputs) {
