@@ -275,8 +275,9 @@ ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissec
     }
   };
   std::optional<std::pair<std::size_t, std::string>> cut_connection;  // the first connection the snap length cut
+  SurveyTurns turns;
   auto on_ended = [&](dissect::Connection&& c) {
-    read.survey.add(c);
+    const SurveyTurn turn = turns.next();
     std::size_t count = 0;
     std::uint64_t first = 0;
     for (const auto& d : c.datagrams)
@@ -289,7 +290,8 @@ ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissec
                                    first, count, count == 1 ? "" : "s", c.index + 1));
     read.connections.push_back(
         {c.index, c.client, c.server, c.client_random, c.secrets_found, FrameNumbers(records_of(c))});
-    if (ended) ended(std::move(c), {read.origin_ns, read.end_ns, &read.survey});
+    if (ended) ended(std::move(c), {read.origin_ns, read.end_ns, turn});
+    else turn.take(c);
   };
   if (progress)
     progress->start((ended ? "judging " : "splitting ") + fs::path(path).filename().string(), file_bytes(path));
@@ -299,6 +301,7 @@ ReadCapture read_for_check(const std::string& path, std::shared_ptr<const dissec
   auto streamed = stream_connections(path, *read.keys, on_datagram, on_ended, progress,
                                      [&] { ended_while_reading = read.connections.size(); }, read_ahead);
   if (progress) progress->finish_capture();
+  read.survey = turns.finish();
   read.summary = streamed.summary;
   if (read.summary.damage && !read.summary.cut_short) {
     const std::size_t open = read.connections.size() - ended_while_reading.value_or(read.connections.size());

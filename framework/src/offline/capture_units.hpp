@@ -12,6 +12,7 @@
 #include "capture/vantage.hpp"
 #include "offline/check_progress.hpp"
 #include "offline/frame_numbers.hpp"
+#include "offline/survey_turns.hpp"
 #include "offline/vantage_inference.hpp"
 #include "dissect/key_log.hpp"
 #include "dissect/timeline.hpp"
@@ -176,12 +177,12 @@ struct ReadCapture {
 struct ReadSoFar {
   /// The time of the capture's first datagram, and of its latest so far.
   std::int64_t origin_ns = 0, latest_ns = 0;
-  /// The signs of where it was taken of every connection ended so far,
-  /// this one's included.
-  const VantageSurvey* survey = nullptr;
+  /// The connection's turn to add its signs of where the capture was taken
+  /// (survey_turns.hpp): taken exactly once, on any thread.
+  SurveyTurn turn;
 };
 /// Takes each QUIC connection as it ends, after the reading has kept its
-/// sketch (conform check judges it then).
+/// sketch (conform check judges it then), and takes its turn.
 using EndedConnection = std::function<void(dissect::Connection&&, const ReadSoFar&)>;
 
 /// Reads and dissects `path`, handing each QUIC connection to `ended`

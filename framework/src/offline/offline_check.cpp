@@ -418,13 +418,21 @@ EarlyJudge::~EarlyJudge() = default;
 EndedConnection EarlyJudge::judge(std::size_t capture, std::optional<Vantage> given) {
   return [&s = *s_, capture, given](dissect::Connection&& c, const ReadSoFar& so_far) {
     if (const int signal = s.interruption.signal()) s.stopped = signal;
-    if (s.stopped.load() || s.quic_cases.empty()) return;
     // A judging that threw (the temporary file's disk full) ends the reading now.
     if (s.workers.failed()) s.workers.wait();
-    // The capture as far as it is read.
-    const Sight at{so_far.origin_ns, so_far.latest_ns, given ? *given : so_far.survey->infer().vantage};
-    s.workers.submit([&s, capture, at, c = std::make_shared<dissect::Connection>(std::move(c))] {
-      s.judge(capture, std::move(*c), at);
+    if (s.stopped.load() || s.quic_cases.empty()) {
+      // Not judged, still surveyed, here: after the connections before it
+      // (wait() rethrows a failure, whose queued turns would never come).
+      s.workers.wait();
+      so_far.turn.take(c);
+      return;
+    }
+    // The connection's signs are read on the worker, beside the reading.
+    s.workers.submit([&s, capture, given, origin = so_far.origin_ns, latest = so_far.latest_ns, turn = so_far.turn,
+                      c = std::make_shared<dissect::Connection>(std::move(c))] {
+      // The capture as far as it is read.
+      const Vantage seen = turn.take(*c);
+      s.judge(capture, std::move(*c), Sight{origin, latest, given ? *given : seen});
     });
   };
 }

@@ -251,6 +251,17 @@ void VantageSurvey::add(const dissect::Connection& c) {
   }
 }
 
+void VantageSurvey::merge(const VantageSurvey& other) {
+  connections_ += other.connections_;
+  tcp_segments_ += other.tcp_segments_;
+  pool(client_, other.client_);
+  pool(server_, other.server_);
+  // One host throughout `other` (not many_hosts_) means each of its
+  // datagrams went from and to its host_, the first as the last.
+  if (other.many_hosts_ || (host_ && other.host_ && *host_ != *other.host_)) many_hosts_ = true;
+  if (other.host_) host_ = other.host_;
+}
+
 void VantageSurvey::add_tcp_segment(std::uint32_t from, std::uint32_t to) {
   ++tcp_segments_;
   add_hosts(NetEndpoint{from, 0}, NetEndpoint{to, 0});

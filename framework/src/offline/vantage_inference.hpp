@@ -95,6 +95,9 @@ inline constexpr std::int64_t kNearNs = 1'000'000;
 class VantageSurvey {
  public:
   void add(const dissect::Connection& c);
+  /// What `add` would have made of the connections `other` was given,
+  /// added after those given here.
+  void merge(const VantageSurvey& other);
   /// A TCP segment (IPv4, host byte order): where its hosts are, and no
   /// more (no TCP check needs the vantage).
   void add_tcp_segment(std::uint32_t from, std::uint32_t to);
