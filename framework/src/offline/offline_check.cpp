@@ -421,8 +421,8 @@ EndedConnection EarlyJudge::judge(std::size_t capture, std::optional<Vantage> gi
     // A judging that threw (the temporary file's disk full) ends the reading now.
     if (s.workers.failed()) s.workers.wait();
     if (s.stopped.load() || s.quic_cases.empty()) {
-      // Not judged, still surveyed, here: after the connections before it
-      // (wait() rethrows a failure, whose queued turns would never come).
+      // Not judged, still surveyed, here, once the connections before it
+      // are (wait() also rethrows what a judging threw).
       s.workers.wait();
       so_far.turn.take(c);
       return;

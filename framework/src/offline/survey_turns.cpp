@@ -4,21 +4,25 @@
 #include <condition_variable>
 #include <exception>
 #include <mutex>
-#include <set>
+#include <deque>
 
 namespace conform {
 
 struct SurveyTurn::State {
   std::mutex mutex;
   std::condition_variable passed;
-  std::size_t next = 0;          // the ticket whose turn it is
-  std::set<std::size_t> given_up;  // later tickets that will never be taken
+  std::size_t next = 0;  // the ticket whose turn it is
+  // given_up[k - next]: ticket k will never be taken. Made room for when
+  // the ticket is given, so giving it up allocates nothing.
+  std::deque<bool> given_up;
   VantageSurvey survey;
 
   // After ticket `next`'s turn, under the lock.
   void pass() {
-    ++next;
-    while (given_up.erase(next)) ++next;
+    do {
+      given_up.pop_front();
+      ++next;
+    } while (!given_up.empty() && given_up.front());
   }
 };
 
@@ -32,7 +36,7 @@ struct SurveyTurn::Ticket {
     {
       std::lock_guard lock(s->mutex);
       if (s->next == number) s->pass();
-      else s->given_up.insert(number);
+      else s->given_up[number - s->next] = true;
     }
     s->passed.notify_all();
   }
@@ -51,19 +55,27 @@ Vantage SurveyTurn::take(const dissect::Connection& c) const {
   }
   std::unique_lock lock(s.mutex);
   s.passed.wait(lock, [&] { return s.next == ticket_->number; });
+  // The turn passes however this ends (inferring allocates).
+  struct Pass {
+    State& s;
+    ~Pass() {
+      s.pass();
+      s.passed.notify_all();
+    }
+  } pass{s};
   if (!error) s.survey.merge(signs);
-  s.pass();
-  const Vantage vantage = s.survey.infer().vantage;
-  lock.unlock();
-  s.passed.notify_all();
   if (error) std::rethrow_exception(error);
-  return vantage;
+  return s.survey.infer().vantage;
 }
 
 SurveyTurns::SurveyTurns() : s_(std::make_shared<SurveyTurn::State>()) {}
 
 SurveyTurn SurveyTurns::next() {
   auto ticket = std::make_shared<SurveyTurn::Ticket>();
+  {
+    std::lock_guard lock(s_->mutex);
+    s_->given_up.push_back(false);
+  }
   ticket->s = s_;
   ticket->number = given_++;
   return SurveyTurn(std::move(ticket));
