@@ -186,7 +186,7 @@ void print_units(const std::vector<SplitCapture>& captures, std::size_t with_mut
   for (const auto& c : captures) {
     for (const auto& u : c.units)
       fmt::print("  {}  {}  client {} → server {} (from {}), {} frames  in {}\n", u.label, u.transport,
-                 u.client, u.server, u.roles_from, u.records, u.folder);
+                 u.client, u.server, u.roles_from, u.records, u.source.empty() ? u.folder : u.source);
     fmt::print("  vantage of {}: {} ({})\n", c.path, to_string(c.vantage), c.vantage_from);
     for (const auto& note : c.notes) fmt::print("  note: {}\n", note);
   }

@@ -99,7 +99,7 @@ fs::path unit_folder(const fs::path& root, std::size_t number) {
 // QUIC: each connection, by reference to the capture (capture/unit_source.hpp).
 // `keyed`: a key log was given (or the capture holds one).
 void quic_units(const ReadCapture& capture, const fs::path& root, bool keyed,
-                const UnitFilter& keep, SplitCapture& out) {
+                const UnitFilter& keep, const std::string& sources_file, SplitCapture& out) {
   const std::string name = root.filename().string();
   for (const auto& conn : capture.connections) {
     CaptureUnit unit;
@@ -114,6 +114,7 @@ void quic_units(const ReadCapture& capture, const fs::path& root, bool keyed,
     unit.transport = "QUIC";
     unit.connection = conn.index;
     unit.folder = unit_folder_path(root.string(), unit.number);
+    unit.source = (root / sources_file).string();
     // What an earlier check wrote into it (a job of a sharded check
     // shares the capture's folder, which is not cleared for it).
     std::error_code ec;
@@ -354,7 +355,7 @@ SplitCapture split_capture(const std::string& path, const ReadCapture& capture, 
   out.origin_ns = capture.origin_ns;
   out.end_ns = capture.end_ns;
   if (!capture.warning.empty()) out.warnings.push_back(capture.warning);
-  quic_units(capture, root, !key_log_text.empty(), keep, out);
+  quic_units(capture, root, !key_log_text.empty(), keep, sources_file, out);
   // Every record UDP (or a fragment): no TCP connection, and no third
   // reading of the capture to look for one.
   VantageSurvey survey = capture.survey;

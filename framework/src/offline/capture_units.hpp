@@ -42,6 +42,9 @@ struct CaptureUnit {
   /// QUIC unit's is made only for what is written into it (its source is a
   /// line of the capture's connections.jsonl).
   std::string folder;
+  /// A QUIC unit's reference to its capture: the file whose line it is
+  /// (`ROOT/connections.jsonl`); empty for a TCP unit.
+  std::string source;
   /// The client's and server's addresses in the original capture.
   std::string client, server;
   /// What told client from server.
