@@ -23,6 +23,8 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::string_view kLinePrefix = "{\"connection\":";
+// A unit's folder in its capture's: connection-N.
+constexpr std::string_view kUnitFolderPrefix = "connection-";
 // Where conform check kept a unit's source before the capture's one file.
 constexpr std::string_view kFolderSourceFile = "source.json";
 
@@ -47,11 +49,10 @@ UnitSource parse_source(std::string_view text, const std::string& from) {
 // N of a folder named connection-N.
 std::optional<std::size_t> unit_number(const fs::path& folder) {
   const std::string name = folder.filename().string();
-  constexpr std::string_view prefix = "connection-";
-  if (name.compare(0, prefix.size(), prefix) != 0) return std::nullopt;
+  if (name.compare(0, kUnitFolderPrefix.size(), kUnitFolderPrefix) != 0) return std::nullopt;
   std::size_t n = 0;
   const char* end = name.data() + name.size();
-  const auto [at, ec] = std::from_chars(name.data() + prefix.size(), end, n);
+  const auto [at, ec] = std::from_chars(name.data() + kUnitFolderPrefix.size(), end, n);
   if (ec != std::errc() || at != end) return std::nullopt;
   return n;
 }
@@ -157,7 +158,7 @@ std::vector<fs::path> sources_files(const fs::path& root, bool again) {
 }  // namespace
 
 std::string unit_folder_path(const std::string& root, std::size_t number) {
-  return (fs::path(root) / ("connection-" + std::to_string(number))).string();
+  return (fs::path(root) / (std::string(kUnitFolderPrefix) + std::to_string(number))).string();
 }
 
 std::string unit_sources_file(std::size_t job, std::size_t jobs) {

@@ -90,7 +90,7 @@ void add_vantages(const fs::path& folder, const std::vector<std::string>& vantag
 // A fresh folder: a sharded check shares its capture's root with other
 // jobs, so each clears only the folders of the connections it judges.
 fs::path unit_folder(const fs::path& root, std::size_t number) {
-  fs::path folder = root / fmt::format("connection-{}", number);
+  const fs::path folder = unit_folder_path(root.string(), number);
   fs::remove_all(folder);
   fs::create_directories(folder);
   return folder;
