@@ -158,7 +158,6 @@ class Connection {
   Status<> handle_ack(Instant now, Space s, const AckFrame& ack);
   void on_packet_acked(Space s, const SentPacket& p);
   void on_packet_lost(Instant now, Space s, const SentPacket& p);
-  void on_crypto_lost(Space s, const SentCrypto& lost);
 
   // connection_key_update.cpp: 1-RTT key phases (RFC 9001 §6).
   const PacketKeys* rx_keys_for(std::span<const uint8_t> packet, size_t pn_offset, bool& next_phase);

@@ -284,28 +284,13 @@ void Connection::on_packet_lost(Instant now, Space s, const SentPacket& p) {
   on_lost_datagram_size(p.datagram_bytes);
   for (const SentFrame& sf : p.frames) {
     if (auto* c = std::get_if<SentCrypto>(&sf)) {
-      if (!space(s).discarded) on_crypto_lost(s, *c);
+      if (!space(s).discarded) space(s).crypto_send.on_lost(c->offset, c->len, false);
     } else if (auto* ctl = std::get_if<SentControl>(&sf); ctl && std::holds_alternative<HandshakeDoneFrame>(ctl->frame)) {
       handshake_done_pending_ = true;  // not copied: sent again while pending (§13.3)
     } else {
       streams_.on_lost(sf);
     }
   }
-}
-
-void Connection::on_crypto_lost(Space s, const SentCrypto& lost) {
-  // Bytes a later packet still in flight carries (a PTO probe, typically)
-  // are not sent again yet: that packet may arrive, and repeating them now
-  // would put them ahead of bytes no packet in flight carries (RFC 9002
-  // §6.2.4: a probe is meant to move recovery on). If that packet is
-  // declared lost too, its own loss sends them again.
-  RangeSet missing;
-  missing.insert(lost.offset, lost.offset + lost.len);
-  for (const auto& [pn, p] : recovery_.outstanding(s))
-    for (const SentFrame& sf : p.frames)
-      if (const auto* c = std::get_if<SentCrypto>(&sf)) missing.remove(c->offset, c->offset + c->len);
-  for (const auto& [start, end] : missing.ranges())
-    space(s).crypto_send.on_lost(start, static_cast<size_t>(end - start), false);
 }
 
 }  // namespace conform::quic

@@ -114,8 +114,6 @@ class Recovery {
   /// Ack-eliciting packets of a space not yet acknowledged or declared lost.
   size_t ack_eliciting_in_flight(Space space) const { return spaces_[idx(space)].eliciting; }
   size_t ack_eliciting_in_flight() const;
-  /// The packets of a space sent and not yet acknowledged or declared lost.
-  const std::map<uint64_t, SentPacket>& outstanding(Space space) const { return spaces_[idx(space)].sent; }
 
   /// Pacing (§7.7): when a datagram of `bytes` may leave.
   Instant pacing_release(Instant now, size_t bytes) {
