@@ -363,14 +363,29 @@ bool client_probes_carry_crypto(const std::string& run_dir) {
 // other bytes of the space that went out before and were still
 // unacknowledged (RFC 9002 §6.2.4: a probe carries data that may be lost;
 // one that repeats the previous probe while later bytes wait costs a round
-// of probes each). nullopt when `by` never re-sent CRYPTO, or the captures
-// hold more than one connection.
+// of probes each). Bytes `by` sent in the millisecond after it are not left
+// out: one burst is one round (a repair sent on an ACK may repeat the last
+// probe first and send the rest right behind). nullopt when `by` never
+// re-sent CRYPTO, or the captures hold more than one connection.
 std::optional<bool> probes_advance(const std::string& run_dir, const std::string& by) {
   std::map<std::string, CryptoSpace> spaces;        // "0": Initial, "2": Handshake
   std::map<std::string, std::vector<Range>> previous;  // the last re-sending datagram's CRYPTO, by space
   std::set<std::string> connections;
   bool resent_any = false;
-  for (const auto& d : decoded_datagrams(run_dir, by)) {
+  const auto datagrams = decoded_datagrams(run_dir, by);
+  auto burst_after = [&](std::size_t i, const std::string& type) {
+    std::vector<Range> out;
+    for (std::size_t k = i + 1; k < datagrams.size() && datagrams[k].time <= datagrams[i].time + 0.001 + 1e-9; ++k) {
+      if (datagrams[k].source != kAddress.at(by)) continue;
+      for (const auto& packet : datagrams[k].packets)
+        if (packet.value("quic.long.packet_type", "") == type && packet.contains("quic.packet_number"))
+          for (const auto& frame : listed(packet.value("quic.frame", json())))
+            if (frame.value("quic.frame_type", "") == "6") out.push_back(crypto_range(frame));
+    }
+    return out;
+  };
+  for (std::size_t i = 0; i < datagrams.size(); ++i) {
+    const DecodedDatagram& d = datagrams[i];
     std::map<std::string, std::vector<Range>> carried;
     for (const auto& packet : d.packets) {
       // tshark numbers the connections; a packet it cannot read has none.
@@ -400,6 +415,8 @@ std::optional<bool> probes_advance(const std::string& run_dir, const std::string
       if (repeats) {
         std::vector<Range> waiting = ranges;
         waiting.insert(waiting.end(), before->second.begin(), before->second.end());
+        const auto rest = burst_after(i, type);
+        waiting.insert(waiting.end(), rest.begin(), rest.end());
         for (const auto& r : space.unacknowledged_bytes())
           if (!uncovered(r, waiting).empty()) return false;
       }
