@@ -363,10 +363,11 @@ bool client_probes_carry_crypto(const std::string& run_dir) {
 // other bytes of the space that went out before and were still
 // unacknowledged (RFC 9002 §6.2.4: a probe carries data that may be lost;
 // one that repeats the previous probe while later bytes wait costs a round
-// of probes each). Bytes `by` sent in the millisecond after it are not left
-// out: one burst is one round (a repair sent on an ACK may repeat the last
-// probe first and send the rest right behind). nullopt when `by` never
-// re-sent CRYPTO, or the captures hold more than one connection.
+// of probes each). Bytes `by` sent right behind it (in the millisecond
+// after, before an ACK of a packet not acknowledged before arrived) are not
+// left out: one burst is one round (a repair sent on an ACK may repeat the
+// last probe first and send the rest in its next datagram). nullopt when
+// `by` never re-sent CRYPTO, or the captures hold more than one connection.
 std::optional<bool> probes_advance(const std::string& run_dir, const std::string& by) {
   std::map<std::string, CryptoSpace> spaces;        // "0": Initial, "2": Handshake
   std::map<std::string, std::vector<Range>> previous;  // the last re-sending datagram's CRYPTO, by space
@@ -376,7 +377,17 @@ std::optional<bool> probes_advance(const std::string& run_dir, const std::string
   auto burst_after = [&](std::size_t i, const std::string& type) {
     std::vector<Range> out;
     for (std::size_t k = i + 1; k < datagrams.size() && datagrams[k].time <= datagrams[i].time + 0.001 + 1e-9; ++k) {
-      if (datagrams[k].source != kAddress.at(by)) continue;
+      if (datagrams[k].source != kAddress.at(by)) {
+        for (const auto& packet : datagrams[k].packets) {
+          const std::string space = packet.value("quic.long.packet_type", "");
+          if (space != "0" && space != "2") continue;
+          std::set<long long> acked;
+          note_acks(packet, acked);
+          for (long long pn : acked)
+            if (!spaces[space].acked.contains(pn)) return out;  // the sender learned something
+        }
+        continue;
+      }
       for (const auto& packet : datagrams[k].packets)
         if (packet.value("quic.long.packet_type", "") == type && packet.contains("quic.packet_number"))
           for (const auto& frame : listed(packet.value("quic.frame", json())))

@@ -166,32 +166,35 @@ BOOST_AUTO_TEST_CASE(probe_advances_crypto_past_what_the_previous_probe_carried)
 BOOST_AUTO_TEST_CASE(probe_advances_crypto_counts_a_burst_as_one_round) {
   // lost-server-flight in CI: the ACK of the first of two probes declares
   // the flight lost; the repair's first datagram repeats the second probe,
-  // its next one, 33 us later, carries the bytes left out.
-  TimelineBuilder b;
-  b.send(Side::client, 0, {initial(0, {crypto(0, 1100)})});
-  b.send(Side::client, 0, {initial(1, {crypto(1100, 1100)})});
-  b.send(Side::client, 0, {initial(2, {crypto(2200, 1000), padding(100)})});
-  b.send(Side::client, 3 * kMs, {initial(3, {crypto(0, 1100)})});
-  b.send(Side::client, 3 * kMs, {initial(4, {crypto(1100, 1100)})});
-  b.send(Side::server, 4 * kMs, {initial(0, {ack(3, 3)})});
-  b.send(Side::client, 4 * kMs + 10'000, {initial(5, {crypto(1100, 1100)})});
-  b.send(Side::client, 4 * kMs + 43'000, {initial(6, {crypto(2200, 1000), padding(100)})});
-  auto r = judge("probe_advances_crypto", client_run(b), {});
+  // and the bytes it leaves out follow `rest_after_ns` later, after a new
+  // acknowledgement if `acked_between`.
+  auto repair = [](std::int64_t rest_after_ns, bool acked_between = false) {
+    TimelineBuilder b;
+    b.send(Side::client, 0, {initial(0, {crypto(0, 1100)})});
+    b.send(Side::client, 0, {initial(1, {crypto(1100, 1100)})});
+    b.send(Side::client, 0, {initial(2, {crypto(2200, 1000), padding(100)})});
+    b.send(Side::client, 3 * kMs, {initial(3, {crypto(0, 1100)})});
+    b.send(Side::client, 3 * kMs, {initial(4, {crypto(1100, 1100)})});
+    b.send(Side::server, 4 * kMs, {initial(0, {ack(3, 3)})});
+    b.send(Side::client, 4 * kMs + 10'000, {initial(5, {crypto(1100, 1100)})});
+    if (acked_between) b.send(Side::server, 4 * kMs + 10'000 + rest_after_ns / 2, {initial(1, {ack(3, 5)})});
+    b.send(Side::client, 4 * kMs + 10'000 + rest_after_ns, {initial(6, {crypto(2200, 1000), padding(100)})});
+    return judge("probe_advances_crypto", client_run(b), {});
+  };
+  // 33 us behind: one burst.
+  auto r = repair(33'000);
   BOOST_TEST((r.verdict == Verdict::pass), r.summary);
   BOOST_TEST(r.summary == "4 re-sendings of CRYPTO; none repeated the previous one while other bytes waited",
              r.summary);
-
-  // The same repeat with the rest 2 ms later, after a timer: two rounds.
-  TimelineBuilder late;
-  late.send(Side::client, 0, {initial(0, {crypto(0, 1100)})});
-  late.send(Side::client, 0, {initial(1, {crypto(1100, 1100)})});
-  late.send(Side::client, 0, {initial(2, {crypto(2200, 1000), padding(100)})});
-  late.send(Side::client, 3 * kMs, {initial(3, {crypto(0, 1100)})});
-  late.send(Side::client, 3 * kMs, {initial(4, {crypto(1100, 1100)})});
-  late.send(Side::server, 4 * kMs, {initial(0, {ack(3, 3)})});
-  late.send(Side::client, 4 * kMs + 10'000, {initial(5, {crypto(1100, 1100)})});
-  late.send(Side::client, 6 * kMs + 10'000, {initial(6, {crypto(2200, 1000), padding(100)})});
-  r = judge("probe_advances_crypto", client_run(late), {});
+  // 2 ms behind, after a timer: two rounds.
+  r = repair(2 * kMs);
+  BOOST_TEST((r.verdict == Verdict::fail), r.summary);
+  BOOST_TEST(r.summary == "frame 7 (4.010 ms) re-sent Initial CRYPTO [1100-2199] as frame 5 did, while 1000 bytes "
+                          "[2200-3199] were unacknowledged and left out",
+             r.summary);
+  // 0.9 ms behind, but after an ACK that newly acknowledged packets (a path
+  // of less than a millisecond): the rest waited for it.
+  r = repair(900'000, true);
   BOOST_TEST((r.verdict == Verdict::fail), r.summary);
   BOOST_TEST(r.summary == "frame 7 (4.010 ms) re-sent Initial CRYPTO [1100-2199] as frame 5 did, while 1000 bytes "
                           "[2200-3199] were unacknowledged and left out",

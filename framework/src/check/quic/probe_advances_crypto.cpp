@@ -4,26 +4,36 @@
 // through in one round of probes (RFC 9002 §6.2.4: probes carry data that
 // may be lost; the PQ handshake regression of
 // shared/background/client-packet-buffering-and-pq-handshake.md). A round
-// is a burst: bytes the datagrams sent within kProbeBurstNs after it carry
-// are not left out (loss detection's repair after an ACK may repeat the
-// last probe's bytes first and send the rest right behind). Judged at the
-// sender's own capture.
+// is a burst: bytes the datagrams sent right behind it carry (within
+// kProbeBurstNs, and before any ACK newly acknowledging a packet of the
+// sender arrived) are not left out. Loss detection's repair on an ACK may
+// repeat the last probe's bytes first and send the rest in its next
+// datagram; bytes sent only once a later ACK told the sender more waited
+// for it. Judged at the sender's own capture.
 #include "check/quic/support/blocked_sent.hpp"
 #include "check/quic/support/crypto_flights.hpp"
 #include "check/registrar.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace conform::quic_checks {
 namespace {
 
-// CRYPTO of `space` the datagrams sent within kProbeBurstNs after datagram
-// `i` carry: the rest of its burst.
+// CRYPTO of `space` the datagrams sent right behind datagram `i` carry:
+// within kProbeBurstNs of it, with no ACK newly acknowledging a packet of
+// the sender arriving between.
 RangeSet sent_right_after(const Flights& flights, std::size_t i, std::size_t space) {
   RangeSet out;
-  const std::int64_t until = flights.datagrams[i].at.time_ns + kProbeBurstNs;
-  for (std::size_t k = i + 1; k < flights.datagrams.size() && flights.datagrams[k].at.time_ns <= until; ++k)
+  const At& from = flights.datagrams[i].at;
+  const auto next_ack = std::upper_bound(flights.new_acks.begin(), flights.new_acks.end(), from,
+                                         [](const At& at, const NewAck& a) { return at < a.at; });
+  for (std::size_t k = i + 1; k < flights.datagrams.size(); ++k) {
+    const At& at = flights.datagrams[k].at;
+    if (at.time_ns > from.time_ns + kProbeBurstNs || (next_ack != flights.new_acks.end() && next_ack->at < at)) break;
     out.add(flights.datagrams[k].crypto[space]);
+  }
   return out;
 }
 
@@ -35,8 +45,8 @@ class ProbeAdvancesCrypto final : public QuicCheck {
   RequirementLevel level() const override { return RequirementLevel::expectation; }
   std::string summary() const override {
     return "a datagram `by` sends re-sending only CRYPTO the previous re-sending datagram of its space carried "
-           "does so only when no other CRYPTO of the space is unacknowledged, or the datagrams it sends within "
-           "1 ms after carry the rest";
+           "does so only when no other CRYPTO of the space is unacknowledged, or the datagrams it sends right "
+           "behind (within 1 ms, no new acknowledgement arriving between) carry the rest";
   }
   std::vector<ValueSpec> params() const override {
     return {side_param("by", "the endpoint whose probes count", std::string("client"))};
