@@ -364,9 +364,11 @@ bool client_probes_carry_crypto(const std::string& run_dir) {
 // unacknowledged (RFC 9002 §6.2.4: a probe carries data that may be lost;
 // one that repeats the previous probe while later bytes wait costs a round
 // of probes each). Bytes `by` sent right behind it (in the millisecond
-// after, before an ACK of a packet not acknowledged before arrived) are not
-// left out: one burst is one round (a repair sent on an ACK may repeat the
-// last probe first and send the rest in its next datagram). nullopt when
+// after) are not left out: one burst is one round (a repair sent on an ACK
+// may repeat the last probe first and send the rest in its next datagram).
+// Unless the datagram repairs a loss (it re-sends only bytes of
+// unacknowledged packets sent before the largest one acknowledged), its
+// burst ends at an ACK of a packet not acknowledged before. nullopt when
 // `by` never re-sent CRYPTO, or the captures hold more than one connection.
 std::optional<bool> probes_advance(const std::string& run_dir, const std::string& by) {
   std::map<std::string, CryptoSpace> spaces;        // "0": Initial, "2": Handshake
@@ -374,10 +376,11 @@ std::optional<bool> probes_advance(const std::string& run_dir, const std::string
   std::set<std::string> connections;
   bool resent_any = false;
   const auto datagrams = decoded_datagrams(run_dir, by);
-  auto burst_after = [&](std::size_t i, const std::string& type) {
+  auto burst_after = [&](std::size_t i, const std::string& type, bool repair) {
     std::vector<Range> out;
     for (std::size_t k = i + 1; k < datagrams.size() && datagrams[k].time <= datagrams[i].time + 0.001 + 1e-9; ++k) {
       if (datagrams[k].source != kAddress.at(by)) {
+        if (repair) continue;
         for (const auto& packet : datagrams[k].packets) {
           const std::string space = packet.value("quic.long.packet_type", "");
           if (space != "0" && space != "2") continue;
@@ -426,7 +429,14 @@ std::optional<bool> probes_advance(const std::string& run_dir, const std::string
       if (repeats) {
         std::vector<Range> waiting = ranges;
         waiting.insert(waiting.end(), before->second.begin(), before->second.end());
-        const auto rest = burst_after(i, type);
+        // Bytes of packets sent before the largest acknowledged one, not
+        // acknowledged themselves: what loss detection declares lost.
+        std::vector<Range> lost;
+        if (!space.acked.empty())
+          for (const auto& [pn, sent] : space.sent)
+            if (pn < *space.acked.rbegin() && !space.acked.contains(pn)) lost.insert(lost.end(), sent.begin(), sent.end());
+        const bool repair = std::all_of(ranges.begin(), ranges.end(), [&](Range r) { return uncovered(r, lost).empty(); });
+        const auto rest = burst_after(i, type, repair);
         waiting.insert(waiting.end(), rest.begin(), rest.end());
         for (const auto& r : space.unacknowledged_bytes())
           if (!uncovered(r, waiting).empty()) return false;

@@ -5,11 +5,13 @@
 // may be lost; the PQ handshake regression of
 // shared/background/client-packet-buffering-and-pq-handshake.md). A round
 // is a burst: bytes the datagrams sent right behind it carry (within
-// kProbeBurstNs, and before any ACK newly acknowledging a packet of the
-// sender arrived) are not left out. Loss detection's repair on an ACK may
+// kProbeBurstNs) are not left out. Loss detection's repair on an ACK may
 // repeat the last probe's bytes first and send the rest in its next
-// datagram; bytes sent only once a later ACK told the sender more waited
-// for it. Judged at the sender's own capture.
+// datagram, whatever ACK arrives between (the sender was already sending
+// them). A probe's burst ends earlier, at an ACK newly acknowledging an
+// Initial or Handshake packet of the sender: bytes sent after it may be
+// that ACK's repair, which waited for it. Judged at the sender's own
+// capture.
 #include "check/quic/support/blocked_sent.hpp"
 #include "check/quic/support/crypto_flights.hpp"
 #include "check/registrar.hpp"
@@ -22,16 +24,19 @@ namespace conform::quic_checks {
 namespace {
 
 // CRYPTO of `space` the datagrams sent right behind datagram `i` carry:
-// within kProbeBurstNs of it, with no ACK newly acknowledging a packet of
-// the sender arriving between.
+// within kProbeBurstNs of it and, unless it repairs a loss, before an ACK
+// newly acknowledging an Initial or Handshake packet of the sender arrived.
 RangeSet sent_right_after(const Flights& flights, std::size_t i, std::size_t space) {
   RangeSet out;
-  const At& from = flights.datagrams[i].at;
-  const auto next_ack = std::upper_bound(flights.new_acks.begin(), flights.new_acks.end(), from,
-                                         [](const At& at, const NewAck& a) { return at < a.at; });
+  const FlightDatagram& d = flights.datagrams[i];
+  auto news = std::upper_bound(flights.new_acks.begin(), flights.new_acks.end(), d.at,
+                               [](const At& at, const NewAck& a) { return at < a.at; });
+  while (news != flights.new_acks.end() && !news->handshake_spaces) ++news;
+  const bool repair = d.repairs_loss[space];
   for (std::size_t k = i + 1; k < flights.datagrams.size(); ++k) {
     const At& at = flights.datagrams[k].at;
-    if (at.time_ns > from.time_ns + kProbeBurstNs || (next_ack != flights.new_acks.end() && next_ack->at < at)) break;
+    if (at.time_ns > d.at.time_ns + kProbeBurstNs) break;
+    if (!repair && news != flights.new_acks.end() && news->at < at) break;
     out.add(flights.datagrams[k].crypto[space]);
   }
   return out;
@@ -46,7 +51,8 @@ class ProbeAdvancesCrypto final : public QuicCheck {
   std::string summary() const override {
     return "a datagram `by` sends re-sending only CRYPTO the previous re-sending datagram of its space carried "
            "does so only when no other CRYPTO of the space is unacknowledged, or the datagrams it sends right "
-           "behind (within 1 ms, no new acknowledgement arriving between) carry the rest";
+           "behind carry the rest (within 1 ms; for a probe, before an ACK newly acknowledging an Initial or "
+           "Handshake packet arrives)";
   }
   std::vector<ValueSpec> params() const override {
     return {side_param("by", "the endpoint whose probes count", std::string("client"))};

@@ -110,7 +110,7 @@ Flights work_out_flights(const ConnectionFacts& c, Side sender) {
     const bool discarded = restarted && sender_of(d) == sender && discarded_by_retry(d, retry);
     if (sender_of(d) != sender) {
       // The peer's ACK frames, as they arrived.
-      bool newly = false, beyond_initial = false;
+      bool newly = false, beyond_initial = false, handshake_spaces = false;
       std::array<RangeSet, 2> crypto_acked;
       for (const auto& p : d.packets) {
         const int s = space_index(p.space);
@@ -127,13 +127,14 @@ Flights work_out_flights(const ConnectionFacts& c, Side sender) {
                 it = st.unacked.erase(it);
                 newly = true;
                 beyond_initial = beyond_initial || s != static_cast<int>(kInitial);
+                handshake_spaces = handshake_spaces || s < 2;
               }
             }
       }
       if (newly) {
         const auto& initial = spaces[kInitial].unacked;
         const bool all = std::none_of(initial.begin(), initial.end(), [](const auto& e) { return e.second.eliciting; });
-        out.new_acks.push_back({at, !beyond_initial, all});
+        out.new_acks.push_back({at, !beyond_initial, all, handshake_spaces});
       }
       for (std::size_t s : {kInitial, kHandshake})
         if (!crypto_acked[s].empty()) out.crypto_acks[s].push_back({at, std::move(crypto_acked[s])});

@@ -66,6 +66,10 @@ struct NewAck {
   /// After it, no ack-eliciting Initial packet of the sender was left
   /// unacknowledged: nothing for loss detection to re-send.
   bool initial_all_acked = false;
+  /// Some packet it newly acknowledged was an Initial or Handshake packet:
+  /// news for the handshake's loss recovery (RFC 9002 §6.1 works space by
+  /// space, so a 1-RTT acknowledgement declares none of theirs lost).
+  bool handshake_spaces = false;
 };
 
 /// The arrival of a datagram of the peer whose ACK frames newly
