@@ -9,23 +9,31 @@ void ConnectionTable::add_cid(std::size_t connection, Side owner, const Connecti
   if (cid.empty()) return;
   owners_[cid] = {connection, owner};
   lengths_.insert(cid.size());
-  auto& list = cids_[{connection, owner}];
+  auto& list = cids_[cids_key(connection, owner)];
   if (std::find(list.begin(), list.end(), cid) == list.end()) list.push_back(cid);
 }
 
 void ConnectionTable::add_addresses(std::size_t connection, NetEndpoint client, NetEndpoint server) {
-  client_server_[{client, server}] = connection;
+  const Key key{client, server};
+  client_server_[key] = connection;
+  auto& keys = addresses_[connection];
+  if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
 }
 
 void ConnectionTable::remove(std::size_t connection) {
   for (Side owner : {Side::client, Side::server}) {
-    const auto it = cids_.find({connection, owner});
+    const auto it = cids_.find(cids_key(connection, owner));
     if (it == cids_.end()) continue;
     for (const auto& cid : it->second)
       if (const auto o = owners_.find(cid); o != owners_.end() && o->second.first == connection) owners_.erase(o);
     cids_.erase(it);
   }
-  std::erase_if(client_server_, [&](const auto& entry) { return entry.second == connection; });
+  if (const auto a = addresses_.find(connection); a != addresses_.end()) {
+    for (const Key& key : a->second)
+      if (const auto it = client_server_.find(key); it != client_server_.end() && it->second == connection)
+        client_server_.erase(it);
+    addresses_.erase(a);
+  }
 }
 
 std::optional<Route> ConnectionTable::by_dcid(const ConnectionId& dcid) const {
@@ -53,7 +61,7 @@ std::optional<Route> ConnectionTable::by_addresses(NetEndpoint from, NetEndpoint
 
 const std::vector<ConnectionId>& ConnectionTable::cids(std::size_t connection, Side owner) const {
   static const std::vector<ConnectionId> kNone;
-  auto it = cids_.find({connection, owner});
+  auto it = cids_.find(cids_key(connection, owner));
   return it == cids_.end() ? kNone : it->second;
 }
 

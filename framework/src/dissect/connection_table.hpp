@@ -70,7 +70,14 @@ class ConnectionTable {
   std::unordered_map<ConnectionId, std::pair<std::size_t, Side>, ByteHash, ByteEqual> owners_;
   std::set<std::size_t, std::greater<>> lengths_;
   std::map<Key, std::size_t> client_server_;
-  std::map<std::pair<std::size_t, Side>, std::vector<ConnectionId>> cids_;
+  // By connection: what remove() takes out again, so letting a connection
+  // go costs its own entries, not a walk over every open connection's.
+  std::unordered_map<std::size_t, std::vector<Key>> addresses_;
+  // By connection * 2 + owner: read for every short header packet.
+  std::unordered_map<std::size_t, std::vector<ConnectionId>> cids_;
+  static std::size_t cids_key(std::size_t connection, Side owner) {
+    return connection * 2 + static_cast<std::size_t>(owner);
+  }
 };
 
 /// The DCID length of a short header packet addressed to an endpoint known
